@@ -1,0 +1,44 @@
+"""Moves are values: a source, a target and a card count, nothing else.
+
+A `Move` names places, not cards, exactly like a player's drag: "the top 3 cards of column 4 onto column 7".
+Indices are 0-based. A target index of None on a cell or foundation means "the first one that accepts";
+`Board.resolve` turns it into a concrete index, and the concrete move is what gets pushed and logged.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+
+class Zone(IntEnum):
+    TABLEAU = 0
+    CELL = 1
+    FOUNDATION = 2
+
+
+TABLEAU, CELL, FOUNDATION = Zone.TABLEAU, Zone.CELL, Zone.FOUNDATION
+
+
+class Move(NamedTuple):
+    from_zone: Zone
+    from_index: int
+    to_zone: Zone
+    to_index: int | None
+    count: int = 1
+
+    @classmethod
+    def tableau_to_tableau(cls, source: int, target: int, count: int = 1) -> Move:
+        return cls(TABLEAU, source, TABLEAU, target, count)
+
+    @classmethod
+    def to_foundation(cls, zone: Zone, source: int) -> Move:
+        return cls(zone, source, FOUNDATION, None, 1)
+
+    @classmethod
+    def to_cell(cls, zone: Zone, source: int, cell: int | None = None) -> Move:
+        return cls(zone, source, CELL, cell, 1)
+
+    @classmethod
+    def from_cell(cls, cell: int, target: int) -> Move:
+        return cls(CELL, cell, TABLEAU, target, 1)

@@ -483,7 +483,9 @@ class LegalMoves:
 
 def _no_such(kind: str, index: object, count: int) -> IllegalMoveError:
     shown = index + 1 if type(index) is int else index
-    return IllegalMoveError(f"no_such_{kind}", f"there is no {kind} {shown!r}; this variant has {count} ({kind} 1-{count})")
+    return IllegalMoveError(
+        f"no_such_{kind}", f"there is no {kind} {shown!r}; this variant has {count} ({kind} 1-{count})"
+    )
 
 
 def _zone_word(zone: Zone) -> str:

@@ -1,0 +1,1 @@
+"""Subcommands of `freecell-arena`; `server.cli` registers every module here that defines `register`."""

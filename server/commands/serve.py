@@ -1,0 +1,127 @@
+"""`freecell-arena serve`: the game server on one port (websocket protocol + `GET /healthz`).
+
+On the embedded default (a SQLite file) it creates and migrates the database on first run. On PostgreSQL
+it refuses an unmigrated database and names the command that migrates it. SIGTERM (and Ctrl-C) stop it
+cleanly: stop accepting, flush pending writes, close connections with a reason, exit 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import inspect
+import logging
+import signal
+import sys
+from typing import Any
+
+from pydantic import ValidationError
+
+from server.settings import Settings
+
+MIGRATE_HINT = "freecell-arena migrate --database-url {url}"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("serve", help="run the game server (websocket + GET /healthz)")
+    add_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", help="interface to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="TCP port (default 8765; 0 = any free port)")
+    parser.add_argument("--database-url", help="database URL (default sqlite+aiosqlite:///freecell-arena.db)")
+    parser.add_argument("--log-level", help="logging level (default INFO)")
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """Environment (FREECELL_ARENA_*) first, then the flags that were given."""
+    overrides = {
+        name: value
+        for name in ("host", "port", "database_url", "log_level")
+        if (value := getattr(args, name, None)) is not None
+    }
+    return Settings(**overrides)
+
+
+def is_sqlite(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
+async def _maybe_await(value: Any) -> Any:
+    return await value if inspect.isawaitable(value) else value
+
+
+class NotMigrated(Exception):
+    pass
+
+
+async def prepare_database(url: str) -> None:
+    from server.store import DatabaseNotMigratedError, check_migrated, migrate
+
+    if is_sqlite(url):
+        await _maybe_await(migrate(url))
+        return
+    try:
+        ready = await _maybe_await(check_migrated(url))
+    except DatabaseNotMigratedError:
+        raise NotMigrated(url) from None
+    if ready is False:
+        raise NotMigrated(url)
+
+
+async def serve_until_stopped(settings: Settings) -> int:
+    from server.net.app import ArenaServer
+    from server.store import DatabaseUrlError, GroupCommitWriter, SqlStore
+    from server.store.urls import display_url
+
+    try:
+        await prepare_database(settings.database_url)
+    except NotMigrated:
+        hint = MIGRATE_HINT.format(url=display_url(settings.database_url))
+        print(f"freecell-arena: the database is not migrated; run `{hint}` first", file=sys.stderr)
+        return 2
+    except DatabaseUrlError as error:
+        print(f"freecell-arena: {error}", file=sys.stderr)
+        return 2
+    store = SqlStore(settings.database_url)
+    writer = GroupCommitWriter(store)
+    server = ArenaServer(settings, store, writer)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    await server.start()
+    print(f"freecell-arena: listening on ws://{settings.host}:{server.port}/ (database {settings.database_url})",
+          flush=True)
+    await stop.wait()
+    logging.getLogger(__name__).info("stopping: flushing writes and closing connections")
+    await server.shutdown()
+    print("freecell-arena: stopped", flush=True)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = settings_from(args)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        print(f"freecell-arena: bad setting {first['loc'][0]}: {first['msg']}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return asyncio.run(serve_until_stopped(settings))
+    except OSError as error:
+        print(f"freecell-arena: cannot listen on {settings.host}:{settings.port}: {error.strerror}", file=sys.stderr)
+        return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="freecell-arena serve")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""The server process: websockets on one port (game protocol + `GET /healthz`), the arena, the writer.
+
+The path of one move: a connection's reader decodes the frame, core validates and applies it and returns
+an `Effect`; `execute` hands its records to the group-commit writer (one transaction for the moves of many
+players every few milliseconds) and, only once they are durable, queues the replies and publishes the room
+events. If the write fails, the effect's rollback restores memory and the player gets `storage_failed`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Sequence
+from http import HTTPStatus
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from server.core.arena import Arena
+from server.core.clock import Clock, SystemClock
+from server.core.effects import Effect
+from server.core.events import InProcessPublisher
+from server.core.ports import Record, Store
+from server.net.connection import CLOSE_GOING_AWAY, CLOSE_REPLACED, Connection
+from server.protocol.messages import ErrorCode, ErrorMessage, RequestId
+from server.settings import Settings
+
+log = logging.getLogger(__name__)
+
+HARD_SIZE_FACTOR = 4  # frames up to 4x the soft limit get an error reply; beyond, websockets closes (1009)
+
+
+class ArenaServer:
+    def __init__(self, settings: Settings, store: Store, writer: Any, clock: Clock | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.writer = writer
+        self.arena = Arena(clock or SystemClock())
+        self.publisher = InProcessPublisher()
+        self.connections: dict[str, Connection] = {}
+        self.shutting_down = False
+        self._server: Server | None = None
+        self._ticker: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[Any]] = set()
+
+    # ------------------------------------------------------------------ the path of every request
+
+    async def persist(self, records: Sequence[Record]) -> None:
+        """Durable before return. All records are submitted before the first await, so they keep their order."""
+        if not records:
+            return
+        pending = [asyncio.ensure_future(self.writer.submit(record)) for record in records]
+        await asyncio.gather(*pending)
+
+    async def execute(self, effect: Effect, connection: Connection | None, request_id: RequestId = None) -> bool:
+        try:
+            await self.persist(effect.records)
+        except Exception as error:
+            log.exception("a write failed; rolling back")
+            if effect.rollback is not None:
+                effect.rollback()
+            if connection is not None:
+                connection.send(
+                    ErrorMessage(
+                        id=request_id,
+                        code=ErrorCode.storage_failed,
+                        message=f"the server could not store this, nothing changed ({type(error).__name__})",
+                    )
+                )
+            return False
+        if connection is not None:
+            for reply in effect.replies:
+                connection.send(reply)
+        for publication in effect.publications:
+            self.publisher.publish(publication.topic, publication.message, publication.skip)
+        return True
+
+    # ------------------------------------------------------------------ identities and connections
+
+    def player_by_token_hash(self, token_hash: str) -> str | None:
+        return self.arena.player_by_token_hash(token_hash)
+
+    def remember_connection(self, connection: Connection) -> None:
+        assert connection.player_id is not None
+        self.connections[connection.player_id] = connection
+
+    def forget_connection(self, connection: Connection) -> None:
+        if connection.player_id and self.connections.get(connection.player_id) is connection:
+            del self.connections[connection.player_id]
+
+    def replace_connection(self, player_id: str, connection: Connection) -> None:
+        """A player resumed on a new connection: the old one is closed, one seat per identity."""
+        old = self.connections.get(player_id)
+        if old is not None and old is not connection:
+            self._spawn(old.close(CLOSE_REPLACED, "replaced by a newer connection of the same player"))
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        settings = self.settings
+        self._server = await serve(
+            self._handle,
+            settings.host,
+            settings.port,
+            process_request=self._process_request,
+            max_size=settings.max_message_bytes * HARD_SIZE_FACTOR,
+            ping_interval=settings.ping_interval_s,
+            ping_timeout=settings.ping_timeout_s,
+            close_timeout=2,
+        )
+        self._ticker = asyncio.create_task(self._tick_loop())
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None
+        return self._server.sockets[0].getsockname()[1]
+
+    async def _handle(self, websocket: ServerConnection) -> None:
+        await Connection(self, websocket).run()
+
+    def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        if request.path.split("?")[0] != "/healthz":
+            return None
+        body = {
+            "status": "shutting_down" if self.shutting_down else "ok",
+            "rooms": len(self.arena.rooms),
+            "connections": len(self.connections),
+        }
+        status = HTTPStatus.SERVICE_UNAVAILABLE if self.shutting_down else HTTPStatus.OK
+        data = (json.dumps(body) + "\n").encode()
+        headers = Headers([("Content-Type", "application/json"), ("Content-Length", str(len(data)))])
+        return Response(status.value, status.phrase, headers, data)
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.tick_interval_s)
+            for effect in self.arena.tick():
+                self._spawn(self.execute(effect, None))
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def shutdown(self) -> None:
+        """SIGTERM: stop accepting, flush pending writes, close every connection with a reason."""
+        self.shutting_down = True
+        if self._server is not None:
+            self._server.close(close_connections=False)
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.settings.shutdown_timeout_s):
+                if self._background:
+                    await asyncio.gather(*self._background, return_exceptions=True)
+                await self.writer.flush()
+                await asyncio.gather(
+                    *(connection.close(CLOSE_GOING_AWAY, "server shutting down") for connection in
+                      list(self.connections.values())),
+                    return_exceptions=True,
+                )
+                if self._server is not None:
+                    self._server.close(close_connections=True)
+                    await self._server.wait_closed()
+        await self.writer.close()
+        await self.store.close()

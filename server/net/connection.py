@@ -1,0 +1,203 @@
+"""One client connection: a reader loop (decode -> core -> commit -> send) and a sender task.
+
+Requests of one connection are handled one at a time: the next frame is read only after the previous
+request's records are durable and its replies queued. That keeps a rollback simple (nothing of this player
+ran ahead of the failed write) while the moves of many connections still share one commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from server.core.effects import Effect, Refusal
+from server.core.events import player_topic, room_topic
+from server.core.identity import hash_token
+from server.net.ratelimit import TokenBucket
+from server.net.restore import restore_player
+from server.protocol.codec import decode
+from server.protocol.messages import ErrorCode, ErrorMessage, HelloRequest, Message, RequestId, encode
+
+if TYPE_CHECKING:
+    from server.net.app import ArenaServer
+
+log = logging.getLogger(__name__)
+
+OUTBOX_LIMIT = 2_000
+CLOSE_GOING_AWAY = 1001
+CLOSE_POLICY = 1008
+CLOSE_REPLACED = 4000
+
+
+class Connection:
+    def __init__(self, server: ArenaServer, websocket: ServerConnection) -> None:
+        self.server = server
+        self.websocket = websocket
+        settings = server.settings
+        self.bucket = TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst)
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.player_id: str | None = None
+        self._unsubscribe_player: Callable[[], None] | None = None
+        self._unsubscribe_room: Callable[[], None] | None = None
+        self._room_code: str | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def run(self) -> None:
+        sender = asyncio.create_task(self._send_loop())
+        try:
+            await self._read_loop()
+        except ConnectionClosed:
+            pass
+        finally:
+            self._unsubscribe()
+            if self.player_id is not None:
+                self.server.forget_connection(self)
+                await self.server.execute(self.server.arena.disconnect(self.player_id), None)
+            self.outbox.put_nowait(None)
+            with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
+                await sender
+
+    async def _read_loop(self) -> None:
+        settings = self.server.settings
+        while True:
+            try:
+                async with asyncio.timeout(settings.idle_timeout_s):
+                    frame = await self.websocket.recv()
+            except TimeoutError:
+                await self.close(CLOSE_POLICY, f"idle timeout: no message for {settings.idle_timeout_s:g} s")
+                return
+            await self._handle_frame(frame)
+
+    async def _handle_frame(self, frame: str | bytes) -> None:
+        settings = self.server.settings
+        if not self.bucket.allow():
+            self.send(ErrorMessage(code=ErrorCode.rate_limited, message=f"rate limit: {self.bucket.describe()}"))
+            return
+        if len(frame) > settings.max_message_bytes:
+            self.send(
+                ErrorMessage(
+                    code=ErrorCode.message_too_large,
+                    message=f"messages are limited to {settings.max_message_bytes} bytes, this one has {len(frame)}",
+                )
+            )
+            return
+        request = decode(frame)
+        if isinstance(request, ErrorMessage):
+            self.send(request)
+            return
+        if self.server.shutting_down:
+            self.send(self._error(request.id, Refusal(ErrorCode.shutting_down, "the server is shutting down")))
+            return
+        if self.player_id is None:
+            if not isinstance(request, HelloRequest):
+                self.send(self._error(request.id, Refusal(ErrorCode.hello_required, "say hello first")))
+                return
+            await self._hello(request)
+            return
+        try:
+            effect = self.server.arena.handle(self.player_id, request)
+        except Refusal as refusal:
+            self.send(self._error(request.id, refusal))
+            return
+        await self.server.execute(effect, self, request.id)
+        self._sync_room_subscription()
+
+    async def _hello(self, request: HelloRequest) -> None:
+        arena = self.server.arena
+        if request.token is None:
+            player_id, effect = arena.register(request)
+            self._become(player_id)
+            if not await self.server.execute(effect, self, request.id):
+                self._forget_identity()
+            return
+        token_hash = hash_token(request.token)
+        player_id = self.server.player_by_token_hash(token_hash)
+        if player_id is None:
+            record = await self.server.store.player_by_token_hash(token_hash)
+            if record is None:
+                self.send(self._error(request.id, Refusal(ErrorCode.unknown_token, "no player has this token")))
+                return
+            player_id = record.player_id
+            if not arena.knows(player_id):
+                await restore_player(arena, self.server.store, record)
+        self.server.replace_connection(player_id, self)
+        self._become(player_id)
+        await self.server.execute(arena.resume(player_id, request), self, request.id)
+        self._sync_room_subscription()
+
+    def _become(self, player_id: str) -> None:
+        self.player_id = player_id
+        self.server.remember_connection(self)
+        self._unsubscribe_player = self.server.publisher.subscribe(player_topic(player_id), self.send, player_id)
+
+    def _forget_identity(self) -> None:
+        self.server.forget_connection(self)
+        self._unsubscribe()
+        self.player_id = None
+
+    # ------------------------------------------------------------------ room events
+
+    def _sync_room_subscription(self) -> None:
+        """Follow the player's room: subscribe to its events after joining, drop them after leaving."""
+        code = self.server.arena.room_code_of(self.player_id) if self.player_id else None
+        if code == self._room_code:
+            return
+        if self._unsubscribe_room is not None:
+            self._unsubscribe_room()
+            self._unsubscribe_room = None
+        self._room_code = code
+        if code is not None:
+            self._unsubscribe_room = self.server.publisher.subscribe(room_topic(code), self._room_event, self.player_id)
+
+    def _room_event(self, message: Message) -> None:
+        self.send(message)
+
+    def _unsubscribe(self) -> None:
+        for unsubscribe in (self._unsubscribe_player, self._unsubscribe_room):
+            if unsubscribe is not None:
+                unsubscribe()
+        self._unsubscribe_player = self._unsubscribe_room = None
+        self._room_code = None
+
+    # ------------------------------------------------------------------ sending
+
+    def send(self, message: Message) -> None:
+        """Queue a frame; a client that stops reading is cut off instead of growing the queue forever."""
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            log.warning("closing a connection that does not read its messages")
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(encode(message))
+
+    async def _send_loop(self) -> None:
+        while True:
+            text = await self.outbox.get()
+            if text is None:
+                return
+            await self.websocket.send(text)
+
+    async def drain(self) -> None:
+        """Wait (briefly) until every queued frame is handed to the socket."""
+        for _ in range(100):
+            if self.outbox.empty():
+                return
+            await asyncio.sleep(0.01)
+
+    async def close(self, code: int, reason: str) -> None:
+        await self.drain()
+        await self.websocket.close(code, reason)
+
+    @staticmethod
+    def _error(request_id: RequestId, refusal: Refusal) -> ErrorMessage:
+        return refusal.to_message(request_id)
+
+
+def effect_has_work(effect: Effect) -> bool:
+    return bool(effect.records or effect.replies or effect.publications)

@@ -1,0 +1,1 @@
+"""The wire protocol: pydantic message models (`messages`), decoding (`codec`), and the doc generator."""

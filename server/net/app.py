@@ -50,11 +50,9 @@ class ArenaServer:
     # ------------------------------------------------------------------ the path of every request
 
     async def persist(self, records: Sequence[Record]) -> None:
-        """Durable before return. All records are submitted before the first await, so they keep their order."""
-        if not records:
-            return
-        pending = [asyncio.ensure_future(self.writer.submit(record)) for record in records]
-        await asyncio.gather(*pending)
+        """Durable before return: one atomic submission to the group-commit writer (in order, never split)."""
+        if records:
+            await self.writer.submit_many(list(records))
 
     async def execute(self, effect: Effect, connection: Connection | None, request_id: RequestId = None) -> bool:
         try:

@@ -16,7 +16,7 @@ async def restore_player(arena: Arena, store: Store, record: PlayerRecord) -> No
         if stored.game.game_id in arena.games:
             continue
         room_id = stored.game.room_id
-        stored_room = await _room(store, room_id) if room_id else None
+        stored_room = await store.room(room_id) if room_id else None
         if stored_room is None:
             arena.adopt_game(stored)
             continue
@@ -32,8 +32,3 @@ async def restore_player(arena: Arena, store: Store, record: PlayerRecord) -> No
                 players.append(player)
         arena.adopt_room(stored_room, games, players)
 
-
-async def _room(store: Store, room_id: str):  # type: ignore[no-untyped-def]
-    """`Store.room` was added to the port after the first store; an older store just lacks it."""
-    lookup = getattr(store, "room", None)
-    return await lookup(room_id) if lookup is not None else None

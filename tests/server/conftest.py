@@ -1,0 +1,62 @@
+"""Fixtures for the server tests: a real ArenaServer on a free loopback port over a real database.
+
+`database_url` comes from tests/conftest.py (the storage helper's), parametrized over SQLite and PostgreSQL,
+so every test that uses `arena` runs on both backends.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from server.net.app import ArenaServer
+from server.settings import Settings
+from server.store import GroupCommitWriter, SqlStore, migrate
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class RunningArena:
+    server: ArenaServer
+    url: str
+    database_url: str
+
+
+async def migrated(database_url: str) -> None:
+    result = migrate(database_url)
+    if inspect.isawaitable(result):
+        await result
+
+
+async def start_arena(database_url: str, **overrides: object) -> ArenaServer:
+    settings = Settings(host="127.0.0.1", port=0, database_url=database_url, tick_interval_s=0.02, **overrides)
+    store = SqlStore(database_url)
+    server = ArenaServer(settings, store, GroupCommitWriter(store))
+    await server.start()
+    return server
+
+
+@pytest.fixture
+async def arena(database_url: str) -> AsyncIterator[RunningArena]:
+    await migrated(database_url)
+    server = await start_arena(database_url)
+    try:
+        yield RunningArena(server, f"ws://127.0.0.1:{server.port}/", database_url)
+    finally:
+        await server.shutdown()
+
+
+@pytest.fixture
+async def strict_arena(database_url: str) -> AsyncIterator[RunningArena]:
+    """Small limits, so the rate limit and the size limit are reached in a few frames."""
+    await migrated(database_url)
+    server = await start_arena(database_url, rate_limit_per_s=1.0, rate_limit_burst=5, max_message_bytes=1024)
+    try:
+        yield RunningArena(server, f"ws://127.0.0.1:{server.port}/", database_url)
+    finally:
+        await server.shutdown()

@@ -1,0 +1,73 @@
+"""Run `python -m server serve` as a real process on a free loopback port; always killed in `finally`."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+LISTENING = re.compile(rb"listening on ws://127\.0\.0\.1:(\d+)/")
+START_TIMEOUT_S = 30.0
+
+
+class ServerProcess:
+    def __init__(self, process: asyncio.subprocess.Process, port: int) -> None:
+        self.process = process
+        self.port = port
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/"
+
+    async def wait(self, timeout: float = 30.0) -> int:
+        async with asyncio.timeout(timeout):
+            return await self.process.wait()
+
+    async def stderr(self) -> str:
+        assert self.process.stderr is not None
+        async with asyncio.timeout(10):
+            return (await self.process.stderr.read()).decode()
+
+
+def server_env(**extra: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("FREECELL_ARENA_")}
+    env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env.update(extra)
+    return env
+
+
+async def spawn(args: list[str], cwd: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "server", *args,
+        cwd=cwd, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+
+
+@contextlib.asynccontextmanager
+async def running_server(
+    cwd: Path, *, database_url: str | None = None, env: dict[str, str] | None = None
+) -> AsyncIterator[ServerProcess]:
+    args = ["serve", "--port", "0", "--log-level", "WARNING"]
+    if database_url is not None:
+        args += ["--database-url", database_url]
+    process = await spawn(args, cwd, env or server_env())
+    try:
+        assert process.stdout is not None
+        async with asyncio.timeout(START_TIMEOUT_S):
+            line = await process.stdout.readline()
+        match = LISTENING.search(line)
+        if match is None:
+            assert process.stderr is not None
+            raise AssertionError(f"server did not start: {line!r} {(await process.stderr.read())[-2000:]!r}")
+        yield ServerProcess(process, int(match.group(1)))
+    finally:
+        if process.returncode is None:
+            process.kill()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(10):
+                await process.wait()

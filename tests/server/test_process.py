@@ -1,0 +1,111 @@
+"""The server as a real process: first run on the embedded default, kill -9 mid-race, SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+from typing import Any
+
+from arena_client import ArenaClient, connect_player
+from conftest import migrated
+from racing import open_race
+from serverprocess import running_server, server_env, spawn
+from websockets.exceptions import ConnectionClosed
+
+SOLUTION = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn").read_text().split()
+
+
+async def send_moves(client: ArenaClient, moves: list[str]) -> list[str]:
+    """Send moves one after the other; return the actions acknowledged."""
+    acknowledged = []
+    for notation in moves:
+        reply = await client.request({"type": "move", "move": notation})
+        assert reply["type"] == "move_accepted", reply
+        acknowledged.append(reply["action"])
+    return acknowledged
+
+
+async def test_first_run_creates_and_migrates_the_default_sqlite_file(tmp_path: Path) -> None:
+    async with running_server(tmp_path, env=server_env()) as server:
+        assert (tmp_path / "freecell-arena.db").exists()
+        client = await connect_player(server.url, "first")
+        created = await client.request({"type": "create_room", "variant": "freecell"})
+        assert created["type"] == "room"
+        await client.close()
+
+
+async def test_kill_9_mid_race_loses_no_acknowledged_move(tmp_path: Path, database_url: str) -> None:
+    await migrated(database_url)
+    async with running_server(tmp_path, database_url=database_url) as server:
+        host = await connect_player(server.url, "host")
+        rival = await connect_player(server.url, "rival")
+        code, games = await open_race(host, [rival], "freecell", seed=1, autoplay=False)
+        acked = await asyncio.gather(send_moves(host, SOLUTION[:20]), send_moves(rival, SOLUTION[:9]))
+        # more moves in flight, unacknowledged, when the server dies
+        for notation in SOLUTION[20:26]:
+            await host.send({"type": "move", "move": notation})
+        server.process.send_signal(signal.SIGKILL)
+        assert await server.wait() == -signal.SIGKILL
+        try:  # every acknowledgement that reached the client counts, even the ones not read yet
+            async with asyncio.timeout(10):
+                while True:
+                    await host._receive()
+        except ConnectionClosed:
+            pass
+        acked[0] += [frame["action"] for frame in host.pending if frame["type"] == "move_accepted"]
+    async with running_server(tmp_path, database_url=database_url) as server:
+        for client, actions, game in ((host, acked[0], games[host.player_id]), (rival, acked[1], None)):
+            back = await ArenaClient.open(server.url)
+            await back.hello("again", token=client.token)
+            state: dict[str, Any] = await back.expect("game_state")
+            stored = state["game"]["actions"]
+            assert stored[: len(actions)] == actions, "an acknowledged move was lost"
+            assert state["room"]["code"] == code
+            if game is not None:
+                rest = SOLUTION[len(stored) :]
+                finished = await send_moves(back, rest)
+                assert len(stored) + len(finished) == len(SOLUTION)
+                assert (await back.expect("game_over"))["outcome"] == "won"
+            await back.close()
+
+
+async def test_sigterm_flushes_closes_with_a_reason_and_exits_0(tmp_path: Path) -> None:
+    database_url = f"sqlite+aiosqlite:///{tmp_path / 'term.db'}"
+    async with running_server(tmp_path, database_url=database_url) as server:
+        host = await connect_player(server.url, "host")
+        await open_race(host, [], "freecell", seed=1, autoplay=False)
+        acked = await send_moves(host, SOLUTION[:10])
+        for notation in SOLUTION[10:16]:
+            await host.send({"type": "move", "move": notation})
+        server.process.send_signal(signal.SIGTERM)
+        closed = None
+        try:
+            async with asyncio.timeout(20):
+                while True:
+                    frame = await host._receive()
+                    if frame["type"] == "move_accepted":
+                        acked.append(frame["action"])
+        except ConnectionClosed as error:
+            closed = error
+        assert closed is not None and closed.rcvd is not None
+        assert closed.rcvd.code == 1001 and "shutting down" in closed.rcvd.reason
+        assert await server.wait() == 0
+    async with running_server(tmp_path, database_url=database_url) as server:
+        back = await ArenaClient.open(server.url)
+        await back.hello("host", token=host.token)
+        state = await back.expect("game_state")
+        assert state["game"]["actions"] == acked
+        await back.close()
+
+
+async def test_serve_refuses_a_bad_setting_without_a_traceback(tmp_path: Path) -> None:
+    process = await spawn(["serve", "--port", "99999"], tmp_path, server_env())
+    try:
+        async with asyncio.timeout(30):
+            _, stderr = await process.communicate()
+        assert process.returncode == 2
+        assert b"Traceback" not in stderr and b"port" in stderr
+    finally:
+        if process.returncode is None:
+            process.kill()

@@ -97,7 +97,7 @@ def test_a_move_is_a_record_and_rollback_restores_the_game() -> None:
 def test_refusals_change_nothing() -> None:
     clock = ManualClock()
     arena = Arena(clock)
-    _, host, guest = started_race(arena, clock)
+    _, host, _guest = started_race(arena, clock)
     with pytest.raises(Refusal) as refused:
         arena.handle(host, MoveRequest(move="1h"))
     assert refused.value.code == "illegal_move" and refused.value.reason

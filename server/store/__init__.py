@@ -1,0 +1,36 @@
+"""Durable storage: the SQLAlchemy adapter behind `server.core.ports.Store`.
+
+- `SqlStore(url)`: the `Store` on SQLite (aiosqlite) or PostgreSQL (asyncpg); one transaction per `write`.
+- `GroupCommitWriter(store)`: many concurrent `submit`s share one transaction; each returns once committed.
+- `migrate(url)` / `check_migrated(url)`: Alembic upgrade to head / refuse a database that is not at head.
+"""
+
+from server.store.errors import (
+    DatabaseNotMigratedError,
+    DatabaseUrlError,
+    RecordRefusedError,
+    StoreError,
+    WriterClosedError,
+)
+from server.store.group_commit import GroupCommitWriter
+from server.store.migrations import check_migrated, current_revision, head_revision, migrate
+from server.store.sql_store import SqlStore
+from server.store.urls import DATABASE_URL_ENV, DEFAULT_DATABASE_URL, database_url_from_env, normalize_database_url
+
+__all__ = [
+    "DATABASE_URL_ENV",
+    "DEFAULT_DATABASE_URL",
+    "DatabaseNotMigratedError",
+    "DatabaseUrlError",
+    "GroupCommitWriter",
+    "RecordRefusedError",
+    "SqlStore",
+    "StoreError",
+    "WriterClosedError",
+    "check_migrated",
+    "current_revision",
+    "database_url_from_env",
+    "head_revision",
+    "migrate",
+    "normalize_database_url",
+]

@@ -1,0 +1,218 @@
+"""Shared fixtures: a throwaway PostgreSQL 15 for the session, and a fresh migrated database per test.
+
+`postgres_url` starts PostgreSQL on 127.0.0.1 on a free port (initdb + pg_ctl, as the `postgres` OS user when
+the tests run as root), creates a database, and always stops the server at the end. Without PostgreSQL
+installed the postgres tests are skipped, except under CI=true, where that is a failure.
+
+`database_url` is parametrized over sqlite and postgres: every test that takes it runs on both backends,
+each time on a fresh database at the head migration (copied from a template migrated once per session).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import glob
+import itertools
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from server.store import migrate
+
+POSTGRES_OS_USER = "postgres"
+START_TIMEOUT_S = 60
+COMMAND_TIMEOUT_S = 90
+TEMPLATE_DATABASE = "freecell_arena_template"
+
+
+def postgres_bindir() -> Path | None:
+    """Where initdb and pg_ctl are: `pg_config --bindir`, else the newest /usr/lib/postgresql/*/bin."""
+    candidates: list[str] = []
+    if shutil.which("pg_config"):
+        try:
+            out = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True, timeout=10, check=True)
+            candidates.append(out.stdout.strip())
+        except (OSError, subprocess.SubprocessError):
+            pass
+    versions = glob.glob("/usr/lib/postgresql/*/bin")
+    candidates += sorted(versions, key=lambda path: int(Path(path).parent.name), reverse=True)
+    for candidate in candidates:
+        if (Path(candidate) / "initdb").exists() and (Path(candidate) / "pg_ctl").exists():
+            return Path(candidate)
+    return None
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class PostgresServer:
+    """A running throwaway PostgreSQL: create and drop databases, build their URLs."""
+
+    bindir: Path
+    base: Path
+    port: int
+    as_postgres: list[str]
+    counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    @property
+    def data(self) -> Path:
+        return self.base / "data"
+
+    def url(self, database: str) -> str:
+        return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/{database}"
+
+    def run(self, *command: str, timeout: float = COMMAND_TIMEOUT_S) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*self.as_postgres, str(self.bindir / command[0]), *command[1:]],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=self.base,
+        )
+
+    def sql(self, statement: str) -> None:
+        """Run one statement on the `postgres` database (CREATE/DROP DATABASE cannot run in a transaction)."""
+        asyncio.run(_execute(self.port, statement))
+
+    def create_database(self, template: str | None = None) -> str:
+        """A new empty (or template-copied) database; returns its name."""
+        name = f"test_{next(self.counter)}"
+        self.sql(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+        return name
+
+    def drop_database(self, name: str) -> None:
+        self.sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.base} -c listen_addresses=127.0.0.1 -c fsync=on"
+        result = self.run(
+            "pg_ctl", "start", "-w", "-t", str(START_TIMEOUT_S), "-D", str(self.data),
+            "-l", str(self.base / "server.log"), "-o", options,
+        )  # fmt: skip
+        if result.returncode != 0:
+            raise RuntimeError(f"pg_ctl start failed: {result.stdout}{result.stderr}{self.log_tail()}")
+
+    def stop(self) -> None:
+        """Fast shutdown; if that does not finish in time, an immediate one."""
+        try:
+            result = self.run("pg_ctl", "stop", "-D", str(self.data), "-m", "fast", "-w", "-t", "30", timeout=45)
+            if result.returncode == 0:
+                return
+        except subprocess.TimeoutExpired:
+            pass
+        self.run("pg_ctl", "stop", "-D", str(self.data), "-m", "immediate", "-w", "-t", "30", timeout=45)
+
+    def log_tail(self) -> str:
+        log = self.base / "server.log"
+        return "\n" + "\n".join(log.read_text(errors="replace").splitlines()[-20:]) if log.exists() else ""
+
+
+async def _execute(port: int, statement: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(host="127.0.0.1", port=port, user="postgres", database="postgres", timeout=30)
+    try:
+        await connection.execute(statement, timeout=60)
+    finally:
+        await connection.close(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    bindir = postgres_bindir()
+    if bindir is None:
+        message = "PostgreSQL is not installed (no initdb in pg_config --bindir or /usr/lib/postgresql/*/bin)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{message}; CI=true requires it", pytrace=False)
+        pytest.skip(message)
+    # Under /tmp, not pytest's tmp_path: the postgres user must be able to reach it (pytest's base is 0700).
+    base = Path(tempfile.mkdtemp(prefix="freecell-arena-pg-"))
+    as_postgres: list[str] = []
+    if os.geteuid() == 0:  # initdb refuses to run as root
+        account = pwd.getpwnam(POSTGRES_OS_USER)
+        os.chown(base, account.pw_uid, account.pw_gid)
+        as_postgres = ["runuser", "-u", POSTGRES_OS_USER, "--"]
+    server = PostgresServer(bindir, base, free_port(), as_postgres)
+    try:
+        result = server.run("initdb", "-D", str(server.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        if result.returncode != 0:
+            raise RuntimeError(f"initdb failed: {result.stdout}{result.stderr}")
+        for attempt in range(3):  # the free port may be taken between choosing and binding it
+            try:
+                server.start()
+                break
+            except RuntimeError:
+                if attempt == 2:
+                    raise
+                server.port = free_port()
+        try:
+            yield server
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """The URL of an empty database on the session's PostgreSQL (`postgresql+asyncpg://...`)."""
+    return postgres_server.url(postgres_server.create_database())
+
+
+@pytest.fixture(scope="session")
+def _postgres_template(postgres_server: PostgresServer) -> str:
+    """A database migrated once to head; fresh per-test databases are copies of it."""
+    postgres_server.sql(f'CREATE DATABASE "{TEMPLATE_DATABASE}"')
+    asyncio.run(migrate(postgres_server.url(TEMPLATE_DATABASE)))
+    return TEMPLATE_DATABASE
+
+
+@pytest.fixture(scope="session")
+def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("sqlite-template") / "template.db"
+    asyncio.run(migrate(f"sqlite+aiosqlite:///{path}"))
+    # closing the last connection checkpointed the WAL into the file, so the file alone is the database
+    assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
+    return path
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database at the head migration, on each backend in turn."""
+    if request.param == "sqlite":
+        path = tmp_path / "arena.db"
+        shutil.copyfile(request.getfixturevalue("_sqlite_template"), path)
+        yield f"sqlite+aiosqlite:///{path}"
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    name = server.create_database(template=request.getfixturevalue("_postgres_template"))
+    try:
+        yield server.url(name)
+    finally:
+        server.drop_database(name)
+
+
+@pytest.fixture
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path, database_url: str) -> Iterator[str]:
+    """A database with no schema on the same backend as `database_url` (for migration tests)."""
+    if database_url.startswith("sqlite"):
+        yield f"sqlite+aiosqlite:///{tmp_path / 'empty.db'}"
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    name = server.create_database()
+    try:
+        yield server.url(name)
+    finally:
+        server.drop_database(name)

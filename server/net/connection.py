@@ -21,7 +21,7 @@ from server.core.events import player_topic, room_topic
 from server.core.identity import hash_token
 from server.net.ratelimit import TokenBucket
 from server.net.restore import restore_player
-from server.protocol.codec import decode
+from server.protocol.codec import decode, request_id_of
 from server.protocol.messages import ErrorCode, ErrorMessage, HelloRequest, Message, RequestId, encode
 
 if TYPE_CHECKING:
@@ -78,7 +78,9 @@ class Connection:
     async def _handle_frame(self, frame: str | bytes) -> None:
         settings = self.server.settings
         if not self.bucket.allow():
-            self.send(ErrorMessage(code=ErrorCode.rate_limited, message=f"rate limit: {self.bucket.describe()}"))
+            request_id = request_id_of(frame) if len(frame) <= settings.max_message_bytes else None
+            message = f"rate limit: {self.bucket.describe()}; this message was dropped"
+            self.send(ErrorMessage(id=request_id, code=ErrorCode.rate_limited, message=message))
             return
         if len(frame) > settings.max_message_bytes:
             self.send(

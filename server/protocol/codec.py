@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from server.protocol.messages import CLIENT_MESSAGES, ClientMessage, ErrorCode, ErrorMessage
 
 
-def _request_id(text: str) -> str | int | None:
+def request_id_of(text: str | bytes) -> str | int | None:
     """Best effort: the `id` of a frame that failed validation, so the error still answers its request."""
     try:
         data: Any = json.loads(text)
@@ -39,7 +39,7 @@ def decode(text: str | bytes) -> ClientMessage | ErrorMessage:
         return CLIENT_MESSAGES.validate_json(text)
     except ValidationError as error:
         kinds = {item["type"] for item in error.errors(include_url=False)}
-        request_id = _request_id(text)
+        request_id = request_id_of(text)
         if "json_invalid" in kinds or "json_type" in kinds:
             return ErrorMessage(code=ErrorCode.invalid_json, message=f"the frame is not valid JSON: {_describe(error)}")
         if "model_attributes_type" in kinds or "model_type" in kinds:

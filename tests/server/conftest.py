@@ -34,7 +34,8 @@ async def migrated(database_url: str) -> None:
 
 
 async def start_arena(database_url: str, **overrides: object) -> ArenaServer:
-    settings = Settings(host="127.0.0.1", port=0, database_url=database_url, tick_interval_s=0.02, **overrides)
+    values: dict[str, object] = {"rate_limit_per_s": 1000.0, "rate_limit_burst": 1000, **overrides}
+    settings = Settings(host="127.0.0.1", port=0, database_url=database_url, tick_interval_s=0.02, **values)
     store = SqlStore(database_url)
     server = ArenaServer(settings, store, GroupCommitWriter(store))
     await server.start()

@@ -37,7 +37,8 @@ async def test_first_run_creates_and_migrates_the_default_sqlite_file(tmp_path: 
 
 async def test_kill_9_mid_race_loses_no_acknowledged_move(tmp_path: Path, database_url: str) -> None:
     await migrated(database_url)
-    async with running_server(tmp_path, database_url=database_url) as server:
+    env = server_env(FREECELL_ARENA_RATE_LIMIT_PER_S="1000", FREECELL_ARENA_RATE_LIMIT_BURST="1000")
+    async with running_server(tmp_path, database_url=database_url, env=env) as server:
         host = await connect_player(server.url, "host")
         rival = await connect_player(server.url, "rival")
         code, games = await open_race(host, [rival], "freecell", seed=1, autoplay=False)
@@ -54,7 +55,7 @@ async def test_kill_9_mid_race_loses_no_acknowledged_move(tmp_path: Path, databa
         except ConnectionClosed:
             pass
         acked[0] += [frame["action"] for frame in host.pending if frame["type"] == "move_accepted"]
-    async with running_server(tmp_path, database_url=database_url) as server:
+    async with running_server(tmp_path, database_url=database_url, env=env) as server:
         for client, actions, game in ((host, acked[0], games[host.player_id]), (rival, acked[1], None)):
             back = await ArenaClient.open(server.url)
             await back.hello("again", token=client.token)

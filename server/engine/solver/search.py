@@ -1,0 +1,142 @@
+"""Best-first search (weighted A*) over `State`s with a transposition table on canonical keys.
+
+Each expansion generates every move up to symmetry, plays the safe autoplay after it as part of the same step (a
+macro move: it never costs the player anything, and the engine's replay emits it explicitly), and drops children
+whose canonical position was already reached. The frontier is ordered by `estimate + path weight x moves made`.
+
+Only sound pruning is used (symmetry, transpositions, safe autoplay), so a frontier that runs dry before the
+budget does is a proof that no solution exists. The clock is read every `CLOCK_EVERY` expansions.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from server.engine.solver.heuristic import DEFAULT_WEIGHTS, Weights, estimate
+from server.engine.solver.state import (
+    Rules,
+    SolverMove,
+    State,
+    apply_move,
+    canonical_key,
+    generate_moves,
+    is_won,
+    reveals_unknown,
+    safe_autoplay,
+)
+
+CLOCK_EVERY = 256
+
+
+class Status(StrEnum):
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"
+    UNKNOWN = "unknown"
+
+
+@dataclass(slots=True)
+class SearchResult:
+    status: Status
+    path: list[SolverMove] = field(default_factory=list)
+    """SOLVED: the moves to the win. Otherwise: the moves to the most promising position seen (hints use it)."""
+    nodes: int = 0
+    expanded: int = 0
+    seconds: float = 0.0
+    out_of: str = ""
+    """UNKNOWN: what ran out ("time" or "nodes")."""
+
+
+@dataclass(slots=True)
+class _Tree:
+    """Parent pointers: node i was reached from `parent[i]` by `move[i]`."""
+
+    parent: list[int] = field(default_factory=lambda: [-1])
+    move: list[SolverMove | None] = field(default_factory=lambda: [None])
+    depth: list[int] = field(default_factory=lambda: [0])
+
+    def add(self, parent: int, move: SolverMove) -> int:
+        self.parent.append(parent)
+        self.move.append(move)
+        self.depth.append(self.depth[parent] + 1)
+        return len(self.parent) - 1
+
+    def path_to(self, node: int) -> list[SolverMove]:
+        moves: list[SolverMove] = []
+        while node > 0:
+            move = self.move[node]
+            assert move is not None
+            moves.append(move)
+            node = self.parent[node]
+        moves.reverse()
+        return moves
+
+
+def best_first(
+    rules: Rules,
+    start: State,
+    *,
+    atomic: bool,
+    seconds: float,
+    max_nodes: int | None = None,
+    weights: Weights = DEFAULT_WEIGHTS,
+    stop_at_reveal: bool = False,
+) -> SearchResult:
+    """Search from `start` (autoplay is applied to it first).
+
+    With `stop_at_reveal`, a position where a face-down card turns up is a leaf (the player sees something new
+    there and must replan); the result's path then leads to the most promising such leaf (or to the win).
+    """
+    began = time.perf_counter()
+    deadline = began + seconds
+    start = safe_autoplay(rules, start)
+    tree = _Tree()
+    if is_won(rules, start):
+        return SearchResult(Status.SOLVED, [], 1, 0, time.perf_counter() - began)
+    path_weight = weights.path
+    seen: set[tuple[object, ...]] = {canonical_key(start)}
+    start_estimate = estimate(rules, start, weights)
+    frontier: list[tuple[float, int, State]] = [(start_estimate, 0, start)]
+    best_node, best_score = 0, start_estimate
+    best_leaf, best_leaf_score = -1, float("inf")
+    expanded = 0
+    out_of = ""
+    while frontier:
+        if expanded % CLOCK_EVERY == 0 and expanded and time.perf_counter() > deadline:
+            out_of = "time"
+            break
+        if max_nodes is not None and len(tree.parent) >= max_nodes:
+            out_of = "nodes"
+            break
+        _, node, state = heapq.heappop(frontier)
+        expanded += 1
+        child_depth = tree.depth[node] + 1
+        for move in generate_moves(rules, state, atomic=atomic):
+            child = safe_autoplay(rules, apply_move(rules, state, move))
+            key = canonical_key(child)
+            if key in seen:
+                continue
+            seen.add(key)
+            child_node = tree.add(node, move)
+            if is_won(rules, child):
+                return SearchResult(
+                    Status.SOLVED, tree.path_to(child_node), len(tree.parent), expanded, time.perf_counter() - began
+                )
+            value = estimate(rules, child, weights)
+            score = value + path_weight * child_depth
+            if stop_at_reveal and reveals_unknown(child):
+                if score < best_leaf_score:
+                    best_leaf, best_leaf_score = child_node, score
+                continue
+            if value < best_score:
+                best_node, best_score = child_node, value
+            heapq.heappush(frontier, (score, child_node, child))
+    elapsed = time.perf_counter() - began
+    if stop_at_reveal and best_leaf >= 0:
+        best_node = best_leaf
+    if not out_of and not (stop_at_reveal and best_leaf >= 0):
+        return SearchResult(Status.UNSOLVABLE, [], len(tree.parent), expanded, elapsed)
+    nodes = len(tree.parent)
+    return SearchResult(Status.UNKNOWN, tree.path_to(best_node), nodes, expanded, elapsed, out_of or "leaves")

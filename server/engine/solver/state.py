@@ -1,0 +1,280 @@
+"""The solver's own compact position: tuples of ints, cheap to hash, copy and compare.
+
+The engine's `Board` is built for validated play (lists, history, error messages); the search touches hundreds of
+thousands of positions, so it works on `State` instead: columns as a tuple of tuples (real column order, so a move's
+indices are the engine's indices), the occupied cells as a sorted tuple of cards (which cell holds a card never
+matters), and the height of every foundation slot. `canonical_key` sorts the columns too, so positions that differ
+only by the order of columns or cells are one entry of the transposition table.
+
+Face-down cards the player may not know are the card value `UNKNOWN` (0): the engine's tables say it builds on
+nothing, nothing builds on it, and no foundation takes it, so it is a blocker the search can never use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import NamedTuple
+
+from server.engine import CELL, FOUNDATION, TABLEAU, Board, Variant
+
+UNKNOWN = 0
+"""A face-down card whose identity the searcher must not use."""
+
+Columns = tuple[tuple[int, ...], ...]
+
+
+class State(NamedTuple):
+    columns: Columns
+    cells: tuple[int, ...]
+    foundations: tuple[int, ...]
+
+
+class SolverMove(NamedTuple):
+    """A move on a `State`: `source` is a column index, or the card itself when it comes from a cell."""
+
+    from_zone: int
+    source: int
+    to_zone: int
+    target: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The variant's rules flattened into tuples the search indexes directly."""
+
+    variant: Variant
+    builds_on: tuple[tuple[bool, ...], ...]
+    may_fill_empty: tuple[bool, ...]
+    builders: tuple[tuple[int, ...], ...]
+    slots_of_suit: tuple[tuple[int, ...], ...]
+    capacity: int
+    copies: int
+    total_cards: int
+    cells: int
+    run_limit_table: tuple[tuple[int, ...], ...]
+    """`run_limit_table[empty_cells][other_empty_columns]` = the longest run one move may carry."""
+
+
+@cache
+def rules_for(variant: Variant) -> Rules:
+    cells = variant.cells
+    columns = variant.columns
+    limits = tuple(
+        tuple(variant.max_run(free, other) for other in range(columns + 1)) for free in range(cells + 1)
+    )
+    return Rules(
+        variant=variant,
+        builds_on=variant.builds_on,
+        may_fill_empty=variant.may_fill_empty,
+        builders=variant.builders,
+        slots_of_suit=variant.foundation_slots,
+        capacity=13 * variant.foundation_laps,
+        copies=variant.copies,
+        total_cards=variant.total_cards,
+        cells=cells,
+        run_limit_table=limits,
+    )
+
+
+def state_from_board(board: Board, *, visible_only: bool) -> State:
+    """The board as a `State`; with `visible_only`, face-down cards become `UNKNOWN` (nothing of them is read)."""
+    columns = []
+    for column, hidden in zip(board.tableau, board.hidden, strict=True):
+        if visible_only and hidden:
+            columns.append((UNKNOWN,) * hidden + tuple(column[hidden:]))
+        else:
+            columns.append(tuple(column))
+    return State(tuple(columns), tuple(sorted(card for card in board.cells if card)), tuple(board.foundations))
+
+
+def canonical_key(state: State) -> tuple[object, ...]:
+    """Columns sorted: a position and its column permutations are one position. (Foundations follow from the
+    cards left, and the cells are already a sorted tuple.)"""
+    return (tuple(sorted(state.columns)), state.cells)
+
+
+def foundation_slot(rules: Rules, foundations: tuple[int, ...], card: int) -> int:
+    """The first foundation slot that accepts `card`, or -1."""
+    rank = card >> 2
+    capacity = rules.capacity
+    for slot in rules.slots_of_suit[card & 3]:
+        on = foundations[slot]
+        if on < capacity and on % 13 + 1 == rank:
+            return slot
+    return -1
+
+
+def copies_on_foundations(rules: Rules, foundations: tuple[int, ...], card: int) -> int:
+    rank = card >> 2
+    copies = 0
+    for slot in rules.slots_of_suit[card & 3]:
+        on = foundations[slot]
+        copies += on // 13 + (1 if on % 13 >= rank else 0)
+    return copies
+
+
+def is_safe(rules: Rules, foundations: tuple[int, ...], card: int) -> bool:
+    """The engine's safe-autoplay rule: every card that could build on this one is already on a foundation."""
+    if card >> 2 <= 2:
+        return True
+    copies = rules.copies
+    return all(copies_on_foundations(rules, foundations, builder) == copies for builder in rules.builders[card])
+
+
+def safe_autoplay(rules: Rules, state: State) -> State:
+    """Send every safe card up, as the engine's `safe_autoplay` does (the result does not depend on the order)."""
+    columns, cells, foundations = state
+    changed = True
+    while changed:
+        changed = False
+        for card in cells:
+            slot = foundation_slot(rules, foundations, card)
+            if slot >= 0 and is_safe(rules, foundations, card):
+                foundations = _raise(foundations, slot)
+                cells = _without(cells, card)
+                changed = True
+                break
+        if changed:
+            continue
+        for index, column in enumerate(columns):
+            if column:
+                card = column[-1]
+                if card == UNKNOWN:
+                    continue
+                slot = foundation_slot(rules, foundations, card)
+                if slot >= 0 and is_safe(rules, foundations, card):
+                    foundations = _raise(foundations, slot)
+                    columns = (*columns[:index], column[:-1], *columns[index + 1:])
+                    changed = True
+                    break
+    if foundations is state.foundations:
+        return state
+    return State(columns, cells, foundations)
+
+
+def _raise(foundations: tuple[int, ...], slot: int) -> tuple[int, ...]:
+    return (*foundations[:slot], foundations[slot] + 1, *foundations[slot + 1:])
+
+
+def _without(cells: tuple[int, ...], card: int) -> tuple[int, ...]:
+    index = cells.index(card)
+    return cells[:index] + cells[index + 1 :]
+
+
+def _with(cells: tuple[int, ...], card: int) -> tuple[int, ...]:
+    return tuple(sorted((*cells, card)))
+
+
+def apply_move(rules: Rules, state: State, move: SolverMove) -> State:
+    """The position after `move` (which the generator made, so it is legal), before autoplay."""
+    columns, cells, foundations = state
+    from_zone, source, to_zone, target, count = move
+    if from_zone == TABLEAU:
+        column = columns[source]
+        moved = column[-count:]
+        new_columns = list(columns)
+        new_columns[source] = column[:-count]
+    else:
+        moved = (source,)
+        new_columns = list(columns)
+        cells = _without(cells, source)
+    if to_zone == TABLEAU:
+        new_columns[target] = columns[target] + moved
+    elif to_zone == CELL:
+        cells = _with(cells, moved[0])
+    else:
+        foundations = _raise(foundations, target)
+    return State(tuple(new_columns), cells, foundations)
+
+
+def generate_moves(rules: Rules, state: State, *, atomic: bool) -> list[SolverMove]:
+    """Every legal move up to symmetry: one empty column stands for all, cells are a set, and moving a whole
+    column into an empty one (the same position) is left out. Sound pruning only, so an exhausted search is a
+    proof."""
+    columns, cells, foundations = state
+    builds_on = rules.builds_on
+    may_fill = rules.may_fill_empty
+    moves: list[SolverMove] = []
+    append = moves.append
+
+    previous = -1
+    for card in cells:
+        if card == previous:
+            continue
+        slot = foundation_slot(rules, foundations, card)
+        if slot >= 0:
+            append(SolverMove(CELL, card, FOUNDATION, slot, 1))
+        previous = card
+    for index, column in enumerate(columns):
+        if column and column[-1] != UNKNOWN:
+            slot = foundation_slot(rules, foundations, column[-1])
+            if slot >= 0:
+                append(SolverMove(TABLEAU, index, FOUNDATION, slot, 1))
+
+    empty_columns = 0
+    first_empty = -1
+    for index, column in enumerate(columns):
+        if not column:
+            if first_empty < 0:
+                first_empty = index
+            empty_columns += 1
+    free_cells = rules.cells - len(cells)
+    if atomic:
+        limit_onto_card = limit_into_empty = 1
+    else:
+        limits = rules.run_limit_table[free_cells]
+        limit_onto_card = limits[empty_columns]
+        limit_into_empty = limits[empty_columns - 1] if empty_columns else 0
+
+    for source, column in enumerate(columns):
+        size = len(column)
+        if not size or column[-1] == UNKNOWN:
+            continue
+        run = 1
+        while run < size and builds_on[column[size - run]][column[size - run - 1]]:
+            run += 1
+        top_rank = column[-1] >> 2
+        for target, destination in enumerate(columns):
+            if destination:
+                if target == source:
+                    continue
+                onto = destination[-1]
+                depth = (onto >> 2) - top_rank
+                if 1 <= depth <= run and depth <= limit_onto_card and builds_on[column[-depth]][onto]:
+                    append(SolverMove(TABLEAU, source, TABLEAU, target, depth))
+            elif target == first_empty:
+                longest = min(run, limit_into_empty)
+                for count in range(1, longest + 1):
+                    if count == size:
+                        continue  # the whole column into an empty one: the same position
+                    if may_fill[column[-count]]:
+                        append(SolverMove(TABLEAU, source, TABLEAU, target, count))
+
+    previous = -1
+    for card in cells:
+        if card == previous:
+            continue
+        previous = card
+        for target, destination in enumerate(columns):
+            if destination:
+                if builds_on[card][destination[-1]]:
+                    append(SolverMove(CELL, card, TABLEAU, target, 1))
+            elif target == first_empty and may_fill[card]:
+                append(SolverMove(CELL, card, TABLEAU, target, 1))
+
+    if free_cells:
+        for index, column in enumerate(columns):
+            if column and column[-1] != UNKNOWN:
+                append(SolverMove(TABLEAU, index, CELL, 0, 1))
+    return moves
+
+
+def is_won(rules: Rules, state: State) -> bool:
+    return sum(state.foundations) == rules.total_cards
+
+
+def reveals_unknown(state: State) -> bool:
+    """Whether a face-down card has become a column's top card (the player would now see it)."""
+    return any(column and column[-1] == UNKNOWN for column in state.columns)

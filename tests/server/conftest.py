@@ -1,12 +1,11 @@
 """Fixtures for the server tests: a real ArenaServer on a free loopback port over a real database.
 
-`database_url` comes from tests/conftest.py (the storage helper's), parametrized over SQLite and PostgreSQL,
-so every test that uses `arena` runs on both backends.
+`database_url` comes from tests/conftest.py (the storage helper's): a fresh database at the head migration,
+parametrized over SQLite and PostgreSQL, so every test that uses `arena` runs on both backends.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +14,7 @@ import pytest
 
 from server.net.app import ArenaServer
 from server.settings import Settings
-from server.store import GroupCommitWriter, SqlStore, migrate
+from server.store import GroupCommitWriter, SqlStore
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -25,12 +24,6 @@ class RunningArena:
     server: ArenaServer
     url: str
     database_url: str
-
-
-async def migrated(database_url: str) -> None:
-    result = migrate(database_url)
-    if inspect.isawaitable(result):
-        await result
 
 
 async def start_arena(database_url: str, **overrides: object) -> ArenaServer:
@@ -44,7 +37,6 @@ async def start_arena(database_url: str, **overrides: object) -> ArenaServer:
 
 @pytest.fixture
 async def arena(database_url: str) -> AsyncIterator[RunningArena]:
-    await migrated(database_url)
     server = await start_arena(database_url)
     try:
         yield RunningArena(server, f"ws://127.0.0.1:{server.port}/", database_url)
@@ -54,9 +46,10 @@ async def arena(database_url: str) -> AsyncIterator[RunningArena]:
 
 @pytest.fixture
 async def strict_arena(database_url: str) -> AsyncIterator[RunningArena]:
-    """Small limits, so the rate limit and the size limit are reached in a few frames."""
-    await migrated(database_url)
-    server = await start_arena(database_url, rate_limit_per_s=1.0, rate_limit_burst=5, max_message_bytes=1024)
+    """Small limits, so the rate limit, the size limit and the idle timeout are reached in a few frames."""
+    server = await start_arena(
+        database_url, rate_limit_per_s=1.0, rate_limit_burst=5, max_message_bytes=1024, idle_timeout_s=1.0
+    )
     try:
         yield RunningArena(server, f"ws://127.0.0.1:{server.port}/", database_url)
     finally:

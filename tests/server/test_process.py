@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from arena_client import ArenaClient, connect_player
-from conftest import migrated
 from racing import open_race
 from serverprocess import running_server, server_env, spawn
 from websockets.exceptions import ConnectionClosed
@@ -36,7 +38,6 @@ async def test_first_run_creates_and_migrates_the_default_sqlite_file(tmp_path: 
 
 
 async def test_kill_9_mid_race_loses_no_acknowledged_move(tmp_path: Path, database_url: str) -> None:
-    await migrated(database_url)
     env = server_env(FREECELL_ARENA_RATE_LIMIT_PER_S="1000", FREECELL_ARENA_RATE_LIMIT_BURST="1000")
     async with running_server(tmp_path, database_url=database_url, env=env) as server:
         host = await connect_player(server.url, "host")
@@ -110,3 +111,15 @@ async def test_serve_refuses_a_bad_setting_without_a_traceback(tmp_path: Path) -
     finally:
         if process.returncode is None:
             process.kill()
+
+
+@pytest.mark.postgres
+def test_serve_refuses_an_unmigrated_postgres_and_names_the_command(tmp_path: Path, postgres_server: Any) -> None:
+    empty = postgres_server.url(postgres_server.create_database())
+    result = subprocess.run(
+        [sys.executable, "-m", "server", "serve", "--port", "0", "--database-url", empty],
+        cwd=tmp_path, env=server_env(), capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "freecell-arena migrate" in result.stderr and "Traceback" not in result.stderr
+    assert result.stdout == ""

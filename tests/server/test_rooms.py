@@ -1,0 +1,96 @@
+"""Room life: leaving and host hand-over, spectators, undo, one connection per identity, idle timeout."""
+
+from __future__ import annotations
+
+import asyncio
+
+from arena_client import ArenaClient, connect_player
+from conftest import RunningArena
+from racing import open_race
+from websockets.exceptions import ConnectionClosed
+
+
+async def test_leaving_hands_the_room_to_the_next_player(arena: RunningArena) -> None:
+    host = await connect_player(arena.url, "host")
+    guest = await connect_player(arena.url, "guest")
+    try:
+        created = await host.request({"type": "create_room", "variant": "freecell-four-deck"})
+        code = created["room"]["code"]
+        assert len(code) == 8 and created["room"]["seed"] is not None
+        await guest.request({"type": "join_room", "code": code.lower()})
+        left = await host.request({"type": "leave_room"})
+        assert left == {"type": "left_room", "id": left["id"], "code": code}
+        while True:
+            room = (await guest.expect("room"))["room"]
+            if room["host_id"] == guest.player_id:
+                break
+        assert [member["player_id"] for member in room["members"]] == [guest.player_id]
+        assert (await host.request({"type": "leave_room"}))["code"] == "not_in_room"
+        countdown = await guest.request({"type": "start_race"})
+        assert countdown["type"] == "countdown"
+    finally:
+        await host.close()
+        await guest.close()
+
+
+async def test_undo_costs_a_move_and_structured_moves_work(arena: RunningArena) -> None:
+    host = await connect_player(arena.url, "host")
+    spectator = await connect_player(arena.url, "spectator")
+    try:
+        code, games = await open_race(host, [], "freecell", seed=1, autoplay=False, undo_allowed=True)
+        await spectator.request({"type": "join_room", "code": code, "spectator": True})
+        structured = {"from": "tableau", "from_index": 1, "to": "cell", "to_index": None, "count": 1}
+        moved = await host.request({"type": "move", "move": structured})
+        assert moved["type"] == "move_accepted" and moved["action"] == "2a"
+        assert moved["move"]["move"] == {**structured, "to_index": 0}
+        undone = await host.request({"type": "undo"})
+        assert undone["type"] == "move_accepted" and undone["action"] == "undo" and undone["move"] is None
+        assert [item["notation"] for item in undone["undone"]] == ["2a"]
+        assert undone["player_moves"] == 2 and undone["view"] == games[host.player_id]["view"]
+        nothing = await host.request({"type": "undo"})
+        assert nothing["code"] == "undo_not_allowed" and nothing["reason"] == "nothing_to_undo"
+        progress = await spectator.expect("progress", code=code)
+        assert progress["progress"]["player_id"] == host.player_id
+        assert all(frame["type"] != "move_accepted" for frame in spectator.frames)
+    finally:
+        await host.close()
+        await spectator.close()
+
+
+async def test_undo_switched_off(arena: RunningArena) -> None:
+    host = await connect_player(arena.url, "host")
+    try:
+        await open_race(host, [], "freecell", seed=1, undo_allowed=False)
+        assert (await host.request({"type": "move", "move": "2a"}))["type"] == "move_accepted"
+        refused = await host.request({"type": "undo"})
+        assert refused["code"] == "undo_not_allowed" and refused["reason"] == "undo_disabled"
+    finally:
+        await host.close()
+
+
+async def test_a_new_connection_with_the_token_replaces_the_old_one(arena: RunningArena) -> None:
+    first = await connect_player(arena.url, "twin")
+    second = await ArenaClient.open(arena.url)
+    try:
+        welcome = await second.hello("twin", token=first.token)
+        assert welcome["resumed"] and welcome["player_id"] == first.player_id
+        try:
+            async with asyncio.timeout(10):
+                while True:
+                    await first._receive()
+        except ConnectionClosed as closed:
+            assert closed.rcvd is not None and closed.rcvd.code == 4000
+        assert (await second.request({"type": "get_state"}))["type"] == "game_state"
+    finally:
+        await second.close()
+
+
+async def test_idle_connections_are_closed_with_a_reason(strict_arena: RunningArena) -> None:
+    client = await connect_player(strict_arena.url, "sleepy")
+    try:
+        async with asyncio.timeout(10):
+            await client.websocket.wait_closed()
+        assert client.websocket.close_code == 1008
+        assert "idle timeout" in (client.websocket.close_reason or "")
+    finally:
+        await client.close()

@@ -19,9 +19,11 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
@@ -31,6 +33,19 @@ POSTGRES_OS_USER = "postgres"
 START_TIMEOUT_S = 60
 COMMAND_TIMEOUT_S = 90
 TEMPLATE_DATABASE = "freecell_arena_template"
+
+T = TypeVar("T")
+
+
+def run_coroutine(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run `coroutine` to the end from sync code, even when called while an event loop runs (e.g. a fixture
+    requested with `request.getfixturevalue` inside an async test): then it runs on a fresh loop in a thread."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with ThreadPoolExecutor(max_workers=1) as executor:
+        return executor.submit(asyncio.run, coroutine).result()
 
 
 def postgres_bindir() -> Path | None:
@@ -84,7 +99,7 @@ class PostgresServer:
 
     def sql(self, statement: str) -> None:
         """Run one statement on the `postgres` database (CREATE/DROP DATABASE cannot run in a transaction)."""
-        asyncio.run(_execute(self.port, statement))
+        run_coroutine(_execute(self.port, statement))
 
     def create_database(self, template: str | None = None) -> str:
         """A new empty (or template-copied) database; returns its name."""
@@ -175,14 +190,14 @@ def postgres_url(postgres_server: PostgresServer) -> str:
 def _postgres_template(postgres_server: PostgresServer) -> str:
     """A database migrated once to head; fresh per-test databases are copies of it."""
     postgres_server.sql(f'CREATE DATABASE "{TEMPLATE_DATABASE}"')
-    asyncio.run(migrate(postgres_server.url(TEMPLATE_DATABASE)))
+    run_coroutine(migrate(postgres_server.url(TEMPLATE_DATABASE)))
     return TEMPLATE_DATABASE
 
 
 @pytest.fixture(scope="session")
 def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("sqlite-template") / "template.db"
-    asyncio.run(migrate(f"sqlite+aiosqlite:///{path}"))
+    run_coroutine(migrate(f"sqlite+aiosqlite:///{path}"))
     # closing the last connection checkpointed the WAL into the file, so the file alone is the database
     assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
     return path

@@ -1,0 +1,55 @@
+"""The reads the server makes are index lookups, never table scans, on both backends.
+
+The statements are the ones SqlStore really sends (captured with an engine event), explained by the database.
+PostgreSQL prefers a sequential scan on tiny tables, so there sequential scans are disabled for the check:
+what is tested is that an index that serves the query exists.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event, pool
+from store_builders import game, move, player, room
+
+from server.store import SqlStore
+from server.store.engine import create_engine
+
+
+async def test_every_read_is_an_index_lookup(database_url: str) -> None:
+    host = player()
+    created = room(1, host)
+    played = game(1, host, created)
+    store = SqlStore(database_url)
+    await store.write([host, created, played, move(played, 0)])
+
+    statements: list[tuple[str, Any]] = []
+
+    def capture(_conn: Any, _cursor: Any, statement: str, parameters: Any, _context: Any, _many: bool) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            statements.append((statement, parameters))
+
+    event.listen(store.engine.sync_engine, "before_cursor_execute", capture)
+    await store.player_by_token_hash(host.token_hash)
+    await store.player(host.player_id)
+    await store.game(played.game_id)
+    await store.unfinished_games(host.player_id)
+    await store.room_by_code(created.code)
+    await store.room(created.room_id)
+    await store.close()
+    assert len(statements) >= 8
+
+    engine = create_engine(database_url, poolclass=pool.NullPool)
+    async with engine.connect() as connection:
+        postgres = engine.dialect.name == "postgresql"
+        if postgres:
+            await connection.exec_driver_sql("SET enable_seqscan = off")
+        for statement, parameters in statements:
+            explain = "EXPLAIN " if postgres else "EXPLAIN QUERY PLAN "
+            rows = (await connection.exec_driver_sql(explain + statement, parameters)).all()
+            plan = "\n".join(str(row[-1]) for row in rows)
+            if postgres:
+                assert "Seq Scan" not in plan, f"{statement}\n{plan}"
+            else:
+                assert "SEARCH" in plan and "SCAN" not in plan.replace("SEARCH", ""), f"{statement}\n{plan}"
+    await engine.dispose()

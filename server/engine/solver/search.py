@@ -87,7 +87,9 @@ def best_first(
     """Search from `start` (autoplay is applied to it first).
 
     With `stop_at_reveal`, a position where a face-down card turns up is a leaf (the player sees something new
-    there and must replan); the result's path then leads to the most promising such leaf (or to the win).
+    there and must replan): when a leaf is the best position on the frontier, the search stops with status
+    UNKNOWN, `out_of` "reveal" and the path to that leaf. The frontier running dry with no leaf and no win means
+    no card can ever be revealed and the visible cards cannot win: the position is lost.
     """
     began = time.perf_counter()
     deadline = began + seconds
@@ -98,9 +100,8 @@ def best_first(
     path_weight = weights.path
     seen: set[tuple[object, ...]] = {canonical_key(start)}
     start_estimate = estimate(rules, start, weights)
-    frontier: list[tuple[float, int, State]] = [(start_estimate, 0, start)]
+    frontier: list[tuple[float, int, State, bool]] = [(start_estimate, 0, start, False)]
     best_node, best_score = 0, start_estimate
-    best_leaf, best_leaf_score = -1, float("inf")
     expanded = 0
     out_of = ""
     while frontier:
@@ -110,7 +111,13 @@ def best_first(
         if max_nodes is not None and len(tree.parent) >= max_nodes:
             out_of = "nodes"
             break
-        _, node, state = heapq.heappop(frontier)
+        _, node, state, is_leaf = heapq.heappop(frontier)
+        if is_leaf:
+            # the most promising position is one where a card turns up: plan up to there, then look again
+            nodes = len(tree.parent)
+            return SearchResult(
+                Status.UNKNOWN, tree.path_to(node), nodes, expanded, time.perf_counter() - began, "reveal"
+            )
         expanded += 1
         child_depth = tree.depth[node] + 1
         for move in generate_moves(rules, state, atomic=atomic):
@@ -125,18 +132,12 @@ def best_first(
                     Status.SOLVED, tree.path_to(child_node), len(tree.parent), expanded, time.perf_counter() - began
                 )
             value = estimate(rules, child, weights)
-            score = value + path_weight * child_depth
-            if stop_at_reveal and reveals_unknown(child):
-                if score < best_leaf_score:
-                    best_leaf, best_leaf_score = child_node, score
-                continue
-            if value < best_score:
+            leaf = stop_at_reveal and reveals_unknown(child)
+            if value < best_score and not leaf:
                 best_node, best_score = child_node, value
-            heapq.heappush(frontier, (score, child_node, child))
+            heapq.heappush(frontier, (value + path_weight * child_depth, child_node, child, leaf))
     elapsed = time.perf_counter() - began
-    if stop_at_reveal and best_leaf >= 0:
-        best_node = best_leaf
-    if not out_of and not (stop_at_reveal and best_leaf >= 0):
-        return SearchResult(Status.UNSOLVABLE, [], len(tree.parent), expanded, elapsed)
     nodes = len(tree.parent)
-    return SearchResult(Status.UNKNOWN, tree.path_to(best_node), nodes, expanded, elapsed, out_of or "leaves")
+    if not out_of:
+        return SearchResult(Status.UNSOLVABLE, [], nodes, expanded, elapsed)
+    return SearchResult(Status.UNKNOWN, tree.path_to(best_node), nodes, expanded, elapsed, out_of)

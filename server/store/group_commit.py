@@ -6,9 +6,10 @@ task commits everything pending in one transaction, then resolves the futures of
 
 - `await writer.submit(record)` / `submit_many(records)` return only after the records are committed, and
   raise if they were refused. The records of one `submit_many` are atomic: one transaction, never split.
-- A failing batch is retried one submission per transaction, so a single bad submission (e.g. a stale
-  process's duplicate move index) fails alone and the other submitters of that batch are still committed.
-  Nothing is dropped: the writer keeps running after any failure.
+- If the database refuses a record of a batch (`RecordRefusedError`: e.g. a stale process's duplicate move
+  index), the batch is retried one submission per transaction, so the bad submission fails alone and the
+  other submitters of that batch are still committed. Any other failure (the database is down) goes to
+  every submitter of the batch. Nothing is dropped: the writer keeps running after any failure.
 - Knobs: `max_delay_ms` — how long the first pending submission waits for company before the commit starts
   (0 = commit as soon as the writer is free; submissions that arrive during a commit form the next batch
   either way); `max_batch` — most records per transaction (a larger single `submit_many` goes alone).
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from server.core.ports import PlayerRecord, Record, Store, StoredGame, StoredRoom
-from server.store.errors import WriterClosedError
+from server.store.errors import RecordRefusedError, WriterClosedError
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ class GroupCommitWriter:
         self.max_delay_ms = max_delay_ms
         self.max_batch = max_batch
         self.close_store = close_store
-        self.transactions = 0  # batches committed (retries of a failed batch count one each)
+        self.transactions = 0  # transactions run, committed or not (a batch retried one by one counts each)
         self._pending: deque[_Submission] = deque()
         self._flushes_pending = 0  # a flush cuts the wait for company short
         self._records_pending = 0
@@ -162,11 +163,15 @@ class GroupCommitWriter:
         try:
             await self.store.write(records)
         except Exception as error:
-            if sum(1 for submission in batch if submission.records) <= 1:
-                self.transactions += 1
+            self.transactions += 1
+            writers = sum(1 for submission in batch if submission.records)
+            if not isinstance(error, RecordRefusedError) or writers <= 1:
+                # The database itself failed (or there is nobody to separate): every submitter of this batch
+                # gets the error, so the server refuses those moves; the next batch is tried afresh.
                 _settle(batch, error)
                 return
-            log.warning("group commit of %d records failed (%s): retrying one at a time", len(records), error)
+            # One submission was refused: find it by committing each on its own, so only it fails.
+            log.warning("group commit of %d records refused (%s): retrying one at a time", len(records), error)
             for submission in batch:
                 await self._commit_alone(submission)
             return
@@ -174,15 +179,16 @@ class GroupCommitWriter:
         _settle(batch, None)
 
     async def _commit_alone(self, submission: _Submission) -> None:
+        if not submission.records:
+            _settle([submission], None)
+            return
+        self.transactions += 1
         try:
-            if submission.records:
-                await self.store.write(submission.records)
+            await self.store.write(submission.records)
         except Exception as error:
             _settle([submission], error)
         else:
             _settle([submission], None)
-        finally:
-            self.transactions += 1
 
     # --- shutting down ---------------------------------------------------------------------------------
 
@@ -192,7 +198,10 @@ class GroupCommitWriter:
             self._closed = True
             if self._task is not None and self._wakeup is not None:
                 self._wakeup.set()
-                await asyncio.shield(self._task)
+                try:
+                    await asyncio.shield(self._task)
+                except Exception:  # its submitters already got the error; closing must still finish
+                    log.exception("the group-commit writer had stopped on an error")
         if self.close_store:
             await self.store.close()
 

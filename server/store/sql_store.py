@@ -7,7 +7,7 @@ from itertools import groupby
 from typing import Any
 
 from sqlalchemy import Table, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from server.core.ports import (
@@ -74,6 +74,10 @@ class SqlStore:
                         await self._write_run(connection, record_type, list(run))
         except IntegrityError as error:
             raise RecordRefusedError(f"record refused by the database: {error.orig}") from error
+        except StatementError as error:
+            if isinstance(error, DBAPIError) or not isinstance(error.orig, ValueError | TypeError):
+                raise
+            raise RecordRefusedError(f"record refused: {error.orig}") from error  # a value that cannot be stored
 
     async def _write_run(self, connection: AsyncConnection, record_type: type, run: list[Record]) -> None:
         table = _INSERT_TABLES.get(record_type)
@@ -86,7 +90,7 @@ class SqlStore:
             for result in run:
                 await _write_result(connection, result)  # type: ignore[arg-type]
         else:
-            raise TypeError(f"not a storable record: {record_type.__name__}")
+            raise RecordRefusedError(f"not a storable record: {record_type.__name__}")
 
     # --- reading ---------------------------------------------------------------------------------------
 

@@ -7,7 +7,8 @@ import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import event, text
+from sqlalchemy.exc import DBAPIError
 from store_builders import game, move, player
 
 from server.core.ports import GameRecord, Record
@@ -94,6 +95,22 @@ async def test_a_refused_submission_fails_alone_and_its_batch_mates_are_committe
     stored = await store.game(played.game_id)
     assert stored is not None
     assert [(m.index, m.notation) for m in stored.moves] == [(0, "3a"), (1, "a3"), (2, "4b"), (3, "b4"), (4, "1h")]
+
+
+async def test_a_database_failure_goes_to_every_submitter_of_the_batch_and_the_writer_carries_on(
+    store: SqlStore,
+) -> None:
+    played = await started_game(store)
+    async with store.engine.begin() as connection:  # a real failure: the table the moves go to is gone
+        await connection.execute(text("DROP TABLE moves"))
+    writer = GroupCommitWriter(store)
+    outcomes = await asyncio.gather(*(writer.submit(move(played, index)) for index in range(5)), return_exceptions=True)
+    assert all(isinstance(outcome, DBAPIError) for outcome in outcomes)
+    assert writer.transactions == 1  # not retried one by one: the database, not a record, failed
+    later = player(2)
+    await writer.submit(later)
+    await writer.close()
+    assert await store.player(later.player_id) == later
 
 
 async def test_the_records_of_one_submit_many_are_kept_together_or_not_at_all(store: SqlStore) -> None:

@@ -96,7 +96,7 @@ async def test_instants_are_stored_as_utc_and_read_back_aware(store: SqlStore) -
 
 async def test_a_naive_instant_is_refused(store: SqlStore) -> None:
     owner = player()
-    with pytest.raises(Exception, match="naive datetime"):
+    with pytest.raises(RecordRefusedError, match="naive datetime"):
         await store.write([owner, game(1, owner), MoveRecord(game(1).game_id, 0, "3a", datetime(2026, 1, 1))])
     assert await store.player(owner.player_id) is None
 

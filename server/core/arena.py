@@ -35,6 +35,7 @@ from server.core.room import COUNTDOWN, FINISHED, LOBBY, RUNNING, Member, Room
 from server.engine import (
     IllegalMoveError,
     NotationError,
+    Turn,
     UnknownVariantError,
     Variant,
     move_from_json,
@@ -160,10 +161,10 @@ class Arena:
     # ------------------------------------------------------------------ dispatch
 
     def handle(self, player_id: str, request: Message) -> Effect:
-        handler = self._handlers().get(type(request))
-        if handler is None:
+        """One request of a greeted player; raises `Refusal` when it changes nothing."""
+        if isinstance(request, HelloRequest):
             raise Refusal(ErrorCode.already_greeted, "this connection already said hello")
-        return handler(player_id, request)
+        return self._handlers()[type(request)](player_id, request)
 
     def _handlers(self) -> dict[type, Callable[[str, object], Effect]]:
         return {
@@ -307,10 +308,7 @@ class Arena:
             rollback=rollback,
         )
 
-    def _after_action(self, game: PlayerGame, turn: object, before: int, request_id: RequestId) -> Effect:
-        from server.engine import Turn
-
-        assert isinstance(turn, Turn)
+    def _after_action(self, game: PlayerGame, turn: Turn, before: int, request_id: RequestId) -> Effect:
         now = self.clock.now()
         index = len(game.game.actions) - 1
         records: list[Record] = [MoveRecord(game.game_id, index, turn.action, now)]
@@ -382,15 +380,10 @@ class Arena:
         game = self.games.get(request.game_id)
         if game is None:
             raise Refusal(ErrorCode.unknown_game, f"no game {request.game_id!r} on this server")
-        room = self.rooms_by_id.get(game.record.room_id or "")
-        own = game.player_id == player_id
-        race_over = room is None or room.status == FINISHED
-        if not race_over and not (own and not game.variant.face_down):
+        if not self._replay_allowed(player_id, game):
             raise Refusal(
                 ErrorCode.replay_not_available, "replays open when the race is over (a move seen is a move copied)"
             )
-        if game.running and not own:
-            raise Refusal(ErrorCode.replay_not_available, "that game is still being played")
         return Effect(
             replies=[
                 ReplayMessage(
@@ -406,6 +399,14 @@ class Arena:
                 )
             ]
         )
+
+    def _replay_allowed(self, player_id: str, game: PlayerGame) -> bool:
+        """Anyone's replay once the race is over; before that only your own, and never a Cell Eleven seed."""
+        room = self.rooms_by_id.get(game.record.room_id or "")
+        race_over = not game.running and (room is None or room.status == FINISHED)
+        if race_over:
+            return True
+        return game.player_id == player_id and not game.variant.face_down
 
     # ------------------------------------------------------------------ time: countdowns and limits
 
@@ -516,8 +517,8 @@ class Arena:
                 game.player_id, Member(game.player_id, name, bool(player and player.bot), "player")
             )
             state = self.players.get(game.player_id)
-            if state is not None:
-                state.room_code = state.room_code or room.code
+            if state is not None and game.running:  # a finished game never replaces a current one
+                state.room_code = room.code
                 state.game_id = game.game_id
         self._add_room(room)
         return room
@@ -528,6 +529,10 @@ class Arena:
         game = self._adopt_game(stored, state.record.display_name, None)
         state.game_id = game.game_id
         return game
+
+    def adopt_stored_game(self, stored: StoredGame) -> PlayerGame:
+        """A finished game without a room, for its replay; it does not become anyone's current game."""
+        return self._adopt_game(stored, self.players[stored.game.player_id].record.display_name, None)
 
     def _adopt_game(self, stored: StoredGame, name: str, room_code: str | None) -> PlayerGame:
         existing = self.games.get(stored.game.game_id)

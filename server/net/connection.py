@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from server.core.effects import Effect, Refusal
+from server.core.effects import Refusal
 from server.core.events import player_topic, room_topic
 from server.core.identity import hash_token
 from server.net.ratelimit import TokenBucket
-from server.net.restore import restore_player
+from server.net.restore import restore_for, restore_player
 from server.protocol.codec import decode, request_id_of
 from server.protocol.messages import ErrorCode, ErrorMessage, HelloRequest, Message, RequestId, encode
 
@@ -82,11 +82,12 @@ class Connection:
             message = f"rate limit: {self.bucket.describe()}; this message was dropped"
             self.send(ErrorMessage(id=request_id, code=ErrorCode.rate_limited, message=message))
             return
-        if len(frame) > settings.max_message_bytes:
+        size = len(frame) if isinstance(frame, bytes) else len(frame.encode())
+        if size > settings.max_message_bytes:
             self.send(
                 ErrorMessage(
                     code=ErrorCode.message_too_large,
-                    message=f"messages are limited to {settings.max_message_bytes} bytes, this one has {len(frame)}",
+                    message=f"messages are limited to {settings.max_message_bytes} bytes, this one has {size}",
                 )
             )
             return
@@ -103,6 +104,7 @@ class Connection:
                 return
             await self._hello(request)
             return
+        await restore_for(self.server.arena, self.server.store, request)
         try:
             effect = self.server.arena.handle(self.player_id, request)
         except Refusal as refusal:
@@ -156,10 +158,7 @@ class Connection:
             self._unsubscribe_room = None
         self._room_code = code
         if code is not None:
-            self._unsubscribe_room = self.server.publisher.subscribe(room_topic(code), self._room_event, self.player_id)
-
-    def _room_event(self, message: Message) -> None:
-        self.send(message)
+            self._unsubscribe_room = self.server.publisher.subscribe(room_topic(code), self.send, self.player_id)
 
     def _unsubscribe(self) -> None:
         for unsubscribe in (self._unsubscribe_player, self._unsubscribe_room):
@@ -200,6 +199,3 @@ class Connection:
     def _error(request_id: RequestId, refusal: Refusal) -> ErrorMessage:
         return refusal.to_message(request_id)
 
-
-def effect_has_work(effect: Effect) -> bool:
-    return bool(effect.records or effect.replies or effect.publications)

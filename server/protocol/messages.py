@@ -109,6 +109,8 @@ class Progress(Message):
 
 
 class RoomMember(Message):
+    """A member of a room; `connected` is false while their connection is down."""
+
     player_id: str
     name: str
     bot: bool
@@ -151,6 +153,8 @@ class GameView(Message):
 
 
 class Standing(Message):
+    """One row of the final standings; equal results share a rank."""
+
     rank: int
     player_id: str
     name: str
@@ -187,6 +191,8 @@ class CreateRoomRequest(Message):
 
 
 class JoinRoomRequest(Message):
+    """Join a room by its code, as a player (lobby only) or as a spectator (any time)."""
+
     type: Literal["join_room"] = "join_room"
     id: RequestId = None
     code: str = Field(min_length=1, max_length=32)
@@ -217,12 +223,16 @@ class MoveRequest(Message):
 
 
 class UndoRequest(Message):
+    """Take back your last move and the autoplay after it (costs a move; room option)."""
+
     type: Literal["undo"] = "undo"
     id: RequestId = None
     game_id: str | None = None
 
 
 class ResignRequest(Message):
+    """Give up your game; it ranks by cards on foundations."""
+
     type: Literal["resign"] = "resign"
     id: RequestId = None
     game_id: str | None = None
@@ -292,6 +302,8 @@ class RoomMessage(Message):
 
 
 class LeftRoomMessage(Message):
+    """Reply to `leave_room`."""
+
     type: Literal["left_room"] = "left_room"
     id: RequestId = None
     code: str
@@ -375,6 +387,8 @@ class GameStateMessage(Message):
 
 
 class ReplayMessage(Message):
+    """A game's seed and action log; `final_view` is its last board (face-down cards null)."""
+
     type: Literal["replay"] = "replay"
     id: RequestId = None
     game_id: str

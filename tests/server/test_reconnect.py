@@ -123,3 +123,33 @@ async def test_progress_is_spoiler_free_and_cell_eleven_keeps_its_secrets(arena:
     finally:
         await host.close()
         await watcher.close()
+
+
+async def test_after_a_restart_replays_and_running_rooms_come_back_from_the_store(arena: RunningArena) -> None:
+    host = await connect_player(arena.url, "host")
+    rival = await connect_player(arena.url, "rival")
+    code, games = await open_race(host, [rival], "freecell", seed=1)
+    actions = await play(arena, host, games[host.player_id]["game_id"], "freecell", 3)
+    assert (await host.request({"type": "resign"}))["type"] == "game_over"
+    await host.close()
+    await rival.close()
+    restarted = await start_arena(arena.database_url)
+    try:
+        url = f"ws://127.0.0.1:{restarted.port}/"
+        watcher = await connect_player(url, "watcher")
+        own = await ArenaClient.open(url)
+        await own.hello("host", token=host.token)
+        early = await watcher.request({"type": "get_replay", "game_id": games[host.player_id]["game_id"]})
+        assert early["code"] == "replay_not_available", "the race is still running: no replays yet"
+        joined = await watcher.request({"type": "join_room", "code": code, "spectator": True})
+        assert joined["type"] == "room" and joined["room"]["status"] == "running"
+        rival_back = await ArenaClient.open(url)
+        await rival_back.hello("rival", token=rival.token)
+        assert (await rival_back.request({"type": "resign"}))["type"] == "game_over"
+        await watcher.expect("race_over", code=code)
+        replay = await watcher.request({"type": "get_replay", "game_id": games[host.player_id]["game_id"]})
+        assert replay["type"] == "replay" and replay["actions"] == actions and replay["outcome"] == "resigned"
+        for client in (watcher, own, rival_back):
+            await client.close()
+    finally:
+        await restarted.shutdown()

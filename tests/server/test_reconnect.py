@@ -153,3 +153,29 @@ async def test_after_a_restart_replays_and_running_rooms_come_back_from_the_stor
             await client.close()
     finally:
         await restarted.shutdown()
+
+
+async def test_a_refused_write_rolls_the_move_back_and_says_so(arena: RunningArena) -> None:
+    """A stale process already wrote move 1 of this game: the insert fails, memory is rolled back."""
+    from datetime import UTC, datetime
+
+    from server.core.ports import MoveRecord
+    from server.store import SqlStore
+
+    host = await connect_player(arena.url, "host")
+    try:
+        _, games = await open_race(host, [], "freecell", seed=1, autoplay=False)
+        game_id = games[host.player_id]["game_id"]
+        assert (await host.request({"type": "move", "move": "2a"}))["type"] == "move_accepted"
+        other_process = SqlStore(arena.database_url)
+        try:
+            await other_process.write([MoveRecord(game_id, 1, "5b", datetime.now(UTC))])
+        finally:
+            await other_process.close()
+        refused = await host.request({"type": "move", "move": "5c"})
+        assert refused["type"] == "error" and refused["code"] == "storage_failed"
+        state = await host.request({"type": "get_state"})
+        assert state["game"]["actions"] == ["2a"] and state["game"]["player_moves"] == 1
+        assert state["game"]["view"]["cells"] == ["9C", None, None, None]
+    finally:
+        await host.close()

@@ -35,6 +35,18 @@ CLOSE_POLICY = 1008
 CLOSE_REPLACED = 4000
 
 
+_last_encoded: list[tuple[Message, str]] = []
+
+
+def _encoded(message: Message) -> str:
+    """A published message goes to every member in a row: encode it once, not once per connection."""
+    if _last_encoded and _last_encoded[0][0] is message:
+        return _last_encoded[0][1]
+    text = encode(message)
+    _last_encoded[:] = [(message, text)]
+    return text
+
+
 class Connection:
     def __init__(self, server: ArenaServer, websocket: ServerConnection) -> None:
         self.server = server
@@ -46,6 +58,7 @@ class Connection:
         self._unsubscribe_player: Callable[[], None] | None = None
         self._unsubscribe_room: Callable[[], None] | None = None
         self._room_code: str | None = None
+        self._overflowed = False
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -172,10 +185,12 @@ class Connection:
     def send(self, message: Message) -> None:
         """Queue a frame; a client that stops reading is cut off instead of growing the queue forever."""
         if self.outbox.qsize() >= OUTBOX_LIMIT:
-            log.warning("closing a connection that does not read its messages")
-            self.outbox.put_nowait(None)
+            if not self._overflowed:
+                self._overflowed = True
+                log.warning("dropping a connection that does not read its messages (%s queued)", OUTBOX_LIMIT)
+                self.websocket.transport.abort()  # a close handshake would wait behind the unread frames
             return
-        self.outbox.put_nowait(encode(message))
+        self.outbox.put_nowait(_encoded(message))
 
     async def _send_loop(self) -> None:
         while True:

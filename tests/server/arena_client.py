@@ -28,7 +28,8 @@ class ArenaClient:
     @classmethod
     async def open(cls, url: str, **options: Any) -> ArenaClient:
         async with asyncio.timeout(TIMEOUT_S):
-            websocket = await connect(url, open_timeout=TIMEOUT_S, **options)
+            # max_queue=None: a test client that stops reading must not stall the server's sends (or its close)
+            websocket = await connect(url, open_timeout=TIMEOUT_S, max_queue=None, **options)
         return cls(websocket)
 
     async def close(self) -> None:

@@ -94,3 +94,26 @@ async def test_idle_connections_are_closed_with_a_reason(strict_arena: RunningAr
         assert "idle timeout" in (client.websocket.close_reason or "")
     finally:
         await client.close()
+
+
+async def test_a_peer_that_never_answers_pings_is_closed(database_url: str) -> None:
+    """A raw socket does the websocket handshake, then ignores the server's pings: the server hangs up."""
+    from conftest import start_arena
+
+    server = await start_arena(database_url, ping_interval_s=0.2, ping_timeout_s=0.3)
+    try:
+        async with asyncio.timeout(20):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(
+                b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            )
+            await writer.drain()
+            head = await reader.readuntil(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 101")
+            received = await reader.read()  # until the server closes the TCP connection
+            writer.close()
+        assert received[:1] == b"\x89", "the server pings first"
+        assert b"\x88" in received and (1011).to_bytes(2, "big") in received, "then closes with 1011"
+    finally:
+        await server.shutdown()

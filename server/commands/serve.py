@@ -72,8 +72,10 @@ async def prepare_database(url: str) -> None:
 
 
 async def serve_until_stopped(settings: Settings) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
     from server.net.app import ArenaServer
-    from server.store import DatabaseUrlError, GroupCommitWriter, SqlStore
+    from server.store import DatabaseUrlError, GroupCommitWriter, SqlStore, StoreError
     from server.store.urls import display_url
 
     try:
@@ -85,6 +87,12 @@ async def serve_until_stopped(settings: Settings) -> int:
     except DatabaseUrlError as error:
         print(f"freecell-arena: {error}", file=sys.stderr)
         return 2
+    except (StoreError, SQLAlchemyError, OSError) as error:
+        cause = getattr(error, "orig", None) or error
+        reason = " ".join(str(cause).split()) or type(cause).__name__
+        print(f"freecell-arena: cannot use the database {display_url(settings.database_url)}: {reason}",
+              file=sys.stderr)
+        return 2
     store = SqlStore(settings.database_url)
     writer = GroupCommitWriter(store)
     server = ArenaServer(settings, store, writer)
@@ -92,7 +100,12 @@ async def serve_until_stopped(settings: Settings) -> int:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    await server.start()
+    try:
+        await server.start()
+    except OSError as error:
+        await store.close()
+        print(f"freecell-arena: cannot listen on {settings.host}:{settings.port}: {error.strerror}", file=sys.stderr)
+        return 2
     print(f"freecell-arena: listening on ws://{settings.host}:{server.port}/ (database {settings.database_url})",
           flush=True)
     await stop.wait()
@@ -110,11 +123,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"freecell-arena: bad setting {first['loc'][0]}: {first['msg']}", file=sys.stderr)
         return 2
     logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    try:
-        return asyncio.run(serve_until_stopped(settings))
-    except OSError as error:
-        print(f"freecell-arena: cannot listen on {settings.host}:{settings.port}: {error.strerror}", file=sys.stderr)
-        return 2
+    return asyncio.run(serve_until_stopped(settings))
 
 
 def main(argv: list[str] | None = None) -> int:

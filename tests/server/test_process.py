@@ -101,13 +101,21 @@ async def test_sigterm_flushes_closes_with_a_reason_and_exits_0(tmp_path: Path) 
         await back.close()
 
 
-async def test_serve_refuses_a_bad_setting_without_a_traceback(tmp_path: Path) -> None:
-    process = await spawn(["serve", "--port", "99999"], tmp_path, server_env())
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--port", "99999"], b"bad setting port"),
+        (["--database-url", "mysql://somewhere/db"], b"unsupported database"),
+        (["--database-url", "sqlite:///no/such/directory/x.db"], b"cannot use the database"),
+    ],
+)
+async def test_serve_refuses_bad_settings_without_a_traceback(tmp_path: Path, args: list[str], expected: bytes) -> None:
+    process = await spawn(["serve", "--port", "0", *args], tmp_path, server_env())
     try:
         async with asyncio.timeout(30):
-            _, stderr = await process.communicate()
+            stdout, stderr = await process.communicate()
         assert process.returncode == 2
-        assert b"Traceback" not in stderr and b"port" in stderr
+        assert b"Traceback" not in stderr and expected in stderr and stdout == b""
     finally:
         if process.returncode is None:
             process.kill()

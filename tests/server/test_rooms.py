@@ -117,3 +117,24 @@ async def test_a_peer_that_never_answers_pings_is_closed(database_url: str) -> N
         assert b"\x88" in received and (1011).to_bytes(2, "big") in received, "then closes with 1011"
     finally:
         await server.shutdown()
+
+
+async def test_a_player_with_no_legal_move_left_is_told_so(arena: RunningArena) -> None:
+    host = await connect_player(arena.url, "host")
+    rival = await connect_player(arena.url, "rival")
+    try:
+        code, _ = await open_race(host, [rival], "freecell", seed=1, autoplay=False)
+        for notation in ["1a", "1b", "1c", "1d"]:
+            assert (await host.request({"type": "move", "move": notation}))["status"] == "playing"
+        last = await host.request({"type": "move", "move": "16"})
+        assert last["type"] == "move_accepted" and last["status"] == "stuck"
+        over = await host.expect("game_over")
+        assert over["outcome"] == "stuck" and "No legal move" in over["message"]
+        while True:
+            progress = (await rival.expect("progress", code=code))["progress"]
+            if progress["player_id"] == host.player_id and progress["status"] == "stuck":
+                break
+        assert (await host.request({"type": "move", "move": "a1"}))["code"] == "game_not_running"
+    finally:
+        await host.close()
+        await rival.close()

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from server.engine.solver.heuristic import DEFAULT_WEIGHTS, Weights, estimate
+from server.engine.solver.heuristic import DEFAULT_WEIGHTS, Estimator, Weights
 from server.engine.solver.state import (
     Rules,
     SolverMove,
@@ -98,8 +98,9 @@ def best_first(
     if is_won(rules, start):
         return SearchResult(Status.SOLVED, [], 1, 0, time.perf_counter() - began)
     path_weight = weights.path
+    estimate = Estimator(rules, weights)
     seen: set[tuple[object, ...]] = {canonical_key(start)}
-    start_estimate = estimate(rules, start, weights)
+    start_estimate = estimate(start)
     frontier: list[tuple[float, int, State, bool]] = [(start_estimate, 0, start, False)]
     best_node, best_score = 0, start_estimate
     expanded = 0
@@ -131,7 +132,7 @@ def best_first(
                 return SearchResult(
                     Status.SOLVED, tree.path_to(child_node), len(tree.parent), expanded, time.perf_counter() - began
                 )
-            value = estimate(rules, child, weights)
+            value = estimate(child)
             leaf = stop_at_reveal and reveals_unknown(child)
             if value < best_score and not leaf:
                 best_node, best_score = child_node, value

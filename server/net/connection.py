@@ -86,7 +86,14 @@ class Connection:
             except TimeoutError:
                 await self.close(CLOSE_POLICY, f"idle timeout: no message for {settings.idle_timeout_s:g} s")
                 return
-            await self._handle_frame(frame)
+            try:
+                await self._handle_frame(frame)
+            except ConnectionClosed:
+                raise
+            except Exception as error:  # a bug or a broken database must not take the connection down
+                log.exception("request failed")
+                reason = f"the server failed to handle this message ({type(error).__name__}); nothing changed"
+                self.send(ErrorMessage(id=request_id_of(frame), code=ErrorCode.internal_error, message=reason))
 
     async def _handle_frame(self, frame: str | bytes) -> None:
         settings = self.server.settings

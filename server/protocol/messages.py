@@ -49,6 +49,7 @@ class ErrorCode(StrEnum):
     unknown_game = "unknown_game"
     replay_not_available = "replay_not_available"
     storage_failed = "storage_failed"
+    internal_error = "internal_error"
     shutting_down = "shutting_down"
 
 

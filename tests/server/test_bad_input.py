@@ -175,3 +175,24 @@ async def test_healthz_over_plain_http(arena: RunningArena) -> None:
     head, _, body = response.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 200")
     assert json.loads(body)["status"] == "ok"
+
+
+async def test_a_broken_database_gets_errors_not_a_dropped_connection(database_url: str) -> None:
+    from conftest import start_arena
+    from sqlalchemy import text
+
+    server = await start_arena(database_url)
+    try:
+        async with server.store.engine.begin() as connection:  # the schema goes away under a running server
+            for table in ("moves", "games", "rooms", "players"):
+                await connection.execute(text(f"DROP TABLE {table}"))
+        client = await ArenaClient.open(f"ws://127.0.0.1:{server.port}/")
+        lookup = await client.request({"type": "hello", "name": "x", "token": "some-token"})
+        assert lookup["type"] == "error" and lookup["code"] == "internal_error", lookup
+        register = await client.request({"type": "hello", "name": "x"})
+        assert register["type"] == "error" and register["code"] == "storage_failed", register
+        again = await client.request({"type": "get_state"})
+        assert again["code"] == "hello_required", "the failed hello left no identity behind"
+        await client.close()
+    finally:
+        await server.shutdown()

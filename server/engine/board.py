@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from server.engine.atomic import single_card_moves
 from server.engine.cards import SUIT_LETTERS, card_text, make_card, rank_of, suit_of
 from server.engine.errors import IllegalMoveError
 from server.engine.moves import CELL, FOUNDATION, TABLEAU, Move, Zone
@@ -196,6 +197,14 @@ class Board:
         except (IllegalMoveError, TypeError, ValueError):
             return False
         return True
+
+    def single_card_cost(self, move: Move) -> int:
+        """How many single-card moves `move` (legal here, not yet pushed) stands for: RULINGS' second count."""
+        if move.count == 1:
+            return 1
+        into_empty = not self.tableau[move.to_index]
+        other_empty = self.tableau.count([]) - into_empty
+        return single_card_moves(move.count, self.cells.count(0), other_empty, into_empty)
 
     # ------------------------------------------------------------------ applying
 

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 _COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
-settings.register_profile("ci", max_examples=40, derandomize=True, print_blob=True, **_COMMON)
-settings.register_profile("dev", max_examples=40, **_COMMON)
+settings.register_profile("ci", max_examples=100, derandomize=True, print_blob=True, **_COMMON)
+settings.register_profile("dev", max_examples=100, **_COMMON)
 settings.register_profile("thorough", max_examples=2000, **_COMMON)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") == "true" else "dev"))
 

@@ -467,7 +467,11 @@ class Board:
 
 
 class LegalMoves:
-    """A lazy view of the legal moves, like python-chess's: iterate, `in`, `bool`, `len`."""
+    """A lazy view of the legal moves, like python-chess's: iterate, `in`, `bool`, `count()`.
+
+    No `__len__` on purpose: `list(board.legal_moves)` asks `len()` for a size hint first, which would generate
+    every move twice on the server's and the bots' most common call.
+    """
 
     __slots__ = ("board",)
 
@@ -483,7 +487,7 @@ class LegalMoves:
     def __bool__(self) -> bool:
         return any(True for _ in self.board.generate_legal_moves())
 
-    def __len__(self) -> int:
+    def count(self) -> int:
         return sum(1 for _ in self.board.generate_legal_moves())
 
     def __repr__(self) -> str:

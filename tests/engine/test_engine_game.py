@@ -11,6 +11,7 @@ from server.engine import (
     CELL,
     FOUNDATION,
     TABLEAU,
+    Board,
     Game,
     IllegalMoveError,
     Move,
@@ -148,6 +149,22 @@ def test_outcome_stuck_when_no_legal_move_is_left() -> None:
     assert board.outcome() == "stuck"
     board.cells[3] = 0
     assert board.outcome() is None  # a card can go to the empty cell
+
+
+class CountingBoard(Board):
+    __slots__ = ("generated",)
+
+    def generate_legal_moves(self):  # type: ignore[no-untyped-def]
+        self.generated += 1
+        return super().generate_legal_moves()
+
+
+def test_listing_the_legal_moves_generates_them_once() -> None:
+    board = CountingBoard(FREECELL, 1)
+    board.generated = 0
+    listed = list(board.legal_moves)
+    assert board.generated == 1
+    assert board.legal_moves.count() == len(listed) and board.generated == 2
 
 
 def test_resigning_ends_the_game() -> None:

@@ -133,7 +133,7 @@ class Board:
                         f"a run of {count} cards is longer than the limit of {limit} here: "
                         f"{variant.run_limit.explain(empty_cells, empty_columns)}",
                     )
-            return move
+            return move if type(move) is Move else Move(*move)
         if count != 1:
             raise IllegalMoveError("bad_count", f"only one card at a time goes to a {_zone_word(to_zone)}")
         if to_zone == CELL:
@@ -149,10 +149,10 @@ class Board:
                 raise IllegalMoveError(
                     "target_refuses", f"cell {to_index + 1} already holds {card_text(self.cells[to_index])}"
                 )
-            return move
+            return move if type(move) is Move else Move(*move)
         if to_zone == FOUNDATION:
             slot = self._foundation_accepting(card, to_index)
-            if slot == to_index:
+            if slot == to_index and type(move) is Move:
                 return move
             return Move(from_zone, from_index, FOUNDATION, slot, 1)
         raise IllegalMoveError("bad_zone", f"unknown target zone {to_zone!r}")

@@ -195,6 +195,14 @@ def test_an_action_that_is_not_text_is_refused_as_notation(action: object) -> No
     assert game.actions == [] and game.player_moves == 0
 
 
+def test_a_plain_tuple_is_played_as_the_move_it_spells() -> None:
+    game = game_on("freecell", ["2D 9H 8S 7D", "TS"])
+    turn = game.play((0, 0, 0, 1, 3))  # type: ignore[arg-type]
+    assert turn.move == Move(TABLEAU, 0, TABLEAU, 1, 3) and type(turn.move) is Move
+    assert (game.player_moves, game.single_card_moves) == (1, 5)
+    assert game.play((0, 1, 1, 2, 1)).move == Move(TABLEAU, 1, CELL, 2, 1)  # type: ignore[arg-type]
+
+
 def test_a_refused_move_changes_nothing() -> None:
     game = Game(FREECELL, 1)
     game.act("5a")

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from server.engine.atomic import single_card_moves
 from server.engine.cards import SUIT_LETTERS, card_text, make_card, rank_of, suit_of
 from server.engine.errors import IllegalMoveError
 from server.engine.moves import CELL, FOUNDATION, TABLEAU, Move, Zone
@@ -132,7 +133,7 @@ class Board:
                         f"a run of {count} cards is longer than the limit of {limit} here: "
                         f"{variant.run_limit.explain(empty_cells, empty_columns)}",
                     )
-            return move
+            return move if type(move) is Move else Move(*move)
         if count != 1:
             raise IllegalMoveError("bad_count", f"only one card at a time goes to a {_zone_word(to_zone)}")
         if to_zone == CELL:
@@ -148,10 +149,10 @@ class Board:
                 raise IllegalMoveError(
                     "target_refuses", f"cell {to_index + 1} already holds {card_text(self.cells[to_index])}"
                 )
-            return move
+            return move if type(move) is Move else Move(*move)
         if to_zone == FOUNDATION:
             slot = self._foundation_accepting(card, to_index)
-            if slot == to_index:
+            if slot == to_index and type(move) is Move:
                 return move
             return Move(from_zone, from_index, FOUNDATION, slot, 1)
         raise IllegalMoveError("bad_zone", f"unknown target zone {to_zone!r}")
@@ -196,6 +197,14 @@ class Board:
         except (IllegalMoveError, TypeError, ValueError):
             return False
         return True
+
+    def single_card_cost(self, move: Move) -> int:
+        """How many single-card moves `move` (legal here, not yet pushed) stands for: RULINGS' second count."""
+        if move.count == 1:
+            return 1
+        into_empty = not self.tableau[move.to_index]
+        other_empty = self.tableau.count([]) - into_empty
+        return single_card_moves(move.count, self.cells.count(0), other_empty, into_empty)
 
     # ------------------------------------------------------------------ applying
 
@@ -458,7 +467,11 @@ class Board:
 
 
 class LegalMoves:
-    """A lazy view of the legal moves, like python-chess's: iterate, `in`, `bool`, `len`."""
+    """A lazy view of the legal moves, like python-chess's: iterate, `in`, `bool`, `count()`.
+
+    No `__len__` on purpose: `list(board.legal_moves)` asks `len()` for a size hint first, which would generate
+    every move twice on the server's and the bots' most common call.
+    """
 
     __slots__ = ("board",)
 
@@ -474,7 +487,7 @@ class LegalMoves:
     def __bool__(self) -> bool:
         return any(True for _ in self.board.generate_legal_moves())
 
-    def __len__(self) -> int:
+    def count(self) -> int:
         return sum(1 for _ in self.board.generate_legal_moves())
 
     def __repr__(self) -> str:

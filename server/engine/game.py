@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from server.engine.atomic import single_card_moves
 from server.engine.autoplay import safe_autoplay
 from server.engine.board import Board
 from server.engine.errors import IllegalMoveError, NotationError
@@ -83,7 +82,7 @@ class Game:
 
     def act(self, action: str) -> Turn:
         """Apply one action in text form: a move in any accepted notation, or `undo`."""
-        if action.strip().lower() == UNDO:
+        if isinstance(action, str) and action.strip().lower() == UNDO:
             return self.undo()
         return self.play(parse_move(self.variant, action, self.board))
 
@@ -92,12 +91,7 @@ class Game:
         self._require_running()
         board = self.board
         concrete = board.check(move)
-        count = concrete.count
-        if count > 1:
-            empty_columns = board.tableau.count([]) - (0 if board.tableau[concrete.to_index] else 1)
-            single = single_card_moves(count, board.cells.count(0), empty_columns)
-        else:
-            single = 1
+        single = board.single_card_cost(concrete)
         depth = len(board.move_stack)
         board.push(concrete)
         made = safe_autoplay(board) if self.autoplay else []

@@ -30,6 +30,7 @@ _GENERIC = re.compile(r"^([tc])(\d{1,3})-(?:([tc])(\d{1,3})?|(f)(\d{1,3})?)(?:x(
 _STANDARD = re.compile(r"^([1-9a-z])([1-9a-z])(?:v([0-9a-f]{1,2}))?$")
 _ZONE_NAMES = {"tableau": TABLEAU, "cell": CELL, "foundation": FOUNDATION}
 _ZONE_WORDS = {TABLEAU: "tableau", CELL: "cell", FOUNDATION: "foundation"}
+_PLACE_WORDS = {TABLEAU: "column", CELL: "cell", FOUNDATION: "foundation"}
 _CELL_LETTERS = "abcdefghijklmnop"
 
 
@@ -76,7 +77,7 @@ def _index(variant: Variant, zone: Zone, number: str) -> int:
     value = int(number)
     available = {TABLEAU: variant.columns, CELL: variant.cells, FOUNDATION: len(variant.foundation_suits)}[zone]
     if not 1 <= value <= available:
-        raise NotationError(f"there is no {_ZONE_WORDS[zone]} {value}; this variant has {available} (1-{available})")
+        raise NotationError(f"there is no {_PLACE_WORDS[zone]} {value}; this variant has {available} (1-{available})")
     return value - 1
 
 
@@ -190,7 +191,7 @@ def move_from_json(data: Mapping[str, Any]) -> Move:
 
 def _zone_field(data: Mapping[str, Any], name: str) -> Zone:
     value = data.get(name)
-    if value not in _ZONE_NAMES:
+    if not isinstance(value, str) or value not in _ZONE_NAMES:
         raise NotationError(f"{name}: expected one of tableau, cell, foundation, not {value!r}")
     return _ZONE_NAMES[value]
 

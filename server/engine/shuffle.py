@@ -17,12 +17,20 @@ MS_MAX_DEAL = (1 << 31) - 1
 SEED_LIMIT = 1 << 63  # seeds fit a signed 64-bit database column
 
 
+def require_whole_number(seed: object) -> None:
+    """Seeds reach the engine from the wire, the database and the command line: refuse anything but an int (a bool
+    or a float would otherwise deal, or crash deep in the arithmetic, instead of being named as the mistake)."""
+    if type(seed) is not int:
+        raise BadSeedError(f"a seed is a whole number, not {seed!r}")
+
+
 def microsoft_order(deal_number: int) -> list[int]:
     """The 52 cards of Microsoft FreeCell deal `deal_number` in the order they are dealt.
 
     The documented Microsoft C runtime LCG (state * 214013 + 2531011, output bits 16..30) drives a swap shuffle of
     the deck in index order AC AD AH AS 2C ... KS; card index i is rank i // 4, suit i % 4 (C, D, H, S).
     """
+    require_whole_number(deal_number)
     if not 1 <= deal_number <= MS_MAX_DEAL:
         raise BadSeedError(f"Microsoft deal numbers run from 1 to {MS_MAX_DEAL}, not {deal_number}")
     state = deal_number
@@ -58,6 +66,7 @@ class SplitMix64:
 
 def splitmix_order(seed: int, cards: Sequence[int]) -> list[int]:
     """Shuffle v1: Fisher-Yates from the last position down, indices drawn from SplitMix64(seed)."""
+    require_whole_number(seed)
     if not 0 <= seed < SEED_LIMIT:
         raise BadSeedError(f"seeds run from 0 to {SEED_LIMIT - 1}, not {seed}")
     deck = list(cards)

@@ -54,7 +54,7 @@ RUN_LIMITS: dict[str, RunLimit] = {
             "cells-times-power-of-two",
             "(1 + empty cells) x 2^(empty columns other than the target)",
             lambda cells, columns: (1 + cells) << columns,
-            lambda cells, columns: f"(1 + {cells} empty cells) x 2^{columns} other empty columns",
+            lambda cells, columns: f"(1 + {cells} empty cells) x 2^({columns} other empty columns)",
         ),
         RunLimit(
             "cells-plus-one",

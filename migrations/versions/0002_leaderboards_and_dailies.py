@@ -49,7 +49,7 @@ def upgrade() -> None:
         ["player_id", "variant", "daily_day"],
         unique=True,
         postgresql_where=sa.text("ranked AND daily_day IS NOT NULL"),
-        sqlite_where=sa.text("ranked AND daily_day IS NOT NULL"),
+        sqlite_where=sa.text("ranked = 1 AND daily_day IS NOT NULL"),
     )
     op.create_table(
         "leaderboard_entries",

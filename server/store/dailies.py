@@ -127,7 +127,7 @@ class DailyStore:
                 games.c.player_id == player_id,
                 games.c.variant == variant,
                 games.c.daily_day == day,
-                games.c.ranked.is_(True),
+                games.c.ranked == True,  # noqa: E712 (`= 1` on SQLite: the partial index's own predicate)
             )
             return (await connection.execute(query.limit(1))).first() is not None
 

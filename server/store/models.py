@@ -118,7 +118,8 @@ class Game(Base):
             postgresql_where=text("outcome IS NOT NULL"),
             sqlite_where=text("outcome IS NOT NULL"),
         ),
-        # One ranked attempt per player per daily, whatever process serves them.
+        # One ranked attempt per player per daily, whatever process serves them. (SQLite spells the predicate
+        # `ranked = 1`, as SQLAlchemy writes the query's `ranked == True`, so its planner sees the index applies.)
         Index(
             "uq_games_daily_attempt",
             "player_id",
@@ -126,7 +127,7 @@ class Game(Base):
             "daily_day",
             unique=True,
             postgresql_where=text("ranked AND daily_day IS NOT NULL"),
-            sqlite_where=text("ranked AND daily_day IS NOT NULL"),
+            sqlite_where=text("ranked = 1 AND daily_day IS NOT NULL"),
         ),
     )
 

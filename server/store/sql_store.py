@@ -122,7 +122,7 @@ class SqlStore:
     async def game(self, game_id: str) -> StoredGame | None:
         async with self.engine.connect() as connection:
             rows = (await connection.execute(select(games).where(games.c.id == game_id))).all()
-            found = await _with_moves(connection, rows)
+            found = await with_moves(connection, rows)
         return found[0] if found else None
 
     async def unfinished_games(self, player_id: str) -> list[StoredGame]:
@@ -132,7 +132,7 @@ class SqlStore:
                 .where(games.c.player_id == player_id, games.c.outcome.is_(None))
                 .order_by(games.c.started_at, games.c.id)
             )
-            return await _with_moves(connection, (await connection.execute(query)).all())
+            return await with_moves(connection, (await connection.execute(query)).all())
 
     async def room_by_code(self, code: str) -> StoredRoom | None:
         async with self.engine.connect() as connection:
@@ -261,7 +261,7 @@ def _result(row: Any) -> ResultRecord | None:
     )
 
 
-async def _with_moves(connection: AsyncConnection, game_rows: Sequence[Any]) -> list[StoredGame]:
+async def with_moves(connection: AsyncConnection, game_rows: Sequence[Any]) -> list[StoredGame]:
     """The games with their moves in order, read in the same transaction (one query for all games)."""
     if not game_rows:
         return []

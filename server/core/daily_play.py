@@ -78,13 +78,18 @@ class DailyChallenges:
                 ErrorCode.daily_not_ready, f"today's {variant.name} deal ({day}) is not prepared yet; try again soon"
             )
         state = arena.players[player_id]
+        room = arena.rooms.get(state.room_code) if state.room_code else None
+        if room is not None and room.status != FINISHED:
+            raise Refusal(
+                ErrorCode.already_in_room, f"you are in room {room.code} ({room.status}): leave it to play the daily"
+            )
         current = arena.games.get(state.game_id) if state.game_id else None
         if current is not None and current.running:
             if current.record.daily_day == day and current.variant.id == variant.id:
                 return Effect(replies=[self._started(request, current, deal, now)])
             raise Refusal(ErrorCode.game_in_progress, f"your {current.variant.name} game is still running: "
                           "finish or resign it first")
-        leaving = self._leave_finished_room(player_id)
+        leaving = arena._leave_finished_room(player_id)  # a finished race's room is left, as create_room does
         ranked = (player_id, variant.id, day) not in self.attempted
         game = PlayerGame.start(
             game_id=new_id("g"),
@@ -126,15 +131,6 @@ class DailyChallenges:
                 f"your daily {game.variant.name} game is still running (its clock does not stop): "
                 "finish or resign it first",
             )
-
-    def _leave_finished_room(self, player_id: str) -> Effect:
-        code = self.arena.players[player_id].room_code
-        room = self.arena.rooms.get(code) if code else None
-        if room is not None and room.status != FINISHED:
-            raise Refusal(
-                ErrorCode.already_in_room, f"you are in room {code} ({room.status}): leave it to play the daily"
-            )
-        return self.arena._leave_finished_room(player_id)
 
     def _started(self, request: PlayDailyRequest, game: PlayerGame, deal: DailyRecord, now: datetime) -> (
         DailyStartedMessage

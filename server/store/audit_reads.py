@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sqlalchemy import and_, exists, func, select, tuple_
+from sqlalchemy import and_, exists, func, literal_column, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from server.core.audit import EntryFacts, GameFacts
@@ -92,10 +92,11 @@ class AuditReads:
                 yield line
 
     async def _stored_counts_wrong(self, level: int, shift: int) -> AsyncIterator[str]:
+        bits = literal_column(str(int(shift)))  # an int constant: PostgreSQL shifts a bigint by an int only
         in_bucket = select(func.count()).where(
             entries.c.board == counts.c.board,
-            entries.c.score >= counts.c.bucket.op("<<")(shift),
-            entries.c.score < (counts.c.bucket + 1).op("<<")(shift),
+            entries.c.score >= counts.c.bucket.op("<<")(bits),
+            entries.c.score < (counts.c.bucket + 1).op("<<")(bits),
         )
         actual = in_bucket.scalar_subquery()
         last: tuple[str, int] = ("", -1)
@@ -117,7 +118,7 @@ class AuditReads:
             last = (rows[-1].board, rows[-1].bucket)
 
     async def _counts_missing(self, level: int, shift: int) -> AsyncIterator[str]:
-        bucket = entries.c.score.op(">>")(shift)
+        bucket = entries.c.score.op(">>")(literal_column(str(int(shift))))
         has_row = exists().where(and_(counts.c.board == entries.c.board, counts.c.level == level,
                                       counts.c.bucket == bucket))  # fmt: skip
         last: tuple[str, str] = ("", "")

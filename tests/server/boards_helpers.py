@@ -62,12 +62,12 @@ def winning_moves(variant_id: str, seed: int) -> tuple[str, ...]:
 
 async def play(client: ArenaClient, moves: list[str] | tuple[str, ...], clock: ManualClock | None = None,
                seconds_per_move: float = 1.0) -> dict[str, Any]:  # fmt: skip
-    """Send every move (each must be accepted); return the last `move_accepted`."""
+    """Send every move (`undo` as an undo request; each must be accepted); return the last `move_accepted`."""
     reply: dict[str, Any] = {}
     for move in moves:
         if clock is not None:
             clock.advance(seconds_per_move)
-        reply = await client.request({"type": "move", "move": move})
+        reply = await client.request({"type": "undo"} if move == "undo" else {"type": "move", "move": move})
         assert reply["type"] == "move_accepted", reply
     return reply
 

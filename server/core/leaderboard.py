@@ -130,17 +130,23 @@ class RankPlan:
     exact_from: int
 
 
+def level_ranges() -> list[tuple[int, int, int | None]]:
+    """`(level, shift, parent_shift)` per level: the buckets of level below a score `s` under its parent are
+    `(s >> parent_shift) << (parent_shift - shift)` .. `(s >> shift) - 1`; the top level has no parent (from 0).
+    The store writes the same bounds in SQL (`server.store.leaderboards`), so both follow this one table."""
+    return [
+        (level, shift, LEVEL_SHIFTS[level + 1] if level < TOP_LEVEL else None)
+        for level, shift in enumerate(LEVEL_SHIFTS)
+    ]
+
+
 def rank_plan(entry_score: int) -> RankPlan:
     ranges = []
-    for level, shift in enumerate(LEVEL_SHIFTS):
-        mine = entry_score >> shift
-        if level < TOP_LEVEL:
-            width = LEVEL_SHIFTS[level + 1] - shift
-            low = (mine >> width) << width
-        else:
-            low = 0
-        if low < mine:
-            ranges.append(BucketRange(level, low, mine - 1))
+    for level, shift, parent in level_ranges():
+        low = (entry_score >> parent) << (parent - shift) if parent is not None else 0
+        high = (entry_score >> shift) - 1
+        if low <= high:
+            ranges.append(BucketRange(level, low, high))
     exact_from = (entry_score >> LEVEL_SHIFTS[0]) << LEVEL_SHIFTS[0]
     return RankPlan(entry_score, tuple(ranges), exact_from)
 

@@ -19,22 +19,21 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, func, literal, select, tuple_, union_all, update
+from sqlalchemy import BigInteger, Integer, String, bindparam, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from server.core.leaderboard import TOP_LEVEL, count_deltas, number_rows, rank_plan, score
+from server.core.leaderboard import LEVEL_SHIFTS, TOP_LEVEL, count_deltas, level_ranges, number_rows, score
 from server.core.ports import ResultRecord
-from server.store.models import LeaderboardCount, LeaderboardEntry, Player
+from server.store.models import LeaderboardCount, LeaderboardEntry
+from server.store.types import UtcDateTime
 
 entries = LeaderboardEntry.__table__
 counts = LeaderboardCount.__table__
-players = Player.__table__
 
 CountDeltas = dict[tuple[str, int, int], int]
 """(board, level, bucket) -> change in entries, gathered over one transaction."""
 
-ORDER = (entries.c.score, entries.c.finished_at, entries.c.player_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,73 +131,136 @@ async def apply_counts(connection: AsyncConnection, deltas: CountDeltas) -> None
 
 
 # ---------------------------------------------------------------- reading
+#
+# Each read is ONE statement, fixed at import (bound parameters only): a statement costs a round trip to the
+# database plus the driver's and SQLAlchemy's per-statement work, which at these sizes costs more than the
+# index reads themselves. The rank is computed by scalar subqueries inside the same statement, following
+# `server.core.leaderboard.level_ranges` bucket for bucket.
+
+ENTRY = "e.player_id, p.display_name, e.game_id, e.player_moves, e.time_ms, e.finished_at, e.score"
+TOTAL = (
+    "(SELECT COALESCE(SUM(c.entries), 0) FROM leaderboard_counts c "
+    f"WHERE c.board = :board AND c.level = {TOP_LEVEL})"
+)
 
 
-def _rows(board: str) -> Select[Any]:
-    return (
-        select(
-            entries.c.player_id,
-            players.c.display_name,
-            entries.c.game_id,
-            entries.c.player_moves,
-            entries.c.time_ms,
-            entries.c.finished_at,
-            entries.c.score,
+def _rank_sql(entry_score: str, finished_at: str, player_id: str) -> str:
+    """Two columns, `better` (entries strictly before in (score, finish)) and `tied_before` (equal, but
+    before in player id) for the row (entry_score, finished_at, player_id), given as SQL expressions."""
+    buckets = []
+    for level, shift, parent in level_ranges():
+        low = f"(({entry_score} >> {parent}) << {parent - shift})" if parent is not None else "0"
+        high = f"(({entry_score} >> {shift}) - 1)"
+        buckets.append(
+            "(SELECT COALESCE(SUM(c.entries), 0) FROM leaderboard_counts c WHERE c.board = :board "
+            f"AND c.level = {level} AND c.bucket BETWEEN {low} AND {high})"
         )
-        .join(players, players.c.id == entries.c.player_id)
-        .where(entries.c.board == board)
+    finest = LEVEL_SHIFTS[0]
+    same_board = "SELECT COUNT(*) FROM leaderboard_entries x WHERE x.board = :board"
+    exact = f"({same_board} AND x.score >= (({entry_score} >> {finest}) << {finest}) AND x.score < {entry_score})"
+    earlier = f"({same_board} AND x.score = {entry_score} AND x.finished_at < {finished_at})"
+    tied = f"({same_board} AND x.score = {entry_score} AND x.finished_at = {finished_at} AND x.player_id < {player_id})"
+    return f"{' + '.join([*buckets, exact, earlier])} AS better, {tied} AS tied_before"
+
+
+FIRST_PAGE = f"""
+SELECT {ENTRY}, {TOTAL} AS total
+FROM leaderboard_entries e JOIN players p ON p.id = e.player_id
+WHERE e.board = :board
+ORDER BY e.score, e.finished_at, e.player_id
+LIMIT :rows"""
+
+PAGE_AFTER = f"""
+SELECT {ENTRY}, {TOTAL} AS total, {_rank_sql(":s", ":f", ":p")}
+FROM leaderboard_entries e JOIN players p ON p.id = e.player_id
+WHERE e.board = :board AND (e.score, e.finished_at, e.player_id) > (:s, :f, :p)
+ORDER BY e.score, e.finished_at, e.player_id
+LIMIT :rows"""
+
+def _neighbours(part: int, before: bool, limit: str, lateral: bool) -> str:
+    """The rows just before (or after) `me`, walking the order index from `me`'s key.
+
+    `me`'s key must be a constant of the index search, and the index's order must serve the ORDER BY, or
+    the database walks the board from its start (O(position): the very scan this module avoids). As a plain
+    join, PostgreSQL may put the entries outside and filter, and SQLite sorts every row before `me`.
+    PostgreSQL gets a LATERAL subquery; SQLite (no LATERAL) gets the key as uncorrelated scalar subqueries,
+    which it evaluates once and treats as constants.
+    """
+    compare, direction = ("<", " DESC") if before else (">", "")
+    order = ", ".join(f"e.{column}{direction}" for column in ("score", "finished_at", "player_id"))
+    key = "(e.score, e.finished_at, e.player_id)"
+    condition = f"e.board = :board AND {key} {compare} (me.score, me.finished_at, me.player_id)"
+    inner = "SELECT e.player_id, e.game_id, e.player_moves, e.time_ms, e.finished_at, e.score"
+    walk = f"ORDER BY {order} LIMIT {limit}"
+    if lateral:
+        source = f"me CROSS JOIN LATERAL ({inner} FROM leaderboard_entries e WHERE {condition} {walk}) AS n"
+    else:
+        mine = "((SELECT score FROM me), (SELECT finished_at FROM me), (SELECT player_id FROM me))"
+        condition = f"e.board = :board AND {key} {compare} {mine}"
+        source = f"({inner} FROM leaderboard_entries e WHERE {condition} {walk}) AS n"
+    return (
+        f"SELECT {part}, n.player_id, p.display_name, n.game_id, n.player_moves, n.time_ms, n.finished_at, n.score, "
+        f"NULL, NULL, NULL FROM {source} JOIN players p ON p.id = n.player_id"
     )
+
+
+def _around_sql(lateral: bool) -> str:
+    return f"""
+WITH me AS (
+    SELECT e.player_id, e.game_id, e.player_moves, e.time_ms, e.finished_at, e.score
+    FROM leaderboard_entries e WHERE e.board = :board AND e.player_id = :player
+)
+SELECT 0 AS part, me.player_id, p.display_name, me.game_id, me.player_moves, me.time_ms, me.finished_at, me.score,
+       {TOTAL} AS total, {_rank_sql("me.score", "me.finished_at", "me.player_id")}
+FROM me JOIN players p ON p.id = me.player_id
+UNION ALL
+{_neighbours(1, True, ":above", lateral)}
+UNION ALL
+{_neighbours(2, False, ":below", lateral)}"""
+
+
+RANK = f"SELECT {_rank_sql(':s', ':f', ':p')}"
+ONE_ENTRY = f"""
+SELECT {ENTRY}
+FROM leaderboard_entries e JOIN players p ON p.id = e.player_id
+WHERE e.board = :board AND e.player_id = :player"""
+ONLY_TOTAL = f"SELECT {TOTAL} AS total"
+
+
+def _bound(sql: str, names: tuple[str, ...]) -> Any:
+    types = {"board": String(), "player": String(), "s": BigInteger(), "f": UtcDateTime(), "p": String(),
+             "rows": Integer(), "above": Integer(), "below": Integer()}  # fmt: skip
+    return text(sql).bindparams(*(bindparam(name, type_=types[name]) for name in names)).columns(
+        finished_at=UtcDateTime()
+    )
+
+
+FIRST_PAGE_STATEMENT = _bound(FIRST_PAGE, ("board", "rows"))
+PAGE_AFTER_STATEMENT = _bound(PAGE_AFTER, ("board", "s", "f", "p", "rows"))
+AROUND_STATEMENTS = {
+    "postgresql": _bound(_around_sql(lateral=True), ("board", "player", "above", "below")),
+    "sqlite": _bound(_around_sql(lateral=False), ("board", "player", "above", "below")),
+}
+RANK_STATEMENT = _bound(RANK, ("board", "s", "f", "p"))
+ONE_ENTRY_STATEMENT = _bound(ONE_ENTRY, ("board", "player"))
+TOTAL_STATEMENT = _bound(ONLY_TOTAL, ("board",))
 
 
 def _entry(row: Any) -> EntryRow:
-    return EntryRow(*row)
+    return EntryRow(row.player_id, row.display_name, row.game_id, row.player_moves, row.time_ms, row.finished_at,
+                    row.score)  # fmt: skip
 
 
-def _after(key: tuple[int, datetime, str]) -> ColumnElement[bool]:
-    return tuple_(*ORDER) > tuple_(*key)
-
-
-def _before(key: tuple[int, datetime, str]) -> ColumnElement[bool]:
-    return tuple_(*ORDER) < tuple_(*key)
-
-
-async def _total(connection: AsyncConnection, board: str) -> int:
-    query = select(func.coalesce(func.sum(counts.c.entries), 0)).where(
-        counts.c.board == board, counts.c.level == TOP_LEVEL
-    )
-    return int((await connection.execute(query)).scalar_one())
+def _rank_and_position(better: int, tied_before: int) -> tuple[int, int]:
+    return int(better) + 1, int(better) + int(tied_before) + 1
 
 
 async def rank_at(connection: AsyncConnection, board: str, key: tuple[int, datetime, str]) -> tuple[int, int]:
     """(rank, position) a row with this key has (or would have) on the board. Bounded work: see module doc."""
     entry_score, finished_at, player_id = key
-    plan = rank_plan(entry_score)
-    parts = [
-        select(counts.c.entries).where(
-            counts.c.board == board, counts.c.level == span.level, counts.c.bucket.between(span.low, span.high)
-        )
-        for span in plan.ranges
-    ]
-    if parts:
-        bucketed: Any = union_all(*parts).subquery()
-        bucket_sum: Any = select(func.coalesce(func.sum(bucketed.c.entries), 0)).scalar_subquery()
-    else:
-        bucket_sum = literal(0)
-    same_board = entries.c.board == board
-    below = select(func.count()).where(same_board, entries.c.score >= plan.exact_from, entries.c.score < entry_score)
-    earlier = select(func.count()).where(
-        same_board, entries.c.score == entry_score, entries.c.finished_at < finished_at
-    )
-    tied_before = select(func.count()).where(
-        same_board,
-        entries.c.score == entry_score,
-        entries.c.finished_at == finished_at,
-        entries.c.player_id < player_id,
-    )
-    query = select(bucket_sum, below.scalar_subquery(), earlier.scalar_subquery(), tied_before.scalar_subquery())
-    bucketed_count, below_count, earlier_count, tied_count = (await connection.execute(query)).one()
-    better = int(bucketed_count) + int(below_count) + int(earlier_count)
-    return better + 1, better + int(tied_count) + 1
+    row = (await connection.execute(RANK_STATEMENT, {"board": board, "s": entry_score, "f": finished_at,
+                                                     "p": player_id})).one()  # fmt: skip
+    return _rank_and_position(row.better, row.tied_before)
 
 
 def _numbered(rows: Sequence[EntryRow], first_rank: int, first_position: int) -> list[NumberedRow]:
@@ -207,7 +269,7 @@ def _numbered(rows: Sequence[EntryRow], first_rank: int, first_position: int) ->
 
 
 class LeaderboardReads:
-    """The board queries of the protocol, each in one read transaction (one consistent snapshot)."""
+    """The board queries of the protocol: one statement each (one consistent snapshot)."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
@@ -215,58 +277,51 @@ class LeaderboardReads:
     async def page(self, board: str, limit: int, after: tuple[int, datetime, str] | None = None) -> BoardPage:
         """The `limit` entries after `after` (a cursor's last row), or from the top."""
         async with self.engine.connect() as connection:
-            query = _rows(board)
-            if after is not None:
-                query = query.where(_after(after))
-            query = query.order_by(*ORDER).limit(limit + 1)
-            found = [_entry(row) for row in await connection.execute(query)]
-            rows, more = found[:limit], len(found) > limit
-            total = await _total(connection, board)
-            if not rows:
-                return BoardPage([], total, False)
             if after is None:
-                first_rank, first_position = 1, 1
+                found = (await connection.execute(FIRST_PAGE_STATEMENT, {"board": board, "rows": limit + 1})).all()
             else:
-                after_rank, after_position = await rank_at(connection, board, after)
-                first_position = after_position + 1
-                first_rank = after_rank if rows[0].tie == after[:2] else first_position
-            return BoardPage(_numbered(rows, first_rank, first_position), total, more)
+                values = {"board": board, "s": after[0], "f": after[1], "p": after[2], "rows": limit + 1}
+                found = (await connection.execute(PAGE_AFTER_STATEMENT, values)).all()
+            if not found:
+                total = (await connection.execute(TOTAL_STATEMENT, {"board": board})).scalar_one()
+                return BoardPage([], int(total), False)
+        rows = [_entry(row) for row in found[:limit]]
+        if after is None:
+            first_rank, first_position = 1, 1
+        else:
+            after_rank, after_position = _rank_and_position(found[0].better, found[0].tied_before)
+            first_position = after_position + 1
+            first_rank = after_rank if rows[0].tie == after[:2] else first_position
+        return BoardPage(_numbered(rows, first_rank, first_position), int(found[0].total), len(found) > limit)
 
     async def entry(self, board: str, player_id: str) -> EntryRow | None:
         async with self.engine.connect() as connection:
-            return await self._entry(connection, board, player_id)
-
-    @staticmethod
-    async def _entry(connection: AsyncConnection, board: str, player_id: str) -> EntryRow | None:
-        row = (await connection.execute(_rows(board).where(entries.c.player_id == player_id))).first()
+            row = (await connection.execute(ONE_ENTRY_STATEMENT, {"board": board, "player": player_id})).first()
         return _entry(row) if row else None
 
     async def around(self, board: str, player_id: str, above: int, below: int) -> BoardPage | None:
         """The player's entry with up to `above` better and `below` worse neighbours; None if not on the board."""
         async with self.engine.connect() as connection:
-            mine = await self._entry(connection, board, player_id)
-            if mine is None:
-                return None
-            rank, position = await rank_at(connection, board, mine.key)
             # one row more above than shown: it tells whether the first row shown shares its rank with it
-            better = _rows(board).where(_before(mine.key)).order_by(*(column.desc() for column in ORDER))
-            worse = _rows(board).where(_after(mine.key)).order_by(*ORDER).limit(below)
-            both = union_all(better.limit(above + 1).subquery().select(), worse.subquery().select())
-            found = [_entry(row) for row in await connection.execute(both)]
-            total = await _total(connection, board)
-        higher = sorted((row for row in found if row.key < mine.key), key=lambda row: row.key)
-        lower = sorted((row for row in found if row.key > mine.key), key=lambda row: row.key)
-        shown_higher = higher[-above:] if above else []
-        before_window = higher[: len(higher) - len(shown_higher)]
-        window = [*shown_higher, mine, *lower]
-        first_position = position - len(shown_higher)
-        if not shown_higher:
-            first_rank = rank
-        elif before_window and before_window[-1].tie == window[0].tie:
-            async with self.engine.connect() as connection:  # rare: the window starts inside a tie
+            values = {"board": board, "player": player_id, "above": above + 1, "below": below}
+            found = (await connection.execute(AROUND_STATEMENTS[connection.dialect.name], values)).all()
+            mine_row = next((row for row in found if row.part == 0), None)
+            if mine_row is None:
+                return None
+            mine = _entry(mine_row)
+            rank, position = _rank_and_position(mine_row.better, mine_row.tied_before)
+            total = int(mine_row.total)
+            higher = sorted((_entry(row) for row in found if row.part == 1), key=lambda row: row.key)
+            lower = sorted((_entry(row) for row in found if row.part == 2), key=lambda row: row.key)
+            shown_higher = higher[-above:] if above else []
+            before_window = higher[: len(higher) - len(shown_higher)]
+            window = [*shown_higher, mine, *lower]
+            first_position = position - len(shown_higher)
+            if not shown_higher:
+                first_rank = rank
+            elif before_window and before_window[-1].tie == window[0].tie:  # rare: the window starts in a tie
                 first_rank, _ = await rank_at(connection, board, window[0].key)
-        else:
-            first_rank = rank if window[0].tie == mine.tie else first_position
-        numbered = _numbered(window, first_rank, first_position)
+            else:
+                first_rank = rank if window[0].tie == mine.tie else first_position
         more = len(lower) == below and position + len(lower) < total
-        return BoardPage(numbered, total, more)
+        return BoardPage(_numbered(window, first_rank, first_position), total, more)

@@ -40,6 +40,8 @@ class DailyChallenges:
         self.deals: dict[tuple[str, date], DailyRecord] = {}
         self.attempted: set[tuple[str, str, date]] = set()
         self.running: dict[str, date] = {}
+        self.offered: set[str] | None = None
+        """The variants with a daily challenge (None: every variant); set by the adapter from its settings."""
         self._next_close: datetime | None = None
 
     # ------------------------------------------------------------------ what the adapter loads
@@ -70,6 +72,8 @@ class DailyChallenges:
     def play(self, player_id: str, request: PlayDailyRequest) -> Effect:
         arena = self.arena
         variant = arena._variant(request.variant)
+        if self.offered is not None and variant.id not in self.offered:
+            raise Refusal(ErrorCode.unknown_daily, f"{variant.name} has no daily challenge on this server")
         now = arena.clock.now()
         day = daily.today(now)
         deal = self.deals.get((variant.id, day))

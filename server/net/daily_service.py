@@ -53,6 +53,7 @@ class DailyService:
         self._task: asyncio.Task[None] | None = None
         self._deals: dict[tuple[str, date], DailyRecord] = {}
         self._preparing = asyncio.Lock()
+        arena.dailies.offered = set(settings.daily_variant_ids)
 
     # ------------------------------------------------------------------ lifecycle
 

@@ -157,6 +157,8 @@ async def test_without_a_prepared_deal_nobody_waits(daily_arena: tuple[ArenaServ
     try:
         refused = await client.request({"type": "play_daily", "variant": "freecell"})
         assert refused["code"] == "daily_not_ready", refused
+        not_offered = await client.request({"type": "play_daily", "variant": "freecell-four-deck"})
+        assert not_offered["code"] == "unknown_daily" and "no daily" in not_offered["message"], not_offered
         status, body = await http_get(server.port, "/api/leaderboards/freecell/daily")
         assert status == 404 and body["code"] == "unknown_daily"
         assert (await http_get(server.port, "/api/daily/freecell"))[1]["deals"] == []

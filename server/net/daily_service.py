@@ -137,7 +137,16 @@ class DailyService:
             callback=resolve,
             error_callback=fail,
         )
-        return await done
+        # A worker that died mid-task never answers: bound the wait by the most the solver may take, then
+        # start afresh with a new worker at the next interval.
+        longest = settings.daily_solver_budget_s * settings.daily_candidates + 60
+        try:
+            return await asyncio.wait_for(done, longest)
+        except TimeoutError:
+            if self._pool is not None:
+                self._pool.terminate()
+                self._pool = None
+            raise
 
     # ------------------------------------------------------------------ closing days
 

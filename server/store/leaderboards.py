@@ -4,7 +4,7 @@ Every read is an index range scan of bounded size, never a scan of the board:
 
 - a page: `ix_leaderboard_entries_order` from the start or from the cursor, `LIMIT n + 1`;
 - a rank: at most nine ranges of `leaderboard_counts`' primary key (at most 63 rows each) plus the entries
-  of one 1.024 s bucket at equal moves (`server.core.leaderboard.rank_plan`);
+  of one 1.024 s bucket at equal moves (`server.core.leaderboard.level_ranges`, written out in SQL);
 - neighbours: the same entry index, walked both ways from the player's entry (found by primary key).
 
 Writes: an entry is inserted, or updated only when the new game is strictly better (moves, time, finish);
@@ -33,7 +33,6 @@ counts = LeaderboardCount.__table__
 
 CountDeltas = dict[tuple[str, int, int], int]
 """(board, level, bucket) -> change in entries, gathered over one transaction."""
-
 
 
 @dataclass(frozen=True, slots=True)

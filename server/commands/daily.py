@@ -11,14 +11,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from server.commands.common import fail, variant_argument
-from server.settings import Settings
 from server.store import DATABASE_URL_ENV, DEFAULT_DATABASE_URL, StoreError, check_migrated, database_url_from_env
 from server.store.urls import display_url
+
+if TYPE_CHECKING:
+    from server.settings import Settings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,6 +47,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from server.settings import Settings
+
     if not 1 <= args.days <= 366:
         return fail("--days must be between 1 and 366")
     url = args.database_url or database_url_from_env()

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import subprocess
+import sys
 from collections.abc import AsyncIterator
 from dataclasses import replace
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from arena_client import ArenaClient, connect_player
 from boards_helpers import ManualClock, http_get, play, without_id
 from conftest import start_arena
+from serverprocess import server_env
 
 from server.core import daily
 from server.engine import Game, variant_by_id
@@ -192,3 +196,29 @@ async def test_one_ranked_attempt_whichever_process_serves_the_player(database_u
     finally:
         await first.shutdown()
         await second.shutdown()
+
+
+def test_the_prepare_command_publishes_commitments_never_seeds(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'arena.db'}"
+    env = server_env(FREECELL_ARENA_DAILY_SECRET=SECRET, FREECELL_ARENA_DAILY_SOLVER_NODES="50000")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "server", *args], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=120)  # fmt: skip
+
+    unmigrated = run("audit", "--database-url", url)
+    assert unmigrated.returncode == 2 and "freecell-arena migrate" in unmigrated.stderr, unmigrated.stderr
+    assert run("migrate", "--database-url", url).returncode == 0
+    before = datetime.now(UTC).date()
+    first = run("daily", "prepare", "--days", "2", "--variant", "freecell", "--database-url", url)
+    assert first.returncode == 0, first.stderr
+    lines = first.stdout.splitlines()
+    today = date.fromisoformat(lines[0].split(":")[0].removeprefix("freecell "))
+    assert today in (before, datetime.now(UTC).date()), "today, UTC (whichever side of a midnight the run was)"
+    assert [line.split(":")[0] for line in lines] == [f"freecell {today}", f"freecell {today + timedelta(days=1)}"]
+    expected = daily.prepare_daily(SECRET.encode(), "freecell", today, datetime.now(UTC), max_nodes=50_000,
+                                   budget_s=30, max_candidates=50)  # fmt: skip
+    assert f"commitment {expected.commitment}" in lines[0] and str(expected.seed) not in first.stdout
+    again = run("daily", "prepare", "--days", "1", "--variant", "freecell", "--database-url", url)
+    assert again.stdout.splitlines() == lines[:1], "a stored deal is kept, never recomputed or replaced"
+    assert run("daily", "prepare", "--days", "0", "--database-url", url).returncode == 2

@@ -410,7 +410,8 @@ class Arena:
         )
 
     def _replay_allowed(self, player_id: str, game: PlayerGame) -> bool:
-        """Anyone's replay once the race is over; before that only your own, and never a Cell Eleven seed."""
+        """Anyone's replay once the race is over; before that only your own, and never a Cell Eleven seed.
+        A daily's replays, the player's own included, open when its day closes."""
         room = self.rooms_by_id.get(game.record.room_id or "")
         race_over = not game.running and (room is None or room.status == FINISHED)
         if game.record.daily_day is not None:  # a daily's replays (yours too) open when its day closes

@@ -86,8 +86,8 @@ class ArenaServer:
         return True
 
     async def answer_or_prepare(self, connection: Connection, request: Message) -> bool:
-        """Queries are answered here, outside core (True). Other requests get what core needs loaded first:
-        a stored game or room (`restore_for`), today's daily deal (False: core handles them next)."""
+        """Read-only queries are answered here, outside core: True. For any other request, load what core
+        cannot wait for (today's daily deal, the player's ranked attempt) and return False: core handles it."""
         if isinstance(request, QUERY_TYPES):
             try:
                 connection.send(await self.queries.answer(request, connection.player_id))

@@ -452,7 +452,8 @@ class MoveAcceptedMessage(Message):
 
 
 class GameOverMessage(Message):
-    """Your game ended: won, resigned, stuck (no legal move is left), or timeout (the race's time limit)."""
+    """Your game ended: won, resigned, stuck (no legal move is left), or timeout (the race's time limit, or the
+    close of a daily's day)."""
 
     type: Literal["game_over"] = "game_over"
     id: RequestId = None

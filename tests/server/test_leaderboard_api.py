@@ -79,6 +79,12 @@ async def test_deal_boards_over_http_and_websocket(arena: RunningArena) -> None:
         assert [(game["board"], game["seed"], game["outcome"]) for game in history["games"]] == [
             ("deal", SEED, "won"), ("deal", SEED, "won")
         ]  # fmt: skip
+        assert history["games"][0]["player_moves"] == par + 2, "newest first: the game with the detour"
+        _, newest = await http_get(arena.server.port, f"/api/players/{ada.player_id}/history?limit=1")
+        assert newest["games"] == history["games"][:1] and newest["next_cursor"]
+        _, older = await http_get(arena.server.port,
+                                  f"/api/players/{ada.player_id}/history?limit=1&cursor={newest['next_cursor']}")
+        assert older["games"] == history["games"][1:] and older["next_cursor"] is None
     finally:
         for client in (ada, bob, cyd, robot):
             await client.close()

@@ -6,8 +6,10 @@ every field appears there).
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from server.engine import VARIANTS
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///freecell-arena.db"
 
@@ -30,3 +32,34 @@ class Settings(BaseSettings):
     tick_interval_s: float = Field(default=0.05, gt=0, le=1, description="How often countdowns and limits are checked.")
     shutdown_timeout_s: float = Field(default=10.0, gt=0, description="SIGTERM: most time spent flushing and closing.")
     log_level: str = Field(default="INFO", description="Python logging level.")
+    daily_secret: str | None = Field(
+        default=None,
+        min_length=16,
+        description="Secret the daily seeds derive from (the same for every process); unset: generated once "
+        "and kept in the database.",
+    )
+    daily_variants: str = Field(
+        default=",".join(VARIANTS), description="Comma-separated variants that have a daily challenge."
+    )
+    daily_prepare_interval_s: float = Field(
+        default=300.0, ge=0, description="How often today's and tomorrow's deals are checked (0 = never)."
+    )
+    daily_solver_nodes: int = Field(default=500_000, ge=1_000, description="Solver node budget per candidate deal.")
+    daily_solver_budget_s: float = Field(default=300.0, gt=0, description="Solver time limit per candidate deal.")
+    daily_candidates: int = Field(default=50, ge=1, description="Candidates tried before a day fails to prepare.")
+    daily_finalize_delay_s: float = Field(
+        default=60.0, ge=0, description="Wait after a day closes before its final ranks are materialised."
+    )
+
+    @field_validator("daily_variants")
+    @classmethod
+    def _known_variants(cls, value: str) -> str:
+        names = [name.strip() for name in value.split(",") if name.strip()]
+        unknown = [name for name in names if name not in VARIANTS]
+        if unknown:
+            raise ValueError(f"unknown variant {unknown[0]!r}; known: {', '.join(VARIANTS)}")
+        return ",".join(names)
+
+    @property
+    def daily_variant_ids(self) -> list[str]:
+        return [name for name in self.daily_variants.split(",") if name]

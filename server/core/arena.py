@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from server.core import daily
 from server.core.clock import Clock
+from server.core.daily_play import DailyChallenges
 from server.core.effects import Effect, Publication, Refusal
 from server.core.events import player_topic, room_topic
 from server.core.identity import (
@@ -21,6 +23,7 @@ from server.core.identity import (
     normalize_room_code,
     random_seed,
 )
+from server.core.leaderboard import deal_board, resolve_ranked
 from server.core.player_game import OUTCOME_SENTENCES, PlayerGame, played
 from server.core.ports import (
     MoveRecord,
@@ -55,6 +58,7 @@ from server.protocol.messages import (
     Message,
     MoveAcceptedMessage,
     MoveRequest,
+    PlayDailyRequest,
     ProgressMessage,
     RaceOverMessage,
     RaceStartedMessage,
@@ -88,6 +92,7 @@ class Arena:
         self.rooms_by_id: dict[str, Room] = {}
         self.games: dict[str, PlayerGame] = {}
         self.token_hashes: dict[str, str] = {}
+        self.dailies = DailyChallenges(self)
 
     # ------------------------------------------------------------------ identity and connections
 
@@ -177,13 +182,16 @@ class Arena:
             ResignRequest: self.resign,
             StateRequest: self.get_state,
             ReplayRequest: self.get_replay,
+            PlayDailyRequest: self.dailies.play,
         }  # type: ignore[dict-item]
 
     # ------------------------------------------------------------------ rooms
 
     def create_room(self, player_id: str, request: CreateRoomRequest) -> Effect:
+        self.dailies.refuse_while_playing(player_id)
         leaving = self._leave_finished_room(player_id)
         variant = self._variant(request.variant)
+        options = resolve_ranked(variant, request.options)
         seed = self._seed(variant, request.seed, request.deal)
         now = self.clock.now()
         code = new_room_code()
@@ -195,10 +203,10 @@ class Arena:
             variant=variant.id,
             seed=seed,
             host_id=player_id,
-            options=request.options.model_dump(mode="json"),
+            options=options.model_dump(mode="json"),
             created_at=now,
         )
-        room = Room(record, variant, request.options)
+        room = Room(record, variant, options)
         self._add_room(room)
         state = self.players[player_id]
         room.members[player_id] = Member(player_id, state.record.display_name, state.record.bot, "player")
@@ -221,6 +229,7 @@ class Arena:
         if state.room_code == code:
             raise Refusal(ErrorCode.already_in_room, f"you are already in room {code}")
         if not request.spectator:
+            self.dailies.refuse_while_playing(player_id)
             if room.status != LOBBY:
                 raise Refusal(ErrorCode.room_started, f"the race in room {code} has already started")
             if room.is_full():
@@ -401,9 +410,12 @@ class Arena:
         )
 
     def _replay_allowed(self, player_id: str, game: PlayerGame) -> bool:
-        """Anyone's replay once the race is over; before that only your own, and never a Cell Eleven seed."""
+        """Anyone's replay once the race is over; before that only your own, and never a Cell Eleven seed.
+        A daily's replays, the player's own included, open when its day closes."""
         room = self.rooms_by_id.get(game.record.room_id or "")
         race_over = not game.running and (room is None or room.status == FINISHED)
+        if game.record.daily_day is not None:  # a daily's replays (yours too) open when its day closes
+            return daily.is_closed(game.record.daily_day, self.clock.now())
         if race_over:
             return True
         return game.player_id == player_id and not game.variant.face_down
@@ -421,7 +433,7 @@ class Arena:
                 room.everyone_done() or (room.ends_at is not None and room.ends_at <= now)
             ):
                 effects.append(self._finish_race(room))
-        return effects
+        return effects + self.dailies.tick(now)
 
     def _begin_race(self, room: Room) -> Effect:
         assert room.starts_at is not None
@@ -441,8 +453,9 @@ class Arena:
                 seed=room.record.seed,
                 autoplay=room.options.autoplay,
                 undo_allowed=room.undo_allowed,
-                ranked=room.options.ranked,
+                ranked=bool(room.options.ranked),
                 started_at=started_at,
+                board=deal_board(room.variant.id, room.record.seed, member.bot),
             )
             room.games[member.player_id] = game
             self.games[game.game_id] = game
@@ -542,6 +555,7 @@ class Arena:
         actions = [move.notation for move in sorted(stored.moves, key=lambda move: move.index)]
         game = PlayerGame.restore(stored.game, variant, name, room_code, actions, stored.result)
         self.games[game.game_id] = game
+        self.dailies.track(game)
         return game
 
     # ------------------------------------------------------------------ helpers
@@ -565,6 +579,8 @@ class Arena:
         return chosen
 
     def _seed_public(self, game: PlayerGame) -> bool:
+        if game.record.daily_day is not None:  # commit-reveal: the seed is published when the day closes
+            return daily.is_closed(game.record.daily_day, self.clock.now())
         room = self.rooms_by_id.get(game.record.room_id or "")
         if room is not None:
             return room.seed_public
@@ -602,6 +618,8 @@ class Arena:
         room = self.rooms_by_id.get(game.record.room_id or "")
         if room is not None and room.ends_at is not None and self.clock.now() >= room.ends_at:
             raise Refusal(ErrorCode.game_not_running, "the race's time limit has passed")
+        if game.record.daily_day is not None and daily.is_closed(game.record.daily_day, self.clock.now()):
+            raise Refusal(ErrorCode.game_not_running, f"the daily of {game.record.daily_day} has closed")
         return game
 
     def _leave_finished_room(self, player_id: str) -> Effect:

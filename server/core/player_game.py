@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from server.core.clock import elapsed_ms
-from server.core.ports import GameRecord, ResultRecord
+from server.core.ports import BoardClaim, GameRecord, ResultRecord
 from server.engine import RULES_VERSION, Game, Move, Variant, format_move, move_to_json
 from server.protocol.messages import GameView, PlayedMove, PlayerStatus, Progress
 
@@ -56,7 +56,10 @@ class PlayerGame:
         undo_allowed: bool,
         ranked: bool,
         started_at: datetime,
+        board: str | None = None,
+        daily_day: date | None = None,
     ) -> PlayerGame:
+        """`board`: where a win counts (set exactly when `ranked`); `daily_day`: the day of a daily game."""
         record = GameRecord(
             game_id=game_id,
             room_id=room_id,
@@ -68,6 +71,8 @@ class PlayerGame:
             undo_allowed=undo_allowed,
             ranked=ranked,
             started_at=started_at,
+            board=board if ranked else None,
+            daily_day=daily_day,
         )
         return cls(record, variant, name, room_code)
 
@@ -121,7 +126,10 @@ class PlayerGame:
         return self.result_record()
 
     def result_record(self) -> ResultRecord:
+        """Only a won ranked game claims a place on its board (stored in the result's own transaction)."""
         assert self.finish is not None
+        board = self.record.board
+        claim = BoardClaim(board, self.player_id) if board and self.finish.outcome == "won" else None
         return ResultRecord(
             game_id=self.game_id,
             outcome=self.finish.outcome,
@@ -130,6 +138,7 @@ class PlayerGame:
             cards_on_foundations=self.game.cards_on_foundations,
             time_ms=self.finish.time_ms,
             finished_at=self.finish.at,
+            claim=claim,
         )
 
     def progress(self, now: datetime) -> Progress:
@@ -158,6 +167,7 @@ class PlayerGame:
             time_ms=self.time_ms(now),
             actions=list(self.game.actions),
             view=self.board_view(),
+            daily=self.record.daily_day,
         )
 
     def board_view(self) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Protocol
 
 
@@ -65,6 +65,10 @@ class GameRecord:
     undo_allowed: bool
     ranked: bool
     started_at: datetime
+    board: str | None = None
+    """The leaderboard a win of this game counts on (`server.core.leaderboard`); None when unranked."""
+    daily_day: date | None = None
+    """The day, for a daily challenge game (a game without a room)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +95,35 @@ class ResultRecord:
     cards_on_foundations: int
     time_ms: int
     finished_at: datetime
+    claim: BoardClaim | None = None
+    """Set on a won ranked game: in the same transaction, the store keeps the player's best on that board."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardClaim:
+    """A won ranked game's place on its board; the store upserts the entry only when it beats the player's."""
+
+    board: str
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class DailyRecord:
+    """A day's deal of one variant, certified solvable; `par` = the solver's player moves (autoplay on).
+
+    Written once (insert-if-absent), so every process sharing the database plays the same deal.
+    """
+
+    variant: str
+    day: date
+    seed: int
+    candidate: int
+    nonce: str
+    commitment: str
+    par: int
+    solution: tuple[str, ...]
+    rules_version: str
+    prepared_at: datetime
 
 
 Record = PlayerRecord | RoomRecord | RoomStatusRecord | GameRecord | MoveRecord | ResultRecord

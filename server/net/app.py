@@ -1,4 +1,5 @@
-"""The server process: websockets on one port (game protocol + `GET /healthz`), the arena, the writer.
+"""The server process: websockets on one port (game protocol, `GET /healthz`, the JSON API under `/api/`),
+the arena, the writer, and the daily challenge's background work.
 
 The path of one move: a connection's reader decodes the frame, core validates and applies it and returns
 an `Effect`; `execute` hands its records to the group-commit writer (one transaction for the moves of many
@@ -22,11 +23,14 @@ from websockets.http11 import Request, Response
 
 from server.core.arena import Arena
 from server.core.clock import Clock, SystemClock
-from server.core.effects import Effect
+from server.core.effects import Effect, Refusal
 from server.core.events import InProcessPublisher
 from server.core.ports import Record, Store
 from server.net.connection import CLOSE_GOING_AWAY, CLOSE_REPLACED, Connection
-from server.protocol.messages import ErrorCode, ErrorMessage, RequestId
+from server.net.daily_service import DailyService
+from server.net.http_api import HttpApi
+from server.net.queries import QUERY_TYPES, Queries
+from server.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
 from server.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -39,7 +43,11 @@ class ArenaServer:
         self.settings = settings
         self.store = store
         self.writer = writer
-        self.arena = Arena(clock or SystemClock())
+        self.clock = clock or SystemClock()
+        self.arena = Arena(self.clock)
+        self.daily = DailyService(settings, store, self.arena, self.clock)
+        self.queries = Queries(store, self.clock, self.daily)
+        self.http_api = HttpApi(self.queries, lambda: self.shutting_down)
         self.publisher = InProcessPublisher()
         self.connections: dict[str, Connection] = {}
         self.shutting_down = False
@@ -77,6 +85,19 @@ class ArenaServer:
             self.publisher.publish(publication.topic, publication.message, publication.skip)
         return True
 
+    async def answer_or_prepare(self, connection: Connection, request: Message) -> bool:
+        """Read-only queries are answered here, outside core: True. For any other request, load what core
+        cannot wait for (today's daily deal, the player's ranked attempt) and return False: core handles it."""
+        if isinstance(request, QUERY_TYPES):
+            try:
+                connection.send(await self.queries.answer(request, connection.player_id))
+            except Refusal as refusal:
+                connection.send(refusal.to_message(request.id))
+            return True
+        assert connection.player_id is not None
+        await self.daily.load_for(connection.player_id, request)
+        return False
+
     # ------------------------------------------------------------------ identities and connections
 
     def player_by_token_hash(self, token_hash: str) -> str | None:
@@ -111,6 +132,7 @@ class ArenaServer:
             close_timeout=2,
         )
         self._ticker = asyncio.create_task(self._tick_loop())
+        self.daily.start()
 
     @property
     def port(self) -> int:
@@ -120,9 +142,9 @@ class ArenaServer:
     async def _handle(self, websocket: ServerConnection) -> None:
         await Connection(self, websocket).run()
 
-    def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+    async def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         if request.path.split("?")[0] != "/healthz":
-            return None
+            return await self.http_api.respond(request)
         body = {
             "status": "shutting_down" if self.shutting_down else "ok",
             "rooms": len(self.arena.rooms),
@@ -153,6 +175,7 @@ class ArenaServer:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._ticker
+        await self.daily.close()
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(self.settings.shutdown_timeout_s):
                 if self._background:

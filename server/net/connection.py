@@ -124,6 +124,8 @@ class Connection:
                 return
             await self._hello(request)
             return
+        if await self.server.answer_or_prepare(self, request):  # queries; today's daily deal loaded for core
+            return
         await restore_for(self.server.arena, self.server.store, request)
         try:
             effect = self.server.arena.handle(self.player_id, request)

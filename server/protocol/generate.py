@@ -94,6 +94,10 @@ the race is over. In Cell Eleven face-down cards are `null` and the seed stays `
 
 Reconnect: send `hello` with the `token`; the reply `welcome` (`resumed: true`) is followed by
 `game_state` with your room and your game, rebuilt from the stored moves (also after a server restart).
+
+Leaderboards, seasons, histories and the daily challenge (`get_leaderboard`, `get_season`, `get_history`,
+`get_daily`, `play_daily`): see [leaderboards.md](leaderboards.md). The queries are also plain HTTP GETs
+under `/api/` on the same port, with the same JSON.
 """
 
 

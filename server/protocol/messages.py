@@ -9,11 +9,11 @@ reply. Every error is an `ErrorMessage` with a stable snake_case `code` (listed 
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 PROTOCOL_VERSION = 1
 
@@ -51,6 +51,14 @@ class ErrorCode(StrEnum):
     storage_failed = "storage_failed"
     internal_error = "internal_error"
     shutting_down = "shutting_down"
+    unranked_options = "unranked_options"
+    bad_cursor = "bad_cursor"
+    unknown_player = "unknown_player"
+    not_on_board = "not_on_board"
+    unknown_daily = "unknown_daily"
+    daily_not_ready = "daily_not_ready"
+    game_in_progress = "game_in_progress"
+    not_found = "not_found"
 
 
 class Message(BaseModel):
@@ -92,7 +100,11 @@ class RoomOptions(Message):
         default="moves", description="Winners ordered by moves then time, or (speed) by time then moves."
     )
     countdown_s: float = Field(default=3.0, ge=0, le=30)
-    ranked: bool = Field(default=False, description="Kept on games for the later leaderboards.")
+    ranked: bool | None = Field(
+        default=None,
+        description="Winners go on the deal's leaderboard. Null: ranked when autoplay is on and undo is the "
+        "variant's rule (the room then shows true or false); true with other options is refused.",
+    )
 
 
 PlayerStatus = Literal["waiting", "playing", "won", "resigned", "stuck", "timeout"]
@@ -151,6 +163,7 @@ class GameView(Message):
     time_ms: int
     actions: list[str] = Field(description="Every accepted action of this game, in notation or `undo`.")
     view: dict[str, Any]
+    daily: date | None = Field(default=None, description="The day, when this is a daily challenge game.")
 
 
 class Standing(Message):
@@ -254,6 +267,92 @@ class ReplayRequest(Message):
     game_id: str
 
 
+PAGE_LIMIT = 100
+"""Most rows one leaderboard, season or history page returns."""
+
+Limit = Annotated[int, Field(ge=1, le=PAGE_LIMIT, description=f"Rows per page (1..{PAGE_LIMIT}).")]
+Cursor = Annotated[
+    str | None, Field(default=None, max_length=256, description="`next_cursor` of the previous page, unchanged.")
+]
+Around = Annotated[
+    str | None,
+    Field(
+        default=None,
+        max_length=64,
+        description="A player id: that player's row with the rows just above and below it (`limit` in all).",
+    ),
+]
+
+
+class LeaderboardRequest(Message):
+    """A board: the top `limit` entries, the next page with `cursor`, or the entries `around` a player."""
+
+    type: Literal["get_leaderboard"] = "get_leaderboard"
+    id: RequestId = None
+    variant: str
+    board: Literal["daily", "deal"]
+    day: date | None = Field(default=None, description="daily: the UTC day (default: today).")
+    seed: int | None = Field(default=None, ge=0, description="deal: the seed (the deal number in freecell).")
+    bots: bool = Field(default=False, description="The bots' board; bots never appear on the humans' one.")
+    limit: Limit = 50
+    cursor: Cursor = None
+    around: Around = None
+
+
+SEASON_DAYS = (7, 30)
+
+
+def _season_days(days: int) -> int:
+    if days not in SEASON_DAYS:
+        raise ValueError(f"a season covers {' or '.join(map(str, SEASON_DAYS))} days")
+    return days
+
+
+SeasonDays = Annotated[
+    int, AfterValidator(_season_days), Field(json_schema_extra={"enum": list(SEASON_DAYS)}, description="7 or 30.")
+]
+
+
+class SeasonRequest(Message):
+    """The season table of a variant's dailies over the last 7 or 30 closed days."""
+
+    type: Literal["get_season"] = "get_season"
+    id: RequestId = None
+    variant: str
+    days: SeasonDays = 7
+    bots: bool = False
+    limit: Limit = 50
+    cursor: Cursor = None
+    around: Around = None
+
+
+class HistoryRequest(Message):
+    """A player's finished games, newest first (default: yours)."""
+
+    type: Literal["get_history"] = "get_history"
+    id: RequestId = None
+    player_id: str | None = Field(default=None, max_length=64)
+    limit: Limit = 20
+    cursor: Cursor = None
+
+
+class DailyRequest(Message):
+    """A variant's daily deals: the commitments, and the seeds of closed days (commit-reveal)."""
+
+    type: Literal["get_daily"] = "get_daily"
+    id: RequestId = None
+    variant: str
+    day: date | None = Field(default=None, description="One day; default: tomorrow (if prepared), today, yesterday.")
+
+
+class PlayDailyRequest(Message):
+    """Play today's daily deal: your first game of it is ranked, later ones are not. The clock starts now."""
+
+    type: Literal["play_daily"] = "play_daily"
+    id: RequestId = None
+    variant: str
+
+
 ClientMessage = Annotated[
     HelloRequest
     | CreateRoomRequest
@@ -264,7 +363,12 @@ ClientMessage = Annotated[
     | UndoRequest
     | ResignRequest
     | StateRequest
-    | ReplayRequest,
+    | ReplayRequest
+    | LeaderboardRequest
+    | SeasonRequest
+    | HistoryRequest
+    | DailyRequest
+    | PlayDailyRequest,
     Field(discriminator="type"),
 ]
 
@@ -348,7 +452,8 @@ class MoveAcceptedMessage(Message):
 
 
 class GameOverMessage(Message):
-    """Your game ended: won, resigned, stuck (no legal move is left), or timeout (the race's time limit)."""
+    """Your game ended: won, resigned, stuck (no legal move is left), or timeout (the race's time limit, or the
+    close of a daily's day)."""
 
     type: Literal["game_over"] = "game_over"
     id: RequestId = None
@@ -402,6 +507,130 @@ class ReplayMessage(Message):
     final_view: dict[str, Any]
 
 
+class LeaderboardRow(Message):
+    """One entry of a board: a player's best won game of the deal. Equal results share a rank."""
+
+    rank: int
+    player_id: str
+    name: str
+    player_moves: int
+    time_ms: int
+    finished_at: datetime = Field(description="Server instant of the winning move (the last tie-break).")
+    game_id: str
+
+
+class LeaderboardMessage(Message):
+    """A page of a board (order: moves, then time, then the finish instant). `next_cursor` null = last page."""
+
+    type: Literal["leaderboard"] = "leaderboard"
+    id: RequestId = None
+    variant: str
+    board: Literal["daily", "deal"]
+    day: date | None
+    seed: int | None = Field(description="deal boards: the seed; daily boards: null until the day closes.")
+    bots: bool
+    par: int | None = Field(description="daily: the solver's move count for the deal.")
+    total: int = Field(description="Entries on the board.")
+    entries: list[LeaderboardRow]
+    next_cursor: str | None
+
+
+class SeasonStanding(Message):
+    """A player's season: days won, moves over par summed over those days, and the average final rank."""
+
+    rank: int
+    player_id: str
+    name: str
+    wins: int
+    moves_over_par: int
+    average_rank: float
+
+
+class SeasonMessage(Message):
+    """A page of a season table: by wins (more first), then moves over par, then average rank."""
+
+    type: Literal["season"] = "season"
+    id: RequestId = None
+    variant: str
+    days: int
+    bots: bool
+    through: date | None = Field(description="The last closed day counted (null: no day closed yet).")
+    total: int
+    standings: list[SeasonStanding]
+    next_cursor: str | None
+
+
+class HistoryGame(Message):
+    """One finished game. `seed` is null while it is secret (a daily before its day closes, or a Cell Eleven
+    race still running)."""
+
+    game_id: str
+    variant: str
+    board: Literal["daily", "deal"] | None = Field(description="The board it counts on; null when unranked.")
+    day: date | None
+    seed: int | None
+    ranked: bool
+    outcome: Literal["won", "resigned", "stuck", "timeout"]
+    player_moves: int
+    single_card_moves: int
+    cards_on_foundations: int
+    time_ms: int
+    started_at: datetime
+    finished_at: datetime
+
+
+class HistoryMessage(Message):
+    """A page of a player's finished games, newest first."""
+
+    type: Literal["history"] = "history"
+    id: RequestId = None
+    player_id: str
+    name: str
+    bot: bool
+    games: list[HistoryGame]
+    next_cursor: str | None
+
+
+class DailyDeal(Message):
+    """A daily deal as the public sees it. `commitment` = SHA-256 of
+    `freecell-arena/daily/v1|variant|day|seed|nonce`, published before the day opens; `seed`, `nonce` and
+    the solver's `solution` (player moves, autoplay on) are revealed when it closes."""
+
+    variant: str
+    day: date
+    status: Literal["upcoming", "open", "closed"]
+    opens_at: datetime
+    closes_at: datetime
+    commitment: str
+    par: int | None = Field(description="Known from the day's opening.")
+    seed: int | None
+    nonce: str | None
+    solution: list[str] | None
+    rules_version: str
+
+
+class DailyMessage(Message):
+    """A variant's daily deals, newest first."""
+
+    type: Literal["daily"] = "daily"
+    id: RequestId = None
+    variant: str
+    deals: list[DailyDeal]
+
+
+class DailyStartedMessage(Message):
+    """Your game of today's deal. `ranked` is false after your first attempt (finished or not)."""
+
+    type: Literal["daily_started"] = "daily_started"
+    id: RequestId = None
+    variant: str
+    day: date
+    ranked: bool
+    par: int
+    closes_at: datetime = Field(description="Games still running then end as `timeout`.")
+    game: GameView
+
+
 ServerMessage = Annotated[
     WelcomeMessage
     | ErrorMessage
@@ -414,7 +643,12 @@ ServerMessage = Annotated[
     | ProgressMessage
     | RaceOverMessage
     | GameStateMessage
-    | ReplayMessage,
+    | ReplayMessage
+    | LeaderboardMessage
+    | SeasonMessage
+    | HistoryMessage
+    | DailyMessage
+    | DailyStartedMessage,
     Field(discriminator="type"),
 ]
 

@@ -21,9 +21,14 @@ from server.core.ports import (
     StoredGame,
     StoredRoom,
 )
+from server.store import leaderboards
+from server.store.dailies import DailyStore
 from server.store.engine import WRITE_OPTION, create_engine
 from server.store.errors import RecordRefusedError
+from server.store.history import HistoryReads
+from server.store.leaderboards import CountDeltas, LeaderboardReads
 from server.store.models import Game, Move, Player, Room
+from server.store.seasons import SeasonReads
 
 games = Game.__table__
 moves = Move.__table__
@@ -53,6 +58,10 @@ class SqlStore:
 
     def __init__(self, url: str, **engine_options: Any) -> None:
         self.engine: AsyncEngine = create_engine(url, **engine_options)
+        self.leaderboards = LeaderboardReads(self.engine)
+        self.dailies = DailyStore(self.engine)
+        self.seasons = SeasonReads(self.engine)
+        self.history = HistoryReads(self.engine)
 
     @property
     def backend(self) -> str:
@@ -70,8 +79,10 @@ class SqlStore:
             async with self.engine.connect() as connection:
                 connection = await connection.execution_options(**{WRITE_OPTION: True})
                 async with connection.begin():
+                    deltas: CountDeltas = {}
                     for record_type, run in groupby(records, key=type):
-                        await self._write_run(connection, record_type, list(run))
+                        await self._write_run(connection, record_type, list(run), deltas)
+                    await leaderboards.apply_counts(connection, deltas)
         except IntegrityError as error:
             raise RecordRefusedError(f"record refused by the database: {error.orig}") from error
         except StatementError as error:
@@ -79,7 +90,9 @@ class SqlStore:
                 raise
             raise RecordRefusedError(f"record refused: {error.orig}") from error  # a value that cannot be stored
 
-    async def _write_run(self, connection: AsyncConnection, record_type: type, run: list[Record]) -> None:
+    async def _write_run(
+        self, connection: AsyncConnection, record_type: type, run: list[Record], deltas: CountDeltas
+    ) -> None:
         table = _INSERT_TABLES.get(record_type)
         if table is not None:
             await connection.execute(insert(table), [_row(record) for record in run])
@@ -89,6 +102,8 @@ class SqlStore:
         elif record_type is ResultRecord:
             for result in run:
                 await _write_result(connection, result)  # type: ignore[arg-type]
+                if result.claim is not None:  # type: ignore[union-attr]
+                    await leaderboards.claim(connection, result, deltas)  # type: ignore[arg-type]
         else:
             raise RecordRefusedError(f"not a storable record: {record_type.__name__}")
 
@@ -107,7 +122,7 @@ class SqlStore:
     async def game(self, game_id: str) -> StoredGame | None:
         async with self.engine.connect() as connection:
             rows = (await connection.execute(select(games).where(games.c.id == game_id))).all()
-            found = await _with_moves(connection, rows)
+            found = await with_moves(connection, rows)
         return found[0] if found else None
 
     async def unfinished_games(self, player_id: str) -> list[StoredGame]:
@@ -117,7 +132,7 @@ class SqlStore:
                 .where(games.c.player_id == player_id, games.c.outcome.is_(None))
                 .order_by(games.c.started_at, games.c.id)
             )
-            return await _with_moves(connection, (await connection.execute(query)).all())
+            return await with_moves(connection, (await connection.execute(query)).all())
 
     async def room_by_code(self, code: str) -> StoredRoom | None:
         async with self.engine.connect() as connection:
@@ -171,6 +186,8 @@ def _row(record: Record) -> dict[str, Any]:
                 "undo_allowed": record.undo_allowed,
                 "ranked": record.ranked,
                 "started_at": record.started_at,
+                "board": record.board,
+                "daily_day": record.daily_day,
             }
         case MoveRecord():
             return {"game_id": record.game_id, "index": record.index, "notation": record.notation, "at": record.at}
@@ -225,6 +242,8 @@ def _game(row: Any) -> GameRecord:
         undo_allowed=row.undo_allowed,
         ranked=row.ranked,
         started_at=row.started_at,
+        board=row.board,
+        daily_day=row.daily_day,
     )
 
 
@@ -242,7 +261,7 @@ def _result(row: Any) -> ResultRecord | None:
     )
 
 
-async def _with_moves(connection: AsyncConnection, game_rows: Sequence[Any]) -> list[StoredGame]:
+async def with_moves(connection: AsyncConnection, game_rows: Sequence[Any]) -> list[StoredGame]:
     """The games with their moves in order, read in the same transaction (one query for all games)."""
     if not game_rows:
         return []

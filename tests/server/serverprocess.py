@@ -37,6 +37,7 @@ class ServerProcess:
 def server_env(**extra: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("FREECELL_ARENA_")}
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+    env["FREECELL_ARENA_DAILY_PREPARE_INTERVAL_S"] = "0"  # no solver process behind the tests' back
     env.update(extra)
     return env
 

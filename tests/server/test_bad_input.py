@@ -184,7 +184,8 @@ async def test_a_broken_database_gets_errors_not_a_dropped_connection(database_u
     server = await start_arena(database_url)
     try:
         async with server.store.engine.begin() as connection:  # the schema goes away under a running server
-            for table in ("moves", "games", "rooms", "players"):
+            referring = ("leaderboard_entries", "daily_ranks", "season_standings")
+            for table in (*referring, "moves", "games", "rooms", "players"):
                 await connection.execute(text(f"DROP TABLE {table}"))
         client = await ArenaClient.open(f"ws://127.0.0.1:{server.port}/")
         lookup = await client.request({"type": "hello", "name": "x", "token": "some-token"})

@@ -1,0 +1,140 @@
+"""Deal boards from real races, queried over HTTP and over the websocket (SQLite and PostgreSQL): the same
+answers, cursor paging and around-me, bots apart, ranked options, and bad parameters refused the same way."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+from urllib.parse import quote
+
+from arena_client import ArenaClient, connect_player
+from boards_helpers import http_get, play, winning_moves, without_id
+from conftest import RunningArena
+
+SEED = 6  # the solver wins it in a few hundredths of a second
+
+
+async def race_to_a_win(clients: list[ArenaClient], seed: int, detour: bool = False) -> dict[str, dict[str, Any]]:
+    """Everyone in one ranked room plays the same winning moves, one after the other (so in time order).
+    With `detour`, each first plays a move and takes it back: two moves more than the others' best."""
+    host, others = clients[0], clients[1:]
+    created = await host.request({"type": "create_room", "variant": "freecell", "seed": seed,
+                                  "options": {"countdown_s": 0.05}})  # fmt: skip
+    assert created["room"]["options"]["ranked"] is True, "rooms with standard options are ranked by default"
+    for client in others:
+        assert (await client.request({"type": "join_room", "code": created["room"]["code"]}))["type"] == "room"
+    await host.request({"type": "start_race"})
+    games = {client.player_id: (await client.expect("race_started"))["game"] for client in clients}
+    moves = winning_moves("freecell", seed)
+    for client in clients:
+        won = await play(client, [moves[0], "undo", *moves] if detour else moves)
+        assert won["status"] == "won"
+        await asyncio.sleep(0.02)  # distinct finish instants and times, in this order
+    return games  # type: ignore[return-value]
+
+
+async def both_ways(arena: RunningArena, client: ArenaClient, path: str, request: dict[str, Any]
+                    ) -> tuple[int, dict[str, Any]]:  # fmt: skip
+    """The HTTP answer, after checking the websocket gives the very same message."""
+    status, body = await http_get(arena.server.port, path)
+    over_ws = await client.request(request)
+    assert without_id(over_ws) == without_id(body), path
+    return status, body
+
+
+async def test_deal_boards_over_http_and_websocket(arena: RunningArena) -> None:
+    ada, bob, cyd = [await connect_player(arena.url, name) for name in ("ada", "bob", "cyd")]
+    robot = await ArenaClient.open(arena.url)
+    await robot.hello("robot", bot=True)
+    try:
+        await race_to_a_win([ada, bob, robot], SEED)
+        deal = {"type": "get_leaderboard", "variant": "freecell", "board": "deal", "seed": SEED}
+        base = f"/api/leaderboards/freecell/deal/{SEED}"
+        status, board = await both_ways(arena, cyd, base, deal)
+        assert status == 200 and board["total"] == 2 and board["next_cursor"] is None
+        par = len(winning_moves("freecell", SEED))
+        assert [(row["rank"], row["name"], row["player_moves"]) for row in board["entries"]] == [
+            (1, "ada", par), (2, "bob", par)
+        ]  # fmt: skip
+        assert board["entries"][0]["time_ms"] < board["entries"][1]["time_ms"]
+        _, bots = await both_ways(arena, cyd, base + "?bots=true", {**deal, "bots": True})
+        assert [row["name"] for row in bots["entries"]] == ["robot"], "bots have their own board"
+
+        # ada plays the deal again, worse (two moves more): her best stays; a page of one, then the last page
+        await race_to_a_win([ada], SEED, detour=True)
+        _, first = await both_ways(arena, cyd, base + "?limit=1", {**deal, "limit": 1})
+        assert [row["name"] for row in first["entries"]] == ["ada"] and first["total"] == 2
+        assert first["entries"][0] == board["entries"][0], "the better game stays on the board"
+        cursor = first["next_cursor"]
+        assert cursor
+        _, last = await both_ways(arena, cyd, f"{base}?limit=1&cursor={quote(cursor)}",
+                                  {**deal, "limit": 1, "cursor": cursor})  # fmt: skip
+        assert [(row["rank"], row["name"]) for row in last["entries"]] == [(2, "bob")] and last["next_cursor"] is None
+        _, around = await both_ways(arena, cyd, f"{base}?around={bob.player_id}&limit=3",
+                                    {**deal, "around": bob.player_id, "limit": 3})  # fmt: skip
+        assert [row["name"] for row in around["entries"]] == ["ada", "bob"]
+
+        _, history = await both_ways(arena, ada, f"/api/players/{ada.player_id}/history",
+                                     {"type": "get_history"})  # fmt: skip
+        assert [(game["board"], game["seed"], game["outcome"]) for game in history["games"]] == [
+            ("deal", SEED, "won"), ("deal", SEED, "won")
+        ]  # fmt: skip
+        assert history["games"][0]["player_moves"] == par + 2, "newest first: the game with the detour"
+        _, newest = await http_get(arena.server.port, f"/api/players/{ada.player_id}/history?limit=1")
+        assert newest["games"] == history["games"][:1] and newest["next_cursor"]
+        _, older = await http_get(arena.server.port,
+                                  f"/api/players/{ada.player_id}/history?limit=1&cursor={newest['next_cursor']}")
+        assert older["games"] == history["games"][1:] and older["next_cursor"] is None
+    finally:
+        for client in (ada, bob, cyd, robot):
+            await client.close()
+
+
+async def test_ranked_rooms_refuse_options_that_change_move_counts(arena: RunningArena) -> None:
+    ada = await connect_player(arena.url, "ada")
+    try:
+        refused = await ada.request({"type": "create_room", "variant": "freecell",
+                                     "options": {"autoplay": False, "ranked": True}})  # fmt: skip
+        assert refused["code"] == "unranked_options" and "autoplay" in refused["message"], refused
+        casual = await ada.request({"type": "create_room", "variant": "freecell", "options": {"autoplay": False}})
+        assert casual["room"]["options"]["ranked"] is False, "non-standard options make an unranked room"
+    finally:
+        await ada.close()
+
+
+async def test_bad_parameters_get_the_websocket_error_over_http(arena: RunningArena) -> None:
+    client = await connect_player(arena.url, "eve")
+    try:
+        deal = {"type": "get_leaderboard", "variant": "freecell", "board": "deal", "seed": SEED}
+        base = f"/api/leaderboards/freecell/deal/{SEED}"
+        for path, request, status, code in [
+            (base + "?cursor=nonsense", {**deal, "cursor": "nonsense"}, 400, "bad_cursor"),
+            (base + "?around=p_nobody", {**deal, "around": "p_nobody"}, 404, "not_on_board"),
+            ("/api/leaderboards/klondike/deal/1", {**deal, "variant": "klondike"}, 400, "unknown_variant"),
+            ("/api/leaderboards/freecell/deal/0", {**deal, "seed": 0}, 400, "bad_seed"),
+            (base + "?limit=0", {**deal, "limit": 0}, 400, "invalid_message"),
+            (base + "?limit=101", {**deal, "limit": 101}, 400, "invalid_message"),
+            (base + "?cursor=a&around=b", {**deal, "cursor": "a", "around": "b"}, 400, "invalid_message"),
+            ("/api/leaderboards/freecell/season?days=8", {"type": "get_season", "variant": "freecell", "days": 8},
+             400, "invalid_message"),
+            ("/api/players/p_nobody/history", {"type": "get_history", "player_id": "p_nobody"}, 404,
+             "unknown_player"),
+            ("/api/daily/freecell/2020-01-01", {"type": "get_daily", "variant": "freecell", "day": "2020-01-01"},
+             404, "unknown_daily"),
+        ]:  # fmt: skip
+            got_status, body = await http_get(arena.server.port, path)
+            over_ws = await client.request(request)
+            assert (got_status, body["type"], body["code"]) == (status, "error", code), (path, body)
+            assert over_ws["code"] == code and set(body) == set(over_ws), "the same error shape both ways"
+        for path, status, code in [
+            (base + "?limit=1&limit=2", 400, "invalid_message"),
+            (base + "?colour=red", 400, "invalid_message"),
+            ("/api/leaderboards/freecell/nothing", 404, "not_found"),
+            ("/api/nothing", 404, "not_found"),
+            ("/favicon.ico", 404, "not_found"),
+        ]:
+            got_status, body = await http_get(arena.server.port, path)
+            assert (got_status, body["code"]) == (status, code), (path, body)
+        assert (await client.request({"type": "get_state"}))["type"] == "game_state", "the connection stays usable"
+    finally:
+        await client.close()

@@ -11,6 +11,7 @@ each time on a fresh database at the head migration (copied from a template migr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import glob
 import itertools
 import os
@@ -144,14 +145,17 @@ async def _execute(port: int, statement: str) -> None:
         await connection.close(timeout=10)
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
+NOT_INSTALLED = "PostgreSQL is not installed (no initdb in pg_config --bindir or /usr/lib/postgresql/*/bin)"
+
+
+@contextlib.contextmanager
+def throwaway_postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL started on 127.0.0.1 on a free port with a data directory under /tmp; always stopped and
+    removed on exit. Raises RuntimeError when PostgreSQL is not installed or does not start.
+    (Also used by bench/load.py.)"""
     bindir = postgres_bindir()
     if bindir is None:
-        message = "PostgreSQL is not installed (no initdb in pg_config --bindir or /usr/lib/postgresql/*/bin)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{message}; CI=true requires it", pytrace=False)
-        pytest.skip(message)
+        raise RuntimeError(NOT_INSTALLED)
     # Under /tmp, not pytest's tmp_path: the postgres user must be able to reach it (pytest's base is 0700).
     base = Path(tempfile.mkdtemp(prefix="freecell-arena-pg-"))
     as_postgres: list[str] = []
@@ -178,6 +182,16 @@ def postgres_server() -> Iterator[PostgresServer]:
             server.stop()
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    if postgres_bindir() is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{NOT_INSTALLED}; CI=true requires it", pytrace=False)
+        pytest.skip(NOT_INSTALLED)
+    with throwaway_postgres() as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,8 @@
 """The baseline of bench/load.py: a raw websockets server that answers every frame at once, nothing else.
 
-Same library, same `serve` settings as the game server (frame size limit, pings, compression defaults), so the
-difference between the two is the game server's own work. Each reply is the request padded to `--reply-bytes`,
+Same library, same `serve` settings and the same event loop as the game server (it reads the same
+FREECELL_ARENA_* settings: frame size limit, pings, compression, event loop), so the difference between the
+two is the game server's own work. Each reply is the request padded to `--reply-bytes`,
 the size of the game server's move replies, so both move the same bytes; it still carries the request's `id`
 (the padding goes inside the JSON object), so the load client matches replies the same way for both.
 
@@ -42,6 +43,7 @@ async def main() -> None:
     async with serve(
         echo, args.host, args.port,
         max_size=settings.max_message_bytes * 4, ping_interval=settings.ping_interval_s,
+        compression=None if settings.compression == "none" else "deflate",
         ping_timeout=settings.ping_timeout_s, close_timeout=2,
     ) as server:  # fmt: skip
         port = server.sockets[0].getsockname()[1]
@@ -54,4 +56,7 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    from server.commands.serve import loop_factory
+
+    with asyncio.Runner(loop_factory=loop_factory(Settings().event_loop)) as runner:  # the server's event loop too
+        runner.run(main())

@@ -55,12 +55,16 @@ class Target:
     process: subprocess.Popen[str]
 
 
+SERVER_OPTIONS: dict[str, str] = {}  # FREECELL_ARENA_* settings chosen on the command line, for server and echo
+
+
 def _environment() -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("FREECELL_ARENA_")}
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
     # the bench is the only client: no per-connection rate limit, no idle timeout during a run
     env.update(FREECELL_ARENA_RATE_LIMIT_PER_S="1000000", FREECELL_ARENA_RATE_LIMIT_BURST="1000000",
                FREECELL_ARENA_IDLE_TIMEOUT_S="3600", FREECELL_ARENA_LOG_LEVEL="WARNING")
+    env.update(SERVER_OPTIONS)
     return env
 
 
@@ -226,7 +230,8 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
         moves = None if args.max_moves is None else args.max_moves * count // args.connections
         plans.append(Plan(url=target.url, mode="echo" if target.name == "echo" else "server", connections=count,
                           first_index=first, total_connections=args.connections, duration_s=args.duration,
-                          rate_per_s=args.rate, max_moves=moves, variant=args.variant, idle=idle, seed=number + 1))
+                          rate_per_s=args.rate, max_moves=moves, variant=args.variant, idle=idle, seed=number + 1,
+                          event_loop=args.client_loop))
         first += count
     workers = [context.Process(target=worker, args=(plan, ready, go, stop_all, results), daemon=True)
                for plan in plans]
@@ -335,8 +340,8 @@ def idle_memory(args: argparse.Namespace, database: str) -> None:
 
 def figures(args: argparse.Namespace) -> None:
     """Every figure of docs/performance.md `## Server load`."""
-    print(f"# machine: {os.cpu_count()} cores; client processes: {args.client_processes}; "
-          f"duration {args.duration:g} s per run", flush=True)
+    print(f"# machine: {os.cpu_count()} cores; client processes: {args.client_processes} ({args.client_loop} loop); "
+          f"duration {args.duration:g} s per run; server settings {SERVER_OPTIONS or 'default'}", flush=True)
     databases = ["sqlite", "postgres"]
     for connections in (100, 1000):
         echo_rate = 0.0
@@ -371,7 +376,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle", action="store_true", help="memory per greeted idle connection, server and echo")
     parser.add_argument("--figures", action="store_true", help="run every figure of docs/performance.md")
     parser.add_argument("--py-spy", metavar="FILE", help="profile the server with py-spy (collapsed stacks to FILE)")
+    parser.add_argument("--compression", choices=("deflate", "none"),
+                        help="server and echo: FREECELL_ARENA_COMPRESSION")
+    parser.add_argument("--event-loop", choices=("auto", "asyncio", "uvloop"),
+                        help="server and echo: FREECELL_ARENA_EVENT_LOOP (default: the server's default, auto)")
+    parser.add_argument("--client-loop", choices=("auto", "asyncio", "uvloop"), default="auto",
+                        help="the load client's event loop (default %(default)s: uvloop where installed)")
     args = parser.parse_args(argv)
+    if args.compression:
+        SERVER_OPTIONS["FREECELL_ARENA_COMPRESSION"] = args.compression
+    if args.event_loop:
+        SERVER_OPTIONS["FREECELL_ARENA_EVENT_LOOP"] = args.event_loop
     if not 1 <= args.connections <= 2000:
         parser.error("--connections must be 1 to 2000")
     if args.duration <= 0 or args.duration > 600:

@@ -48,6 +48,7 @@ class Plan:
     game_moves: int = 200
     idle: bool = False  # greet, then hold the connections open until told to stop (memory figure)
     seed: int = 1
+    event_loop: str = "auto"
 
 
 @dataclass
@@ -260,8 +261,11 @@ async def run_moves(plan: Plan, players: list[Player], began: float) -> None:
 
 def worker(plan: Plan, ready: Any, go: ProcessEvent, stop_all: ProcessEvent, results: Any) -> None:
     """Process entry point (multiprocessing)."""
+    from server.commands.serve import loop_factory
+
     try:
-        report = asyncio.run(drive(plan, ready, go, stop_all))
+        with asyncio.Runner(loop_factory=loop_factory(plan.event_loop)) as runner:
+            report = runner.run(drive(plan, ready, go, stop_all))
         results.put(("report", report))
     except BaseException as error:  # the parent must hear about it, not wait forever
         ready.put(("failed", repr(error), 0))

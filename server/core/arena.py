@@ -7,6 +7,7 @@ countdowns and time limits and is called by the adapter every few tens of millis
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -88,6 +89,9 @@ class Arena:
         self.rooms_by_id: dict[str, Room] = {}
         self.games: dict[str, PlayerGame] = {}
         self.token_hashes: dict[str, str] = {}
+        # Rooms in countdown or running: the only ones `tick` looks at, so its cost does not grow with every
+        # lobby and finished room in memory. Kept in insertion order; rooms that left those states drop out.
+        self._clocked: dict[Room, None] = {}
 
     # ------------------------------------------------------------------ identity and connections
 
@@ -164,9 +168,11 @@ class Arena:
         """One request of a greeted player; raises `Refusal` when it changes nothing."""
         if isinstance(request, HelloRequest):
             raise Refusal(ErrorCode.already_greeted, "this connection already said hello")
-        return self._handlers()[type(request)](player_id, request)
+        return self._handlers[type(request)](player_id, request)
 
+    @functools.cached_property
     def _handlers(self) -> dict[type, Callable[[str, object], Effect]]:
+        """Built once per arena, not once per request."""
         return {
             CreateRoomRequest: self.create_room,
             JoinRoomRequest: self.join_room,
@@ -247,6 +253,7 @@ class Arena:
             raise Refusal(ErrorCode.not_enough_players, "a race needs at least one player")
         now = self.clock.now()
         starts_at = room.schedule(now)
+        self._clocked[room] = None
 
         def rollback() -> None:
             room.status = LOBBY
@@ -354,10 +361,11 @@ class Arena:
         )
 
     def _progress(self, game: PlayerGame) -> list[Publication]:
+        """To the rest of the room: the player has the same counts in its own reply (one frame less per move)."""
         if game.room_code is None:
             return []
         message = ProgressMessage(code=game.room_code, progress=game.progress(self.clock.now()))
-        return [Publication(room_topic(game.room_code), message)]
+        return [Publication(room_topic(game.room_code), message, skip=game.player_id)]
 
     # ------------------------------------------------------------------ state and replays
 
@@ -414,13 +422,15 @@ class Arena:
         """Start the races whose countdown is over; end the races that are done or out of time."""
         now = self.clock.now()
         effects = []
-        for room in list(self.rooms.values()):
+        for room in list(self._clocked):
             if room.status == COUNTDOWN and room.starts_at is not None and room.starts_at <= now:
                 effects.append(self._begin_race(room))
             elif room.status == RUNNING and (
                 room.everyone_done() or (room.ends_at is not None and room.ends_at <= now)
             ):
                 effects.append(self._finish_race(room))
+            elif room.status not in (COUNTDOWN, RUNNING):
+                del self._clocked[room]
         return effects
 
     def _begin_race(self, room: Room) -> Effect:
@@ -487,6 +497,7 @@ class Arena:
             for game in timed_out:
                 game.finish = None
             room.status = RUNNING
+            self._clocked[room] = None
 
         effect = Effect(records=records, publications=publications, rollback=rollback)
         return effect.merge(self._membership_changed(room.code))
@@ -521,6 +532,8 @@ class Arena:
                 state.room_code = room.code
                 state.game_id = game.game_id
         self._add_room(room)
+        if room.status in (COUNTDOWN, RUNNING):
+            self._clocked[room] = None
         return room
 
     def adopt_game(self, stored: StoredGame) -> PlayerGame:
@@ -577,6 +590,7 @@ class Arena:
     def _drop_room(self, room: Room) -> None:
         self.rooms.pop(room.code, None)
         self.rooms_by_id.pop(room.record.room_id, None)
+        self._clocked.pop(room, None)
 
     def _room_of(self, player_id: str) -> Room:
         code = self.players[player_id].room_code

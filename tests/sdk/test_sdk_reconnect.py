@@ -10,13 +10,13 @@ import socket
 import threading
 from pathlib import Path
 
-from sdk_support import Arena, client_env, serverprocess
-
 from freecell_arena_client import BotRunner, NewRoom, RaceResult, Reconnect, RunConfig
 from freecell_arena_client.bots import SolverBot
 from server.engine import Board, Game, Move, variant_by_id
 from server.protocol.messages import RoomOptions
 from server.store import SqlStore
+
+from .support import Arena, client_env, serverprocess
 
 PAUSE_TIMEOUT_S = 30
 

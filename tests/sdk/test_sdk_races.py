@@ -6,13 +6,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sdk_support import Arena
 
 from freecell_arena_client import BotRunner, NewRoom, RaceResult, RunConfig
 from freecell_arena_client.bots import GreedyBot, RandomBot, SolverBot
 from server.engine import Game, variant_by_id
 from server.protocol.messages import RoomOptions, RoomView
 from server.store import SqlStore
+
+from .support import Arena
 
 RACE_TIMEOUT_S = 90
 SETTLED_SEEDS = {

@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sdk_support import Arena, start_server
+
+from .support import Arena, start_server
 
 
 @pytest.fixture

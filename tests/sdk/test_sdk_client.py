@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from sdk_support import Arena
 
 from freecell_arena_client import ArenaClient, ArenaError, ConnectionLost, ProtocolError, wire_move
 from server.engine import Move, variant_by_id
@@ -20,6 +19,8 @@ from server.protocol.messages import (
     RoomOptions,
     StateRequest,
 )
+
+from .support import Arena
 
 
 async def started_game(client: ArenaClient, variant: str, seed: int) -> RaceStartedMessage:

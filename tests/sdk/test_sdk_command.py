@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sdk_support import client_env, serverprocess
+from .support import client_env, serverprocess
 
 COMMAND_TIMEOUT_S = 90
 

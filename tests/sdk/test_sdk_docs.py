@@ -7,11 +7,11 @@ import re
 import sys
 from pathlib import Path
 
-from sdk_support import REPO, Arena, client_env
-
 from freecell_arena_client import BotRunner, NewRoom, RunConfig
 from freecell_arena_client.bots import SolverBot
 from server.protocol.messages import RoomOptions, RoomView
+
+from .support import REPO, Arena, client_env
 
 BOTS_DOC = REPO / "docs" / "bots.md"
 

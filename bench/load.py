@@ -151,6 +151,14 @@ class Sampler:
         times = self.process.cpu_times()
         return float(times.user + times.system)
 
+    def run_queue_wait(self) -> float:
+        """Seconds the server's main thread (its event loop) spent runnable but waiting for a CPU (Linux)."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/schedstat").read_text().split()
+        except OSError:
+            return float("nan")
+        return int(fields[1]) / 1e9
+
     def _run(self) -> None:
         while not self._stop.wait(0.05):
             with contextlib.suppress(psutil.Error):
@@ -182,6 +190,7 @@ class Result:
     reply_bytes: float
     server_cpu: float  # share of one core over the window
     server_cpu_s: float  # CPU seconds the server spent in the window
+    server_waited: float  # share of the window its event loop was runnable but had no CPU (a busy machine)
     server_peak_rss: int
     client_cpu: float  # share of one core, all client processes together
     rss_before: int = 0
@@ -213,7 +222,7 @@ class Result:
             f"{self.target:<18} conns {self.connected:>5}  moves/s {self.moves_per_s:>8.0f}  "
             f"p50 {self.percentile(50):6.2f} ms  p90 {self.percentile(90):6.2f} ms  p99 {self.percentile(99):6.2f} ms  "
             f"errors {errors}{detail}  late {self.late_sends}  server cpu {self.server_cpu:4.0%} "
-            f"({self.server_us_per_move:.0f} us/move)  "
+            f"({self.server_us_per_move:.0f} us/move, waited for a cpu {self.server_waited:4.0%})  "
             f"peak rss {self.server_peak_rss / 2**20:6.1f} MiB  client cpu {self.client_cpu:4.0%}"
         )
 
@@ -248,7 +257,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
                 time.sleep(SETTLE_S)
             rss_after = server.rss()
             profiler = _profile(target, args) if getattr(args, "py_spy", None) else None
-            cpu_before, began = server.cpu(), time.perf_counter()
+            cpu_before, waited_before, began = server.cpu(), server.run_queue_wait(), time.perf_counter()
             go.set()
             if idle:
                 stop_all.set()
@@ -260,6 +269,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
                 reports.append(payload)
             window = max(report.window_s for report in reports)
             server_cpu_s = server.cpu() - cpu_before
+            server_waited = (server.run_queue_wait() - waited_before) / max(window, 1e-9)
             spent = sum(report.cpu_s for report in reports)
             elapsed = time.perf_counter() - began
             if profiler is not None:
@@ -286,6 +296,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
         reply_bytes=sum(report.reply_bytes for report in reports) / max(1, moves),
         server_cpu=server_cpu_s / max(window, 1e-9),
         server_cpu_s=server_cpu_s,
+        server_waited=server_waited,
         server_peak_rss=server.peak_rss,
         client_cpu=spent / max(elapsed, 1e-9),
         rss_before=rss_before,
@@ -298,7 +309,7 @@ def _profile(target: Target, args: argparse.Namespace) -> subprocess.Popen[bytes
     if target.name == "echo":
         return None
     command = ["py-spy", "record", "--pid", str(target.process.pid), "--duration", str(int(args.duration)),
-               "--rate", "250", "--format", "raw", "--nonblocking", "--output", args.py_spy]
+               "--rate", "250", "--format", "raw", "--output", args.py_spy]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

@@ -11,9 +11,9 @@ import threading
 from pathlib import Path
 
 from freecell_arena_client import BotRunner, NewRoom, RaceResult, Reconnect, RunConfig
-from freecell_arena_client.bots import SolverBot
+from freecell_arena_client.bots import RandomBot, SolverBot
 from server.engine import Board, Game, Move, variant_by_id
-from server.protocol.messages import RoomOptions
+from server.protocol.messages import RoomOptions, RoomView
 from server.store import SqlStore
 
 from .support import Arena, client_env, serverprocess
@@ -133,3 +133,30 @@ async def test_a_restarted_bot_resumes_its_game_from_the_token_file(sqlite_arena
     assert result.player_id == first.player_id
     assert first.game is not None and result.game_id == first.game.game_id
     await check_won_and_stored(sqlite_arena.database_url, result)
+
+
+async def test_a_host_whose_lobby_vanished_while_it_was_away_hosts_a_new_one(sqlite_arena: Arena) -> None:
+    announced: list[str] = []
+    new_room = asyncio.Event()
+
+    def on_room(room: RoomView) -> None:
+        announced.append(room.code)
+        new_room.set()
+
+    host = BotRunner(SolverBot(), solo_race(sqlite_arena.url, max_rate_per_s=None, players=2), on_room=on_room)
+    hosting = asyncio.ensure_future(host.run())
+    try:
+        await asyncio.wait_for(new_room.wait(), 10)
+        new_room.clear()
+        assert host.player_id is not None
+        # alone in its lobby, the host's connection drops: the seat is given up and the empty lobby dropped
+        sqlite_arena.server.connections[host.player_id].websocket.transport.abort()
+        await asyncio.wait_for(new_room.wait(), 30)
+        assert len(announced) == 2 and announced[0] != announced[1]
+        guest = BotRunner(RandomBot(seed=3), RunConfig(server=sqlite_arena.url, name="guest", room=announced[1],
+                                                       max_moves=5, max_rate_per_s=None))
+        results = await asyncio.wait_for(asyncio.gather(hosting, guest.run()), 60)
+    finally:
+        hosting.cancel()
+    assert results[0].won and results[0].reconnects >= 1
+    assert results[0].room_code == results[1].room_code == announced[1]

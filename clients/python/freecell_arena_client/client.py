@@ -111,7 +111,7 @@ class ArenaClient:
 
     @classmethod
     async def connect(
-        cls, url: str, *, name: str, token: str | None = None, bot: bool = True, **options: Any
+        cls, url: str, *, name: str, token: str | None = None, bot: bool = False, **options: Any
     ) -> ArenaClient:
         """Open and say hello. With `token`, resume that identity: `client.welcome.resumed` is then true and a
         `GameStateMessage` is the next event."""
@@ -204,7 +204,7 @@ class ArenaClient:
 
     # ------------------------------------------------------------------ the protocol, one line per request
 
-    async def hello(self, name: str, *, token: str | None = None, bot: bool = True) -> WelcomeMessage:
+    async def hello(self, name: str, *, token: str | None = None, bot: bool = False) -> WelcomeMessage:
         self.welcome = await self.request(HelloRequest(name=name, token=token, bot=bot), WelcomeMessage)
         return self.welcome
 

@@ -219,12 +219,20 @@ class BotRunner:
     async def _enter_room(self, client: ArenaClient) -> None:
         if self.room is not None and self.room.code == self.code and self._sits_in(self.room):
             return
-        if self.code is None:
+        reply = None
+        if self.code is not None:  # also a seat given up when the connection dropped in the lobby
+            try:
+                reply = await client.join_room(self.code)
+            except ArenaError as error:
+                # the bot's own lobby emptied and vanished while it was away: host a new one
+                if error.code != ErrorCode.unknown_room or self.config.create is None or self.game is not None:
+                    raise
+                log.warning("room %s is gone; creating a new one", self.code)
+                self._announced = False
+        if reply is None:
             assert self.config.create is not None
             new = self.config.create
             reply = await client.create_room(new.variant, seed=new.seed, deal=new.deal, options=new.options)
-        else:  # also a seat given up when the connection dropped in the lobby
-            reply = await client.join_room(self.code)
         self.code = reply.room.code
         self.room = reply.room
         if not self._announced and self.on_room is not None:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
-from freecell_arena_client import ArenaClient, ArenaError, ConnectionLost, ProtocolError, wire_move
+from freecell_arena_client import ArenaClient, ArenaError, ConnectionLost, ProtocolError, TokenFile, wire_move
 from server.engine import Move, variant_by_id
 from server.engine.view import board_from_view
 from server.protocol.messages import (
@@ -111,3 +112,18 @@ def test_wire_moves() -> None:
     assert isinstance(structured, MoveJson) and structured.from_ == "tableau" and structured.to_index == 1
     with pytest.raises(TypeError):
         wire_move(42)  # type: ignore[arg-type]
+
+
+def test_the_token_file_keeps_one_private_entry_per_server(tmp_path: Path) -> None:
+    tokens = TokenFile(tmp_path / "tokens.json")
+    assert tokens.load("ws://127.0.0.1:8765/") is None
+    tokens.save("ws://127.0.0.1:8765/", "secret-a", "p_a")
+    tokens.save("ws://127.0.0.1:9999", "secret-b", "p_b")
+    assert tokens.load("ws://127.0.0.1:8765") == "secret-a"  # a trailing slash names the same server
+    assert tokens.load("ws://127.0.0.1:9999/") == "secret-b"
+    assert (tmp_path / "tokens.json").stat().st_mode & 0o777 == 0o600
+    tokens.forget("ws://127.0.0.1:8765")
+    assert tokens.load("ws://127.0.0.1:8765") is None and tokens.load("ws://127.0.0.1:9999") == "secret-b"
+    (tmp_path / "tokens.json").write_text("{not json")
+    with pytest.raises(ValueError, match="cannot read the token file"):
+        tokens.load("ws://127.0.0.1:9999")

@@ -20,7 +20,7 @@ from freecell_arena_client.bot import Bot
 from freecell_arena_client.client import CLOSE_REPLACED, ArenaClient
 from freecell_arena_client.errors import ArenaClientError, ArenaError, BotError, ConnectionLost
 from freecell_arena_client.tokens import TokenFile
-from server.engine import Board, variant_by_id
+from server.engine import Board, Move, variant_by_id
 from server.engine.view import UNKNOWN_SEED, board_from_view
 from server.protocol.messages import (
     ErrorCode,
@@ -302,14 +302,18 @@ class BotRunner:
             if accepted.status != "playing":
                 await self._await_game_over(client)
 
-    async def _choose(self, client: ArenaClient, board: Board) -> object:
+    async def _choose(self, client: ArenaClient, board: Board) -> Move | str | None:
         """Ask the bot in a worker thread, so pings and events keep flowing while it thinks."""
         try:
-            return await asyncio.to_thread(self.bot.choose_move, board)
+            choice = await asyncio.to_thread(self.bot.choose_move, board)
         except Exception as error:
             log.exception("the bot raised")
             await self._resign(client)
             raise BotError(f"the bot raised {type(error).__name__}: {error}") from error
+        if choice is not None and not isinstance(choice, str | tuple):
+            await self._resign(client)
+            raise BotError(f"choose_move must return a Move, notation text or None, not {type(choice).__name__}")
+        return choice
 
     async def _resign(self, client: ArenaClient) -> None:
         assert self.game is not None

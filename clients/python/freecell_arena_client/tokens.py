@@ -17,13 +17,13 @@ class TokenFile:
         self.path = Path(path)
 
     def load(self, server: str) -> str | None:
-        entry = self._read().get(server)
+        entry = self._read().get(_key(server))
         token = entry.get("token") if isinstance(entry, dict) else None
         return token if isinstance(token, str) else None
 
     def save(self, server: str, token: str, player_id: str) -> None:
         entries = self._read()
-        entries[server] = {"token": token, "player_id": player_id}
+        entries[_key(server)] = {"token": token, "player_id": player_id}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.")
         try:
@@ -37,7 +37,7 @@ class TokenFile:
 
     def forget(self, server: str) -> None:
         entries = self._read()
-        if entries.pop(server, None) is not None:
+        if entries.pop(_key(server), None) is not None:
             self.path.write_text(json.dumps(entries, indent=2))
 
     def _read(self) -> dict[str, object]:
@@ -48,3 +48,8 @@ class TokenFile:
         except (OSError, ValueError) as error:
             raise ValueError(f"cannot read the token file {self.path}: {error}") from error
         return data if isinstance(data, dict) else {}
+
+
+def _key(server: str) -> str:
+    """`ws://host:8765` and `ws://host:8765/` are the same server."""
+    return server.rstrip("/")

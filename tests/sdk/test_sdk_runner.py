@@ -1,0 +1,61 @@
+"""The runner's refusals: a bot that raises, returns nonsense or keeps playing illegal moves gets a clear
+`BotError`, and its game is resigned rather than left hanging for the other racers."""
+
+from __future__ import annotations
+
+import pytest
+
+from freecell_arena_client import Bot, BotError, NewRoom, RaceNotStarted, run_bot
+from server.engine import Board, Move
+from server.protocol.messages import RoomOptions
+
+from .support import Arena
+
+
+class RaisingBot(Bot):
+    def choose_move(self, board: Board) -> Move | None:
+        raise ValueError("no idea")
+
+
+class NonsenseBot(Bot):
+    def choose_move(self, board: Board) -> Move | None:
+        return 42  # type: ignore[return-value]
+
+
+class IllegalBot(Bot):
+    def __init__(self) -> None:
+        self.tries = 0
+
+    def choose_move(self, board: Board) -> str:
+        self.tries += 1
+        return "t1-t1"  # a column onto itself: always refused
+
+
+def create(variant: str = "freecell") -> dict[str, object]:
+    return {"create": NewRoom(variant, deal=1, options=RoomOptions(countdown_s=0)), "max_rate_per_s": None}
+
+
+@pytest.mark.parametrize(("bot", "complaint"), [(RaisingBot(), "the bot raised ValueError: no idea"),
+                                                (NonsenseBot(), "must return a Move, notation text or None")])
+async def test_a_failing_bot_is_reported_and_its_game_resigned(sqlite_arena: Arena, bot: Bot, complaint: str) -> None:
+    resigned: list[str] = []
+    bot.on_game_over = lambda over: resigned.append(over.outcome)  # type: ignore[method-assign]
+    with pytest.raises(BotError, match=complaint):
+        await run_bot(bot, sqlite_arena.url, **create())
+    assert resigned == ["resigned"]
+
+
+async def test_refused_moves_three_times_in_a_row_give_up(sqlite_arena: Arena) -> None:
+    bot = IllegalBot()
+    with pytest.raises(BotError, match=r"refused 3 moves in a row; last: move: illegal_move"):
+        await run_bot(bot, sqlite_arena.url, **create())
+    assert bot.tries == 3
+
+
+async def test_a_race_nobody_starts_times_out(sqlite_arena: Arena) -> None:
+    class Idle(Bot):
+        def choose_move(self, board: Board) -> None:
+            return None
+
+    with pytest.raises(RaceNotStarted, match=r"1 of 2 players seated, status lobby"):
+        await run_bot(Idle(), sqlite_arena.url, **create(), players=2, start_timeout_s=0.5)

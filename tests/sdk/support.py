@@ -11,6 +11,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from server.net.app import ArenaServer
 from server.settings import Settings
@@ -38,12 +39,10 @@ class Arena:
     database_url: str
 
 
-async def start_server(database_url: str) -> ArenaServer:
+async def start_server(database_url: str, **overrides: Any) -> ArenaServer:
     """Limits high enough that unpaced bots are never rate limited; a fast tick so races end promptly."""
-    settings = Settings(
-        host="127.0.0.1", port=0, database_url=database_url, tick_interval_s=0.02,
-        rate_limit_per_s=10_000.0, rate_limit_burst=10_000,
-    )  # fmt: skip
+    values: dict[str, Any] = {"rate_limit_per_s": 10_000.0, "rate_limit_burst": 10_000, **overrides}
+    settings = Settings(host="127.0.0.1", port=0, database_url=database_url, tick_interval_s=0.02, **values)
     store = SqlStore(database_url)
     server = ArenaServer(settings, store, GroupCommitWriter(store))
     await server.start()

@@ -387,6 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle", action="store_true", help="memory per greeted idle connection, server and echo")
     parser.add_argument("--figures", action="store_true", help="run every figure of docs/performance.md")
     parser.add_argument("--py-spy", metavar="FILE", help="profile the server with py-spy (collapsed stacks to FILE)")
+    parser.add_argument("--commit-delay-ms", type=float, help="server: FREECELL_ARENA_COMMIT_DELAY_MS")
     parser.add_argument("--compression", choices=("deflate", "none"),
                         help="server and echo: FREECELL_ARENA_COMPRESSION")
     parser.add_argument("--event-loop", choices=("auto", "asyncio", "uvloop"),
@@ -396,6 +397,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.compression:
         SERVER_OPTIONS["FREECELL_ARENA_COMPRESSION"] = args.compression
+    if args.commit_delay_ms is not None:
+        SERVER_OPTIONS["FREECELL_ARENA_COMMIT_DELAY_MS"] = str(args.commit_delay_ms)
     if args.event_loop:
         SERVER_OPTIONS["FREECELL_ARENA_EVENT_LOOP"] = args.event_loop
     if not 1 <= args.connections <= 2000:

@@ -29,6 +29,9 @@ class Settings(BaseSettings):
     ping_interval_s: float = Field(default=20.0, gt=0, description="Websocket ping every this many seconds.")
     ping_timeout_s: float = Field(default=20.0, gt=0, description="Close when a ping is not answered in time.")
     idle_timeout_s: float = Field(default=600.0, gt=0, description="Close a connection silent for this long.")
+    commit_delay_ms: float = Field(
+        default=2.0, ge=0, le=100, description="Group commit: how long a write waits for company (latency vs CPU)."
+    )
     compression: Literal["deflate", "none"] = Field(
         default="deflate", description="permessage-deflate for clients that ask for it, or none (less CPU)."
     )

@@ -95,7 +95,7 @@ async def serve_until_stopped(settings: Settings) -> int:
               file=sys.stderr)
         return 2
     store = SqlStore(settings.database_url)
-    writer = GroupCommitWriter(store)
+    writer = GroupCommitWriter(store, max_delay_ms=settings.commit_delay_ms)
     server = ArenaServer(settings, store, writer)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

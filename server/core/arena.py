@@ -89,9 +89,11 @@ class Arena:
         self.rooms_by_id: dict[str, Room] = {}
         self.games: dict[str, PlayerGame] = {}
         self.token_hashes: dict[str, str] = {}
-        # Rooms in countdown or running: the only ones `tick` looks at, so its cost does not grow with every
-        # lobby and finished room in memory. Kept in insertion order; rooms that left those states drop out.
+        # What `tick` looks at, so its cost follows what can happen now, not every room in memory: rooms with
+        # a deadline (a countdown, a running race's time limit), and running rooms where a game just ended
+        # (is everyone done?). Insertion-ordered; rooms whose status moved on drop out.
         self._clocked: dict[Room, None] = {}
+        self._settling: dict[Room, None] = {}
 
     # ------------------------------------------------------------------ identity and connections
 
@@ -303,6 +305,7 @@ class Arena:
         now = self.clock.now()
         game.game.resigned = True
         result = game.end("resigned", now)
+        self._game_ended(game)
 
         def rollback() -> None:
             game.game.resigned = False
@@ -322,6 +325,7 @@ class Arena:
         outcome = game.game.board.outcome()
         if outcome is not None:
             records.append(game.end(outcome, now))
+            self._game_ended(game)
         variant = game.variant
         accepted = MoveAcceptedMessage(
             id=request_id,
@@ -423,15 +427,24 @@ class Arena:
         now = self.clock.now()
         effects = []
         for room in list(self._clocked):
-            if room.status == COUNTDOWN and room.starts_at is not None and room.starts_at <= now:
-                effects.append(self._begin_race(room))
-            elif room.status == RUNNING and (
-                room.everyone_done() or (room.ends_at is not None and room.ends_at <= now)
-            ):
-                effects.append(self._finish_race(room))
-            elif room.status not in (COUNTDOWN, RUNNING):
+            if room.status == COUNTDOWN:
+                if room.starts_at is not None and room.starts_at <= now:
+                    effects.append(self._begin_race(room))
+            elif room.status == RUNNING and room.ends_at is not None:
+                if room.ends_at <= now:
+                    effects.append(self._finish_race(room))
+            else:
                 del self._clocked[room]
+        settling, self._settling = self._settling, {}
+        for room in settling:
+            if room.status == RUNNING and room.everyone_done():
+                effects.append(self._finish_race(room))
         return effects
+
+    def _game_ended(self, game: PlayerGame) -> None:
+        room = self.rooms_by_id.get(game.record.room_id or "")
+        if room is not None:
+            self._settling[room] = None
 
     def _begin_race(self, room: Room) -> Effect:
         assert room.starts_at is not None
@@ -498,6 +511,7 @@ class Arena:
                 game.finish = None
             room.status = RUNNING
             self._clocked[room] = None
+            self._settling[room] = None
 
         effect = Effect(records=records, publications=publications, rollback=rollback)
         return effect.merge(self._membership_changed(room.code))
@@ -534,6 +548,7 @@ class Arena:
         self._add_room(room)
         if room.status in (COUNTDOWN, RUNNING):
             self._clocked[room] = None
+            self._settling[room] = None  # its games may all have ended before the restart
         return room
 
     def adopt_game(self, stored: StoredGame) -> PlayerGame:
@@ -591,6 +606,7 @@ class Arena:
         self.rooms.pop(room.code, None)
         self.rooms_by_id.pop(room.record.room_id, None)
         self._clocked.pop(room, None)
+        self._settling.pop(room, None)
 
     def _room_of(self, player_id: str) -> Room:
         code = self.players[player_id].room_code

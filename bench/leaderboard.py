@@ -4,7 +4,7 @@
 
 Loads `--entries` won ranked results (players, games, leaderboard entries and their bucket counts) into a
 fresh SQLite file and into a throwaway PostgreSQL (started and stopped the way the test suite does it:
-`tests/conftest.py::running_postgres`), with most of them (90%) on ONE board, the worst case, and the rest
+`tests/conftest.py::throwaway_postgres`), with most of them (90%) on ONE board, the worst case, and the rest
 spread over 1000 boards of 100. Then, through the store layer the server uses (`SqlStore`), it times:
 
 - the baseline: a primary-key lookup (`SqlStore.player`, a random player each time);
@@ -238,9 +238,9 @@ async def run_sqlite(data: Data, repeat: int) -> None:
 
 async def run_postgres(data: Data, repeat: int) -> None:
     sys.path.insert(0, str(REPO / "tests"))
-    from conftest import running_postgres  # the test suite's throwaway PostgreSQL, reused
+    from conftest import throwaway_postgres  # the test suite's throwaway PostgreSQL, reused
 
-    with running_postgres() as server:
+    with throwaway_postgres() as server:
         url = server.url(server.create_database())
         await migrate(url)
         started = time.perf_counter()

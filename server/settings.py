@@ -6,6 +6,8 @@ every field appears there).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -29,6 +31,15 @@ class Settings(BaseSettings):
     ping_interval_s: float = Field(default=20.0, gt=0, description="Websocket ping every this many seconds.")
     ping_timeout_s: float = Field(default=20.0, gt=0, description="Close when a ping is not answered in time.")
     idle_timeout_s: float = Field(default=600.0, gt=0, description="Close a connection silent for this long.")
+    commit_delay_ms: float = Field(
+        default=2.0, ge=0, le=100, description="Group commit: how long a write waits for company (latency vs CPU)."
+    )
+    compression: Literal["deflate", "none"] = Field(
+        default="deflate", description="permessage-deflate for clients that ask for it, or none (less CPU)."
+    )
+    event_loop: Literal["auto", "asyncio", "uvloop"] = Field(
+        default="auto", description="The event loop: uvloop where it is installed (auto), or the standard one."
+    )
     tick_interval_s: float = Field(default=0.05, gt=0, le=1, description="How often countdowns and limits are checked.")
     shutdown_timeout_s: float = Field(default=10.0, gt=0, description="SIGTERM: most time spent flushing and closing.")
     log_level: str = Field(default="INFO", description="Python logging level.")

@@ -145,16 +145,17 @@ async def _execute(port: int, statement: str) -> None:
         await connection.close(timeout=10)
 
 
-@contextlib.contextmanager
-def running_postgres() -> Iterator[PostgresServer]:
-    """A throwaway PostgreSQL on 127.0.0.1 for the duration of the block, always stopped and deleted after.
+NOT_INSTALLED = "PostgreSQL is not installed (no initdb in pg_config --bindir or /usr/lib/postgresql/*/bin)"
 
-    Used by the `postgres_server` fixture and by benchmarks (`bench/leaderboard.py`). Raises RuntimeError
-    when PostgreSQL is not installed.
-    """
+
+@contextlib.contextmanager
+def throwaway_postgres() -> Iterator[PostgresServer]:
+    """A PostgreSQL started on 127.0.0.1 on a free port with a data directory under /tmp; always stopped and
+    removed on exit. Raises RuntimeError when PostgreSQL is not installed or does not start.
+    (Also used by bench/load.py and bench/leaderboard.py.)"""
     bindir = postgres_bindir()
     if bindir is None:
-        raise RuntimeError("PostgreSQL is not installed (no initdb in pg_config --bindir or /usr/lib/postgresql/*/bin)")
+        raise RuntimeError(NOT_INSTALLED)
     # Under /tmp, not pytest's tmp_path: the postgres user must be able to reach it (pytest's base is 0700).
     base = Path(tempfile.mkdtemp(prefix="freecell-arena-pg-"))
     as_postgres: list[str] = []
@@ -186,11 +187,10 @@ def running_postgres() -> Iterator[PostgresServer]:
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     if postgres_bindir() is None:
-        message = "PostgreSQL is not installed (no initdb in pg_config --bindir or /usr/lib/postgresql/*/bin)"
         if os.environ.get("CI") == "true":
-            pytest.fail(f"{message}; CI=true requires it", pytrace=False)
-        pytest.skip(message)
-    with running_postgres() as server:
+            pytest.fail(f"{NOT_INSTALLED}; CI=true requires it", pytrace=False)
+        pytest.skip(NOT_INSTALLED)
+    with throwaway_postgres() as server:
         yield server
 
 

@@ -7,6 +7,7 @@ countdowns and time limits and is called by the adapter every few tens of millis
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -93,6 +94,11 @@ class Arena:
         self.games: dict[str, PlayerGame] = {}
         self.token_hashes: dict[str, str] = {}
         self.dailies = DailyChallenges(self)
+        # What `tick` looks at, so its cost follows what can happen now, not every room in memory: rooms with
+        # a deadline (a countdown, a running race's time limit), and running rooms where a game just ended
+        # (is everyone done?). Insertion-ordered; rooms whose status moved on drop out.
+        self._clocked: dict[Room, None] = {}
+        self._settling: dict[Room, None] = {}
 
     # ------------------------------------------------------------------ identity and connections
 
@@ -169,9 +175,11 @@ class Arena:
         """One request of a greeted player; raises `Refusal` when it changes nothing."""
         if isinstance(request, HelloRequest):
             raise Refusal(ErrorCode.already_greeted, "this connection already said hello")
-        return self._handlers()[type(request)](player_id, request)
+        return self._handlers[type(request)](player_id, request)
 
+    @functools.cached_property
     def _handlers(self) -> dict[type, Callable[[str, object], Effect]]:
+        """Built once per arena, not once per request."""
         return {
             CreateRoomRequest: self.create_room,
             JoinRoomRequest: self.join_room,
@@ -256,6 +264,7 @@ class Arena:
             raise Refusal(ErrorCode.not_enough_players, "a race needs at least one player")
         now = self.clock.now()
         starts_at = room.schedule(now)
+        self._clocked[room] = None
 
         def rollback() -> None:
             room.status = LOBBY
@@ -305,6 +314,7 @@ class Arena:
         now = self.clock.now()
         game.game.resigned = True
         result = game.end("resigned", now)
+        self._game_ended(game)
 
         def rollback() -> None:
             game.game.resigned = False
@@ -324,6 +334,7 @@ class Arena:
         outcome = game.game.board.outcome()
         if outcome is not None:
             records.append(game.end(outcome, now))
+            self._game_ended(game)
         variant = game.variant
         accepted = MoveAcceptedMessage(
             id=request_id,
@@ -363,10 +374,11 @@ class Arena:
         )
 
     def _progress(self, game: PlayerGame) -> list[Publication]:
+        """To the rest of the room: the player has the same counts in its own reply (one frame less per move)."""
         if game.room_code is None:
             return []
         message = ProgressMessage(code=game.room_code, progress=game.progress(self.clock.now()))
-        return [Publication(room_topic(game.room_code), message)]
+        return [Publication(room_topic(game.room_code), message, skip=game.player_id)]
 
     # ------------------------------------------------------------------ state and replays
 
@@ -426,14 +438,25 @@ class Arena:
         """Start the races whose countdown is over; end the races that are done or out of time."""
         now = self.clock.now()
         effects = []
-        for room in list(self.rooms.values()):
-            if room.status == COUNTDOWN and room.starts_at is not None and room.starts_at <= now:
-                effects.append(self._begin_race(room))
-            elif room.status == RUNNING and (
-                room.everyone_done() or (room.ends_at is not None and room.ends_at <= now)
-            ):
+        for room in list(self._clocked):
+            if room.status == COUNTDOWN:
+                if room.starts_at is not None and room.starts_at <= now:
+                    effects.append(self._begin_race(room))
+            elif room.status == RUNNING and room.ends_at is not None:
+                if room.ends_at <= now:
+                    effects.append(self._finish_race(room))
+            else:
+                del self._clocked[room]
+        settling, self._settling = self._settling, {}
+        for room in settling:
+            if room.status == RUNNING and room.everyone_done():
                 effects.append(self._finish_race(room))
         return effects + self.dailies.tick(now)
+
+    def _game_ended(self, game: PlayerGame) -> None:
+        room = self.rooms_by_id.get(game.record.room_id or "")
+        if room is not None:
+            self._settling[room] = None
 
     def _begin_race(self, room: Room) -> Effect:
         assert room.starts_at is not None
@@ -500,6 +523,8 @@ class Arena:
             for game in timed_out:
                 game.finish = None
             room.status = RUNNING
+            self._clocked[room] = None
+            self._settling[room] = None
 
         effect = Effect(records=records, publications=publications, rollback=rollback)
         return effect.merge(self._membership_changed(room.code))
@@ -534,6 +559,9 @@ class Arena:
                 state.room_code = room.code
                 state.game_id = game.game_id
         self._add_room(room)
+        if room.status in (COUNTDOWN, RUNNING):
+            self._clocked[room] = None
+            self._settling[room] = None  # its games may all have ended before the restart
         return room
 
     def adopt_game(self, stored: StoredGame) -> PlayerGame:
@@ -593,6 +621,8 @@ class Arena:
     def _drop_room(self, room: Room) -> None:
         self.rooms.pop(room.code, None)
         self.rooms_by_id.pop(room.record.room_id, None)
+        self._clocked.pop(room, None)
+        self._settling.pop(room, None)
 
     def _room_of(self, player_id: str) -> Room:
         code = self.players[player_id].room_code

@@ -127,6 +127,7 @@ class ArenaServer:
             settings.port,
             process_request=self._process_request,
             max_size=settings.max_message_bytes * HARD_SIZE_FACTOR,
+            compression=None if settings.compression == "none" else "deflate",
             ping_interval=settings.ping_interval_s,
             ping_timeout=settings.ping_timeout_s,
             close_timeout=2,

@@ -467,7 +467,7 @@ class GameOverMessage(Message):
 
 
 class ProgressMessage(Message):
-    """One player's progress, to everyone in the room. Counts only: never moves or boards."""
+    """One player's progress, to the others in the room (the player has it in its reply). Counts only."""
 
     type: Literal["progress"] = "progress"
     code: str

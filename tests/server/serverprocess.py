@@ -51,9 +51,10 @@ async def spawn(args: list[str], cwd: Path, env: dict[str, str]) -> asyncio.subp
 
 @contextlib.asynccontextmanager
 async def running_server(
-    cwd: Path, *, database_url: str | None = None, env: dict[str, str] | None = None
+    cwd: Path, *, database_url: str | None = None, env: dict[str, str] | None = None, port: int = 0
 ) -> AsyncIterator[ServerProcess]:
-    args = ["serve", "--port", "0", "--log-level", "WARNING"]
+    """`port` 0 picks a free one; a fixed port lets a restarted server come back where its clients look."""
+    args = ["serve", "--port", str(port), "--log-level", "WARNING"]
     if database_url is not None:
         args += ["--database-url", database_url]
     process = await spawn(args, cwd, env or server_env())

@@ -1,0 +1,418 @@
+"""Load benchmark of the game server, beside a raw websockets echo server measured in the same run.
+
+    python bench/load.py --connections 100 --duration 10                   # server (SQLite) and echo, flat out
+    python bench/load.py --connections 1000 --rate 5000 --target server    # paced: p99 at 5,000 moves/s
+    python bench/load.py --connections 1000 --idle                         # memory per greeted connection
+    python bench/load.py --figures                                         # every figure of docs/performance.md
+
+The server under test is `python -m server serve` on a free loopback port, on a fresh SQLite file or a throwaway
+PostgreSQL (tests/conftest.py's), with the rate limit lifted (the bench is the only client). The load comes from
+`--client-processes` processes (bench/load_client.py), each driving its share of the connections through real
+games: real deals, legal moves chosen by the engine. Printed: moves/s, latency p50/p90/p99, errors, the server's
+CPU and peak RSS, and the client's CPU (on 2 cores a saturated client caps what can be measured: watch it).
+Traffic goes to 127.0.0.1 only; every run is bounded by `--duration` (and `--max-moves`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import multiprocessing
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path[:0] = [str(REPO), str(BENCH)]
+
+from load_client import Plan, Report, worker  # noqa: E402
+
+START_TIMEOUT_S = 60.0
+READY_TIMEOUT_S = 300.0
+LISTENING = re.compile(r"listening on (ws://127\.0\.0\.1:\d+/)")
+DEFAULT_REPLY_BYTES = 1500
+SETTLE_S = 1.0
+
+
+# ---------------------------------------------------------------------------- the processes under test
+
+
+@dataclass
+class Target:
+    name: str
+    url: str
+    process: subprocess.Popen[str]
+
+
+SERVER_OPTIONS: dict[str, str] = {}  # FREECELL_ARENA_* settings chosen on the command line, for server and echo
+
+
+def _environment() -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("FREECELL_ARENA_")}
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
+    # the bench is the only client: no per-connection rate limit, no idle timeout during a run
+    env.update(FREECELL_ARENA_RATE_LIMIT_PER_S="1000000", FREECELL_ARENA_RATE_LIMIT_BURST="1000000",
+               FREECELL_ARENA_IDLE_TIMEOUT_S="3600", FREECELL_ARENA_LOG_LEVEL="WARNING")
+    env.update(SERVER_OPTIONS)
+    return env
+
+
+@contextlib.contextmanager
+def started(name: str, command: list[str]) -> Iterator[Target]:
+    process = subprocess.Popen(command, cwd=REPO, env=_environment(), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        line = _read_line(process, START_TIMEOUT_S)
+        match = LISTENING.search(line)
+        if match is None:
+            raise RuntimeError(f"{name} did not start: {line!r} {process.stderr.read() if process.stderr else ''}")
+        yield Target(name, match.group(1), process)
+    finally:
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(15)
+
+
+def _read_line(process: subprocess.Popen[str], timeout: float) -> str:
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.append(process.stdout.readline() if process.stdout else ""))
+    reader.start()
+    reader.join(timeout)
+    return lines[0] if lines else ""
+
+
+@contextlib.contextmanager
+def game_server(database: str) -> Iterator[Target]:
+    with database_url(database) as url:
+        command = [sys.executable, "-m", "server", "serve", "--port", "0", "--database-url", url]
+        with started(f"server ({database})", command) as target:
+            yield target
+
+
+@contextlib.contextmanager
+def echo_server(reply_bytes: int) -> Iterator[Target]:
+    command = [sys.executable, str(BENCH / "echo_server.py"), "--port", "0", "--reply-bytes", str(reply_bytes)]
+    with started("echo", command) as target:
+        yield target
+
+
+@contextlib.contextmanager
+def database_url(database: str) -> Iterator[str]:
+    if database == "sqlite":
+        with tempfile.TemporaryDirectory(prefix="freecell-arena-load-") as directory:
+            yield f"sqlite+aiosqlite:///{directory}/load.db"
+        return
+    fixtures = _test_fixtures()
+    with fixtures.throwaway_postgres() as postgres:
+        name = postgres.create_database()
+        url = postgres.url(name)
+        subprocess.run([sys.executable, "-m", "server", "migrate", "--database-url", url], cwd=REPO,
+                       env=_environment(), check=True, capture_output=True, timeout=120)
+        yield url
+
+
+def _test_fixtures():  # type: ignore[no-untyped-def]
+    """tests/conftest.py's throwaway PostgreSQL (loaded by path: tests/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("freecell_arena_test_fixtures", REPO / "tests" / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+class Sampler:
+    """Samples a process's RSS every 50 ms in a thread; CPU seconds are read at the window's edges."""
+
+    def __init__(self, pid: int) -> None:
+        self.process = psutil.Process(pid)
+        self.peak_rss = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def rss(self) -> int:
+        return int(self.process.memory_info().rss)
+
+    def cpu(self) -> float:
+        times = self.process.cpu_times()
+        return float(times.user + times.system)
+
+    def run_queue_wait(self) -> float:
+        """Seconds the server's main thread (its event loop) spent runnable but waiting for a CPU (Linux)."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/schedstat").read_text().split()
+        except OSError:
+            return float("nan")
+        return int(fields[1]) / 1e9
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.05):
+            with contextlib.suppress(psutil.Error):
+                self.peak_rss = max(self.peak_rss, self.rss())
+
+    def __enter__(self) -> Sampler:
+        self.peak_rss = self.rss()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc_info: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+# ---------------------------------------------------------------------------- one run
+
+
+@dataclass
+class Result:
+    target: str
+    connections: int
+    connected: int
+    moves: int
+    window_s: float
+    latencies_ms: list[float]
+    errors: dict[str, int]
+    late_sends: int
+    reply_bytes: float
+    server_cpu: float  # share of one core over the window
+    server_cpu_s: float  # CPU seconds the server spent in the window
+    server_waited: float  # share of the window its event loop was runnable but had no CPU (a busy machine)
+    server_peak_rss: int
+    client_cpu: float  # share of one core, all client processes together
+    rss_before: int = 0
+    rss_after: int = 0
+
+    @property
+    def moves_per_s(self) -> float:
+        return self.moves / self.window_s if self.window_s else 0.0
+
+    def percentile(self, q: float) -> float:
+        if not self.latencies_ms:
+            return float("nan")
+        ordered = sorted(self.latencies_ms)
+        return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+    @property
+    def server_us_per_move(self) -> float:
+        """Server CPU per move: less sensitive than moves/s to other load on a shared machine."""
+        return self.server_cpu_s / self.moves * 1e6 if self.moves else float("nan")
+
+    @property
+    def per_connection_bytes(self) -> float:
+        return (self.rss_after - self.rss_before) / max(1, self.connected)
+
+    def line(self) -> str:
+        errors = sum(self.errors.values())
+        detail = f" {self.errors}" if errors else ""
+        return (
+            f"{self.target:<18} conns {self.connected:>5}  moves/s {self.moves_per_s:>8.0f}  "
+            f"p50 {self.percentile(50):6.2f} ms  p90 {self.percentile(90):6.2f} ms  p99 {self.percentile(99):6.2f} ms  "
+            f"errors {errors}{detail}  late {self.late_sends}  server cpu {self.server_cpu:4.0%} "
+            f"({self.server_us_per_move:.0f} us/move, waited for a cpu {self.server_waited:4.0%})  "
+            f"peak rss {self.server_peak_rss / 2**20:6.1f} MiB  client cpu {self.client_cpu:4.0%}"
+        )
+
+
+def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) -> Result:
+    processes = max(1, min(args.client_processes, args.connections))
+    context = multiprocessing.get_context("spawn")
+    ready, results = context.Queue(), context.Queue()
+    go, stop_all = context.Event(), context.Event()
+    share, extra = divmod(args.connections, processes)
+    plans, first = [], 0
+    for number in range(processes):
+        count = share + (1 if number < extra else 0)
+        moves = None if args.max_moves is None else args.max_moves * count // args.connections
+        plans.append(Plan(url=target.url, mode="echo" if target.name == "echo" else "server", connections=count,
+                          first_index=first, total_connections=args.connections, duration_s=args.duration,
+                          rate_per_s=args.rate, max_moves=moves, variant=args.variant, idle=idle, seed=number + 1,
+                          event_loop=args.client_loop))
+        first += count
+    workers = [context.Process(target=worker, args=(plan, ready, go, stop_all, results), daemon=True)
+               for plan in plans]
+    with Sampler(target.process.pid) as server:
+        rss_before = server.rss()
+        for process in workers:
+            process.start()
+        try:
+            for _ in workers:
+                status, *detail = ready.get(timeout=READY_TIMEOUT_S)
+                if status != "ready":
+                    raise RuntimeError(f"a client process failed: {detail[0]}")
+            if idle:
+                time.sleep(SETTLE_S)
+            rss_after = server.rss()
+            profiler = _profile(target, args) if getattr(args, "py_spy", None) else None
+            cpu_before, waited_before, began = server.cpu(), server.run_queue_wait(), time.perf_counter()
+            go.set()
+            if idle:
+                stop_all.set()
+            reports: list[Report] = []
+            for _ in workers:
+                status, payload = results.get(timeout=args.duration + READY_TIMEOUT_S)
+                if status != "report":
+                    raise RuntimeError(f"a client process failed: {payload}")
+                reports.append(payload)
+            window = max(report.window_s for report in reports)
+            server_cpu_s = server.cpu() - cpu_before
+            server_waited = (server.run_queue_wait() - waited_before) / max(window, 1e-9)
+            spent = sum(report.cpu_s for report in reports)
+            elapsed = time.perf_counter() - began
+            if profiler is not None:
+                profiler.wait(60)
+        finally:
+            for process in workers:
+                process.join(30)
+                if process.is_alive():
+                    process.kill()
+    moves = sum(report.moves for report in reports)
+    errors: dict[str, int] = {}
+    for report in reports:
+        for code, count in report.errors.items():
+            errors[code] = errors.get(code, 0) + count
+    return Result(
+        target=target.name,
+        connections=args.connections,
+        connected=sum(report.connected for report in reports),
+        moves=moves,
+        window_s=window,
+        latencies_ms=[value for report in reports for value in report.latencies_ms],
+        errors=errors,
+        late_sends=sum(report.late_sends for report in reports),
+        reply_bytes=sum(report.reply_bytes for report in reports) / max(1, moves),
+        server_cpu=server_cpu_s / max(window, 1e-9),
+        server_cpu_s=server_cpu_s,
+        server_waited=server_waited,
+        server_peak_rss=server.peak_rss,
+        client_cpu=spent / max(elapsed, 1e-9),
+        rss_before=rss_before,
+        rss_after=rss_after,
+    )
+
+
+def _profile(target: Target, args: argparse.Namespace) -> subprocess.Popen[bytes] | None:
+    """py-spy on the server (not the echo) for the load window: collapsed stacks for flame graphs."""
+    if target.name == "echo":
+        return None
+    command = ["py-spy", "record", "--pid", str(target.process.pid), "--duration", str(int(args.duration)),
+               "--rate", "250", "--format", "raw", "--output", args.py_spy]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+# ---------------------------------------------------------------------------- what to run
+
+
+def compare(args: argparse.Namespace, database: str) -> tuple[Result | None, Result | None]:
+    """The game server, then the echo server with the same connections and reply size."""
+    server_result = echo_result = None
+    reply_bytes = DEFAULT_REPLY_BYTES
+    if args.target in ("server", "both"):
+        with game_server(database) as target:
+            server_result = run_load(target, args)
+        print(server_result.line(), flush=True)
+        reply_bytes = round(server_result.reply_bytes) or DEFAULT_REPLY_BYTES
+    if args.target in ("echo", "both"):
+        with echo_server(reply_bytes) as target:
+            echo_result = run_load(target, args)
+        print(echo_result.line() + f"  (replies padded to {reply_bytes} B)", flush=True)
+    if server_result and echo_result and echo_result.moves_per_s:
+        ratio = server_result.moves_per_s / echo_result.moves_per_s
+        print(f"ratio server/echo at {args.connections} connections ({database}): {ratio:.2f}", flush=True)
+    return server_result, echo_result
+
+
+def idle_memory(args: argparse.Namespace, database: str) -> None:
+    results = []
+    with game_server(database) as target:
+        results.append(run_load(target, args, idle=True))
+    with echo_server(DEFAULT_REPLY_BYTES) as target:
+        results.append(run_load(target, args, idle=True))
+    for result in results:
+        print(f"{result.target:<18} idle greeted connections {result.connected:>5}: "
+              f"{result.per_connection_bytes / 1024:6.1f} KiB each (RSS {result.rss_before / 2**20:.1f} -> "
+              f"{result.rss_after / 2**20:.1f} MiB)", flush=True)
+    ratio = results[0].per_connection_bytes / max(1.0, results[1].per_connection_bytes)
+    print(f"memory per idle connection, server/echo: {ratio:.2f}", flush=True)
+
+
+def figures(args: argparse.Namespace) -> None:
+    """Every figure of docs/performance.md `## Server load`."""
+    print(f"# machine: {os.cpu_count()} cores; client processes: {args.client_processes} ({args.client_loop} loop); "
+          f"duration {args.duration:g} s per run; server settings {SERVER_OPTIONS or 'default'}", flush=True)
+    databases = ["sqlite", "postgres"]
+    for connections in (100, 1000):
+        echo_rate = 0.0
+        for database in databases:  # the echo baseline runs once per connection count, with SQLite's
+            run = argparse.Namespace(**{**vars(args), "connections": connections, "rate": None,
+                                        "target": "both" if database == "sqlite" else "server"})
+            server_result, echo_result = compare(run, database)
+            if echo_result is not None:
+                echo_rate = echo_result.moves_per_s
+            elif server_result and echo_rate:
+                print(f"ratio server/echo at {connections} connections ({database}): "
+                      f"{server_result.moves_per_s / echo_rate:.2f}", flush=True)
+    for database in databases:
+        paced = argparse.Namespace(**{**vars(args), "connections": 1000, "rate": 5000.0, "target": "server"})
+        print(f"# paced 5000 moves/s over 1000 connections ({database})", flush=True)
+        compare(paced, database)
+    print("# idle memory (1000 greeted connections)", flush=True)
+    idle_memory(argparse.Namespace(**{**vars(args), "connections": 1000}), "sqlite")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--connections", type=int, default=100, help="1 to 2000 (default %(default)s)")
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds of load per run (default %(default)s)")
+    parser.add_argument("--rate", type=float, help="paced: moves per second over all connections (default: flat out)")
+    parser.add_argument("--max-moves", type=int, help="stop after this many moves in all")
+    parser.add_argument("--target", choices=("server", "echo", "both"), default="both")
+    parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
+    parser.add_argument("--client-processes", type=int, default=2, help="load client processes (default %(default)s)")
+    parser.add_argument("--variant", default="freecell")
+    parser.add_argument("--idle", action="store_true", help="memory per greeted idle connection, server and echo")
+    parser.add_argument("--figures", action="store_true", help="run every figure of docs/performance.md")
+    parser.add_argument("--py-spy", metavar="FILE", help="profile the server with py-spy (collapsed stacks to FILE)")
+    parser.add_argument("--commit-delay-ms", type=float, help="server: FREECELL_ARENA_COMMIT_DELAY_MS")
+    parser.add_argument("--compression", choices=("deflate", "none"),
+                        help="server and echo: FREECELL_ARENA_COMPRESSION")
+    parser.add_argument("--event-loop", choices=("auto", "asyncio", "uvloop"),
+                        help="server and echo: FREECELL_ARENA_EVENT_LOOP (default: the server's default, auto)")
+    parser.add_argument("--client-loop", choices=("auto", "asyncio", "uvloop"), default="auto",
+                        help="the load client's event loop (default %(default)s: uvloop where installed)")
+    args = parser.parse_args(argv)
+    if args.compression:
+        SERVER_OPTIONS["FREECELL_ARENA_COMPRESSION"] = args.compression
+    if args.commit_delay_ms is not None:
+        SERVER_OPTIONS["FREECELL_ARENA_COMMIT_DELAY_MS"] = str(args.commit_delay_ms)
+    if args.event_loop:
+        SERVER_OPTIONS["FREECELL_ARENA_EVENT_LOOP"] = args.event_loop
+    if not 1 <= args.connections <= 2000:
+        parser.error("--connections must be 1 to 2000")
+    if args.duration <= 0 or args.duration > 600:
+        parser.error("--duration must be more than 0 and at most 600 seconds")
+    if args.figures:
+        figures(args)
+    elif args.idle:
+        idle_memory(args, args.database)
+    else:
+        compare(args, args.database)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

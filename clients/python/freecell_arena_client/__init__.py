@@ -1,0 +1,40 @@
+"""FreeCell Arena's Python SDK: an async client typed with the server's models, and a bot runner.
+
+    from freecell_arena_client import Bot, run_bot
+
+A bot writes `choose_move(board) -> Move | str | None`; `run_bot` (or `freecell-arena-bot` on the command line)
+does the rest: connect, hello, create or join the room, play the race, reconnect and resume. See docs/bots.md.
+"""
+
+from freecell_arena_client.bot import Bot
+from freecell_arena_client.client import ArenaClient, wire_move
+from freecell_arena_client.errors import ArenaClientError, ArenaError, BotError, ConnectionLost, ProtocolError
+from freecell_arena_client.runner import (
+    BotRunner,
+    NewRoom,
+    RaceNotStarted,
+    RaceResult,
+    Reconnect,
+    RunConfig,
+    run_bot,
+)
+from freecell_arena_client.tokens import TokenFile
+
+__all__ = [
+    "ArenaClient",
+    "ArenaClientError",
+    "ArenaError",
+    "Bot",
+    "BotError",
+    "BotRunner",
+    "ConnectionLost",
+    "NewRoom",
+    "ProtocolError",
+    "RaceNotStarted",
+    "RaceResult",
+    "Reconnect",
+    "RunConfig",
+    "TokenFile",
+    "run_bot",
+    "wire_move",
+]

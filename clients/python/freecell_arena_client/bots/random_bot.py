@@ -1,0 +1,19 @@
+"""A legal move chosen at random: the floor every other bot should beat (it rarely finishes a deal)."""
+
+from __future__ import annotations
+
+import random
+
+from freecell_arena_client.bot import Bot
+from server.engine import Board, Move
+
+
+class RandomBot(Bot):
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose_move(self, board: Board) -> Move | None:
+        moves = list(board.legal_moves)
+        return self.rng.choice(moves) if moves else None

@@ -1,0 +1,1 @@
+"""SDK tests: a package, so its conftest and helpers never shadow the `conftest` other test folders import."""

@@ -1,0 +1,38 @@
+"""bench/load.py keeps working: a short real run against the game server and the echo server (figures are
+printed, never asserted: speed is judged by people reading them, not by tests)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from .support import REPO, client_env
+
+RUN_TIMEOUT_S = 120
+
+
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(REPO / "bench" / "load.py"), *args],
+        cwd=REPO, env=client_env(), capture_output=True, text=True, timeout=RUN_TIMEOUT_S,
+    )  # fmt: skip
+
+
+def test_a_short_run_plays_real_moves_on_both_servers() -> None:
+    result = bench("--connections", "3", "--duration", "1", "--client-processes", "1")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    server = next(line for line in lines if line.startswith("server (sqlite)"))
+    echo = next(line for line in lines if line.startswith("echo"))
+    for line in (server, echo):
+        assert "errors 0" in line, line
+        moves = re.search(r"moves/s\s+(\d+)", line)
+        assert moves is not None and int(moves.group(1)) > 0, line
+        assert re.search(r"conns\s+3\b", line), line
+    assert any(line.startswith("ratio server/echo at 3 connections (sqlite): ") for line in lines)
+
+
+def test_bad_arguments_are_refused() -> None:
+    result = bench("--connections", "5000")
+    assert result.returncode == 2 and "--connections must be 1 to 2000" in result.stderr

@@ -26,9 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+import hypothesis  # noqa: F401  (see below)
 import pytest
 
 from server.store import migrate
+
+# Imported here, at collection, on purpose: pytest rewrites hypothesis (a plugin) with `ast.parse` when it is first
+# imported, and a lazy first import in the middle of a test that runs threads (bots, aiosqlite) can hit CPython
+# 3.11.7's gh-106905 ("SystemError: AST constructor recursion depth mismatch", fixed in 3.11.8).
 
 POSTGRES_OS_USER = "postgres"
 START_TIMEOUT_S = 60

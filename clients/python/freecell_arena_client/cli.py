@@ -30,10 +30,12 @@ EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_INTERRUPTED = 0, 1, 2,
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
-        description="Play one FreeCell Arena race with a bot: join a room by code, or create one and host it.",
+        description="Play one FreeCell Arena race with a bot (join a room by code, or create one and host it), "
+        "or play today's daily deal.",
         epilog="examples:\n"
         f"  {PROG} --server ws://127.0.0.1:8765 --create freecell --deal 1 --players 2 --bot solver\n"
         f"  {PROG} --server ws://127.0.0.1:8765 --room ABCD2345 --bot greedy\n"
+        f"  {PROG} --server ws://127.0.0.1:8765 --daily freecell --bot solver\n"
         "exit codes: 0 race over, 1 refused by the server or the bot failed, 2 usage, 3 server unreachable",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -42,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--room", metavar="CODE", help="join the room with this code")
     where.add_argument("--create", metavar="VARIANT", choices=sorted(VARIANTS), help="create a room of this variant "
                        f"and host it ({', '.join(sorted(VARIANTS))})")
+    where.add_argument("--daily", metavar="VARIANT", choices=sorted(VARIANTS),
+                       help="play today's daily deal of this variant (the first attempt is ranked)")
     parser.add_argument("--bot", default="greedy", metavar="NAME",
                         help=f"{', '.join(BOTS)}, or module:Class of your own Bot (default %(default)s)")
     parser.add_argument("--name", help="display name (default: the bot's name)")
@@ -111,6 +115,7 @@ def config_from(args: argparse.Namespace, bot: Bot) -> RunConfig:
         name=args.name or bot.name,
         room=args.room,
         create=create,
+        daily=args.daily,
         players=args.players,
         start_timeout_s=args.start_timeout,
         token_file=args.token_file,
@@ -128,6 +133,9 @@ def announce(room: RoomView) -> None:
 def report(result: RaceResult) -> None:
     seconds = f", {result.time_ms / 1000:.1f} s" if result.time_ms is not None else ""
     print(f"{PROG}: {result.outcome or 'no game'} after {result.player_moves} moves{seconds}", flush=True)
+    if result.daily is not None:
+        ranked = "ranked" if result.daily.ranked else "unranked (not the first attempt)"
+        print(f"  daily {result.daily.variant} {result.daily.day}: par {result.daily.par}, {ranked}", flush=True)
     for row in result.standings or ():
         mark = " (this bot)" if row.player_id == result.player_id else ""
         print(f"  {row.rank:>2}. {row.name:<20} {row.outcome:<9} {row.moves:>5} moves "

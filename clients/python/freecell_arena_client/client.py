@@ -17,7 +17,8 @@ import itertools
 import logging
 from collections import deque
 from collections.abc import AsyncIterator
-from typing import Any, TypeVar, overload
+from datetime import date
+from typing import Any, Literal, TypeVar, overload
 
 from pydantic import ValidationError
 from websockets.asyncio.client import ClientConnection, connect
@@ -30,23 +31,33 @@ from server.protocol.messages import (
     SERVER_MESSAGES,
     CountdownMessage,
     CreateRoomRequest,
+    DailyMessage,
+    DailyRequest,
+    DailyStartedMessage,
     ErrorCode,
     ErrorMessage,
     GameOverMessage,
     GameStateMessage,
     HelloRequest,
+    HistoryMessage,
+    HistoryRequest,
     JoinRoomRequest,
+    LeaderboardMessage,
+    LeaderboardRequest,
     LeaveRoomRequest,
     LeftRoomMessage,
     Message,
     MoveAcceptedMessage,
     MoveJson,
     MoveRequest,
+    PlayDailyRequest,
     ReplayMessage,
     ReplayRequest,
     ResignRequest,
     RoomMessage,
     RoomOptions,
+    SeasonMessage,
+    SeasonRequest,
     ServerMessage,
     StartRaceRequest,
     StateRequest,
@@ -238,6 +249,27 @@ class ArenaClient:
 
     async def get_replay(self, game_id: str) -> ReplayMessage:
         return await self.request(ReplayRequest(game_id=game_id), ReplayMessage)
+
+    # the daily challenge and the leaderboards (docs/leaderboards.md)
+
+    async def play_daily(self, variant: str) -> DailyStartedMessage:
+        """Start (or, while it runs, get back) your game of today's deal; only the first attempt is ranked."""
+        return await self.request(PlayDailyRequest(variant=variant), DailyStartedMessage)
+
+    async def get_daily(self, variant: str, *, day: date | None = None) -> DailyMessage:
+        return await self.request(DailyRequest(variant=variant, day=day), DailyMessage)
+
+    async def get_leaderboard(self, variant: str, board: Literal["daily", "deal"], **query: Any) -> LeaderboardMessage:
+        """A page of a board: `day=` (daily) or `seed=` (deal), `limit=`, `cursor=`, `around=player_id`, `bots=`."""
+        return await self.request(LeaderboardRequest(variant=variant, board=board, **query), LeaderboardMessage)
+
+    async def get_season(self, variant: str, **query: Any) -> SeasonMessage:
+        """The season table: `days=7|30`, `limit=`, `cursor=`, `around=player_id`, `bots=`."""
+        return await self.request(SeasonRequest(variant=variant, **query), SeasonMessage)
+
+    async def get_history(self, player_id: str | None = None, **query: Any) -> HistoryMessage:
+        """A player's finished games, newest first (default: yours): `limit=`, `cursor=`."""
+        return await self.request(HistoryRequest(player_id=player_id, **query), HistoryMessage)
 
     # ------------------------------------------------------------------ events
 

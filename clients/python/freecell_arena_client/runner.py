@@ -1,5 +1,6 @@
 """Everything around a bot's `choose_move`: connect, say hello, create or join the room, start it when hosting,
-play the race to the end, and come back after a dropped connection or a server restart.
+play the race to the end (or play today's daily deal), and come back after a dropped connection or a server
+restart.
 
 The runner keeps no game logic of its own: after every accepted move it rebuilds the board from the player view
 the server sent, and after a reconnect from the `game_state` the server sends on a resumed `welcome`. So a move
@@ -23,6 +24,7 @@ from freecell_arena_client.tokens import TokenFile
 from server.engine import Board, Move, variant_by_id
 from server.engine.view import UNKNOWN_SEED, board_from_view
 from server.protocol.messages import (
+    DailyStartedMessage,
     ErrorCode,
     ErrorMessage,
     GameOverMessage,
@@ -75,6 +77,8 @@ class RunConfig:
     """Join the room with this code (as a player)."""
     create: NewRoom | None = None
     """Or create this room and host it."""
+    daily: str | None = None
+    """Or play today's daily deal of this variant (no room: the clock starts when the deal is sent)."""
     players: int = 1
     """Host: start the race once this many players (the host included) sit in the room."""
     start_timeout_s: float = 300.0
@@ -91,15 +95,16 @@ class RunConfig:
     reconnect: Reconnect = field(default_factory=Reconnect)
 
     def __post_init__(self) -> None:
-        if (self.room is None) == (self.create is None):
-            raise ValueError("give either a room code to join or a room to create, not both or neither")
+        if sum(choice is not None for choice in (self.room, self.create, self.daily)) != 1:
+            raise ValueError("give one of: a room code to join, a room to create, a daily to play")
         if self.players < 1:
             raise ValueError("a race needs at least one player")
 
 
 @dataclass
 class RaceResult:
-    room_code: str
+    room_code: str | None
+    """None for a daily game."""
     player_id: str
     game_id: str | None
     outcome: str | None
@@ -109,6 +114,8 @@ class RaceResult:
     standings: list[Standing] | None
     """The final standings (None when the race ended while the bot was away, or it did not wait)."""
     reconnects: int
+    daily: DailyStartedMessage | None = None
+    """A daily game: its day, whether it was ranked, the par."""
 
     @property
     def won(self) -> bool:
@@ -146,6 +153,7 @@ class BotRunner:
         self.outcome: str | None = None
         self.game_over: GameOverMessage | None = None
         self.race_over: RaceOverMessage | None = None
+        self.daily: DailyStartedMessage | None = None
         self.reconnects = 0
         self._announced = False
 
@@ -209,12 +217,26 @@ class BotRunner:
         assert client.welcome is not None
         if client.welcome.resumed:
             self._adopt(await client.wait_for(GameStateMessage, self.config.request_timeout_s))
-        if self.outcome is None:
+        if self.outcome is None and self.config.daily is not None:
+            await self._enter_daily(client, self.config.daily)
+        elif self.outcome is None:
             await self._enter_room(client)
             await self._wait_for_start(client)
         if self.outcome is None:
             await self._play(client)
         return await self._finish(client)
+
+    async def _enter_daily(self, client: ArenaClient, variant: str) -> None:
+        """Start today's game. After a reconnect the game is the one the resumed state named; if that state did
+        not name it, ask again: `play_daily` returns a game that still runs, but starts a new, unranked one after
+        a finish, which this runner must never do behind the bot's back."""
+        if self.game is None:
+            self.daily = await client.play_daily(variant)
+            self._start_game(self.daily.game)
+            return
+        self._adopt(await client.get_state())
+        if self.outcome is None and (self.board is None or self.game.status != "playing"):
+            raise ArenaClientError(f"the daily game {self.game.game_id} is no longer this player's game")
 
     async def _enter_room(self, client: ArenaClient) -> None:
         if self.room is not None and self.room.code == self.code and self._sits_in(self.room):
@@ -329,10 +351,10 @@ class BotRunner:
             self._observe(await client.next_event(self.config.request_timeout_s))
 
     async def _finish(self, client: ArenaClient) -> RaceResult:
-        if self.config.wait_for_race_over:
+        if self.config.wait_for_race_over and self.config.daily is None:
             while self.race_over is None and not (self.room is not None and self.room.status == "finished"):
                 self._observe(await client.next_event())
-        assert self.code is not None and self.player_id is not None
+        assert self.player_id is not None
         return RaceResult(
             room_code=self.code,
             player_id=self.player_id,
@@ -342,6 +364,7 @@ class BotRunner:
             time_ms=self.time_ms,
             standings=self.race_over.standings if self.race_over else None,
             reconnects=self.reconnects,
+            daily=self.daily,
         )
 
     # ------------------------------------------------------------------ what the server says
@@ -380,6 +403,10 @@ class BotRunner:
             self.room = None  # the seat was given up (a lobby left by a dropped connection)
         if game is not None and game.room_code is not None and game.room_code == self.code:
             self._start_game(game)
+        elif game is not None and game.room_code is None and game.variant == self.config.daily:
+            ours = self.game is not None and self.game.game_id == game.game_id
+            if ours or game.status == "playing":  # not a finished attempt of an earlier run: that one is over
+                self._start_game(game)
 
     def _start_game(self, game: GameView) -> None:
         variant = variant_by_id(game.variant)

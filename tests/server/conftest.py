@@ -7,39 +7,12 @@ parametrized over SQLite and PostgreSQL, so every test that uses `arena` runs on
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from server.core.clock import Clock
-from server.net.app import ArenaServer
-from server.settings import Settings
-from server.store import GroupCommitWriter, SqlStore
+from arena_server import RunningArena, start_arena
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@dataclass
-class RunningArena:
-    server: ArenaServer
-    url: str
-    database_url: str
-
-
-async def start_arena(database_url: str, clock: Clock | None = None, **overrides: object) -> ArenaServer:
-    """Daily deals are not prepared in the background unless a test asks (`daily_prepare_interval_s`)."""
-    values: dict[str, object] = {
-        "rate_limit_per_s": 1000.0,
-        "rate_limit_burst": 1000,
-        "daily_prepare_interval_s": 0,
-        **overrides,
-    }
-    settings = Settings(host="127.0.0.1", port=0, database_url=database_url, tick_interval_s=0.02, **values)
-    store = SqlStore(database_url)
-    server = ArenaServer(settings, store, GroupCommitWriter(store), clock)
-    await server.start()
-    return server
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 from arena_client import connect_player
+from arena_server import RunningArena
 from boards_helpers import play, winning_moves
-from conftest import RunningArena
 from serverprocess import REPO, server_env
 from sqlalchemy import pool, text
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 from arena_client import ArenaClient, connect_player
-from conftest import RunningArena
+from arena_server import RunningArena
 from racing import open_race
 
 from server.protocol.codec import CLIENT_TYPES
@@ -178,7 +178,7 @@ async def test_healthz_over_plain_http(arena: RunningArena) -> None:
 
 
 async def test_a_broken_database_gets_errors_not_a_dropped_connection(database_url: str) -> None:
-    from conftest import start_arena
+    from arena_server import start_arena
     from sqlalchemy import text
 
     server = await start_arena(database_url)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 from arena_client import ArenaClient, connect_player
+from arena_server import start_arena
 from boards_helpers import ManualClock, http_get, play, without_id
-from conftest import start_arena
 from serverprocess import server_env
 
 from server.core import daily

@@ -8,8 +8,8 @@ from typing import Any
 from urllib.parse import quote
 
 from arena_client import ArenaClient, connect_player
+from arena_server import RunningArena
 from boards_helpers import http_get, play, winning_moves, without_id
-from conftest import RunningArena
 
 SEED = 6  # the solver wins it in a few hundredths of a second
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from arena_client import ArenaClient, connect_player
-from conftest import RunningArena
+from arena_server import RunningArena
 from racing import choose_move, open_race, server_board, wire_form
 
 from server.engine import VARIANTS, Game, variant_by_id

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from arena_client import ArenaClient, connect_player
-from conftest import RunningArena, start_arena
+from arena_server import RunningArena, start_arena
 from racing import choose_move, open_race, server_board, wire_form
 
 from server.engine import card_text

@@ -331,7 +331,7 @@ class Arena:
         now = self.clock.now()
         index = len(game.game.actions) - 1
         records: list[Record] = [MoveRecord(game.game_id, index, turn.action, now)]
-        outcome = game.game.board.outcome()
+        outcome, only_undo_left = game.game.verdict()
         if outcome is not None:
             records.append(game.end(outcome, now))
             self._game_ended(game)
@@ -349,6 +349,7 @@ class Arena:
             cards_on_foundations=game.game.cards_on_foundations,
             time_ms=game.time_ms(now),
             status=game.status,
+            only_undo_left=only_undo_left,
             view=game.board_view(),
         )
         replies: list[Message] = [accepted]

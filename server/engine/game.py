@@ -4,7 +4,8 @@ The board alone knows moves; the game knows turns. A turn is one player action (
 autoplay moves the engine made after it. Counts follow RULINGS: every accepted action is one move (a multi-card
 move is one, an undo is one); autoplay moves are not counted; the single-card count adds what each multi-card
 move stands for. An undo takes back the last player move together with the autoplay that followed it, and is
-refused when that turn turned a face-down card up.
+refused when that turn turned a face-down card up. A game with no legal move left is over (`stuck`) only when no
+undo can rescue it.
 """
 
 from __future__ import annotations
@@ -105,22 +106,28 @@ class Game:
     def undo(self) -> Turn:
         """Take back the last player move and its autoplay; costs one move."""
         self._require_running()
-        if not self.undo_allowed:
-            raise IllegalMoveError("undo_disabled", "undo is switched off for this game")
-        if not self._turn_sizes:
-            raise IllegalMoveError("nothing_to_undo", "there is no move of yours to take back")
-        size = self._turn_sizes[-1]
-        depth = len(self.board.move_stack) - size
-        if self.board.revealed_since(depth):
-            raise IllegalMoveError(
-                "irreversible", "the last move turned a face-down card up, so it cannot be undone"
-            )
-        self._turn_sizes.pop()
+        refusal = self._undo_refusal()
+        if refusal is not None:
+            raise refusal
+        size = self._turn_sizes.pop()
         undone = [self.board.pop() for _ in range(size)]
         self.actions.append(UNDO)
         self.player_moves += 1
         self.single_card_moves += 1
         return Turn(UNDO, None, [], undone, False)
+
+    def can_undo(self) -> bool:
+        """Whether an undo would be accepted now: a stuck player it can rescue is not out of the game yet."""
+        return self._undo_refusal() is None
+
+    def _undo_refusal(self) -> IllegalMoveError | None:
+        if not self.undo_allowed:
+            return IllegalMoveError("undo_disabled", "undo is switched off for this game")
+        if not self._turn_sizes:
+            return IllegalMoveError("nothing_to_undo", "there is no move of yours to take back")
+        if self.board.revealed_since(len(self.board.move_stack) - self._turn_sizes[-1]):
+            return IllegalMoveError("irreversible", "the last move turned a face-down card up, so it cannot be undone")
+        return None
 
     def resign(self) -> None:
         self._require_running()
@@ -134,10 +141,20 @@ class Game:
 
     @property
     def outcome(self) -> str | None:
-        """`won`, `resigned`, `stuck` (no legal move left) or None while it goes on."""
+        """`won`, `resigned`, `stuck` (no legal move left and no undo that could help) or None while it goes on."""
+        return self.verdict()[0]
+
+    def verdict(self) -> tuple[str | None, bool]:
+        """(outcome, only_undo_left). A position with no legal move ends the game as `stuck` only when an undo
+        cannot rescue it (undo off, nothing to take back, or the last move turned a card up); otherwise the game
+        goes on and `only_undo_left` is true, so the player can be told to undo or resign. One look at the
+        position serves both, because the server asks after every move."""
         if self.resigned:
-            return "resigned"
-        return self.board.outcome()
+            return "resigned", False
+        position = self.board.outcome()
+        if position == "stuck" and self.can_undo():
+            return None, True
+        return position, False
 
     @property
     def cards_on_foundations(self) -> int:

@@ -448,6 +448,11 @@ class MoveAcceptedMessage(Message):
     cards_on_foundations: int
     time_ms: int
     status: PlayerStatus
+    only_undo_left: bool = Field(
+        default=False,
+        description="No legal move is left, but an undo can still rescue the game: undo (it costs a move) or "
+        "resign. A game with no legal move ends as `stuck` only when undo cannot help.",
+    )
     view: dict[str, Any]
 
 

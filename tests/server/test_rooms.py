@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from arena_client import ArenaClient, connect_player
-from conftest import RunningArena
+from arena_server import RunningArena
 from racing import open_race
 from websockets.exceptions import ConnectionClosed
 
@@ -98,7 +98,7 @@ async def test_idle_connections_are_closed_with_a_reason(strict_arena: RunningAr
 
 async def test_a_peer_that_never_answers_pings_is_closed(database_url: str) -> None:
     """A raw socket does the websocket handshake, then ignores the server's pings: the server hangs up."""
-    from conftest import start_arena
+    from arena_server import start_arena
 
     server = await start_arena(database_url, ping_interval_s=0.2, ping_timeout_s=0.3)
     try:
@@ -119,15 +119,34 @@ async def test_a_peer_that_never_answers_pings_is_closed(database_url: str) -> N
         await server.shutdown()
 
 
-async def test_a_player_with_no_legal_move_left_is_told_so(arena: RunningArena) -> None:
+async def test_no_legal_move_left_with_undo_on_asks_for_an_undo_instead_of_ending(arena: RunningArena) -> None:
     host = await connect_player(arena.url, "host")
     rival = await connect_player(arena.url, "rival")
     try:
-        code, _ = await open_race(host, [rival], "freecell", seed=1, autoplay=False)
+        await open_race(host, [rival], "freecell", seed=1, autoplay=False)
+        for notation in ["1a", "1b", "1c", "1d"]:
+            reply = await host.request({"type": "move", "move": notation})
+            assert reply["status"] == "playing" and not reply["only_undo_left"]
+        last = await host.request({"type": "move", "move": "16"})
+        assert last["type"] == "move_accepted" and last["status"] == "playing" and last["only_undo_left"], last
+        undone = await host.request({"type": "undo"})
+        assert undone["type"] == "move_accepted" and undone["player_moves"] == 6 and not undone["only_undo_left"]
+        assert (await host.request({"type": "undo"}))["player_moves"] == 7, "play goes on"
+        assert not [frame for frame in host.frames if frame.get("type") == "game_over"]
+    finally:
+        await host.close()
+        await rival.close()
+
+
+async def test_a_player_with_no_legal_move_left_and_no_undo_is_told_the_game_is_over(arena: RunningArena) -> None:
+    host = await connect_player(arena.url, "host")
+    rival = await connect_player(arena.url, "rival")
+    try:
+        code, _ = await open_race(host, [rival], "freecell", seed=1, autoplay=False, undo_allowed=False)
         for notation in ["1a", "1b", "1c", "1d"]:
             assert (await host.request({"type": "move", "move": notation}))["status"] == "playing"
         last = await host.request({"type": "move", "move": "16"})
-        assert last["type"] == "move_accepted" and last["status"] == "stuck"
+        assert last["type"] == "move_accepted" and last["status"] == "stuck" and not last["only_undo_left"]
         over = await host.expect("game_over")
         assert over["outcome"] == "stuck" and "No legal move" in over["message"]
         while True:

@@ -396,11 +396,33 @@ class Board:
         return None
 
     def has_legal_move(self) -> bool:
-        """Whether any legal move is left; asked after every move, so the common case is answered without
-        starting the generator: with a free cell, the top card of any non-empty column may go there (a top card
-        is never face down)."""
-        if 0 in self.cells and any(self.tableau):
+        """Whether any legal move is left (`bool(legal_moves)`). The server asks after every move, so the usual
+        answers come from a few set lookups, each of which names a legal move: a free cell and a card to put
+        there (a top card is never face down), a card a foundation takes, a card that builds on a column's top
+        card, a card that may fill an empty column. Only when none applies does the move generator decide."""
+        cells = self.cells
+        tableau = self.tableau
+        tops = {column[-1] for column in tableau if column}
+        if tops and 0 in cells:
             return True
+        movable = tops.union(cells)
+        movable.discard(0)
+        variant = self.variant
+        capacity = 13 * variant.foundation_laps
+        suits = variant.foundation_suits
+        for slot, on in enumerate(self.foundations):
+            if on < capacity and (on % 13 + 1) << 2 | suits[slot] in movable:
+                return True
+        builders = variant.builders
+        for onto in tops:
+            if not movable.isdisjoint(builders[onto]):
+                return True
+        if [] in tableau:
+            may_fill = variant.may_fill_empty
+            if any(may_fill[card] for card in cells if card):
+                return True
+            if any(len(column) > 1 and may_fill[column[-1]] for column in tableau):
+                return True
         return any(True for _ in self.generate_legal_moves())
 
     def foundation_top(self, slot: int) -> int:

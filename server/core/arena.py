@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from server.core import daily
 from server.core.clock import Clock
@@ -359,7 +360,7 @@ class Arena:
         def rollback() -> None:
             game.rewind(before)
 
-        return Effect(records=records, replies=replies, publications=self._progress(game), rollback=rollback)
+        return Effect(records=records, replies=replies, publications=self._progress(game, now), rollback=rollback)
 
     def _game_over(self, game: PlayerGame, request_id: RequestId) -> GameOverMessage:
         assert game.finish is not None
@@ -374,11 +375,15 @@ class Arena:
             time_ms=game.finish.time_ms,
         )
 
-    def _progress(self, game: PlayerGame) -> list[Publication]:
-        """To the rest of the room: the player has the same counts in its own reply (one frame less per move)."""
+    def _progress(self, game: PlayerGame, now: datetime | None = None) -> list[Publication]:
+        """To the rest of the room: the player has the same counts in its own reply (one frame less per move).
+        Nothing when nobody else is in the room (a solo race): no one would receive it."""
         if game.room_code is None:
             return []
-        message = ProgressMessage(code=game.room_code, progress=game.progress(self.clock.now()))
+        room = self.rooms.get(game.room_code)
+        if room is not None and not any(member != game.player_id for member in room.members):
+            return []
+        message = ProgressMessage(code=game.room_code, progress=game.progress(now or self.clock.now()))
         return [Publication(room_topic(game.room_code), message, skip=game.player_id)]
 
     # ------------------------------------------------------------------ state and replays

@@ -407,12 +407,9 @@ class Board:
             return True
         movable = tops.union(cells)
         movable.discard(0)
+        if self._foundation_takes_any(movable):
+            return True
         variant = self.variant
-        capacity = 13 * variant.foundation_laps
-        suits = variant.foundation_suits
-        for slot, on in enumerate(self.foundations):
-            if on < capacity and (on % 13 + 1) << 2 | suits[slot] in movable:
-                return True
         builders = variant.builders
         for onto in tops:
             if not movable.isdisjoint(builders[onto]):
@@ -424,6 +421,23 @@ class Board:
             if any(len(column) > 1 and may_fill[column[-1]] for column in tableau):
                 return True
         return any(True for _ in self.generate_legal_moves())
+
+    def has_foundation_move(self) -> bool:
+        """Whether a foundation takes a cell card or a column's top card now (autoplay has nothing to look at
+        otherwise: the game asks before running it after every move)."""
+        movable = {column[-1] for column in self.tableau if column}
+        movable.update(self.cells)
+        movable.discard(0)
+        return self._foundation_takes_any(movable)
+
+    def _foundation_takes_any(self, cards: set[int]) -> bool:
+        variant = self.variant
+        capacity = 13 * variant.foundation_laps
+        suits = variant.foundation_suits
+        for slot, on in enumerate(self.foundations):
+            if on < capacity and (on % 13 + 1) << 2 | suits[slot] in cards:
+                return True
+        return False
 
     def foundation_top(self, slot: int) -> int:
         on = self.foundations[slot]

@@ -230,9 +230,11 @@ def _plain_player_view(board: Board) -> dict[str, object]:
 
 @given(st.data(), st.sampled_from(VARIANT_IDS))
 def test_the_fast_paths_agree_with_the_plain_definitions(data: st.DataObject, variant_id: str) -> None:
-    """`has_legal_move` (asked after every move) is `any(legal_moves)`; the player view is the card-by-card one."""
+    """`has_legal_move` (asked after every move) is `any(legal_moves)`, `has_foundation_move` is any foundation move
+    among them; the player view is the card-by-card one."""
     board = play_randomly(data, variant_id, most=120)
     assert board.has_legal_move() == any(True for _ in board.generate_legal_moves())
     assert bool(board.legal_moves) == board.has_legal_move()
+    assert board.has_foundation_move() == any(move.to_zone == FOUNDATION for move in board.generate_legal_moves())
     assert board.player_view() == _plain_player_view(board)
     assert json.dumps(board.player_view()) == json.dumps(_plain_player_view(board))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from server.core import daily
 from server.core.clock import Clock
@@ -43,6 +44,7 @@ from server.engine import (
     UnknownVariantError,
     Variant,
     move_from_json,
+    move_to_json,
     parse_move,
     variant_by_id,
 )
@@ -60,6 +62,7 @@ from server.protocol.messages import (
     MoveAcceptedMessage,
     MoveRequest,
     PlayDailyRequest,
+    PlayedMove,
     ProgressMessage,
     RaceOverMessage,
     RaceStartedMessage,
@@ -341,7 +344,7 @@ class Arena:
             game_id=game.game_id,
             index=index,
             action=turn.action,
-            move=played(variant, turn.move) if turn.move is not None else None,
+            move=PlayedMove(notation=turn.action, move=move_to_json(turn.move)) if turn.move is not None else None,
             autoplay=[played(variant, move) for move in turn.autoplay],
             undone=[played(variant, move) for move in turn.undone],
             player_moves=game.game.player_moves,
@@ -359,7 +362,7 @@ class Arena:
         def rollback() -> None:
             game.rewind(before)
 
-        return Effect(records=records, replies=replies, publications=self._progress(game), rollback=rollback)
+        return Effect(records=records, replies=replies, publications=self._progress(game, now), rollback=rollback)
 
     def _game_over(self, game: PlayerGame, request_id: RequestId) -> GameOverMessage:
         assert game.finish is not None
@@ -374,11 +377,15 @@ class Arena:
             time_ms=game.finish.time_ms,
         )
 
-    def _progress(self, game: PlayerGame) -> list[Publication]:
-        """To the rest of the room: the player has the same counts in its own reply (one frame less per move)."""
+    def _progress(self, game: PlayerGame, now: datetime | None = None) -> list[Publication]:
+        """To the rest of the room: the player has the same counts in its own reply (one frame less per move).
+        Nothing when nobody else is in the room (a solo race): no one would receive it."""
         if game.room_code is None:
             return []
-        message = ProgressMessage(code=game.room_code, progress=game.progress(self.clock.now()))
+        room = self.rooms.get(game.room_code)
+        if room is not None and not any(member != game.player_id for member in room.members):
+            return []
+        message = ProgressMessage(code=game.room_code, progress=game.progress(now or self.clock.now()))
         return [Publication(room_topic(game.room_code), message, skip=game.player_id)]
 
     # ------------------------------------------------------------------ state and replays

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from server.engine.atomic import single_card_moves
-from server.engine.cards import SUIT_LETTERS, card_text, make_card, rank_of, suit_of
+from server.engine.cards import CARD_LIMIT, SUIT_LETTERS, card_text, make_card, rank_of, suit_of
 from server.engine.errors import IllegalMoveError
 from server.engine.moves import CELL, FOUNDATION, TABLEAU, Move, Zone
 from server.engine.variants import ALTERNATE_COLORS, Variant
@@ -22,6 +22,8 @@ from server.engine.variants import ALTERNATE_COLORS, Variant
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RANK_WORDS = ("", "Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen",
               "King")
+_CARD_TEXTS: tuple[str | None, ...] = tuple(card_text(card) if card >> 2 else None for card in range(CARD_LIMIT))
+"""`card_text` of every card int, computed once: the player view is built after every move (0 = no card: None)."""
 
 
 class Board:
@@ -389,9 +391,53 @@ class Board:
         """`won`, `stuck` (no legal move left), or None while the game goes on."""
         if self.is_won():
             return "won"
-        if not any(True for _ in self.generate_legal_moves()):
+        if not self.has_legal_move():
             return "stuck"
         return None
+
+    def has_legal_move(self) -> bool:
+        """Whether any legal move is left (`bool(legal_moves)`). The server asks after every move, so the usual
+        answers come from a few set lookups, each of which names a legal move: a free cell and a card to put
+        there (a top card is never face down), a card a foundation takes, a card that builds on a column's top
+        card, a card that may fill an empty column. Only when none applies does the move generator decide."""
+        cells = self.cells
+        tableau = self.tableau
+        tops = {column[-1] for column in tableau if column}
+        if tops and 0 in cells:
+            return True
+        movable = tops.union(cells)
+        movable.discard(0)
+        if self._foundation_takes_any(movable):
+            return True
+        variant = self.variant
+        builders = variant.builders
+        for onto in tops:
+            if not movable.isdisjoint(builders[onto]):
+                return True
+        if [] in tableau:
+            may_fill = variant.may_fill_empty
+            if any(may_fill[card] for card in cells if card):
+                return True
+            if any(len(column) > 1 and may_fill[column[-1]] for column in tableau):
+                return True
+        return any(True for _ in self.generate_legal_moves())
+
+    def has_foundation_move(self) -> bool:
+        """Whether a foundation takes a cell card or a column's top card now (autoplay has nothing to look at
+        otherwise: the game asks before running it after every move)."""
+        movable = {column[-1] for column in self.tableau if column}
+        movable.update(self.cells)
+        movable.discard(0)
+        return self._foundation_takes_any(movable)
+
+    def _foundation_takes_any(self, cards: set[int]) -> bool:
+        variant = self.variant
+        capacity = 13 * variant.foundation_laps
+        suits = variant.foundation_suits
+        for slot, on in enumerate(self.foundations):
+            if on < capacity and (on % 13 + 1) << 2 | suits[slot] in cards:
+                return True
+        return False
 
     def foundation_top(self, slot: int) -> int:
         on = self.foundations[slot]
@@ -417,22 +463,30 @@ class Board:
 
     def player_view(self) -> dict[str, Any]:
         """What the player may see: face-down cards are null, so their identity never leaves the server."""
+        texts = _CARD_TEXTS
+        hidden = self.hidden
+        foundations = self.foundations
+        tableau = []
+        for index, column in enumerate(self.tableau):
+            face_down = hidden[index]
+            if face_down:
+                tableau.append([None] * min(face_down, len(column)) + [texts[card] for card in column[face_down:]])
+            else:
+                tableau.append([texts[card] for card in column])
+        suits = self.variant.foundation_suits
         return {
             "variant": self.variant.id,
-            "tableau": [
-                [None if depth < self.hidden[index] else card_text(card) for depth, card in enumerate(column)]
-                for index, column in enumerate(self.tableau)
-            ],
-            "cells": [card_text(card) if card else None for card in self.cells],
+            "tableau": tableau,
+            "cells": [texts[card] for card in self.cells],
             "foundations": [
                 {
                     "suit": SUIT_LETTERS[suit],
-                    "cards": self.foundations[slot],
-                    "top": card_text(self.foundation_top(slot)) if self.foundations[slot] else None,
+                    "cards": foundations[slot],
+                    "top": texts[((foundations[slot] - 1) % 13 + 1) << 2 | suit] if foundations[slot] else None,
                 }
-                for slot, suit in enumerate(self.variant.foundation_suits)
+                for slot, suit in enumerate(suits)
             ],
-            "cards_on_foundations": self.cards_on_foundations,
+            "cards_on_foundations": sum(foundations),
         }
 
     def text(self, *, hide_face_down: bool = True) -> str:
@@ -485,7 +539,7 @@ class LegalMoves:
         return isinstance(move, tuple) and self.board.is_legal(move)  # type: ignore[arg-type]
 
     def __bool__(self) -> bool:
-        return any(True for _ in self.board.generate_legal_moves())
+        return self.board.has_legal_move()
 
     def count(self) -> int:
         return sum(1 for _ in self.board.generate_legal_moves())

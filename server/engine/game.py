@@ -95,7 +95,7 @@ class Game:
         single = board.single_card_cost(concrete)
         depth = len(board.move_stack)
         board.push(concrete)
-        made = safe_autoplay(board) if self.autoplay else []
+        made = safe_autoplay(board) if self.autoplay and board.has_foundation_move() else []
         self._turn_sizes.append(len(board.move_stack) - depth)
         action = format_move(self.variant, concrete)
         self.actions.append(action)

@@ -78,11 +78,12 @@ class ArenaServer:
                     )
                 )
             return False
-        if connection is not None:
-            for reply in effect.replies:
-                connection.send(reply)
+        direct = connection.begin_replies(effect.replies) if connection is not None else []
         for publication in effect.publications:
             self.publisher.publish(publication.topic, publication.message, publication.skip)
+        if direct:
+            assert connection is not None
+            await connection.finish_replies(direct)
         return True
 
     async def answer_or_prepare(self, connection: Connection, request: Message) -> bool:

@@ -1,8 +1,13 @@
 """One client connection: a reader loop (decode -> core -> commit -> send) and a sender task.
 
 Requests of one connection are handled one at a time: the next frame is read only after the previous
-request's records are durable and its replies queued. That keeps a rollback simple (nothing of this player
-ran ahead of the failed write) while the moves of many connections still share one commit.
+request's records are durable and its replies sent or queued. That keeps a rollback simple (nothing of this
+player ran ahead of the failed write) while the moves of many connections still share one commit.
+
+Frames for a connection go out in the order they were produced. Messages published to it (room events, other
+players' progress) are queued and written by the sender task, so a publisher never waits for a slow client.
+The reader writes the replies to its own request itself when nothing is queued before them (the common case:
+one task switch less per request); messages published meanwhile wait behind those replies.
 """
 
 from __future__ import annotations
@@ -10,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import ServerConnection
@@ -53,12 +59,18 @@ class Connection:
         self.websocket = websocket
         settings = server.settings
         self.bucket = TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst)
-        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.outbox: deque[str] = deque()  # frames the sender task writes, in order
+        self._sender_waiting: asyncio.Future[None] | None = None
+        self._replying = False  # the reader is writing its replies: queued frames wait behind them
+        self._stopping = False
         self.player_id: str | None = None
         self._unsubscribe_player: Callable[[], None] | None = None
         self._unsubscribe_room: Callable[[], None] | None = None
         self._room_code: str | None = None
         self._overflowed = False
+        self._waiting_since: float | None = None  # the reader waits for a frame since (loop time); None: handling
+        self._idle_timer: asyncio.TimerHandle | None = None
+        self._idle_close: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -73,19 +85,36 @@ class Connection:
             if self.player_id is not None:
                 self.server.forget_connection(self)
                 await self.server.execute(self.server.arena.disconnect(self.player_id), None)
-            self.outbox.put_nowait(None)
+            self._stopping = True
+            self._wake_sender()
             with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
                 await sender
 
     async def _read_loop(self) -> None:
-        settings = self.server.settings
+        loop = asyncio.get_running_loop()
+        self._waiting_since = loop.time()
+        self._idle_timer = loop.call_at(self._waiting_since + self.server.settings.idle_timeout_s, self._check_idle)
+        try:
+            await self._read_frames(loop)
+        finally:
+            self._idle_timer.cancel()
+
+    def _check_idle(self) -> None:
+        """The idle timeout, without a timer per frame: the timer looks at when the reader began waiting."""
+        loop = asyncio.get_running_loop()
+        timeout = self.server.settings.idle_timeout_s
+        since = self._waiting_since
+        if since is not None and loop.time() - since >= timeout:
+            reason = f"idle timeout: no message for {timeout:g} s"
+            self._idle_close = asyncio.create_task(self.close(CLOSE_POLICY, reason))
+            return  # recv() then raises ConnectionClosed and the connection ends
+        self._idle_timer = loop.call_at((loop.time() if since is None else since) + timeout, self._check_idle)
+
+    async def _read_frames(self, loop: asyncio.AbstractEventLoop) -> None:
         while True:
-            try:
-                async with asyncio.timeout(settings.idle_timeout_s):
-                    frame = await self.websocket.recv()
-            except TimeoutError:
-                await self.close(CLOSE_POLICY, f"idle timeout: no message for {settings.idle_timeout_s:g} s")
-                return
+            self._waiting_since = loop.time()
+            frame = await self.websocket.recv()
+            self._waiting_since = None
             try:
                 await self._handle_frame(frame)
             except ConnectionClosed:
@@ -102,7 +131,9 @@ class Connection:
             message = f"rate limit: {self.bucket.describe()}; this message was dropped"
             self.send(ErrorMessage(id=request_id, code=ErrorCode.rate_limited, message=message))
             return
-        size = len(frame) if isinstance(frame, bytes) else len(frame.encode())
+        size = len(frame)
+        if size > settings.max_message_bytes // 4 and isinstance(frame, str):  # UTF-8: at most 4 bytes a character
+            size = len(frame.encode())
         if size > settings.max_message_bytes:
             self.send(
                 ErrorMessage(
@@ -193,25 +224,62 @@ class Connection:
 
     def send(self, message: Message) -> None:
         """Queue a frame; a client that stops reading is cut off instead of growing the queue forever."""
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
+        if len(self.outbox) >= OUTBOX_LIMIT:
             if not self._overflowed:
                 self._overflowed = True
                 log.warning("dropping a connection that does not read its messages (%s queued)", OUTBOX_LIMIT)
                 self.websocket.transport.abort()  # a close handshake would wait behind the unread frames
             return
-        self.outbox.put_nowait(_encoded(message))
+        self.outbox.append(_encoded(message))
+        if not self._replying:
+            self._wake_sender()
+
+    def begin_replies(self, replies: Sequence[Message]) -> list[str]:
+        """The replies to the request being handled (called by the reader, before the request's publications).
+        When nothing is queued, they are returned for `finish_replies` to write directly, and whatever is
+        published until then waits behind them; otherwise they are queued behind what is there (returns [])."""
+        if self.outbox or self._stopping or self._replying:
+            for reply in replies:
+                self.send(reply)
+            return []
+        if replies:
+            self._replying = True
+        return [encode(reply) for reply in replies]
+
+    async def finish_replies(self, texts: list[str]) -> None:
+        if not texts:
+            return
+        try:
+            for text in texts:
+                await self.websocket.send(text)  # writes at once; waits only while the client's buffer is full
+        finally:
+            self._replying = False
+            if self.outbox:
+                self._wake_sender()
+
+    def _wake_sender(self) -> None:
+        waiting = self._sender_waiting
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
 
     async def _send_loop(self) -> None:
+        outbox = self.outbox
+        loop = asyncio.get_running_loop()
         while True:
-            text = await self.outbox.get()
-            if text is None:
+            while outbox and not self._replying:
+                await self.websocket.send(outbox.popleft())  # written before send() first yields: order kept
+            if self._stopping and not outbox:
                 return
-            await self.websocket.send(text)
+            self._sender_waiting = loop.create_future()
+            try:
+                await self._sender_waiting
+            finally:
+                self._sender_waiting = None
 
     async def drain(self) -> None:
         """Wait (briefly) until every queued frame is handed to the socket."""
         for _ in range(100):
-            if self.outbox.empty():
+            if not self.outbox and not self._replying:
                 return
             await asyncio.sleep(0.01)
 

@@ -23,7 +23,6 @@ transaction); only the acknowledgement is lost.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import deque
 from collections.abc import Sequence
@@ -73,6 +72,7 @@ class GroupCommitWriter:
         self._flushes_pending = 0  # a flush cuts the wait for company short
         self._records_pending = 0
         self._wakeup: asyncio.Event | None = None
+        self._gathering: asyncio.Future[None] | None = None  # set while the writer waits for company
         self._task: asyncio.Task[None] | None = None
         self._closed = False
 
@@ -102,7 +102,11 @@ class GroupCommitWriter:
         self._records_pending += len(records)
         if not records:
             self._flushes_pending += 1
-        self._start().set()
+        gathering = self._gathering
+        if gathering is None:
+            self._start().set()
+        elif (self._flushes_pending or self._records_pending >= self.max_batch) and not gathering.done():
+            gathering.set_result(None)  # cut the wait for company short: the batch is full, or a flush waits
         return submission.done
 
     def _start(self) -> asyncio.Event:
@@ -122,7 +126,7 @@ class GroupCommitWriter:
                 wakeup.clear()
                 while self._pending:
                     if self.max_delay_ms > 0:
-                        await self._gather_for(self.max_delay_ms / 1000, wakeup)
+                        await self._gather_for(self.max_delay_ms / 1000)
                     batch = self._take_batch()
                     await self._commit(batch)
                     batch = []
@@ -136,17 +140,21 @@ class GroupCommitWriter:
             self._records_pending = self._flushes_pending = 0
             raise
 
-    async def _gather_for(self, seconds: float, wakeup: asyncio.Event) -> None:
-        """Wait up to `seconds` for more submissions; stop early once a batch is full or on close."""
+    async def _gather_for(self, seconds: float) -> None:
+        """Wait up to `seconds` for more submissions; stop early once a batch is full, on a flush or on close.
+        One future and one timer per batch: a submission arriving meanwhile wakes nobody unless it fills the
+        batch (with a thousand players that is most submissions, each of which would otherwise wake the writer)."""
+        if self._closed or self._flushes_pending or self._records_pending >= self.max_batch:
+            return
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + seconds
-        while not self._closed and not self._flushes_pending and self._records_pending < self.max_batch:
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                return
-            wakeup.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wakeup.wait(), remaining)
+        gathering: asyncio.Future[None] = loop.create_future()
+        timer = loop.call_later(seconds, _resolve, gathering)
+        self._gathering = gathering
+        try:
+            await gathering
+        finally:
+            self._gathering = None
+            timer.cancel()
 
     def _take_batch(self) -> list[_Submission]:
         batch = [self._pending.popleft()]
@@ -196,6 +204,8 @@ class GroupCommitWriter:
         """Refuse new submissions, commit everything pending, stop the background task."""
         if not self._closed:
             self._closed = True
+            if self._gathering is not None and not self._gathering.done():
+                self._gathering.set_result(None)
             if self._task is not None and self._wakeup is not None:
                 self._wakeup.set()
                 try:
@@ -230,6 +240,11 @@ class GroupCommitWriter:
 
     async def room(self, room_id: str) -> StoredRoom | None:
         return await self.store.room(room_id)
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def _settle(batch: list[_Submission], error: BaseException | None) -> None:

@@ -29,6 +29,7 @@ from server.store.history import HistoryReads
 from server.store.leaderboards import CountDeltas, LeaderboardReads
 from server.store.models import Game, Move, Player, Room
 from server.store.seasons import SeasonReads
+from server.store.sqlite_writer import SqliteWriter
 
 games = Game.__table__
 moves = Move.__table__
@@ -62,6 +63,13 @@ class SqlStore:
         self.dailies = DailyStore(self.engine)
         self.seasons = SeasonReads(self.engine)
         self.history = HistoryReads(self.engine)
+        self._sqlite_writer: SqliteWriter | None = None
+        if self.backend == "sqlite":
+            tables = {"players": players, "rooms": rooms, "games": games, "moves": moves}
+            path = self.engine.url.database
+            assert path is not None  # parse_database_url refuses in-memory SQLite
+            self._sqlite_writer = SqliteWriter(path, self.engine.dialect, tables, _row)  # type: ignore[arg-type]
+        self.commits = 0  # write transactions committed through SQLAlchemy (the SQLite writer counts its own)
 
     @property
     def backend(self) -> str:
@@ -75,6 +83,9 @@ class SqlStore:
         (then none of them is kept)."""
         if not records:
             return
+        if self._sqlite_writer is not None and self._sqlite_writer.handles(records):
+            await self._sqlite_writer.write(records)
+            return
         try:
             async with self.engine.connect() as connection:
                 connection = await connection.execution_options(**{WRITE_OPTION: True})
@@ -83,6 +94,7 @@ class SqlStore:
                     for record_type, run in groupby(records, key=type):
                         await self._write_run(connection, record_type, list(run), deltas)
                     await leaderboards.apply_counts(connection, deltas)
+            self.commits += 1
         except IntegrityError as error:
             raise RecordRefusedError(f"record refused by the database: {error.orig}") from error
         except StatementError as error:
@@ -144,7 +156,14 @@ class SqlStore:
             row = (await connection.execute(select(rooms).where(rooms.c.id == room_id))).first()
             return await _stored_room(connection, row) if row else None
 
+    @property
+    def transactions_committed(self) -> int:
+        """Write transactions committed by this store, on either path."""
+        return self.commits + (self._sqlite_writer.commits if self._sqlite_writer is not None else 0)
+
     async def close(self) -> None:
+        if self._sqlite_writer is not None:
+            await self._sqlite_writer.close()
         await self.engine.dispose()
 
 

@@ -205,3 +205,36 @@ def test_random_moves_of_any_shape_are_judged_as_the_rules_say_and_a_refusal_cha
         assert expected
         assert board.pop() == concrete
         assert board.key() == before
+
+
+def _plain_player_view(board: Board) -> dict[str, object]:
+    """The player view spelled out card by card (what `Board.player_view` computes from cached card texts)."""
+    return {
+        "variant": board.variant.id,
+        "tableau": [
+            [None if depth < board.hidden[index] else card_text(card) for depth, card in enumerate(column)]
+            for index, column in enumerate(board.tableau)
+        ],
+        "cells": [card_text(card) if card else None for card in board.cells],
+        "foundations": [
+            {
+                "suit": "CDHS"[suit],
+                "cards": board.foundations[slot],
+                "top": card_text(board.foundation_top(slot)) if board.foundations[slot] else None,
+            }
+            for slot, suit in enumerate(board.variant.foundation_suits)
+        ],
+        "cards_on_foundations": board.cards_on_foundations,
+    }
+
+
+@given(st.data(), st.sampled_from(VARIANT_IDS))
+def test_the_fast_paths_agree_with_the_plain_definitions(data: st.DataObject, variant_id: str) -> None:
+    """`has_legal_move` (asked after every move) is `any(legal_moves)`, `has_foundation_move` is any foundation move
+    among them; the player view is the card-by-card one."""
+    board = play_randomly(data, variant_id, most=120)
+    assert board.has_legal_move() == any(True for _ in board.generate_legal_moves())
+    assert bool(board.legal_moves) == board.has_legal_move()
+    assert board.has_foundation_move() == any(move.to_zone == FOUNDATION for move in board.generate_legal_moves())
+    assert board.player_view() == _plain_player_view(board)
+    assert json.dumps(board.player_view()) == json.dumps(_plain_player_view(board))

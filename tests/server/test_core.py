@@ -94,6 +94,20 @@ def test_a_move_is_a_record_and_rollback_restores_the_game() -> None:
     assert game.game.actions == [] and game.game.board.cells == [0, 0, 0, 0]
 
 
+def test_progress_goes_to_the_rest_of_the_room_and_a_solo_race_publishes_none() -> None:
+    clock = ManualClock()
+    arena = Arena(clock)
+    _code, host, _ = started_race(arena, clock)
+    (progress,) = arena.handle(host, MoveRequest(move="1a")).publications
+    assert progress.skip == host and progress.message.progress.moves == 1  # type: ignore[attr-defined]
+    solo = new_player(arena, "solo")
+    arena.handle(solo, CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
+    arena.handle(solo, StartRaceRequest())
+    arena.tick()
+    moved = arena.handle(solo, MoveRequest(move="1a"))
+    assert moved.records and moved.publications == []
+
+
 def test_refusals_change_nothing() -> None:
     clock = ManualClock()
     arena = Arena(clock)

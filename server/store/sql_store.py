@@ -28,6 +28,7 @@ from server.store.errors import RecordRefusedError
 from server.store.history import HistoryReads
 from server.store.leaderboards import CountDeltas, LeaderboardReads
 from server.store.models import Game, Move, Player, Room
+from server.store.row_updates import RowUpdate, result_update, room_status_update
 from server.store.seasons import SeasonReads
 from server.store.sqlite_writer import SqliteWriter
 
@@ -35,6 +36,8 @@ games = Game.__table__
 moves = Move.__table__
 players = Player.__table__
 rooms = Room.__table__
+
+_TABLES: dict[str, Table] = {"games": games, "moves": moves, "players": players, "rooms": rooms}  # type: ignore[dict-item]
 
 # Rows that are plain inserts: consecutive records of one of these types go to the database as one
 # executemany, which is what makes a batch of a thousand moves cheap.
@@ -46,8 +49,6 @@ _INSERT_TABLES: dict[type, Table] = {
 }
 
 INITIAL_ROOM_STATUS = "lobby"
-RUNNING = "running"
-FINISHED = "finished"
 
 
 class SqlStore:
@@ -65,10 +66,9 @@ class SqlStore:
         self.history = HistoryReads(self.engine)
         self._sqlite_writer: SqliteWriter | None = None
         if self.backend == "sqlite":
-            tables = {"players": players, "rooms": rooms, "games": games, "moves": moves}
             path = self.engine.url.database
             assert path is not None  # parse_database_url refuses in-memory SQLite
-            self._sqlite_writer = SqliteWriter(path, self.engine.dialect, tables, _row)  # type: ignore[arg-type]
+            self._sqlite_writer = SqliteWriter(path, self.engine.dialect, _TABLES, _row)  # type: ignore[arg-type]
         self.commits = 0  # write transactions committed through SQLAlchemy (the SQLite writer counts its own)
 
     @property
@@ -110,10 +110,10 @@ class SqlStore:
             await connection.execute(insert(table), [_row(record) for record in run])
         elif record_type is RoomStatusRecord:
             for status in run:
-                await _write_room_status(connection, status)  # type: ignore[arg-type]
+                await _execute_update(connection, room_status_update(status))  # type: ignore[arg-type]
         elif record_type is ResultRecord:
             for result in run:
-                await _write_result(connection, result)  # type: ignore[arg-type]
+                await _execute_update(connection, result_update(result))  # type: ignore[arg-type]
                 if result.claim is not None:  # type: ignore[union-attr]
                     await leaderboards.claim(connection, result, deltas)  # type: ignore[arg-type]
         else:
@@ -213,33 +213,13 @@ def _row(record: Record) -> dict[str, Any]:
     raise TypeError(f"not an inserted record: {type(record).__name__}")
 
 
-async def _write_room_status(connection: AsyncConnection, record: RoomStatusRecord) -> None:
-    values: dict[str, Any] = {"status": record.status}
-    if record.status == RUNNING:
-        values["started_at"] = record.at
-    elif record.status == FINISHED:
-        values["finished_at"] = record.at
-    result = await connection.execute(update(rooms).where(rooms.c.id == record.room_id).values(**values))
+async def _execute_update(connection: AsyncConnection, change: RowUpdate) -> None:
+    table = _TABLES[change.table]
+    conditions = [table.c[key].is_(None) if value is None else table.c[key] == value
+                  for key, value in change.where.items()]
+    result = await connection.execute(update(table).where(*conditions).values(**change.values))
     if result.rowcount != 1:
-        raise RecordRefusedError(f"status {record.status!r} for unknown room {record.room_id!r}")
-
-
-async def _write_result(connection: AsyncConnection, record: ResultRecord) -> None:
-    statement = (
-        update(games)
-        .where(games.c.id == record.game_id, games.c.outcome.is_(None))
-        .values(
-            outcome=record.outcome,
-            player_moves=record.player_moves,
-            single_card_moves=record.single_card_moves,
-            cards_on_foundations=record.cards_on_foundations,
-            time_ms=record.time_ms,
-            finished_at=record.finished_at,
-        )
-    )
-    result = await connection.execute(statement)
-    if result.rowcount != 1:
-        raise RecordRefusedError(f"result for game {record.game_id!r}, which is unknown or already finished")
+        raise RecordRefusedError(change.refusal)
 
 
 # --- rows -> records -------------------------------------------------------------------------------------

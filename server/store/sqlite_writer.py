@@ -46,9 +46,12 @@ from server.core.ports import (
 )
 from server.store.engine import SQLITE_BUSY_TIMEOUT_MS
 from server.store.errors import RecordRefusedError
+from server.store.row_updates import RowUpdate, result_update, room_status_update
 from server.store.types import UtcDateTime
 
 Processor = Callable[[Any], Any] | None
+_Statement = tuple[str, list[tuple[Any, ...]], str | None]
+_UNSEEN = object()
 
 
 class _Insert:
@@ -82,11 +85,7 @@ class SqliteWriter:
         self._connection: sqlite3.Connection | None = None
         self._lock = threading.Lock()  # one transaction at a time, even if two callers race
         self.commits = 0
-        rooms, games = tables["rooms"], tables["games"]
-        self._datetime = {
-            "rooms": _processor(rooms.c.started_at.type, dialect),
-            "games": _processor(games.c.finished_at.type, dialect),
-        }
+        self._processors: dict[tuple[str, str], Processor | object] = {}
 
     @staticmethod
     def handles(records: Sequence[Record]) -> bool:
@@ -106,9 +105,9 @@ class SqliteWriter:
 
     # --- in the caller's thread: records -> statements ----------------------------------------------------
 
-    def _statements(self, records: Sequence[Record]) -> list[tuple[str, list[tuple[Any, ...]], bool]]:
-        """(sql, parameter rows, each row must change exactly one row) in order."""
-        statements: list[tuple[str, list[tuple[Any, ...]], bool]] = []
+    def _statements(self, records: Sequence[Record]) -> list[_Statement]:
+        """(sql, parameter rows, why a row that changes no row is refused; None for inserts) in order."""
+        statements: list[_Statement] = []
         try:
             for record_type, run in groupby(records, key=type):
                 batch = list(run)
@@ -117,13 +116,13 @@ class SqliteWriter:
                     for keys, same in groupby(rows, key=lambda row: tuple(row)):
                         chunk = list(same)
                         statement = self._insert(record_type, keys)
-                        statements.append((statement.sql, statement.rows(chunk), False))
+                        statements.append((statement.sql, statement.rows(chunk), None))
                 elif record_type is RoomStatusRecord:
                     for status in batch:
-                        statements.append(self._room_status(status))  # type: ignore[arg-type]
+                        statements.append(self._update(room_status_update(status)))  # type: ignore[arg-type]
                 elif record_type is ResultRecord:
                     for result in batch:
-                        statements.append(self._result(result))  # type: ignore[arg-type]
+                        statements.append(self._update(result_update(result)))  # type: ignore[arg-type]
                 else:
                     raise RecordRefusedError(f"not a storable record: {record_type.__name__}")
         except (ValueError, TypeError) as error:
@@ -137,25 +136,21 @@ class SqliteWriter:
             self._inserts[(record_type, keys)] = statement
         return statement
 
-    def _room_status(self, record: RoomStatusRecord) -> tuple[str, list[tuple[Any, ...]], bool]:
-        at = self._datetime["rooms"]
-        if record.status == "running":
-            return ("UPDATE rooms SET status = ?, started_at = ? WHERE id = ?",
-                    [(record.status, at(record.at) if at else record.at, record.room_id)], True)
-        if record.status == "finished":
-            return ("UPDATE rooms SET status = ?, finished_at = ? WHERE id = ?",
-                    [(record.status, at(record.at) if at else record.at, record.room_id)], True)
-        return ("UPDATE rooms SET status = ? WHERE id = ?", [(record.status, record.room_id)], True)
+    def _update(self, change: RowUpdate) -> _Statement:
+        """The UPDATE of `change`, its values through their columns' bind processors."""
+        table = self.tables[change.table]
+        assignments = ", ".join(f"{key} = ?" for key in change.values)
+        conditions = " AND ".join(f"{key} IS NULL" if value is None else f"{key} = ?"
+                                  for key, value in change.where.items())
+        parameters = [self._bind(table, key, value) for key, value in change.values.items()]
+        parameters += [value for value in change.where.values() if value is not None]
+        return f"UPDATE {table.name} SET {assignments} WHERE {conditions}", [tuple(parameters)], change.refusal
 
-    def _result(self, record: ResultRecord) -> tuple[str, list[tuple[Any, ...]], bool]:
-        at = self._datetime["games"]
-        return (
-            "UPDATE games SET outcome = ?, player_moves = ?, single_card_moves = ?, cards_on_foundations = ?, "
-            "time_ms = ?, finished_at = ? WHERE games.id = ? AND games.outcome IS NULL",
-            [(record.outcome, record.player_moves, record.single_card_moves, record.cards_on_foundations,
-              record.time_ms, at(record.finished_at) if at else record.finished_at, record.game_id)],
-            True,
-        )
+    def _bind(self, table: Table, key: str, value: Any) -> Any:
+        processor = self._processors.get((table.name, key), _UNSEEN)
+        if processor is _UNSEEN:
+            processor = self._processors[(table.name, key)] = _processor(table.c[key].type, self.dialect)
+        return value if processor is None else processor(value)
 
     # --- in the writer thread ----------------------------------------------------------------------------
 
@@ -173,7 +168,7 @@ class SqliteWriter:
             self._connection = connection
         return self._connection
 
-    def _run(self, statements: list[tuple[str, list[tuple[Any, ...]], bool]]) -> None:
+    def _run(self, statements: list[_Statement]) -> None:
         with self._lock:
             sql = "BEGIN IMMEDIATE"
             parameters: Any = ()
@@ -181,13 +176,13 @@ class SqliteWriter:
                 connection = self._connect()
                 connection.execute(sql)
                 try:
-                    for sql, parameters, one_row_each in statements:
-                        if one_row_each:
+                    for sql, parameters, refusal in statements:
+                        if refusal is None:
+                            connection.executemany(sql, parameters)
+                        else:
                             for row in parameters:
                                 if connection.execute(sql, row).rowcount != 1:
-                                    raise RecordRefusedError(f"no row to update for {row!r}: {sql}")
-                        else:
-                            connection.executemany(sql, parameters)
+                                    raise RecordRefusedError(refusal)
                     sql, parameters = "COMMIT", ()
                     connection.execute(sql)
                 except BaseException:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from server.core import daily
 from server.core.clock import Clock
@@ -78,6 +78,10 @@ from server.protocol.messages import (
     WelcomeMessage,
 )
 
+FORGET_FINISHED_AFTER = timedelta(seconds=30)
+"""How long a finished race stays in memory at least, even when nobody of it is connected."""
+SWEEP_INTERVAL = timedelta(seconds=1)
+"""How often the finished races are looked at (not on every tick: a race whose players stay costs nothing)."""
 
 @dataclass
 class PlayerState:
@@ -85,7 +89,6 @@ class PlayerState:
     room_code: str | None = None
     game_id: str | None = None
     connections: int = 0
-    game_ids: list[str] = field(default_factory=list)
 
 
 class Arena:
@@ -102,6 +105,9 @@ class Arena:
         # (is everyone done?). Insertion-ordered; rooms whose status moved on drop out.
         self._clocked: dict[Room, None] = {}
         self._settling: dict[Room, None] = {}
+        self._finished: dict[Room, datetime] = {}
+        """Finished races, by when they finished: each leaves memory once nobody of it is connected."""
+        self._next_sweep: datetime | None = None
 
     # ------------------------------------------------------------------ identity and connections
 
@@ -459,7 +465,36 @@ class Arena:
         for room in settling:
             if room.status == RUNNING and room.everyone_done():
                 effects.append(self._finish_race(room))
+        if self._finished and (self._next_sweep is None or now >= self._next_sweep):
+            self._next_sweep = now + SWEEP_INTERVAL
+            self._forget_unwatched_races(now)
         return effects + self.dailies.tick(now)
+
+    def _forget_unwatched_races(self, now: datetime) -> None:
+        """A finished race whose members have all gone leaves memory, its games with it.
+
+        Without this a long-running process keeps every race it ever held (and the garbage collector walks
+        them all). The store has everything: a replay request or a join by code brings the room back by
+        replay (server.net.restore), as after a restart. The grace period keeps a race whose finish is still
+        being written (and could be rolled back) in memory.
+        """
+        for room, finished_at in list(self._finished.items()):
+            if room.status != FINISHED:  # the finish was rolled back
+                del self._finished[room]
+            elif now - finished_at >= FORGET_FINISHED_AFTER and not any(map(self.is_connected, room.members)):
+                self._forget_room(room)
+
+    def _forget_room(self, room: Room) -> None:
+        for game in room.games.values():
+            self.games.pop(game.game_id, None)
+            state = self.players.get(game.player_id)
+            if state is not None and state.game_id == game.game_id:
+                state.game_id = None
+        for player_id in room.members:
+            state = self.players.get(player_id)
+            if state is not None and state.room_code == room.code:
+                state.room_code = None
+        self._drop_room(room)
 
     def _game_ended(self, game: PlayerGame) -> None:
         room = self.rooms_by_id.get(game.record.room_id or "")
@@ -519,6 +554,7 @@ class Arena:
             records.append(game.end("timeout", now))
             publications.append(Publication(player_topic(game.player_id), self._game_over(game, None)))
         room.status = FINISHED
+        self._finished[room] = now
         records.append(RoomStatusRecord(room.record.room_id, FINISHED, now))
         publications.append(
             Publication(
@@ -531,6 +567,7 @@ class Arena:
             for game in timed_out:
                 game.finish = None
             room.status = RUNNING
+            self._finished.pop(room, None)
             self._clocked[room] = None
             self._settling[room] = None
 
@@ -567,6 +604,8 @@ class Arena:
                 state.room_code = room.code
                 state.game_id = game.game_id
         self._add_room(room)
+        if room.status == FINISHED:  # adopted for a replay or a join: it may leave again
+            self._finished[room] = self.clock.now()
         if room.status in (COUNTDOWN, RUNNING):
             self._clocked[room] = None
             self._settling[room] = None  # its games may all have ended before the restart
@@ -631,6 +670,7 @@ class Arena:
         self.rooms_by_id.pop(room.record.room_id, None)
         self._clocked.pop(room, None)
         self._settling.pop(room, None)
+        self._finished.pop(room, None)
 
     def _room_of(self, player_id: str) -> Room:
         code = self.players[player_id].room_code
@@ -683,7 +723,7 @@ class Arena:
             successors = room.players() or list(room.members.values())
             if successors:
                 room.host_id = successors[0].player_id
-        if not room.members and room.status != RUNNING:
+        if not room.members and room.status not in (RUNNING, FINISHED):  # a finished race goes with the sweep
             self._drop_room(room)
 
         def rollback() -> None:

@@ -1,13 +1,18 @@
-"""Room life: leaving and host hand-over, spectators, undo, one connection per identity, idle timeout."""
+"""Room life: leaving and host hand-over, spectators, undo, one connection per identity, idle timeout, and a
+finished race leaving memory once nobody of it is connected."""
 
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 from arena_client import ArenaClient, connect_player
-from arena_server import RunningArena
+from arena_server import RunningArena, start_arena
+from boards_helpers import ManualClock
 from racing import open_race
 from websockets.exceptions import ConnectionClosed
+
+from server.core.arena import FORGET_FINISHED_AFTER
 
 
 async def test_leaving_hands_the_room_to_the_next_player(arena: RunningArena) -> None:
@@ -157,3 +162,46 @@ async def test_a_player_with_no_legal_move_left_and_no_undo_is_told_the_game_is_
     finally:
         await host.close()
         await rival.close()
+
+
+async def test_a_finished_race_nobody_watches_leaves_memory_and_its_replays_come_back(database_url: str) -> None:
+    clock = ManualClock(datetime(2026, 11, 22, 12, 0, tzinfo=UTC))
+    server = await start_arena(database_url, clock)
+    url = f"ws://127.0.0.1:{server.port}/"
+    host, rival = await connect_player(url, "host"), await connect_player(url, "rival")
+    try:
+        created = await host.request({"type": "create_room", "variant": "freecell", "deal": 5,
+                                      "options": {"countdown_s": 1}})  # fmt: skip
+        code = created["room"]["code"]
+        await rival.request({"type": "join_room", "code": code})
+        await host.request({"type": "start_race"})
+        clock.advance(1)
+        games = {client.player_id: (await client.expect("race_started"))["game"]["game_id"] for client in (host, rival)}
+        assert (await host.request({"type": "move", "move": "1a"}))["type"] == "move_accepted"
+        for client in (host, rival):
+            await client.request({"type": "resign"})
+        await host.expect("race_over", code=code)
+        token = host.token
+        await host.close()
+        await rival.close()
+
+        async def in_memory() -> bool:
+            await asyncio.sleep(0.2)  # several of the server's ticks (every 20 ms)
+            return code in server.arena.rooms or any(game_id in server.arena.games for game_id in games.values())
+
+        clock.advance(FORGET_FINISHED_AFTER.total_seconds() - 1)
+        assert await in_memory(), "a race just finished stays (its finish may still be written)"
+        clock.advance(2)
+        assert not await in_memory(), "nobody of the finished race is connected: it leaves memory"
+
+        again = await ArenaClient.open(url)
+        await again.hello("ignored", token=token)
+        replay = await again.request({"type": "get_replay", "game_id": games[again.player_id]})
+        assert replay["type"] == "replay" and replay["actions"] == ["1a"] and replay["outcome"] == "resigned", replay
+        rivals = await again.request({"type": "get_replay", "game_id": games[rival.player_id]})
+        assert rivals["type"] == "replay" and rivals["outcome"] == "resigned", rivals
+        await again.close()
+    finally:
+        await host.close()
+        await rival.close()
+        await server.shutdown()

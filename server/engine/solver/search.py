@@ -222,9 +222,7 @@ class BestFirst:
         return result
 
 
-def eager_foundation_moves(
-    rules: Rules, state: State, move: SolverMove | None
-) -> tuple[State, tuple[SolverMove, ...]]:
+def eager_foundation_moves(rules: Rules, state: State, move: SolverMove | None) -> tuple[State, tuple[SolverMove, ...]]:
     """Play every foundation move there is (then safe autoplay) until none is left: (the position, `move` and the
     foundation moves in order). Cells first, then columns left to right, one at a time."""
     played: list[SolverMove] = [] if move is None else [move]

@@ -4,9 +4,10 @@ Never a wrong answer: a solution is returned only after `certify` replayed it to
 `unsolvable` only when the complete search (sound pruning only) ran dry within the budget.
 
 Two searches share the budget: the complete one (short solutions, and the only one that can prove a deal lost)
-runs first for `COMPLETE_FIRST` of it; if that settles nothing, the eager one (every card a foundation takes goes
-up at once: incomplete, but it finds long solutions many times faster) runs until `EAGER_UNTIL`; then the complete
-search goes on from where it stopped for the rest. The first solution found is certified and returned.
+runs first for `COMPLETE_FIRST` of it; if that settles nothing, eager searches (every card a foundation takes goes
+up at once: incomplete, but they find long solutions many times faster), four of them with different weights
+taking turns in growing slices, run until `EAGER_UNTIL`; then the complete search goes on from where it stopped
+for the rest. The first solution found is certified and returned.
 """
 
 from __future__ import annotations
@@ -24,7 +25,9 @@ DEFAULT_BUDGET_SECONDS = 10.0
 COMPLETE_FIRST = 0.05
 """Share of the budget (time and nodes) the complete search has before the eager one starts."""
 EAGER_UNTIL = 0.6
-"""The eager search runs until this share of the budget is spent; the complete search has what is left."""
+"""The eager searches run until this share of the budget is spent; the complete search has what is left."""
+FIRST_SLICE = 0.01
+"""The eager searches take turns in slices of this share of the budget, doubled after every round."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,16 +64,42 @@ def solve(
     found = complete.run(budget * COMPLETE_FIRST, _share(max_nodes, COMPLETE_FIRST))
     if found.status is not Status.UNKNOWN:
         return _certified(board, found)
-    eager = BestFirst(rules, start, atomic=atomic, weights=weights, eager=True)
-    quick = eager.run(began + budget * EAGER_UNTIL - time.perf_counter(), _share(max_nodes, EAGER_UNTIL))
-    if quick.status is Status.SOLVED:
-        result = _certified(board, quick)
-        if result.status is Status.SOLVED:
-            return replace(result, nodes=complete.nodes + quick.nodes, seconds=time.perf_counter() - began)
-    left_nodes = None if max_nodes is None else max(max_nodes - eager.nodes, 0)
+    eager_end = began + budget * EAGER_UNTIL
+    eager_cap = None if max_nodes is None else max(int(max_nodes * (EAGER_UNTIL - COMPLETE_FIRST)), 1)
+    eager = [BestFirst(rules, start, atomic=atomic, weights=w, eager=True) for w in eager_weights(weights)]
+    slice_seconds = budget * FIRST_SLICE
+    while time.perf_counter() < eager_end and any(search.finished is None for search in eager):
+        for search in eager:
+            left = eager_end - time.perf_counter()
+            used = sum(other.nodes for other in eager)
+            if search.finished is not None or left <= 0 or (eager_cap is not None and used >= eager_cap):
+                continue
+            quick = search.run(min(slice_seconds, left), None if eager_cap is None else search.nodes + eager_cap - used)
+            if quick.status is Status.SOLVED:
+                result = _certified(board, quick)
+                if result.status is Status.SOLVED:
+                    nodes = complete.nodes + sum(other.nodes for other in eager)
+                    return replace(result, nodes=nodes, seconds=time.perf_counter() - began)
+        if eager_cap is not None and sum(other.nodes for other in eager) >= eager_cap:
+            break
+        slice_seconds *= 2
+    eager_nodes = sum(search.nodes for search in eager)
+    del eager  # their trees and tables: the complete search may need the memory
+    left_nodes = None if max_nodes is None else max(max_nodes - eager_nodes, 0)
     found = complete.run(began + budget - time.perf_counter(), left_nodes)
     result = _certified(board, found)
-    return replace(result, nodes=complete.nodes + eager.nodes, seconds=time.perf_counter() - began)
+    return replace(result, nodes=complete.nodes + eager_nodes, seconds=time.perf_counter() - began)
+
+
+def eager_weights(weights: Weights) -> tuple[Weights, ...]:
+    """The eager searches' weights: `weights` and three variations on it. Which ordering finds a long solution
+    soon differs from deal to deal (a slow deal for one is often quick for another), so they take turns."""
+    return (
+        weights,
+        replace(weights, buried=weights.buried * 0.5),
+        replace(weights, path=weights.path * 2),
+        replace(weights, cells_used=weights.cells_used * 2.5),
+    )
 
 
 def _share(max_nodes: int | None, share: float) -> int | None:

@@ -24,7 +24,7 @@ from server.engine.solver.state import rules_for, state_from_board
 DEFAULT_BUDGET_SECONDS = 10.0
 COMPLETE_FIRST = 0.05
 """Share of the budget (time and nodes) the complete search has before the eager one starts."""
-EAGER_UNTIL = 0.6
+EAGER_UNTIL = 0.85
 """The eager searches run until this share of the budget is spent; the complete search has what is left."""
 FIRST_SLICE = 0.01
 """The eager searches take turns in slices of this share of the budget, doubled after every round."""

@@ -28,11 +28,11 @@ EAGER_UNTIL = 0.85
 """The eager searches run until this share of the budget is spent; the complete search has what is left."""
 FIRST_SLICE = 0.01
 """The searches take turns in slices of this share of the budget, doubled after every round."""
-COMPLETE_TURN = (2.0, 0.0)
+COMPLETE_TURN = (4.0, 0.0)
 """The complete search's turn in slices (an eager search's is one), with one deck and with several. With one deck
 it is the search that finds the shortest solutions (and the only one that can prove a loss) and often the first
-to finish (deal 617: 3 s alone, 7 s for the best eager search); with several decks its space is far too big and
-the eager searches find nearly every solution, so it waits for the rest of the budget."""
+to finish (deal 617: 3 s alone on a quiet machine, 7 s for the best eager search); with several decks its space
+is far too big and the eager searches find nearly every solution, so it waits for the rest of the budget."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,7 +96,7 @@ class Estimator:
         weights = self.weights
         total = 0.0
         empty = 0
-        nearest = [NOWHERE] * len(wanted)
+        depth_rows = []
         for column in columns:
             if not column:
                 empty += 1
@@ -106,10 +106,9 @@ class Estimator:
             if share is None:
                 share = memo[key] = self.column_share(column, wanted)
             total += share[0]
-            for index, depth in enumerate(share[1]):
-                if depth < nearest[index]:
-                    nearest[index] = depth
-        next_depth = sum(depth for depth in nearest if depth != NOWHERE)
+            depth_rows.append(share[1])
+        # the shallowest copy of each wanted card over all columns
+        next_depth = sum(depth for depth in map(min, zip(*depth_rows, strict=True)) if depth != NOWHERE)
         cards_left = self.rules.total_cards - sum(foundations)
         return (
             total

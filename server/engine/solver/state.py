@@ -12,7 +12,7 @@ nothing, nothing builds on it, and no foundation takes it, so it is a blocker th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
 
@@ -55,6 +55,10 @@ class Rules:
     cells: int
     run_limit_table: tuple[tuple[int, ...], ...]
     """`run_limit_table[empty_cells][other_empty_columns]` = the longest run one move may carry."""
+    tables: dict[tuple[int, ...], tuple[dict[int, int], dict[int, int]]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
+    """Memo of `foundation_tables`: a search meets few distinct foundation heights, and meets each very often."""
 
 
 @cache
@@ -106,6 +110,28 @@ def foundation_slot(rules: Rules, foundations: tuple[int, ...], card: int) -> in
     return -1
 
 
+TABLES_LIMIT = 100_000
+
+
+def foundation_tables(rules: Rules, foundations: tuple[int, ...]) -> tuple[dict[int, int], dict[int, int]]:
+    """({card: the slot `foundation_slot` picks} for every card the foundations take now, the same for the cards
+    among them that safe autoplay sends up). Memoised per foundation heights; pure functions of them."""
+    tables = rules.tables.get(foundations)
+    if tables is None:
+        playable: dict[int, int] = {}
+        capacity = rules.capacity
+        for suit, slots in enumerate(rules.slots_of_suit):
+            for slot in slots:
+                on = foundations[slot]
+                if on < capacity:
+                    playable.setdefault((on % 13 + 1) << 2 | suit, slot)
+        safe = {card: slot for card, slot in playable.items() if is_safe(rules, foundations, card)}
+        if len(rules.tables) >= TABLES_LIMIT:
+            rules.tables.clear()
+        tables = rules.tables[foundations] = (playable, safe)
+    return tables
+
+
 def copies_on_foundations(rules: Rules, foundations: tuple[int, ...], card: int) -> int:
     rank = card >> 2
     copies = 0
@@ -126,29 +152,28 @@ def is_safe(rules: Rules, foundations: tuple[int, ...], card: int) -> bool:
 def safe_autoplay(rules: Rules, state: State) -> State:
     """Send every safe card up, as the engine's `safe_autoplay` does (the result does not depend on the order)."""
     columns, cells, foundations = state
-    changed = True
+    safe = foundation_tables(rules, foundations)[1]
+    changed = bool(safe)
     while changed:
         changed = False
         for card in cells:
-            slot = foundation_slot(rules, foundations, card)
-            if slot >= 0 and is_safe(rules, foundations, card):
+            slot = safe.get(card)
+            if slot is not None:
                 foundations = _raise(foundations, slot)
                 cells = _without(cells, card)
                 changed = True
                 break
+        if not changed:
+            for index, column in enumerate(columns):
+                if column:
+                    slot = safe.get(column[-1])  # UNKNOWN (0) is never a key
+                    if slot is not None:
+                        foundations = _raise(foundations, slot)
+                        columns = (*columns[:index], column[:-1], *columns[index + 1 :])
+                        changed = True
+                        break
         if changed:
-            continue
-        for index, column in enumerate(columns):
-            if column:
-                card = column[-1]
-                if card == UNKNOWN:
-                    continue
-                slot = foundation_slot(rules, foundations, card)
-                if slot >= 0 and is_safe(rules, foundations, card):
-                    foundations = _raise(foundations, slot)
-                    columns = (*columns[:index], column[:-1], *columns[index + 1:])
-                    changed = True
-                    break
+            safe = foundation_tables(rules, foundations)[1]
     if foundations is state.foundations:
         return state
     return State(columns, cells, foundations)
@@ -198,19 +223,20 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool) -> list[SolverMo
     may_fill = rules.may_fill_empty
     moves: list[SolverMove] = []
     append = moves.append
+    playable = foundation_tables(rules, foundations)[0]
 
     previous = -1
     for card in cells:
         if card == previous:
             continue
-        slot = foundation_slot(rules, foundations, card)
-        if slot >= 0:
+        slot = playable.get(card)
+        if slot is not None:
             append(SolverMove(CELL, card, FOUNDATION, slot, 1))
         previous = card
     for index, column in enumerate(columns):
-        if column and column[-1] != UNKNOWN:
-            slot = foundation_slot(rules, foundations, column[-1])
-            if slot >= 0:
+        if column:
+            slot = playable.get(column[-1])  # UNKNOWN (0) is never a key
+            if slot is not None:
                 append(SolverMove(TABLEAU, index, FOUNDATION, slot, 1))
 
     empty_columns = 0

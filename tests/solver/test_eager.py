@@ -1,0 +1,66 @@
+"""The eager search and the resumable search that `solve` interleaves: fast, and never taken for a proof."""
+
+from __future__ import annotations
+
+from solver_positions import position
+
+from server.engine import FOUNDATION, Board, Game, variant_by_id
+from server.engine.solver import Status, certify, solve
+from server.engine.solver.search import BestFirst, best_first
+from server.engine.solver.state import rules_for, state_from_board
+
+FREECELL = variant_by_id("freecell")
+
+
+def one_place_short() -> Board:
+    """Lost (test_solve.py proves it with the complete search): nothing can ever reach the ace of clubs."""
+    return position(
+        "freecell",
+        ["AC 2C 3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC"],
+        ["JC", "QC", "KC"],
+        [0, 13, 13, 13],
+    )
+
+
+def test_an_eager_search_that_runs_dry_proves_nothing() -> None:
+    board = one_place_short()
+    rules = rules_for(board.variant)
+    start = state_from_board(board, visible_only=False)
+    eager = BestFirst(rules, start, atomic=False, eager=True).run(20)
+    assert eager.status is Status.UNKNOWN
+    assert eager.out_of == "eager"
+    assert best_first(rules, start, atomic=False, seconds=20).status is Status.UNSOLVABLE
+
+
+def test_a_search_run_in_slices_ends_where_one_run_ends() -> None:
+    board = Board.deal(FREECELL, 10)
+    rules = rules_for(FREECELL)
+    start = state_from_board(board, visible_only=False)
+    whole = best_first(rules, start, atomic=False, seconds=60)
+    sliced = BestFirst(rules, start, atomic=False)
+    limit = 0
+    result = sliced.run(60, max_nodes=limit)
+    while result.status is Status.UNKNOWN:
+        limit += 500
+        result = sliced.run(60, max_nodes=limit)
+    assert result.status is whole.status is Status.SOLVED
+    assert result.path == whole.path
+    assert result.nodes == whole.nodes
+
+
+def test_eager_solutions_are_certified_and_replay() -> None:
+    # every foundation move the eager search makes is an explicit move of the solution
+    board = Board.deal(FREECELL, 1)
+    rules = rules_for(FREECELL)
+    found = BestFirst(rules, state_from_board(board, visible_only=False), atomic=False, eager=True).run(20)
+    assert found.status is Status.SOLVED
+    eager = certify(board, found.path)
+    assert any(step.to_zone == FOUNDATION for step in found.path)
+    assert Game.replay(FREECELL, 1, eager.notation, autoplay=False).board.is_won()
+
+
+def test_four_deck_is_solved_and_replays() -> None:
+    variant = variant_by_id("freecell-four-deck")
+    result = solve(Board.deal(variant, 3), budget=60)
+    assert result.status is Status.SOLVED, result.detail
+    assert Game.replay(variant, 3, result.notation, autoplay=False).board.is_won()

@@ -49,10 +49,13 @@ def sqlite_path(url: str) -> Path:
     return Path(url.removeprefix("sqlite+aiosqlite:///"))
 
 
+# The SQLite writer is SQLite's: the backend-parametrized database fixture runs on SQLite only here.
+pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+
+
 @pytest.fixture
 def sqlite_url(database_url: str) -> str:
-    if not database_url.startswith("sqlite"):
-        pytest.skip("the SQLite writer is SQLite's")
+    assert database_url.startswith("sqlite")
     return database_url
 
 

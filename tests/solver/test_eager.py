@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
+import time
+
+import pytest
 from solver_positions import position
 
 from server.engine import FOUNDATION, Board, Game, variant_by_id
 from server.engine.solver import Status, certify, solve
 from server.engine.solver.search import BestFirst, best_first
+from server.engine.solver.solve import COMPLETE_FIRST
 from server.engine.solver.state import rules_for, state_from_board
 
 FREECELL = variant_by_id("freecell")
@@ -64,3 +69,18 @@ def test_four_deck_is_solved_and_replays() -> None:
     result = solve(Board.deal(variant, 3), budget=60)
     assert result.status is Status.SOLVED, result.detail
     assert Game.replay(variant, 3, result.notation, autoplay=False).board.is_won()
+
+
+def test_a_node_budget_gives_the_same_answer_on_a_slow_and_a_fast_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The daily challenge certifies its deals with a node budget so that every machine picks the same deal with
+    the same par: with one, how fast the clock runs must not change which search runs when, nor the answer."""
+    board = Board.deal(FREECELL, 617)  # unsettled within these nodes: every search takes its turns
+    answers = []
+    for step in (1e-6, 1e-2):  # seconds the clock moves at each reading: a fast machine, then a slow one
+        readings = itertools.count()
+        monkeypatch.setattr(time, "perf_counter", lambda step=step, readings=readings: next(readings) * step)
+        result = solve(board, budget=10, max_nodes=40_000)  # the slow machine's 10 s hold far more than that
+        answers.append((result.status, result.notation, result.nodes))
+    monkeypatch.undo()
+    assert answers[0] == answers[1]
+    assert answers[0][2] > 40_000 * COMPLETE_FIRST, "the eager searches took their turns"

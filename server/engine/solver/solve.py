@@ -23,7 +23,8 @@ from server.engine.solver.state import rules_for, state_from_board
 
 DEFAULT_BUDGET_SECONDS = 10.0
 COMPLETE_FIRST = 0.05
-"""Share of the budget (time and nodes) the complete search has before the eager one starts."""
+"""Share of the budget the complete search has before the eager ones start. The budget is counted in nodes when
+`solve` is given a node budget (the answer is then the same on every machine), else in seconds."""
 EAGER_UNTIL = 0.85
 """The eager searches run until this share of the budget is spent; the complete search has what is left."""
 FIRST_SLICE = 0.01
@@ -64,46 +65,76 @@ def solve(
     """Solve from `board`'s position using the whole position (face-down cards included: certification)."""
     rules = rules_for(board.variant)
     start = state_from_board(board, visible_only=False)
-    began = time.perf_counter()
+    spend = _Budget(budget, max_nodes)
     complete = BestFirst(rules, start, atomic=atomic, weights=weights)
-    found = complete.run(budget * COMPLETE_FIRST, _share(max_nodes, COMPLETE_FIRST))
+    spend.searches.append(complete)
+    found = spend.run(complete, COMPLETE_FIRST)
     if found.status is not Status.UNKNOWN:
         return _certified(board, found)
     eager = [BestFirst(rules, start, atomic=atomic, weights=w, eager=True) for w in eager_weights(weights)]
+    spend.searches.extend(eager)
     complete_turn = COMPLETE_TURN[rules.copies > 1]
     turns = [*([(complete, complete_turn)] if complete_turn else []), *((search, 1.0) for search in eager)]
-    eager_end = began + budget * EAGER_UNTIL
-    slice_seconds = budget * FIRST_SLICE
-    room: int | None = None
-    while time.perf_counter() < eager_end and any(search.finished is None for search, _ in turns):
+    slice_share = FIRST_SLICE
+    while spend.used() < EAGER_UNTIL and any(search.finished is None for search, _ in turns):
         for search, turn in turns:
-            left = eager_end - time.perf_counter()
-            room = None if max_nodes is None else max_nodes - complete.nodes - sum(other.nodes for other in eager)
-            if left <= 0 or (room is not None and room <= 0):
+            left = EAGER_UNTIL - spend.used()
+            if left <= 0:
                 break
             if search.finished is not None:
                 continue
-            found = search.run(min(slice_seconds * turn, left), None if room is None else search.nodes + room)
+            found = spend.run(search, min(slice_share * turn, left))
             if search is complete and found.status is not Status.UNKNOWN:
-                return _totals(_certified(board, found), complete, eager, began)
+                return spend.totals(_certified(board, found))
             if found.status is Status.SOLVED:
                 result = _certified(board, found)
                 if result.status is Status.SOLVED:
-                    return _totals(result, complete, eager, began)
-        if room is not None and room <= 0:
-            break
-        slice_seconds *= 2
-    eager_nodes = sum(search.nodes for search in eager)
-    eager.clear()  # their trees and tables: the complete search may need the memory
-    left_nodes = None if max_nodes is None else max(max_nodes - eager_nodes, complete.nodes)
-    found = complete.run(began + budget - time.perf_counter(), left_nodes)
-    result = _certified(board, found)
-    return replace(result, nodes=complete.nodes + eager_nodes, seconds=time.perf_counter() - began)
+                    return spend.totals(result)
+        slice_share *= 2
+    spend.retire(eager)  # their trees and tables: the complete search may need the memory
+    eager.clear()
+    return spend.totals(_certified(board, spend.run(complete, 1.0 - spend.used())))
 
 
-def _totals(result: SolveResult, complete: BestFirst, eager: list[BestFirst], began: float) -> SolveResult:
-    nodes = complete.nodes + sum(search.nodes for search in eager)
-    return replace(result, nodes=nodes, seconds=time.perf_counter() - began)
+class _Budget:
+    """The solve's budget in one unit, shared out between the searches as fractions of it.
+
+    With a node budget the unit is nodes and the seconds are only a safety net: which search runs when, and so
+    the answer, is then the same on every machine however busy (the daily challenge certifies its deals this
+    way, so that every process picks the same deal with the same par). Without one, the unit is seconds.
+    """
+
+    def __init__(self, seconds: float, max_nodes: int | None) -> None:
+        self.seconds = seconds
+        self.max_nodes = max_nodes
+        self.began = time.perf_counter()
+        self.searches: list[BestFirst] = []
+        self.retired_nodes = 0
+
+    def nodes(self) -> int:
+        return self.retired_nodes + sum(search.nodes for search in self.searches)
+
+    def used(self) -> float:
+        """The share of the budget spent so far (all of it once the seconds are gone, whatever the unit)."""
+        elapsed = (time.perf_counter() - self.began) / self.seconds if self.seconds > 0 else 1.0
+        if self.max_nodes is None or elapsed >= 1.0:
+            return elapsed
+        return self.nodes() / self.max_nodes
+
+    def run(self, search: BestFirst, share: float) -> SearchResult:
+        """Let `search` go on for `share` of the budget (at least one node), never past the whole budget."""
+        seconds_left = self.began + self.seconds - time.perf_counter()
+        if self.max_nodes is None:
+            return search.run(min(self.seconds * share, seconds_left))
+        nodes = max(1, min(int(self.max_nodes * share), self.max_nodes - self.nodes()))
+        return search.run(seconds_left, search.nodes + nodes)
+
+    def retire(self, searches: list[BestFirst]) -> None:
+        self.retired_nodes += sum(search.nodes for search in searches)
+        self.searches = [search for search in self.searches if search not in searches]
+
+    def totals(self, result: SolveResult) -> SolveResult:
+        return replace(result, nodes=self.nodes(), seconds=time.perf_counter() - self.began)
 
 
 def eager_weights(weights: Weights) -> tuple[Weights, ...]:
@@ -115,10 +146,6 @@ def eager_weights(weights: Weights) -> tuple[Weights, ...]:
         replace(weights, path=weights.path * 2),
         replace(weights, cells_used=weights.cells_used * 2.5),
     )
-
-
-def _share(max_nodes: int | None, share: float) -> int | None:
-    return None if max_nodes is None else max(int(max_nodes * share), 1)
 
 
 def _certified(board: Board, found: SearchResult) -> SolveResult:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from pathlib import Path
 
 import pytest
@@ -99,6 +100,32 @@ async def test_a_closed_connection_fails_waiting_requests_and_events(sqlite_aren
     with pytest.raises(ConnectionLost):
         await client.get_state()
     await client.close()
+
+
+async def test_a_request_whose_send_fails_leaves_no_unread_error_behind(sqlite_arena: Arena) -> None:
+    """The connection drops while a paced request waits to be sent: the request raises `ConnectionLost`, and the
+    copy of that error its reply future received is read, not reported by asyncio as never retrieved."""
+    loop = asyncio.get_running_loop()
+    reports: list[dict[str, object]] = []
+    loop.set_exception_handler(lambda _loop, context: reports.append(context))
+    try:
+        client = await ArenaClient.connect(sqlite_arena.url, name="paced", max_rate_per_s=1)  # burst 1: hello takes it
+        assert client.player_id is not None
+        transport = sqlite_arena.server.connections[client.player_id].websocket.transport
+        loop.call_later(0.1, transport.abort)  # while the request waits for the pacer
+        try:
+            await client.get_state()
+        except ConnectionLost:
+            pass
+        else:
+            pytest.fail("a request on a dropped connection must raise ConnectionLost")
+        await client.close()
+        del client
+        gc.collect()
+        await asyncio.sleep(0)
+    finally:
+        loop.set_exception_handler(None)
+    assert not [report for report in reports if "never retrieved" in str(report.get("message"))], reports
 
 
 async def test_an_unreachable_server_is_a_connection_lost() -> None:

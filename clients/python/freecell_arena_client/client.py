@@ -203,6 +203,8 @@ class ArenaClient:
                 return await future
         finally:
             self._waiting.pop(request_id, None)
+            if future.done() and not future.cancelled():
+                future.exception()  # a send that failed raised the loss already: its copy here is seen, not lost
 
     async def send(self, message: Message) -> None:
         """Send without waiting for a reply (paced when the client has a rate)."""

@@ -68,7 +68,7 @@ class SqlStore:
         if self.backend == "sqlite":
             path = self.engine.url.database
             assert path is not None  # parse_database_url refuses in-memory SQLite
-            self._sqlite_writer = SqliteWriter(path, self.engine.dialect, _TABLES, _row)  # type: ignore[arg-type]
+            self._sqlite_writer = SqliteWriter(path, self.engine.dialect, _TABLES, _INSERT_TABLES, _row)  # type: ignore[arg-type]
         self.commits = 0  # write transactions committed through SQLAlchemy (the SQLite writer counts its own)
 
     @property

@@ -36,12 +36,8 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 
 from server.core.ports import (
-    GameRecord,
-    MoveRecord,
-    PlayerRecord,
     Record,
     ResultRecord,
-    RoomRecord,
     RoomStatusRecord,
 )
 from server.store.engine import SQLITE_BUSY_TIMEOUT_MS
@@ -74,11 +70,13 @@ class _Insert:
 
 
 class SqliteWriter:
-    def __init__(self, path: str, dialect: Dialect, tables: dict[str, Table],
+    def __init__(self, path: str, dialect: Dialect, tables: dict[str, Table], inserted: dict[type, Table],
                  row: Callable[[Record], dict[str, Any]]) -> None:
+        """`tables` by name (for the updates), `inserted`: the store's table for each record type it inserts."""
         self.path = path
         self.dialect = dialect
         self.tables = tables
+        self._inserted = inserted
         self._row = row
         self._inserts: dict[tuple[type, tuple[str, ...]], _Insert] = {}
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
@@ -111,7 +109,7 @@ class SqliteWriter:
         try:
             for record_type, run in groupby(records, key=type):
                 batch = list(run)
-                if record_type in _INSERTED:
+                if record_type in self._inserted:
                     rows = [self._row(record) for record in batch]
                     for keys, same in groupby(rows, key=lambda row: tuple(row)):
                         chunk = list(same)
@@ -132,7 +130,7 @@ class SqliteWriter:
     def _insert(self, record_type: type, keys: tuple[str, ...]) -> _Insert:
         statement = self._inserts.get((record_type, keys))
         if statement is None:
-            statement = _Insert(self.tables[_INSERTED[record_type]], keys, self.dialect)
+            statement = _Insert(self._inserted[record_type], keys, self.dialect)
             self._inserts[(record_type, keys)] = statement
         return statement
 
@@ -230,10 +228,3 @@ def _utc_text(value: datetime | None) -> str | None:
         value = value.astimezone(UTC)
     return value.replace(tzinfo=None).isoformat(" ", "microseconds")
 
-
-_INSERTED: dict[type, str] = {
-    PlayerRecord: "players",
-    RoomRecord: "rooms",
-    GameRecord: "games",
-    MoveRecord: "moves",
-}

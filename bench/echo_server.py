@@ -2,18 +2,25 @@
 
 Same library, same `serve` settings and the same event loop as the game server (it reads the same
 FREECELL_ARENA_* settings: frame size limit, pings, compression, event loop), so the difference between the
-two is the game server's own work. Each reply is the request padded to `--reply-bytes`,
-the size of the game server's move replies, so both move the same bytes; it still carries the request's `id`
-(the padding goes inside the JSON object), so the load client matches replies the same way for both.
+two is the game server's own work. With `--replies FILE` (what bench/load.py passes after its server run) each
+reply is the next of the game server's own move replies recorded by the load client, with the request's `id`
+put in: same bytes, same JSON for the client to parse, same data for deflate to compress. Otherwise each reply
+is the request padded with `x` to `--reply-bytes` (it compresses to almost nothing and parses as one string,
+which flatters the echo: kept for `--target echo` alone).
 
-    python bench/echo_server.py --port 0 --reply-bytes 1500    # prints "echo: listening on ws://HOST:PORT/"
+    python bench/echo_server.py --port 0 --replies replies.json  # prints "echo: listening on ws://HOST:PORT/"
+    python bench/echo_server.py --port 0 --reply-bytes 1500
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
+import json
+import re
 import signal
+from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection, serve
 
@@ -28,17 +35,51 @@ def padded(frame: str, size: int) -> str:
     return f'{frame[:-1]},"pad":"{"x" * room}"}}'
 
 
+MOVE_REQUEST = '{"type": "move",'
+REPLY_ID = re.compile(r'"id":\s*-?\d+')
+
+
+def replaying(samples: list[str]) -> Callable[[str], str]:
+    """A reply function that answers each move request with the next sample, the request's `id` in place of the
+    sample's, and any other request with itself. The load client's requests start with their type and end with
+    `"id": N}`, so the type is matched and the id cut out, not parsed."""
+    templates = []
+    for sample in samples:
+        match = REPLY_ID.search(sample)
+        if match is None:
+            raise ValueError(f"a recorded reply has no id: {sample[:80]!r}")
+        templates.append((sample[: match.start()] + '"id":', sample[match.end() :]))
+    cycle = itertools.cycle(templates)
+
+    def reply(frame: str) -> str:
+        if not frame.startswith(MOVE_REQUEST):
+            return frame
+        head, tail = next(cycle)
+        return head + frame[frame.rindex(":") + 1 : -1].strip() + tail
+
+    return reply
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--reply-bytes", type=int, default=0, help="pad replies to this many characters")
+    parser.add_argument("--replies", help="a JSON list of recorded replies to answer with, in turn")
     args = parser.parse_args()
     settings = Settings()
+    if args.replies:
+        with open(args.replies, encoding="utf-8") as file:
+            answer = replaying(json.load(file))
+    else:
+        size = args.reply_bytes
+
+        def answer(frame: str) -> str:
+            return padded(frame, size)
 
     async def echo(websocket: ServerConnection) -> None:
         async for frame in websocket:
-            await websocket.send(padded(frame, args.reply_bytes) if isinstance(frame, str) else frame)
+            await websocket.send(answer(frame) if isinstance(frame, str) else frame)
 
     async with serve(
         echo, args.host, args.port,

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib.util
+import json
 import multiprocessing
 import os
 import re
@@ -104,10 +105,17 @@ def game_server(database: str) -> Iterator[Target]:
 
 
 @contextlib.contextmanager
-def echo_server(reply_bytes: int) -> Iterator[Target]:
+def echo_server(reply_bytes: int, replies: list[str] | None = None) -> Iterator[Target]:
+    """The baseline: answers with `replies` (the game server's own move replies, recorded in the same run) when
+    there are some, else with the request padded to `reply_bytes`."""
     command = [sys.executable, str(BENCH / "echo_server.py"), "--port", "0", "--reply-bytes", str(reply_bytes)]
-    with started("echo", command) as target:
-        yield target
+    with tempfile.TemporaryDirectory(prefix="freecell-arena-echo-") as directory:
+        if replies:
+            path = Path(directory) / "replies.json"
+            path.write_text(json.dumps(replies), encoding="utf-8")
+            command += ["--replies", str(path)]
+        with started("echo", command) as target:
+            yield target
 
 
 @contextlib.contextmanager
@@ -188,6 +196,7 @@ class Result:
     errors: dict[str, int]
     late_sends: int
     reply_bytes: float
+    reply_samples: list[str]
     server_cpu: float  # share of one core over the window
     server_cpu_s: float  # CPU seconds the server spent in the window
     server_waited: float  # share of the window its event loop was runnable but had no CPU (a busy machine)
@@ -294,6 +303,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
         errors=errors,
         late_sends=sum(report.late_sends for report in reports),
         reply_bytes=sum(report.reply_bytes for report in reports) / max(1, moves),
+        reply_samples=[sample for report in reports for sample in report.reply_samples],
         server_cpu=server_cpu_s / max(window, 1e-9),
         server_cpu_s=server_cpu_s,
         server_waited=server_waited,
@@ -309,7 +319,7 @@ def _profile(target: Target, args: argparse.Namespace) -> subprocess.Popen[bytes
     if target.name == "echo":
         return None
     command = ["py-spy", "record", "--pid", str(target.process.pid), "--duration", str(int(args.duration)),
-               "--rate", "250", "--format", "raw", "--output", args.py_spy]
+               "--rate", "250", "--gil", "--format", "raw", "--output", args.py_spy]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -320,15 +330,18 @@ def compare(args: argparse.Namespace, database: str) -> tuple[Result | None, Res
     """The game server, then the echo server with the same connections and reply size."""
     server_result = echo_result = None
     reply_bytes = DEFAULT_REPLY_BYTES
+    replies: list[str] = []
     if args.target in ("server", "both"):
         with game_server(database) as target:
             server_result = run_load(target, args)
         print(server_result.line(), flush=True)
         reply_bytes = round(server_result.reply_bytes) or DEFAULT_REPLY_BYTES
+        replies = server_result.reply_samples
     if args.target in ("echo", "both"):
-        with echo_server(reply_bytes) as target:
+        with echo_server(reply_bytes, replies) as target:
             echo_result = run_load(target, args)
-        print(echo_result.line() + f"  (replies padded to {reply_bytes} B)", flush=True)
+        how = f"the server's {len(replies)} recorded move replies" if replies else "padded with x"
+        print(echo_result.line() + f"  (replies {reply_bytes} B, {how})", flush=True)
     if server_result and echo_result and echo_result.moves_per_s:
         ratio = server_result.moves_per_s / echo_result.moves_per_s
         print(f"ratio server/echo at {args.connections} connections ({database}): {ratio:.2f}", flush=True)

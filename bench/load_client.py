@@ -30,6 +30,7 @@ CONNECT_CONCURRENCY = 50
 SETUP_TIMEOUT_S = 120.0
 REPLY_TIMEOUT_S = 30.0
 LATE_MS = 5.0
+REPLY_SAMPLES = 64
 
 
 @dataclass
@@ -61,6 +62,8 @@ class Report:
     latencies_ms: list[float] = field(default_factory=list)
     late_sends: int = 0
     reply_bytes: int = 0
+    reply_samples: list[str] = field(default_factory=list)
+    """The first `REPLY_SAMPLES` move replies as sent: the echo server replays them (bench/echo_server.py)."""
     window_s: float = 0.0
     cpu_s: float = 0.0
 
@@ -82,8 +85,8 @@ class Player:
         self.game: Game | None = None
         self.in_room = False
 
-    async def request(self, message: dict[str, Any]) -> tuple[dict[str, Any], int]:
-        """Send with a fresh id; return the reply with that id (other frames are read and dropped) and its size."""
+    async def request(self, message: dict[str, Any]) -> tuple[dict[str, Any], str]:
+        """Send with a fresh id; return the reply with that id (other frames are read and dropped) and its frame."""
         assert self.websocket is not None
         request_id = next(self.ids)
         await self.websocket.send(json.dumps({**message, "id": request_id}))
@@ -92,7 +95,7 @@ class Player:
                 frame = await self.websocket.recv()
                 data = json.loads(frame)
                 if data.get("id") == request_id:
-                    return data, len(frame)
+                    return data, str(frame)
 
     async def open(self) -> None:
         self.websocket = await connect(self.plan.url, open_timeout=SETUP_TIMEOUT_S, proxy=None, max_queue=None)
@@ -149,7 +152,7 @@ class Player:
                     return
                 report.late_sends += late
             sent = time.perf_counter()
-            reply, size = await self.request({"type": "move", "move": format_move(self.variant, move)})
+            reply, frame = await self.request({"type": "move", "move": format_move(self.variant, move)})
             report.latencies_ms.append((time.perf_counter() - sent) * 1000)
             kind = reply.get("type")
             if kind == "error":
@@ -157,7 +160,9 @@ class Player:
                 await self.new_game()
                 continue
             report.moves += 1
-            report.reply_bytes += size
+            report.reply_bytes += len(frame)
+            if len(report.reply_samples) < REPLY_SAMPLES:
+                report.reply_samples.append(frame)
             self.game.play(move)
 
     async def close(self) -> None:

@@ -30,6 +30,7 @@ def test_a_short_run_plays_real_moves_on_both_servers() -> None:
         moves = re.search(r"moves/s\s+(\d+)", line)
         assert moves is not None and int(moves.group(1)) > 0, line
         assert re.search(r"conns\s+3\b", line), line
+    assert "recorded move replies" in echo, echo  # the echo answers with the server's own replies
     assert any(line.startswith("ratio server/echo at 3 connections (sqlite): ") for line in lines)
 
 

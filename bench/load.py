@@ -315,11 +315,11 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
 
 
 def _profile(target: Target, args: argparse.Namespace) -> subprocess.Popen[bytes] | None:
-    """py-spy on the server (not the echo) for the load window: collapsed stacks for flame graphs."""
-    if target.name == "echo":
-        return None
+    """py-spy on the server under test for the load window (the echo's profile goes to FILE.echo): collapsed stacks
+    for flame graphs, sampled only while the GIL is held, so time spent waiting for a CPU is not blamed on code."""
+    output = args.py_spy + (".echo" if target.name == "echo" else "")
     command = ["py-spy", "record", "--pid", str(target.process.pid), "--duration", str(int(args.duration)),
-               "--rate", "250", "--gil", "--format", "raw", "--output", args.py_spy]
+               "--rate", "250", "--gil", "--format", "raw", "--output", output]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -399,7 +399,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default="freecell")
     parser.add_argument("--idle", action="store_true", help="memory per greeted idle connection, server and echo")
     parser.add_argument("--figures", action="store_true", help="run every figure of docs/performance.md")
-    parser.add_argument("--py-spy", metavar="FILE", help="profile the server with py-spy (collapsed stacks to FILE)")
+    parser.add_argument("--py-spy", metavar="FILE",
+                        help="profile with py-spy: collapsed stacks of the server to FILE, of the echo to FILE.echo")
     parser.add_argument("--commit-delay-ms", type=float, help="server: FREECELL_ARENA_COMMIT_DELAY_MS")
     parser.add_argument("--compression", choices=("deflate", "none"),
                         help="server and echo: FREECELL_ARENA_COMPRESSION")

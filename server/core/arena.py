@@ -359,7 +359,7 @@ class Arena:
             time_ms=game.time_ms(now),
             status=game.status,
             only_undo_left=only_undo_left,
-            view=game.board_view(),
+            changes=game.view_changes(turn),
         )
         replies: list[Message] = [accepted]
         if outcome is not None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from server.core.clock import elapsed_ms
 from server.core.ports import BoardClaim, GameRecord, ResultRecord
-from server.engine import RULES_VERSION, Game, Move, Variant, format_move, move_to_json
+from server.engine import RULES_VERSION, Game, Move, Turn, Variant, format_move, move_to_json
 from server.protocol.messages import GameView, PlayedMove, PlayerStatus, Progress
 
 OUTCOME_SENTENCES = {
@@ -172,3 +172,7 @@ class PlayerGame:
 
     def board_view(self) -> dict[str, Any]:
         return self.game.board.player_view()
+
+    def view_changes(self, turn: Turn) -> dict[str, Any]:
+        """What `turn` changed in the player view (the reply to a move carries only that)."""
+        return self.game.board.view_changes(turn.moves)

@@ -10,7 +10,7 @@ the server validates every move of every player on this path.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from server.engine.atomic import single_card_moves
@@ -463,31 +463,61 @@ class Board:
 
     def player_view(self) -> dict[str, Any]:
         """What the player may see: face-down cards are null, so their identity never leaves the server."""
-        texts = _CARD_TEXTS
-        hidden = self.hidden
-        foundations = self.foundations
-        tableau = []
-        for index, column in enumerate(self.tableau):
-            face_down = hidden[index]
-            if face_down:
-                tableau.append([None] * min(face_down, len(column)) + [texts[card] for card in column[face_down:]])
-            else:
-                tableau.append([texts[card] for card in column])
-        suits = self.variant.foundation_suits
         return {
             "variant": self.variant.id,
-            "tableau": tableau,
-            "cells": [texts[card] for card in self.cells],
-            "foundations": [
-                {
-                    "suit": SUIT_LETTERS[suit],
-                    "cards": foundations[slot],
-                    "top": texts[((foundations[slot] - 1) % 13 + 1) << 2 | suit] if foundations[slot] else None,
-                }
-                for slot, suit in enumerate(suits)
-            ],
-            "cards_on_foundations": sum(foundations),
+            "tableau": [self._column_view(index) for index in range(len(self.tableau))],
+            "cells": [_CARD_TEXTS[card] for card in self.cells],
+            "foundations": self._foundations_view(),
+            "cards_on_foundations": sum(self.foundations),
         }
+
+    def view_changes(self, moves: Iterable[Move]) -> dict[str, Any]:
+        """The parts of `player_view` that `moves` (just played, or just taken back) changed, as they are now.
+
+        A move touches only its source and target, so after each move the server renders two or three columns
+        instead of the whole board, and the reply carries them alone (`server.engine.view.apply_view_changes`
+        puts them into the previous view). `tableau` maps each changed column's index (as a string: JSON keys
+        are strings) to the whole column; `cells` and `foundations` are the whole row when a move touched it and
+        absent otherwise; `cards_on_foundations` is always there. A card turned face up is in its column, which
+        was the source of the move that uncovered it.
+        """
+        columns: set[int] = set()
+        cells = foundations = False
+        for move in moves:
+            for zone, index in ((move.from_zone, move.from_index), (move.to_zone, move.to_index)):
+                if zone == TABLEAU:
+                    columns.add(index)  # type: ignore[arg-type]  # a column index is never None
+                elif zone == CELL:
+                    cells = True
+                else:
+                    foundations = True
+        changes: dict[str, Any] = {"tableau": {str(index): self._column_view(index) for index in sorted(columns)}}
+        if cells:
+            changes["cells"] = [_CARD_TEXTS[card] for card in self.cells]
+        if foundations:
+            changes["foundations"] = self._foundations_view()
+        changes["cards_on_foundations"] = sum(self.foundations)
+        return changes
+
+    def _column_view(self, index: int) -> list[str | None]:
+        texts = _CARD_TEXTS
+        column = self.tableau[index]
+        face_down = self.hidden[index]
+        if face_down:
+            return [None] * min(face_down, len(column)) + [texts[card] for card in column[face_down:]]
+        return [texts[card] for card in column]
+
+    def _foundations_view(self) -> list[dict[str, Any]]:
+        texts = _CARD_TEXTS
+        foundations = self.foundations
+        return [
+            {
+                "suit": SUIT_LETTERS[suit],
+                "cards": foundations[slot],
+                "top": texts[((foundations[slot] - 1) % 13 + 1) << 2 | suit] if foundations[slot] else None,
+            }
+            for slot, suit in enumerate(self.variant.foundation_suits)
+        ]
 
     def text(self, *, hide_face_down: bool = True) -> str:
         """Board text: foundations line, cells line, then one column per line, deepest card first.

@@ -31,6 +31,11 @@ class Turn:
     undone: list[Move] = field(default_factory=list)
     revealed: bool = False
 
+    @property
+    def moves(self) -> list[Move]:
+        """Every move this action made or took back: the places on the board it changed."""
+        return [*self.autoplay, *self.undone] if self.move is None else [self.move, *self.autoplay]
+
 
 class ReplayError(ValueError):
     """A stored or typed action log that does not replay: which action (1-based), what it said, why."""

@@ -58,6 +58,28 @@ def board_from_view(variant: Variant, view: Mapping[str, Any], *, seed: int = UN
     return board
 
 
+def apply_view_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The view after `changes` (`Board.view_changes`, the `changes` of a `move_accepted`): a new dict, `view`
+    untouched. Changes apply in the order the server sent them, each to the view the one before produced; the
+    result is checked when it becomes a board (`board_from_view`), so a wrong patch is a `ViewError` there."""
+    updated = dict(view)
+    tableau = changes.get("tableau", {})
+    if tableau:
+        if not isinstance(tableau, Mapping):
+            raise ViewError(f"changes.tableau must be an object of columns by index, not {type(tableau).__name__}")
+        columns = list(_sequence(view.get("tableau"), "tableau"))
+        for key, column in tableau.items():
+            index = int(key) if isinstance(key, str) and key.isdigit() else -1
+            if not 0 <= index < len(columns):
+                raise ViewError(f"changes.tableau names column {key!r}; the view has {len(columns)}")
+            columns[index] = list(_sequence(column, f"changes.tableau[{key}]"))
+        updated["tableau"] = columns
+    for part in ("cells", "foundations", "cards_on_foundations"):
+        if part in changes:
+            updated[part] = changes[part]
+    return updated
+
+
 def _sequence(value: object, what: str, length: int | None = None) -> Sequence[Any]:
     if not isinstance(value, list | tuple):
         raise ViewError(f"{what} must be a list, not {type(value).__name__}")

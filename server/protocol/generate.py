@@ -85,6 +85,12 @@ A session: `hello` -> `welcome` (keep the `token`) -> `create_room` or `join_roo
 the host sends `start_race` -> `countdown` -> `race_started` (your copy of the deal) -> `move` ->
 `move_accepted` (sent only after the move is durable) ... -> `game_over` -> `race_over` -> `get_replay`.
 
+Boards: `race_started`, `daily_started` and `game_state` carry your whole player view (`game.view`); each
+`move_accepted` carries only what its action changed (`changes`: the changed columns by index, and the cells
+and foundations when they changed). Put the changes into the view you hold, in order; `get_state` sends the
+whole view again whenever you want it. (Version 1 sent the whole view with every move: version 2 sends the
+changes, a fraction of the bytes and of the server's work per move.)
+
 Moves: the variant's text notation (`"3a"`, `"a3"`, `"38"`, `"3h"`, `"82v3"` in FreeCell; the generic
 `"t3-c1"`, `"t11-t2x3"`, `"c5-f"` in every variant) or the structured form
 `{{"from": "tableau", "from_index": 2, "to": "cell", "to_index": null, "count": 1}}` (0-based indices).

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 RequestId = Annotated[str | int | None, Field(description="Chosen by the client; echoed in the reply.")]
 
@@ -384,7 +384,7 @@ class WelcomeMessage(Message):
     player_id: str
     name: str
     token: str
-    protocol: Literal[1] = PROTOCOL_VERSION
+    protocol: Literal[2] = PROTOCOL_VERSION
     resumed: bool
 
 
@@ -433,7 +433,9 @@ class RaceStartedMessage(Message):
 
 
 class MoveAcceptedMessage(Message):
-    """Sent only once the move is durable. `autoplay` lists the moves the server made after it (not counted)."""
+    """Sent only once the move is durable. `autoplay` lists the moves the server made after it (not counted).
+    `changes` is what the action changed in your player view; the whole view comes with `race_started`,
+    `daily_started` and `game_state` (`get_state` any time)."""
 
     type: Literal["move_accepted"] = "move_accepted"
     id: RequestId = None
@@ -453,7 +455,13 @@ class MoveAcceptedMessage(Message):
         description="No legal move is left, but an undo can still rescue the game: undo (it costs a move) or "
         "resign. A game with no legal move ends as `stuck` only when undo cannot help.",
     )
-    view: dict[str, Any]
+    changes: dict[str, Any] = Field(
+        description="The parts of your player view this action changed (its move, autoplay, or what an undo took "
+        "back), as they are now: `tableau` maps each changed column's index (a string) to the whole column, "
+        "deepest card first, face-down cards null; `cells` and `foundations` are the whole row, present only "
+        "when changed; `cards_on_foundations` is always there. Put them into your last view in the order they "
+        "come (`server.engine.view.apply_view_changes`)."
+    )
 
 
 class GameOverMessage(Message):

@@ -41,7 +41,8 @@ async def test_a_game_through_the_typed_methods(sqlite_arena: Arena) -> None:
         assert board.is_legal(Move.to_cell(0, 0))
         accepted = await client.move(Move.to_cell(0, 0))  # an engine Move goes in the structured form
         assert accepted.player_moves == 1 and accepted.game_id == started.game.game_id
-        assert accepted.action == "1a" and accepted.view["cells"][0] == "6S"
+        assert accepted.action == "1a" and accepted.changes["cells"][0] == "6S"
+        assert accepted.changes["tableau"] == {"0": started.game.view["tableau"][0][:-1]}
         again = await client.move("t2-c")  # notation text goes as it is
         assert again.player_moves == 2 and again.action == "2b"
         state = await client.get_state()

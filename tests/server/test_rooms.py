@@ -13,6 +13,7 @@ from racing import open_race
 from websockets.exceptions import ConnectionClosed
 
 from server.core.arena import FORGET_FINISHED_AFTER
+from server.engine.view import apply_view_changes
 
 
 async def test_leaving_hands_the_room_to_the_next_player(arena: RunningArena) -> None:
@@ -45,13 +46,19 @@ async def test_undo_costs_a_move_and_structured_moves_work(arena: RunningArena) 
         code, games = await open_race(host, [], "freecell", seed=1, autoplay=False, undo_allowed=True)
         await spectator.request({"type": "join_room", "code": code, "spectator": True})
         structured = {"from": "tableau", "from_index": 1, "to": "cell", "to_index": None, "count": 1}
+        start = games[host.player_id]["view"]
         moved = await host.request({"type": "move", "move": structured})
         assert moved["type"] == "move_accepted" and moved["action"] == "2a"
         assert moved["move"]["move"] == {**structured, "to_index": 0}
+        assert set(moved["changes"]["tableau"]) == {"1"} and moved["changes"]["cells"][0] is not None
+        assert "foundations" not in moved["changes"]
+        after_move = apply_view_changes(start, moved["changes"])
+        assert after_move["tableau"][1] == start["tableau"][1][:-1]
+        assert after_move["cells"][0] == start["tableau"][1][-1]
         undone = await host.request({"type": "undo"})
         assert undone["type"] == "move_accepted" and undone["action"] == "undo" and undone["move"] is None
         assert [item["notation"] for item in undone["undone"]] == ["2a"]
-        assert undone["player_moves"] == 2 and undone["view"] == games[host.player_id]["view"]
+        assert undone["player_moves"] == 2 and apply_view_changes(after_move, undone["changes"]) == start
         nothing = await host.request({"type": "undo"})
         assert nothing["code"] == "undo_not_allowed" and nothing["reason"] == "nothing_to_undo"
         progress = await spectator.expect("progress", code=code)

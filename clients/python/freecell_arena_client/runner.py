@@ -3,9 +3,10 @@ play the race to the end (or play today's daily deal), and come back after a dro
 restart.
 
 The runner keeps no game logic of its own: after every accepted move it rebuilds the board from the player view
-the server sent, and after a reconnect from the `game_state` the server sends on a resumed `welcome`. So a move
-lost in flight (sent, then the connection dropped) is never guessed at: the server's state says whether it
-counted, and the bot is asked again on the board as it really is.
+as the server says it now is (the last whole view with the move's `changes` put in), and after a reconnect from
+the `game_state` the server sends on a resumed `welcome`. So a move lost in flight (sent, then the connection
+dropped) is never guessed at: the server's state says whether it counted, and the bot is asked again on the
+board as it really is.
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from freecell_arena_client.bot import Bot
 from freecell_arena_client.client import CLOSE_REPLACED, ArenaClient
 from freecell_arena_client.errors import ArenaClientError, ArenaError, BotError, ConnectionLost
 from freecell_arena_client.tokens import TokenFile
 from server.engine import Board, Move, variant_by_id
-from server.engine.view import UNKNOWN_SEED, board_from_view
+from server.engine.view import UNKNOWN_SEED, apply_view_changes, board_from_view
 from server.protocol.messages import (
     DailyStartedMessage,
     ErrorCode,
@@ -148,6 +150,8 @@ class BotRunner:
         self.room: RoomView | None = None
         self.game: GameView | None = None
         self.board: Board | None = None
+        self.view: dict[str, Any] = {}
+        """The last player view from the server: each `move_accepted` carries only its changes to it."""
         self.player_moves = 0
         self.time_ms: int | None = None
         self.outcome: str | None = None
@@ -318,7 +322,8 @@ class BotRunner:
                 self._adopt(await client.get_state())  # play on the server's board, whatever we believed
                 continue
             refusals = 0
-            self.board = board_from_view(self.board.variant, accepted.view, seed=self.board.seed)
+            self.view = apply_view_changes(self.view, accepted.changes)
+            self.board = board_from_view(self.board.variant, self.view, seed=self.board.seed)
             self.player_moves = accepted.player_moves
             self.time_ms = accepted.time_ms
             if accepted.status != "playing":
@@ -411,6 +416,7 @@ class BotRunner:
     def _start_game(self, game: GameView) -> None:
         variant = variant_by_id(game.variant)
         self.game = game
+        self.view = game.view
         self.board = board_from_view(variant, game.view, seed=UNKNOWN_SEED if game.seed is None else game.seed)
         self.player_moves = game.player_moves
         self.time_ms = game.time_ms

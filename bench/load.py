@@ -408,7 +408,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="server and echo: FREECELL_ARENA_EVENT_LOOP (default: the server's default, auto)")
     parser.add_argument("--client-loop", choices=("auto", "asyncio", "uvloop"), default="auto",
                         help="the load client's event loop (default %(default)s: uvloop where installed)")
+    parser.add_argument("--setting", action="append", default=[], metavar="NAME=VALUE",
+                        help="any other server setting, e.g. gc_thresholds=50000,20,20 (repeatable)")
     args = parser.parse_args(argv)
+    for setting in args.setting:
+        name, equals, value = setting.partition("=")
+        if not equals or not name:
+            parser.error(f"--setting wants NAME=VALUE, not {setting!r}")
+        SERVER_OPTIONS["FREECELL_ARENA_" + name.upper()] = value
     if args.compression:
         SERVER_OPTIONS["FREECELL_ARENA_COMPRESSION"] = args.compression
     if args.commit_delay_ms is not None:

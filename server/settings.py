@@ -40,6 +40,10 @@ class Settings(BaseSettings):
     event_loop: Literal["auto", "asyncio", "uvloop"] = Field(
         default="auto", description="The event loop: uvloop where it is installed (auto), or the standard one."
     )
+    gc_thresholds: str = Field(
+        default="100000,20,20",
+        description="Python's garbage collector thresholds: young,middle,old as `gc.set_threshold` takes them.",
+    )
     tick_interval_s: float = Field(default=0.05, gt=0, le=1, description="How often countdowns and limits are checked.")
     shutdown_timeout_s: float = Field(default=10.0, gt=0, description="SIGTERM: most time spent flushing and closing.")
     log_level: str = Field(default="INFO", description="Python logging level.")
@@ -62,6 +66,17 @@ class Settings(BaseSettings):
         default=60.0, ge=0, description="Wait after a day closes before its final ranks are materialised."
     )
 
+    @field_validator("gc_thresholds")
+    @classmethod
+    def _three_thresholds(cls, value: str) -> str:
+        parts = [part.strip() for part in value.split(",")]
+        if len(parts) != 3 or not all(part.isdigit() for part in parts):
+            raise ValueError("three whole numbers young,middle,old, like 5000,20,20")
+        young, middle, old = map(int, parts)
+        if middle < 1 or old < 1:
+            raise ValueError("middle and old must be at least 1 (young 0 turns collection off)")
+        return f"{young},{middle},{old}"
+
     @field_validator("daily_variants")
     @classmethod
     def _known_variants(cls, value: str) -> str:
@@ -70,6 +85,11 @@ class Settings(BaseSettings):
         if unknown:
             raise ValueError(f"unknown variant {unknown[0]!r}; known: {', '.join(VARIANTS)}")
         return ",".join(names)
+
+    @property
+    def gc_threshold_values(self) -> tuple[int, int, int]:
+        young, middle, old = (int(part) for part in self.gc_thresholds.split(","))
+        return young, middle, old
 
     @property
     def daily_variant_ids(self) -> list[str]:

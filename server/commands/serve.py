@@ -108,7 +108,7 @@ async def serve_until_stopped(settings: Settings) -> int:
         await store.close()
         print(f"freecell-arena: cannot listen on {settings.host}:{settings.port}: {error.strerror}", file=sys.stderr)
         return 2
-    tune_garbage_collector()
+    tune_garbage_collector(settings.gc_threshold_values)
     print(f"freecell-arena: listening on ws://{settings.host}:{server.port}/ (database {settings.database_url})",
           flush=True)
     await stop.wait()
@@ -118,20 +118,14 @@ async def serve_until_stopped(settings: Settings) -> int:
     return 0
 
 
-GC_THRESHOLDS = (5_000, 20, 20)
-"""CPython's defaults are (700, 10, 10). Measured at 1,000 connections flat out (8 s, SQLite): with the defaults
-the collector ran 863 / 78 / 7 times (young / middle / full) for about 2.4 s of wall time, the full collections
-walking ~270,000 objects each; with the startup objects frozen and these thresholds, 331 / 23 / 2 times for
-about 0.8 s. Until then its pauses were charged to whatever allocated (the player view above all)."""
-
-
-def tune_garbage_collector() -> None:
+def tune_garbage_collector(thresholds: tuple[int, int, int]) -> None:
     """Once started: everything alive now (modules, schemas, metadata) lives as long as the process, so it is
-    frozen out of every future collection (`gc.freeze`), and collections run less often. Reference counting
-    still frees almost everything at once; only cycles wait for a collection, and each one is cheaper."""
+    frozen out of every future collection (`gc.freeze`), and collections run less often (`gc_thresholds`; see
+    docs/performance.md for what they cost). Reference counting still frees almost everything at once; only
+    cycles wait for a collection."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
+    gc.set_threshold(*thresholds)
 
 
 def loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop] | None:

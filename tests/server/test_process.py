@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 import subprocess
 import sys
@@ -14,6 +15,9 @@ from arena_client import ArenaClient, connect_player
 from racing import open_race
 from serverprocess import running_server, server_env, spawn
 from websockets.exceptions import ConnectionClosed
+
+from server.commands.serve import tune_garbage_collector
+from server.settings import Settings
 
 SOLUTION = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn").read_text().split()
 
@@ -102,15 +106,19 @@ async def test_sigterm_flushes_closes_with_a_reason_and_exits_0(tmp_path: Path) 
 
 
 @pytest.mark.parametrize(
-    ("args", "expected"),
+    ("args", "environment", "expected"),
     [
-        (["--port", "99999"], b"bad setting port"),
-        (["--database-url", "mysql://somewhere/db"], b"unsupported database"),
-        (["--database-url", "sqlite:///no/such/directory/x.db"], b"cannot use the database"),
+        (["--port", "99999"], {}, b"bad setting port"),
+        (["--database-url", "mysql://somewhere/db"], {}, b"unsupported database"),
+        (["--database-url", "sqlite:///no/such/directory/x.db"], {}, b"cannot use the database"),
+        ([], {"FREECELL_ARENA_GC_THRESHOLDS": "5000,20"}, b"bad setting gc_thresholds: Value error, three whole"),
+        ([], {"FREECELL_ARENA_GC_THRESHOLDS": "5000,0,20"}, b"bad setting gc_thresholds: Value error, middle and"),
     ],
 )
-async def test_serve_refuses_bad_settings_without_a_traceback(tmp_path: Path, args: list[str], expected: bytes) -> None:
-    process = await spawn(["serve", "--port", "0", *args], tmp_path, server_env())
+async def test_serve_refuses_bad_settings_without_a_traceback(
+    tmp_path: Path, args: list[str], environment: dict[str, str], expected: bytes
+) -> None:
+    process = await spawn(["serve", "--port", "0", *args], tmp_path, server_env(**environment))
     try:
         async with asyncio.timeout(30):
             stdout, stderr = await process.communicate()
@@ -131,3 +139,13 @@ def test_serve_refuses_an_unmigrated_postgres_and_names_the_command(tmp_path: Pa
     assert result.returncode == 2
     assert "freecell-arena migrate" in result.stderr and "Traceback" not in result.stderr
     assert result.stdout == ""
+
+
+def test_the_collector_gets_the_thresholds_of_the_settings() -> None:
+    before = gc.get_threshold()
+    try:
+        tune_garbage_collector(Settings(gc_thresholds=" 70000, 15,30").gc_threshold_values)
+        assert gc.get_threshold() == (70000, 15, 30)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

@@ -345,6 +345,10 @@ def compare(args: argparse.Namespace, database: str) -> tuple[Result | None, Res
     if server_result and echo_result and echo_result.moves_per_s:
         ratio = server_result.moves_per_s / echo_result.moves_per_s
         print(f"ratio server/echo at {args.connections} connections ({database}): {ratio:.2f}", flush=True)
+        cost = server_result.server_us_per_move / echo_result.server_us_per_move
+        print(f"server CPU per round trip: game server {server_result.server_us_per_move:.0f} us, echo "
+              f"{echo_result.server_us_per_move:.0f} us ({cost:.1f} x; less sensitive to a busy machine than the "
+              "ratio, which also depends on how the cores are shared with the load client)", flush=True)
     return server_result, echo_result
 
 

@@ -183,13 +183,23 @@ class BestFirst:
             expanded += 1
             slice_expanded += 1
             child_depth = tree.depth[node] + 1
+            # Every position on the frontier has had its autoplay (eager: every foundation move): after a move
+            # that leaves the foundations alone, only the source column's new top card is new to them.
+            playable, safe = foundation_tables(rules, state.foundations)
+            watched = playable if eager else safe
             for move in generate_moves(rules, state, atomic=atomic):
-                child = safe_autoplay(rules, apply_move(rules, state, move))
+                child = apply_move(rules, state, move)
                 step: SolverMove | tuple[SolverMove, ...] = move
                 steps = 1
-                if eager:
-                    child, step = eager_foundation_moves(rules, child, move)
-                    steps = len(step)
+                if move.to_zone == FOUNDATION or (
+                    move.from_zone == TABLEAU and (uncovered := child.columns[move.source]) and uncovered[-1] in watched
+                ):
+                    child = safe_autoplay(rules, child)
+                    if eager:
+                        child, step = eager_foundation_moves(rules, child, move)
+                        steps = len(step)
+                elif eager:
+                    step = (move,)
                 key = canonical_key(child)
                 if key in seen:
                     continue

@@ -116,6 +116,11 @@ class BestFirst:
     the path). That prunes positions a solution may need, so an eager search that runs dry proves nothing: its
     status is then UNKNOWN with `out_of` "eager". What it finds is a solution like any other (and certified
     like any other).
+
+    With `keep_runs` (eager only; not with `atomic`, where a run moves one card at a time) the search never
+    lifts cards off a card they build on, onto another card or into a cell, unless the card uncovered goes to
+    a foundation (see `generate_moves`). With several copies of each card most such moves only swap a parent
+    for an equal one, and a search with every cell full spends most of its nodes on them.
     """
 
     def __init__(
@@ -127,12 +132,16 @@ class BestFirst:
         weights: Weights = DEFAULT_WEIGHTS,
         stop_at_reveal: bool = False,
         eager: bool = False,
+        keep_runs: bool = False,
     ) -> None:
+        if keep_runs and not eager:
+            raise ValueError("keep_runs prunes positions a solution may need: only for an eager search")
         self.rules = rules
         self.atomic = atomic
         self.weights = weights
         self.stop_at_reveal = stop_at_reveal
         self.eager = eager
+        self.keep_runs = keep_runs and not atomic
         self.tree = _Tree()
         self.seconds = 0.0
         self.expanded = 0
@@ -162,6 +171,7 @@ class BestFirst:
         began = time.perf_counter()
         deadline = began + seconds
         rules, atomic, eager, stop_at_reveal = self.rules, self.atomic, self.eager, self.stop_at_reveal
+        keep_runs = self.keep_runs
         tree, seen, frontier, estimate = self.tree, self.seen, self.frontier, self.estimate
         path_weight = self.weights.path
         expanded = self.expanded
@@ -187,7 +197,7 @@ class BestFirst:
             # that leaves the foundations alone, only the source column's new top card is new to them.
             playable, safe = foundation_tables(rules, state.foundations)
             watched = playable if eager else safe
-            for move in generate_moves(rules, state, atomic=atomic):
+            for move in generate_moves(rules, state, atomic=atomic, keep_runs=keep_runs):
                 child = apply_move(rules, state, move)
                 step: SolverMove | tuple[SolverMove, ...] = move
                 steps = 1

@@ -8,6 +8,11 @@ runs first for `COMPLETE_FIRST` of it; if that settles nothing, it takes turns, 
 searches (every card a foundation takes goes up at once: incomplete, but they find long solutions many times
 faster) that have different weights, until `EAGER_UNTIL`; then the complete search has the rest alone. Each
 search goes on from where it stopped. The first solution found is certified and returned.
+
+With several copies of each card (Chinese FreeCell, Three and Four Deck) the eager searches also keep runs
+together (`keep_runs`: no card is lifted off a card it builds on, onto another card or into a cell, unless the
+card uncovered goes up). A card there has several equal parents, and a search with every cell full otherwise
+spends its nodes swapping them: Three Deck seeds 1-50 at 350,000 nodes settled 41 with it against 33 without.
 """
 
 from __future__ import annotations
@@ -71,7 +76,11 @@ def solve(
     found = spend.run(complete, COMPLETE_FIRST)
     if found.status is not Status.UNKNOWN:
         return _certified(board, found)
-    eager = [BestFirst(rules, start, atomic=atomic, weights=w, eager=True) for w in eager_weights(weights)]
+    keep_runs = rules.copies > 1
+    eager = [
+        BestFirst(rules, start, atomic=atomic, weights=w, eager=True, keep_runs=keep_runs)
+        for w in eager_weights(weights)
+    ]
     spend.searches.extend(eager)
     complete_turn = COMPLETE_TURN[rules.copies > 1]
     turns = [*([(complete, complete_turn)] if complete_turn else []), *((search, 1.0) for search in eager)]

@@ -217,10 +217,15 @@ def apply_move(rules: Rules, state: State, move: SolverMove) -> State:
     return State(tuple(new_columns), cells, foundations)
 
 
-def generate_moves(rules: Rules, state: State, *, atomic: bool) -> list[SolverMove]:
+def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool = False) -> list[SolverMove]:
     """Every legal move up to symmetry: one empty column stands for all, cells are a set, and moving a whole
     column into an empty one (the same position) is left out. Sound pruning only, so an exhausted search is a
-    proof."""
+    proof.
+
+    `keep_runs` (incomplete: only for the eager search) also leaves out the moves that lift cards off a card
+    they build on, onto another card or into a cell, unless the card uncovered goes to a foundation: with
+    several copies of each card such a move mostly swaps one parent for an equal one, and those swaps are most
+    of what a search stuck with every cell full tries."""
     columns, cells, foundations = state
     builds_on = rules.builds_on
     may_fill = rules.may_fill_empty
@@ -276,6 +281,8 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool) -> list[SolverMo
         # it builds on (one depth per target, since the ranks fix it), and runs into the first empty column
         found: list[tuple[int, int]] = []
         for count in range(1, min(run, limit_onto_card) + 1):
+            if keep_runs and count < run and column[-count - 1] not in playable:
+                continue  # lifted off a card it builds on, and that card stays where it is
             for parent in parents[column[-count]]:
                 targets = heads.get(parent)
                 if targets is not None:
@@ -305,6 +312,8 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool) -> list[SolverMo
     if free_cells:
         for index, column in enumerate(columns):
             if column and column[-1] != UNKNOWN:
+                if keep_runs and len(column) > 1 and builds_on[column[-1]][column[-2]] and column[-2] not in playable:
+                    continue
                 append(SolverMove(TABLEAU, index, CELL, 0, 1))
     return moves
 

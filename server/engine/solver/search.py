@@ -118,9 +118,10 @@ class BestFirst:
     like any other).
 
     With `keep_runs` (eager only; not with `atomic`, where a run moves one card at a time) the search never
-    lifts cards off a card they build on, onto another card or into a cell, unless the card uncovered goes to
-    a foundation (see `generate_moves`). With several copies of each card most such moves only swap a parent
-    for an equal one, and a search with every cell full spends most of its nodes on them.
+    lifts cards off a card they build on (into a cell, onto another card or into an empty column), unless the
+    card uncovered goes to a foundation (see `generate_moves`). With several copies of each card most such
+    moves only swap a parent for an equal one, and a search with every cell full spends most of its nodes on
+    them.
     """
 
     def __init__(

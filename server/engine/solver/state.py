@@ -223,9 +223,9 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
     proof.
 
     `keep_runs` (incomplete: only for the eager search) also leaves out the moves that lift cards off a card
-    they build on, onto another card or into a cell, unless the card uncovered goes to a foundation: with
-    several copies of each card such a move mostly swaps one parent for an equal one, and those swaps are most
-    of what a search stuck with every cell full tries."""
+    they build on (into a cell, onto another card or into an empty column), unless the card uncovered goes to a
+    foundation: with several copies of each card such a move mostly swaps one parent for an equal one, and
+    those swaps are most of what a search stuck with every cell full tries."""
     columns, cells, foundations = state
     builds_on = rules.builds_on
     may_fill = rules.may_fill_empty
@@ -289,6 +289,8 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
                     found.extend((target, count) for target in targets if target != source)
         if first_empty >= 0:
             for count in range(1, min(run, limit_into_empty) + 1):
+                if keep_runs and count < run and column[-count - 1] not in playable:
+                    continue
                 if count != size and may_fill[column[-count]]:  # the whole column: the same position
                     found.append((first_empty, count))
         if len(found) > 1:

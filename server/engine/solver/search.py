@@ -9,7 +9,8 @@ budget does is a proof that no solution exists. The clock is read every `CLOCK_E
 
 The eager search (`eager=True`) also sends up every card a foundation takes, safe or not, after each move. It is
 incomplete (a dry frontier proves nothing) and much faster on long games, so `solve` runs it beside the complete
-search.
+search. With `keep_runs` (several copies of each card) it also never lifts cards off a card they build on unless
+the card uncovered goes up: such moves mostly swap one parent for an equal one.
 """
 
 from __future__ import annotations

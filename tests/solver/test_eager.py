@@ -8,11 +8,11 @@ import time
 import pytest
 from solver_positions import position
 
-from server.engine import FOUNDATION, Board, Game, variant_by_id
+from server.engine import CELL, FOUNDATION, TABLEAU, Board, Game, card_from_text, variant_by_id
 from server.engine.solver import Status, certify, solve
 from server.engine.solver.search import BestFirst, best_first
 from server.engine.solver.solve import COMPLETE_FIRST
-from server.engine.solver.state import rules_for, state_from_board
+from server.engine.solver.state import SolverMove, State, generate_moves, rules_for, state_from_board
 
 FREECELL = variant_by_id("freecell")
 
@@ -84,3 +84,26 @@ def test_a_node_budget_gives_the_same_answer_on_a_slow_and_a_fast_machine(monkey
     monkeypatch.undo()
     assert answers[0] == answers[1]
     assert answers[0][2] > 40_000 * COMPLETE_FIRST, "the eager searches took their turns"
+
+
+def test_keep_runs_leaves_out_only_moves_that_lift_cards_off_a_card_they_build_on() -> None:
+    rules = rules_for(FREECELL)
+    laid_out = ("5D KS QH JC", "QD", "9S 3H 2C", "4D", "TC", "TC", "TC", "")
+    columns = tuple(tuple(card_from_text(word) for word in text.split()) for text in laid_out)
+    state = State(columns, (), (0, 0, 2, 0))
+    every = set(generate_moves(rules, state, atomic=False))
+    kept = set(generate_moves(rules, state, atomic=False, keep_runs=True))
+    assert kept <= every
+    # JC or QH-JC off a card they build on (onto QD, into a cell, into the empty column) are left out; the whole
+    # run KS-QH-JC (off 5D) is kept, and so is 2C off 3H, since the 3H then goes up
+    assert {(move.source, move.to_zone, move.target, move.count) for move in every - kept} == {
+        (0, TABLEAU, 1, 1),
+        (0, CELL, 0, 1),
+        (0, TABLEAU, 7, 1),
+        (0, TABLEAU, 7, 2),
+    }
+    assert SolverMove(TABLEAU, 0, TABLEAU, 7, 3) in kept
+    assert SolverMove(TABLEAU, 2, CELL, 0, 1) in kept
+    assert SolverMove(TABLEAU, 2, TABLEAU, 7, 1) in kept
+    with pytest.raises(ValueError, match="only for an eager search"):
+        BestFirst(rules, state, atomic=False, keep_runs=True)

@@ -9,7 +9,8 @@ budget does is a proof that no solution exists. The clock is read every `CLOCK_E
 
 The eager search (`eager=True`) also sends up every card a foundation takes, safe or not, after each move. It is
 incomplete (a dry frontier proves nothing) and much faster on long games, so `solve` runs it beside the complete
-search.
+search. With `keep_runs` (several copies of each card) it also never lifts cards off a card they build on unless
+the card uncovered goes up: such moves mostly swap one parent for an equal one.
 """
 
 from __future__ import annotations
@@ -116,6 +117,12 @@ class BestFirst:
     the path). That prunes positions a solution may need, so an eager search that runs dry proves nothing: its
     status is then UNKNOWN with `out_of` "eager". What it finds is a solution like any other (and certified
     like any other).
+
+    With `keep_runs` (eager only; not with `atomic`, where a run moves one card at a time) the search never
+    lifts cards off a card they build on (into a cell, onto another card or into an empty column), unless the
+    card uncovered goes to a foundation (see `generate_moves`). With several copies of each card most such
+    moves only swap a parent for an equal one, and a search with every cell full spends most of its nodes on
+    them.
     """
 
     def __init__(
@@ -127,12 +134,16 @@ class BestFirst:
         weights: Weights = DEFAULT_WEIGHTS,
         stop_at_reveal: bool = False,
         eager: bool = False,
+        keep_runs: bool = False,
     ) -> None:
+        if keep_runs and not eager:
+            raise ValueError("keep_runs prunes positions a solution may need: only for an eager search")
         self.rules = rules
         self.atomic = atomic
         self.weights = weights
         self.stop_at_reveal = stop_at_reveal
         self.eager = eager
+        self.keep_runs = keep_runs and not atomic
         self.tree = _Tree()
         self.seconds = 0.0
         self.expanded = 0
@@ -162,6 +173,7 @@ class BestFirst:
         began = time.perf_counter()
         deadline = began + seconds
         rules, atomic, eager, stop_at_reveal = self.rules, self.atomic, self.eager, self.stop_at_reveal
+        keep_runs = self.keep_runs
         tree, seen, frontier, estimate = self.tree, self.seen, self.frontier, self.estimate
         path_weight = self.weights.path
         expanded = self.expanded
@@ -183,13 +195,23 @@ class BestFirst:
             expanded += 1
             slice_expanded += 1
             child_depth = tree.depth[node] + 1
-            for move in generate_moves(rules, state, atomic=atomic):
-                child = safe_autoplay(rules, apply_move(rules, state, move))
+            # Every position on the frontier has had its autoplay (eager: every foundation move): after a move
+            # that leaves the foundations alone, only the source column's new top card is new to them.
+            playable, safe = foundation_tables(rules, state.foundations)
+            watched = playable if eager else safe
+            for move in generate_moves(rules, state, atomic=atomic, keep_runs=keep_runs):
+                child = apply_move(rules, state, move)
                 step: SolverMove | tuple[SolverMove, ...] = move
                 steps = 1
-                if eager:
-                    child, step = eager_foundation_moves(rules, child, move)
-                    steps = len(step)
+                if move.to_zone == FOUNDATION or (
+                    move.from_zone == TABLEAU and (uncovered := child.columns[move.source]) and uncovered[-1] in watched
+                ):
+                    child = safe_autoplay(rules, child)
+                    if eager:
+                        child, step = eager_foundation_moves(rules, child, move)
+                        steps = len(step)
+                elif eager:
+                    step = (move,)
                 key = canonical_key(child)
                 if key in seen:
                     continue

@@ -6,8 +6,15 @@ Never a wrong answer: a solution is returned only after `certify` replayed it to
 Two searches share the budget: the complete one (short solutions, and the only one that can prove a deal lost)
 runs first for `COMPLETE_FIRST` of it; if that settles nothing, it takes turns, in growing slices, with four eager
 searches (every card a foundation takes goes up at once: incomplete, but they find long solutions many times
-faster) that have different weights, until `EAGER_UNTIL`; then the complete search has the rest alone. Each
-search goes on from where it stopped. The first solution found is certified and returned.
+faster) that have different weights, until `EAGER_UNTIL` (`EAGER_UNTIL_SEVERAL` with several copies of each
+card); then the complete search has the rest alone. Each search goes on from where it stopped. The first
+solution found is certified and returned.
+
+With several copies of each card (Chinese FreeCell, Three and Four Deck) the eager searches also keep runs
+together (`keep_runs`: no card is lifted off a card it builds on, into a cell, onto another card or into an
+empty column, unless the card uncovered goes up). A card there has several equal parents, and a search with
+every cell full otherwise spends its nodes swapping them: Three Deck seeds 1-50 at 350,000 nodes settled 44
+with it against 33 without.
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ COMPLETE_FIRST = 0.05
 `solve` is given a node budget (the answer is then the same on every machine), else in seconds."""
 EAGER_UNTIL = 0.85
 """The eager searches run until this share of the budget is spent; the complete search has what is left."""
+EAGER_UNTIL_SEVERAL = 0.95
+"""The same with several copies of each card, where the complete search's space is far too big to exhaust."""
 FIRST_SLICE = 0.01
 """The searches take turns in slices of this share of the budget, doubled after every round."""
 COMPLETE_TURN = (4.0, 0.0)
@@ -71,14 +80,19 @@ def solve(
     found = spend.run(complete, COMPLETE_FIRST)
     if found.status is not Status.UNKNOWN:
         return _certified(board, found)
-    eager = [BestFirst(rules, start, atomic=atomic, weights=w, eager=True) for w in eager_weights(weights)]
+    keep_runs = rules.copies > 1
+    eager = [
+        BestFirst(rules, start, atomic=atomic, weights=w, eager=True, keep_runs=keep_runs)
+        for w in eager_weights(weights)
+    ]
     spend.searches.extend(eager)
     complete_turn = COMPLETE_TURN[rules.copies > 1]
     turns = [*([(complete, complete_turn)] if complete_turn else []), *((search, 1.0) for search in eager)]
     slice_share = FIRST_SLICE
-    while spend.used() < EAGER_UNTIL and any(search.finished is None for search, _ in turns):
+    eager_until = EAGER_UNTIL_SEVERAL if rules.copies > 1 else EAGER_UNTIL
+    while spend.used() < eager_until and any(search.finished is None for search, _ in turns):
         for search, turn in turns:
-            left = EAGER_UNTIL - spend.used()
+            left = eager_until - spend.used()
             if left <= 0:
                 break
             if search.finished is not None:

@@ -48,6 +48,8 @@ class Rules:
     builds_on: tuple[tuple[bool, ...], ...]
     may_fill_empty: tuple[bool, ...]
     builders: tuple[tuple[int, ...], ...]
+    parents: tuple[tuple[int, ...], ...]
+    """`parents[card]`: the card values `card` builds on in the tableau."""
     slots_of_suit: tuple[tuple[int, ...], ...]
     capacity: int
     copies: int
@@ -73,6 +75,7 @@ def rules_for(variant: Variant) -> Rules:
         builds_on=variant.builds_on,
         may_fill_empty=variant.may_fill_empty,
         builders=variant.builders,
+        parents=tuple(tuple(onto for onto in range(len(row)) if row[onto]) for row in variant.builds_on),
         slots_of_suit=variant.foundation_slots,
         capacity=13 * variant.foundation_laps,
         copies=variant.copies,
@@ -214,10 +217,15 @@ def apply_move(rules: Rules, state: State, move: SolverMove) -> State:
     return State(tuple(new_columns), cells, foundations)
 
 
-def generate_moves(rules: Rules, state: State, *, atomic: bool) -> list[SolverMove]:
+def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool = False) -> list[SolverMove]:
     """Every legal move up to symmetry: one empty column stands for all, cells are a set, and moving a whole
     column into an empty one (the same position) is left out. Sound pruning only, so an exhausted search is a
-    proof."""
+    proof.
+
+    `keep_runs` (incomplete: only for the eager search) also leaves out the moves that lift cards off a card
+    they build on (into a cell, onto another card or into an empty column), unless the card uncovered goes to a
+    foundation: with several copies of each card such a move mostly swaps one parent for an equal one, and
+    those swaps are most of what a search stuck with every cell full tries."""
     columns, cells, foundations = state
     builds_on = rules.builds_on
     may_fill = rules.may_fill_empty
@@ -233,16 +241,23 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool) -> list[SolverMo
         if slot is not None:
             append(SolverMove(CELL, card, FOUNDATION, slot, 1))
         previous = card
-    for index, column in enumerate(columns):
-        if column:
-            slot = playable.get(column[-1])  # UNKNOWN (0) is never a key
-            if slot is not None:
-                append(SolverMove(TABLEAU, index, FOUNDATION, slot, 1))
-
+    # one pass over the columns: their foundation moves, the empty ones, and the columns each top card heads
+    # (a target for the cards that build on it), in column order
     empty_columns = 0
     first_empty = -1
+    heads: dict[int, list[int]] = {}
     for index, column in enumerate(columns):
-        if not column:
+        if column:
+            top = column[-1]
+            slot = playable.get(top)  # UNKNOWN (0) is never a key
+            if slot is not None:
+                append(SolverMove(TABLEAU, index, FOUNDATION, slot, 1))
+            headed = heads.get(top)
+            if headed is None:
+                heads[top] = [index]
+            else:
+                headed.append(index)
+        else:
             if first_empty < 0:
                 first_empty = index
             empty_columns += 1
@@ -253,6 +268,7 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool) -> list[SolverMo
         limits = rules.run_limit_table[free_cells]
         limit_onto_card = limits[empty_columns]
         limit_into_empty = limits[empty_columns - 1] if empty_columns else 0
+    parents = rules.parents
 
     for source, column in enumerate(columns):
         size = len(column)
@@ -261,38 +277,45 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool) -> list[SolverMo
         run = 1
         while run < size and builds_on[column[size - run]][column[size - run - 1]]:
             run += 1
-        top_rank = column[-1] >> 2
-        for target, destination in enumerate(columns):
-            if destination:
-                if target == source:
+        # (target, count) in the order of the targets: the card at depth `count` onto a column headed by a card
+        # it builds on (one depth per target, since the ranks fix it), and runs into the first empty column
+        found: list[tuple[int, int]] = []
+        for count in range(1, min(run, limit_onto_card) + 1):
+            if keep_runs and count < run and column[-count - 1] not in playable:
+                continue  # lifted off a card it builds on, and that card stays where it is
+            for parent in parents[column[-count]]:
+                targets = heads.get(parent)
+                if targets is not None:
+                    found.extend((target, count) for target in targets if target != source)
+        if first_empty >= 0:
+            for count in range(1, min(run, limit_into_empty) + 1):
+                if keep_runs and count < run and column[-count - 1] not in playable:
                     continue
-                onto = destination[-1]
-                depth = (onto >> 2) - top_rank
-                if 1 <= depth <= run and depth <= limit_onto_card and builds_on[column[-depth]][onto]:
-                    append(SolverMove(TABLEAU, source, TABLEAU, target, depth))
-            elif target == first_empty:
-                longest = min(run, limit_into_empty)
-                for count in range(1, longest + 1):
-                    if count == size:
-                        continue  # the whole column into an empty one: the same position
-                    if may_fill[column[-count]]:
-                        append(SolverMove(TABLEAU, source, TABLEAU, target, count))
+                if count != size and may_fill[column[-count]]:  # the whole column: the same position
+                    found.append((first_empty, count))
+        if len(found) > 1:
+            found.sort()
+        for target, count in found:
+            append(SolverMove(TABLEAU, source, TABLEAU, target, count))
 
     previous = -1
     for card in cells:
         if card == previous:
             continue
         previous = card
-        for target, destination in enumerate(columns):
-            if destination:
-                if builds_on[card][destination[-1]]:
-                    append(SolverMove(CELL, card, TABLEAU, target, 1))
-            elif target == first_empty and may_fill[card]:
-                append(SolverMove(CELL, card, TABLEAU, target, 1))
+        targets = [target for parent in parents[card] for target in heads.get(parent, ())]
+        if first_empty >= 0 and may_fill[card]:
+            targets.append(first_empty)
+        if len(targets) > 1:
+            targets.sort()
+        for target in targets:
+            append(SolverMove(CELL, card, TABLEAU, target, 1))
 
     if free_cells:
         for index, column in enumerate(columns):
             if column and column[-1] != UNKNOWN:
+                if keep_runs and len(column) > 1 and builds_on[column[-1]][column[-2]] and column[-2] not in playable:
+                    continue
                 append(SolverMove(TABLEAU, index, CELL, 0, 1))
     return moves
 

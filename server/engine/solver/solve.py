@@ -6,7 +6,7 @@ Never a wrong answer: a solution is returned only after `certify` replayed it to
 Two searches share the budget: the complete one (short solutions, and the only one that can prove a deal lost)
 runs first for `COMPLETE_FIRST` of it; if that settles nothing, it takes turns, in growing slices, with four eager
 searches (every card a foundation takes goes up at once: incomplete, but they find long solutions many times
-faster) that have different weights, until `EAGER_UNTIL` (`EAGER_UNTIL_SEVERAL` with several copies of each
+faster) that have different weights, until `EAGER_UNTIL` (a larger share with several copies of each
 card); then the complete search has the rest alone. Each search goes on from where it stopped. The first
 solution found is certified and returned.
 
@@ -32,10 +32,9 @@ DEFAULT_BUDGET_SECONDS = 10.0
 COMPLETE_FIRST = 0.05
 """Share of the budget the complete search has before the eager ones start. The budget is counted in nodes when
 `solve` is given a node budget (the answer is then the same on every machine), else in seconds."""
-EAGER_UNTIL = 0.85
-"""The eager searches run until this share of the budget is spent; the complete search has what is left."""
-EAGER_UNTIL_SEVERAL = 0.95
-"""The same with several copies of each card, where the complete search's space is far too big to exhaust."""
+EAGER_UNTIL = (0.85, 0.95)
+"""The eager searches run until this share of the budget is spent, with one deck and with several; the complete
+search has what is left (with several decks its space is far too big to exhaust, so it gets less)."""
 FIRST_SLICE = 0.01
 """The searches take turns in slices of this share of the budget, doubled after every round."""
 COMPLETE_TURN = (4.0, 0.0)
@@ -80,16 +79,16 @@ def solve(
     found = spend.run(complete, COMPLETE_FIRST)
     if found.status is not Status.UNKNOWN:
         return _certified(board, found)
-    keep_runs = rules.copies > 1
+    several_decks = rules.copies > 1
     eager = [
-        BestFirst(rules, start, atomic=atomic, weights=w, eager=True, keep_runs=keep_runs)
+        BestFirst(rules, start, atomic=atomic, weights=w, eager=True, keep_runs=several_decks)
         for w in eager_weights(weights)
     ]
     spend.searches.extend(eager)
-    complete_turn = COMPLETE_TURN[rules.copies > 1]
+    complete_turn = COMPLETE_TURN[several_decks]
     turns = [*([(complete, complete_turn)] if complete_turn else []), *((search, 1.0) for search in eager)]
     slice_share = FIRST_SLICE
-    eager_until = EAGER_UNTIL_SEVERAL if rules.copies > 1 else EAGER_UNTIL
+    eager_until = EAGER_UNTIL[several_decks]
     while spend.used() < eager_until and any(search.finished is None for search, _ in turns):
         for search, turn in turns:
             left = eager_until - spend.used()

@@ -26,7 +26,7 @@ from server.core.identity import (
     random_seed,
 )
 from server.core.leaderboard import deal_board, resolve_ranked
-from server.core.player_game import OUTCOME_SENTENCES, PlayerGame, played
+from server.core.player_game import MOVE_ACCEPTED, OUTCOME_SENTENCES, PLAYED_MOVE, PlayerGame, played
 from server.core.ports import (
     MoveRecord,
     PlayerRecord,
@@ -59,10 +59,8 @@ from server.protocol.messages import (
     LeaveRoomRequest,
     LeftRoomMessage,
     Message,
-    MoveAcceptedMessage,
     MoveRequest,
     PlayDailyRequest,
-    PlayedMove,
     ProgressMessage,
     RaceOverMessage,
     RaceStartedMessage,
@@ -77,6 +75,7 @@ from server.protocol.messages import (
     UndoRequest,
     WelcomeMessage,
 )
+from server.protocol.trusted import Reply
 
 FORGET_FINISHED_AFTER = timedelta(seconds=30)
 """How long a finished race stays in memory at least, even when nobody of it is connected."""
@@ -345,12 +344,12 @@ class Arena:
             records.append(game.end(outcome, now))
             self._game_ended(game)
         variant = game.variant
-        accepted = MoveAcceptedMessage(
+        accepted = MOVE_ACCEPTED.encode(
             id=request_id,
             game_id=game.game_id,
             index=index,
             action=turn.action,
-            move=PlayedMove(notation=turn.action, move=move_to_json(turn.move)) if turn.move is not None else None,
+            move=None if turn.move is None else PLAYED_MOVE.values(notation=turn.action, move=move_to_json(turn.move)),
             autoplay=[played(variant, move) for move in turn.autoplay],
             undone=[played(variant, move) for move in turn.undone],
             player_moves=game.game.player_moves,
@@ -361,7 +360,7 @@ class Arena:
             only_undo_left=only_undo_left,
             changes=game.view_changes(turn),
         )
-        replies: list[Message] = [accepted]
+        replies: list[Reply] = [accepted]
         if outcome is not None:
             replies.append(self._game_over(game, None))
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from server.core.ports import Record
 from server.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
+from server.protocol.trusted import Reply
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class Effect:
     """
 
     records: list[Record] = field(default_factory=list)
-    replies: list[Message] = field(default_factory=list)
+    replies: list[Reply] = field(default_factory=list)
     publications: list[Publication] = field(default_factory=list)
     rollback: Callable[[], None] | None = None
 

@@ -9,7 +9,8 @@ from typing import Any
 from server.core.clock import elapsed_ms
 from server.core.ports import BoardClaim, GameRecord, ResultRecord
 from server.engine import RULES_VERSION, Game, Move, Turn, Variant, format_move, move_to_json
-from server.protocol.messages import GameView, PlayedMove, PlayerStatus, Progress
+from server.protocol.messages import GameView, MoveAcceptedMessage, PlayedMove, PlayerStatus, Progress
+from server.protocol.trusted import TrustedEncoder
 
 OUTCOME_SENTENCES = {
     "won": "You won: every card is on the foundations.",
@@ -26,8 +27,14 @@ class Finish:
     at: datetime
 
 
-def played(variant: Variant, move: Move) -> PlayedMove:
-    return PlayedMove(notation=format_move(variant, move), move=move_to_json(move))
+MOVE_ACCEPTED = TrustedEncoder(MoveAcceptedMessage)
+"""The reply to every move, built straight into its wire form (server/protocol/trusted.py says why)."""
+PLAYED_MOVE = TrustedEncoder(PlayedMove)
+
+
+def played(variant: Variant, move: Move) -> dict[str, Any]:
+    """A `PlayedMove` as the JSON values of a `move_accepted`."""
+    return PLAYED_MOVE.values(notation=format_move(variant, move), move=move_to_json(move))
 
 
 class PlayerGame:

@@ -28,7 +28,8 @@ from server.core.identity import hash_token
 from server.net.ratelimit import TokenBucket
 from server.net.restore import restore_for, restore_player
 from server.protocol.codec import decode, request_id_of
-from server.protocol.messages import ErrorCode, ErrorMessage, HelloRequest, Message, RequestId, encode
+from server.protocol.messages import ErrorCode, ErrorMessage, HelloRequest, RequestId
+from server.protocol.trusted import Reply, wire_text
 
 if TYPE_CHECKING:
     from server.net.app import ArenaServer
@@ -41,14 +42,14 @@ CLOSE_POLICY = 1008
 CLOSE_REPLACED = 4000
 
 
-_last_encoded: list[tuple[Message, str]] = []
+_last_encoded: list[tuple[Reply, str]] = []
 
 
-def _encoded(message: Message) -> str:
+def _encoded(message: Reply) -> str:
     """A published message goes to every member in a row: encode it once, not once per connection."""
     if _last_encoded and _last_encoded[0][0] is message:
         return _last_encoded[0][1]
-    text = encode(message)
+    text = wire_text(message)
     _last_encoded[:] = [(message, text)]
     return text
 
@@ -222,7 +223,7 @@ class Connection:
 
     # ------------------------------------------------------------------ sending
 
-    def send(self, message: Message) -> None:
+    def send(self, message: Reply) -> None:
         """Queue a frame; a client that stops reading is cut off instead of growing the queue forever."""
         if len(self.outbox) >= OUTBOX_LIMIT:
             if not self._overflowed:
@@ -234,7 +235,7 @@ class Connection:
         if not self._replying:
             self._wake_sender()
 
-    def begin_replies(self, replies: Sequence[Message]) -> list[str]:
+    def begin_replies(self, replies: Sequence[Reply]) -> list[str]:
         """The replies to the request being handled (called by the reader, before the request's publications).
         When nothing is queued, they are returned for `finish_replies` to write directly, and whatever is
         published until then waits behind them; otherwise they are queued behind what is there (returns [])."""
@@ -244,7 +245,7 @@ class Connection:
             return []
         if replies:
             self._replying = True
-        return [encode(reply) for reply in replies]
+        return [wire_text(reply) for reply in replies]
 
     async def finish_replies(self, texts: list[str]) -> None:
         if not texts:

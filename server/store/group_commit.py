@@ -26,7 +26,7 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from server.core.ports import PlayerRecord, Record, Store, StoredGame, StoredRoom
 from server.store.errors import RecordRefusedError, WriterClosedError
@@ -37,10 +37,10 @@ DEFAULT_MAX_DELAY_MS = 2.0
 DEFAULT_MAX_BATCH = 1000
 
 
-@dataclass
+@dataclass(slots=True)
 class _Submission:
     records: list[Record]
-    done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+    done: asyncio.Future[None]
 
 
 class GroupCommitWriter:
@@ -97,7 +97,7 @@ class GroupCommitWriter:
     def _enqueue(self, records: list[Record]) -> asyncio.Future[None]:
         if self._closed:
             raise WriterClosedError("the writer is closed: no more records are accepted")
-        submission = _Submission(records)
+        submission = _Submission(records, asyncio.get_running_loop().create_future())
         self._pending.append(submission)
         self._records_pending += len(records)
         if not records:

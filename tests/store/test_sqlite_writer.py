@@ -116,3 +116,35 @@ async def test_a_broken_database_is_a_dbapi_error_and_the_writer_recovers(sqlite
         assert await store.player(owner.player_id) == owner
     finally:
         await store.close()
+
+
+async def test_a_large_batch_is_stored_whole_and_a_late_duplicate_keeps_none_of_it(
+    sqlite_url: str, tmp_path: Path
+) -> None:
+    """A group commit of 301 moves: every row stored as the SQLAlchemy path stores it; a duplicate as the 301st
+    row refuses the whole transaction, the 300 before it included, on both paths."""
+    through_writer = sqlite_path(sqlite_url)
+    through_sqlalchemy = tmp_path / "sqlalchemy.db"
+    shutil.copyfile(through_writer, through_sqlalchemy)
+    direct = SqlStore(sqlite_url)
+    plain = SqlStore(f"sqlite+aiosqlite:///{through_sqlalchemy}")
+    plain._sqlite_writer = None
+    owner = player()
+    played = game(1, owner)
+    batch = [replace(move(played, index, f"{index % 8 + 1}a"), at=T0 + timedelta(milliseconds=index))
+             for index in range(301)]
+    try:
+        for store in (direct, plain):
+            await store.write([owner, played])
+            with pytest.raises(RecordRefusedError):
+                await store.write([*batch[:300], batch[7]])
+            stored = await store.game(played.game_id)
+            assert stored is not None and stored.moves == []
+            await store.write(batch)
+        stored = await direct.game(played.game_id)
+        assert stored is not None and [m.index for m in stored.moves] == list(range(301))
+    finally:
+        await direct.close()
+        await plain.close()
+    assert dump(through_writer) == dump(through_sqlalchemy)
+    assert len(dump(through_writer)["moves"]) == 301

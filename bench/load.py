@@ -43,6 +43,7 @@ START_TIMEOUT_S = 60.0
 READY_TIMEOUT_S = 300.0
 LISTENING = re.compile(r"listening on (ws://127\.0\.0\.1:\d+/)")
 DEFAULT_REPLY_BYTES = 1500
+ECHO_SCRIPTS = {"asyncio": "echo_server.py", "sansio": "echo_sansio.py"}
 SETTLE_S = 1.0
 
 
@@ -108,16 +109,18 @@ def game_server(database: str) -> Iterator[Target]:
 
 
 @contextlib.contextmanager
-def echo_server(reply_bytes: int, replies: list[str] | None = None) -> Iterator[Target]:
+def echo_server(reply_bytes: int, replies: list[str] | None = None, kind: str = "asyncio") -> Iterator[Target]:
     """The baseline: answers with `replies` (the game server's own move replies, recorded in the same run) when
-    there are some, else with the request padded to `reply_bytes`."""
-    command = [sys.executable, str(BENCH / "echo_server.py"), "--port", "0", "--reply-bytes", str(reply_bytes)]
+    there are some, else with the request padded to `reply_bytes`. `kind`: on websockets' asyncio server, like the
+    game server (echo_server.py), or on its sans-I/O core with no task per connection (echo_sansio.py)."""
+    script = ECHO_SCRIPTS[kind]
+    command = [sys.executable, str(BENCH / script), "--port", "0", "--reply-bytes", str(reply_bytes)]
     with tempfile.TemporaryDirectory(prefix="freecell-arena-echo-") as directory:
         if replies:
             path = Path(directory) / "replies.json"
             path.write_text(json.dumps(replies), encoding="utf-8")
             command += ["--replies", str(path)]
-        with started("echo", command) as target:
+        with started("echo" if kind == "asyncio" else f"echo ({kind})", command) as target:
             yield target
 
 
@@ -261,7 +264,8 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
     for number in range(processes):
         count = share + (1 if number < extra else 0)
         moves = None if args.max_moves is None else args.max_moves * count // args.connections
-        plans.append(Plan(url=target.url, mode="echo" if target.name == "echo" else "server", connections=count,
+        mode = "echo" if target.name.startswith("echo") else "server"
+        plans.append(Plan(url=target.url, mode=mode, connections=count,
                           first_index=first, total_connections=args.connections, duration_s=args.duration,
                           rate_per_s=args.rate, max_moves=moves, variant=args.variant, idle=idle, seed=number + 1,
                           event_loop=args.client_loop))
@@ -335,7 +339,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
 def _profile(target: Target, args: argparse.Namespace) -> subprocess.Popen[bytes] | None:
     """py-spy on the server under test for the load window (the echo's profile goes to FILE.echo): collapsed stacks
     for flame graphs, sampled only while the GIL is held, so time spent waiting for a CPU is not blamed on code."""
-    output = args.py_spy + (".echo" if target.name == "echo" else "")
+    output = args.py_spy + (".echo" if target.name.startswith("echo") else "")
     command = ["py-spy", "record", "--pid", str(target.process.pid), "--duration", str(int(args.duration)),
                "--rate", "250", "--gil", "--format", "raw", "--output", output]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -356,7 +360,7 @@ def compare(args: argparse.Namespace, database: str) -> tuple[Result | None, Res
         reply_bytes = round(server_result.reply_bytes) or DEFAULT_REPLY_BYTES
         replies = server_result.reply_samples
     if args.target in ("echo", "both"):
-        with echo_server(reply_bytes, replies) as target:
+        with echo_server(reply_bytes, replies, args.echo) as target:
             echo_result = run_load(target, args)
         how = f"the server's {len(replies)} recorded move replies" if replies else "padded with x"
         print(echo_result.line() + f"  (replies {reply_bytes} B, {how})", flush=True)
@@ -416,6 +420,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, help="paced: moves per second over all connections (default: flat out)")
     parser.add_argument("--max-moves", type=int, help="stop after this many moves in all")
     parser.add_argument("--target", choices=("server", "echo", "both"), default="both")
+    parser.add_argument("--echo", choices=tuple(ECHO_SCRIPTS), default="asyncio",
+                        help="the echo baseline: websockets' asyncio server like the game server (default), or its "
+                        "sans-I/O core with no task per connection")
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--client-processes", type=int, default=2, help="load client processes (default %(default)s)")
     parser.add_argument("--variant", default="freecell")

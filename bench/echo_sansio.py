@@ -14,14 +14,11 @@ what a game server built on the sans-I/O core directly could save per move (docs
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
-import signal
 from collections.abc import Callable
 from typing import Any
 
-from echo_server import padded, replaying
+from echo_server import arguments_and_answer, until_stopped
 from websockets.extensions.permessage_deflate import enable_server_permessage_deflate
 from websockets.frames import Opcode
 from websockets.http11 import Request
@@ -67,20 +64,8 @@ class SansIoEcho(asyncio.Protocol):
 
 
 async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--reply-bytes", type=int, default=0, help="pad replies to this many characters")
-    parser.add_argument("--replies", help="a JSON list of recorded replies to answer with, in turn")
-    args = parser.parse_args()
+    args, answer = arguments_and_answer(__doc__.splitlines()[0])
     settings = Settings()
-    if args.replies:
-        with open(args.replies, encoding="utf-8") as file:
-            answer = replaying(json.load(file))
-    else:
-        def answer(frame: str) -> str:
-            return padded(frame, args.reply_bytes)
-
     loop = asyncio.get_running_loop()
     server: Any = await loop.create_server(
         lambda: SansIoEcho(answer, settings.max_message_bytes * 4, settings.compression != "none"),
@@ -88,10 +73,7 @@ async def main() -> None:
     )
     port = server.sockets[0].getsockname()[1]
     print(f"echo (sans-I/O): listening on ws://{args.host}:{port}/", flush=True)
-    stop = asyncio.Event()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
-    await stop.wait()
+    await until_stopped()
     server.close()
 
 

@@ -60,22 +60,33 @@ def replaying(samples: list[str]) -> Callable[[str], str]:
     return reply
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def arguments_and_answer(description: str) -> tuple[argparse.Namespace, Callable[[str], str]]:
+    """The command line of both echoes, and the reply function it asks for."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--reply-bytes", type=int, default=0, help="pad replies to this many characters")
     parser.add_argument("--replies", help="a JSON list of recorded replies to answer with, in turn")
     args = parser.parse_args()
-    settings = Settings()
     if args.replies:
         with open(args.replies, encoding="utf-8") as file:
-            answer = replaying(json.load(file))
-    else:
-        size = args.reply_bytes
+            return args, replaying(json.load(file))
+    size = args.reply_bytes
+    return args, lambda frame: padded(frame, size)
 
-        def answer(frame: str) -> str:
-            return padded(frame, size)
+
+async def until_stopped() -> None:
+    """Until SIGTERM or SIGINT (bench/load.py terminates its servers)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    await stop.wait()
+
+
+async def main() -> None:
+    args, answer = arguments_and_answer(__doc__.splitlines()[0])
+    settings = Settings()
 
     async def echo(websocket: ServerConnection) -> None:
         async for frame in websocket:
@@ -89,11 +100,7 @@ async def main() -> None:
     ) as server:  # fmt: skip
         port = server.sockets[0].getsockname()[1]
         print(f"echo: listening on ws://{args.host}:{port}/", flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, stop.set)
-        await stop.wait()
+        await until_stopped()
 
 
 if __name__ == "__main__":

@@ -31,9 +31,26 @@ def test_a_short_run_plays_real_moves_on_both_servers() -> None:
         assert moves is not None and int(moves.group(1)) > 0, line
         assert re.search(r"conns\s+3\b", line), line
     assert "recorded move replies" in echo, echo  # the echo answers with the server's own replies
+    assert "its workers" not in server, server  # the server under test starts no solver worker
     assert any(line.startswith("ratio server/echo at 3 connections (sqlite): ") for line in lines)
 
 
 def test_bad_arguments_are_refused() -> None:
     result = bench("--connections", "5000")
     assert result.returncode == 2 and "--connections must be 1 to 2000" in result.stderr
+
+
+def test_the_sans_io_echo_answers_with_the_recorded_replies_too() -> None:
+    result = bench("--connections", "3", "--duration", "1", "--client-processes", "1", "--echo", "sansio")
+    assert result.returncode == 0, result.stderr
+    echo = next(line for line in result.stdout.splitlines() if line.startswith("echo (sansio)"))
+    assert "errors 0" in echo and "recorded move replies" in echo, echo
+
+
+def test_a_process_the_server_starts_is_counted_beside_it() -> None:
+    """With daily preparation on (off by default in the bench), the solver worker's CPU is printed, not hidden."""
+    result = bench("--connections", "3", "--duration", "2", "--client-processes", "1", "--target", "server",
+                   "--setting", "daily_prepare_interval_s=300")
+    assert result.returncode == 0, result.stderr
+    server = next(line for line in result.stdout.splitlines() if line.startswith("server (sqlite)"))
+    assert re.search(r"\+ its workers +\d+%", server), server

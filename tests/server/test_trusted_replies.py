@@ -113,3 +113,18 @@ def test_wire_names_come_from_aliases() -> None:
     values = TrustedEncoder(MoveJson).values(from_="cell", from_index=0, to="foundation")
     assert list(values) == ["from", "from_index", "to", "to_index", "count"]
     assert MoveJson.model_validate(values).from_ == "cell"
+
+
+@pytest.mark.parametrize("request_id", ['quote " back \\ slash', "é ☃ \u2028 \n tab\t", 2**53 + 1, -7, None])
+def test_a_client_chosen_id_comes_back_as_the_model_would_send_it(request_id: str | int | None) -> None:
+    arena = Arena(SteppingClock())
+    player, _ = arena.register(HelloRequest(name="ids", bot=True))
+    arena.handle(player, CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
+    arena.handle(player, StartRaceRequest())
+    arena.tick()
+    effect = arena.handle(player, MoveRequest.model_validate_json(
+        MoveRequest(id=request_id, move="1a").model_dump_json()  # through JSON, as a frame arrives
+    ))
+    text = wire_text(effect.replies[0])
+    message = MoveAcceptedMessage.model_validate_json(text)
+    assert message.id == request_id and encode(message) == text

@@ -239,6 +239,22 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 @pytest.fixture
+def twin_database_url(request: pytest.FixtureRequest, tmp_path: Path, database_url: str) -> Iterator[str]:
+    """A second fresh database at the head migration, on the same backend as `database_url`."""
+    if database_url.startswith("sqlite"):
+        path = tmp_path / "twin.db"
+        shutil.copyfile(request.getfixturevalue("_sqlite_template"), path)
+        yield f"sqlite+aiosqlite:///{path}"
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    name = server.create_database(template=request.getfixturevalue("_postgres_template"))
+    try:
+        yield server.url(name)
+    finally:
+        server.drop_database(name)
+
+
+@pytest.fixture
 def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path, database_url: str) -> Iterator[str]:
     """A database with no schema on the same backend as `database_url` (for migration tests)."""
     if database_url.startswith("sqlite"):

@@ -28,6 +28,7 @@ from server.store.errors import RecordRefusedError
 from server.store.history import HistoryReads
 from server.store.leaderboards import CountDeltas, LeaderboardReads
 from server.store.models import Game, Move, Player, Room
+from server.store.postgres_writer import PostgresWriter
 from server.store.row_updates import RowUpdate, result_update, room_status_update
 from server.store.seasons import SeasonReads
 from server.store.sqlite_writer import SqliteWriter
@@ -64,12 +65,14 @@ class SqlStore:
         self.dailies = DailyStore(self.engine)
         self.seasons = SeasonReads(self.engine)
         self.history = HistoryReads(self.engine)
-        self._sqlite_writer: SqliteWriter | None = None
+        self._direct_writer: SqliteWriter | PostgresWriter | None = None  # batches without a leaderboard claim
         if self.backend == "sqlite":
             path = self.engine.url.database
             assert path is not None  # parse_database_url refuses in-memory SQLite
-            self._sqlite_writer = SqliteWriter(path, self.engine.dialect, _TABLES, _INSERT_TABLES, _row)  # type: ignore[arg-type]
-        self.commits = 0  # write transactions committed through SQLAlchemy (the SQLite writer counts its own)
+            self._direct_writer = SqliteWriter(path, self.engine.dialect, _TABLES, _INSERT_TABLES, _row)  # type: ignore[arg-type]
+        elif self.backend == "postgresql":
+            self._direct_writer = PostgresWriter(self.engine, _TABLES, _INSERT_TABLES, _row)  # type: ignore[arg-type]
+        self.commits = 0  # write transactions committed through SQLAlchemy (the direct writer counts its own)
 
     @property
     def backend(self) -> str:
@@ -83,8 +86,8 @@ class SqlStore:
         (then none of them is kept)."""
         if not records:
             return
-        if self._sqlite_writer is not None and self._sqlite_writer.handles(records):
-            await self._sqlite_writer.write(records)
+        if self._direct_writer is not None and self._direct_writer.handles(records):
+            await self._direct_writer.write(records)
             return
         try:
             async with self.engine.connect() as connection:
@@ -159,11 +162,11 @@ class SqlStore:
     @property
     def transactions_committed(self) -> int:
         """Write transactions committed by this store, on either path."""
-        return self.commits + (self._sqlite_writer.commits if self._sqlite_writer is not None else 0)
+        return self.commits + (self._direct_writer.commits if self._direct_writer is not None else 0)
 
     async def close(self) -> None:
-        if self._sqlite_writer is not None:
-            await self._sqlite_writer.close()
+        if self._direct_writer is not None:
+            await self._direct_writer.close()
         await self.engine.dispose()
 
 

@@ -1,15 +1,14 @@
-"""The SQLite writer (the group commit's transaction in one hop to its own `sqlite3` connection) stores exactly
-what the SQLAlchemy path stores, refuses what it refuses, and keeps nothing of a refused transaction."""
+"""The direct write paths (SQLite: one hop to a `sqlite3` connection in a thread; PostgreSQL: asyncpg on one kept
+connection) store exactly what the SQLAlchemy path stores, refuse what it refuses, keep nothing of a refused
+transaction, and carry on after the database failed, on each backend."""
 
 from __future__ import annotations
 
-import shutil
-import sqlite3
 from dataclasses import replace
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from store_builders import PARIS, T0, game, move, player, room
 
@@ -40,49 +39,42 @@ def records() -> list[Record]:
     ]
 
 
-def dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
-    with sqlite3.connect(path) as connection:
-        return {table: connection.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall() for table in TABLES}
+async def dump(store: SqlStore) -> dict[str, list[tuple[object, ...]]]:
+    async with store.engine.connect() as connection:
+        return {
+            table: [tuple(row) for row in await connection.execute(text(f"SELECT * FROM {table} ORDER BY 1, 2"))]
+            for table in TABLES
+        }
 
 
-def sqlite_path(url: str) -> Path:
-    return Path(url.removeprefix("sqlite+aiosqlite:///"))
+def through_sqlalchemy(url: str) -> SqlStore:
+    """A store that writes every batch through SQLAlchemy, as it does a batch with a leaderboard claim."""
+    store = SqlStore(url)
+    store._direct_writer = None
+    return store
 
 
-# The SQLite writer is SQLite's: the backend-parametrized database fixture runs on SQLite only here.
-pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
-
-
-@pytest.fixture
-def sqlite_url(database_url: str) -> str:
-    assert database_url.startswith("sqlite")
-    return database_url
-
-
-async def test_both_paths_store_the_same_rows(sqlite_url: str, tmp_path: Path) -> None:
-    through_writer = sqlite_path(sqlite_url)
-    through_sqlalchemy = tmp_path / "sqlalchemy.db"
-    shutil.copyfile(through_writer, through_sqlalchemy)
-    direct = SqlStore(sqlite_url)
-    plain = SqlStore(f"sqlite+aiosqlite:///{through_sqlalchemy}")
-    plain._sqlite_writer = None  # the SQLAlchemy path, as for a batch with a leaderboard claim
+async def test_both_paths_store_the_same_rows(database_url: str, twin_database_url: str) -> None:
+    direct = SqlStore(database_url)
+    plain = through_sqlalchemy(twin_database_url)
     try:
-        for record in records():  # one transaction each, then all in one
+        for record in records():  # one transaction each
             await direct.write([record])
             await plain.write([record])
-        assert direct.transactions_committed == len(records())
-        assert plain.transactions_committed == len(records())
+        assert direct.transactions_committed == len(records()) and direct.commits == 0
+        assert plain.transactions_committed == plain.commits == len(records())
         stored = await direct.game(game(1).game_id)
         assert stored is not None and [m.at for m in stored.moves][:3] == [move(game(1), i).at for i in range(3)]
+        rows = await dump(direct)
+        assert rows == await dump(plain)
+        assert rows["moves"] and rows["rooms"][0][6] == "finished"  # the status updates landed
     finally:
         await direct.close()
         await plain.close()
-    assert dump(through_writer) == dump(through_sqlalchemy)
-    assert dump(through_writer)["moves"]
 
 
-async def test_a_refused_record_keeps_nothing_of_its_transaction(sqlite_url: str) -> None:
-    store = SqlStore(sqlite_url)
+async def test_a_refused_record_keeps_nothing_of_its_transaction(database_url: str) -> None:
+    store = SqlStore(database_url)
     owner = player()
     played = game(1, owner)
     try:
@@ -95,6 +87,8 @@ async def test_a_refused_record_keeps_nothing_of_its_transaction(sqlite_url: str
             await store.write([move(played, 1), ResultRecord("g_nope", "stuck", 1, 1, 0, 1, T0)])
         with pytest.raises(RecordRefusedError):  # a status for an unknown room
             await store.write([move(played, 1), RoomStatusRecord("r_nope", "running", T0)])
+        with pytest.raises(RecordRefusedError):  # a move of an unknown game
+            await store.write([move(played, 1), move(game(9, owner), 0)])
         await store.write([move(played, 1)])  # the writer carries on
         stored = await store.game(played.game_id)
         assert stored is not None and [m.index for m in stored.moves] == [0, 1]
@@ -102,16 +96,17 @@ async def test_a_refused_record_keeps_nothing_of_its_transaction(sqlite_url: str
         await store.close()
 
 
-async def test_a_broken_database_is_a_dbapi_error_and_the_writer_recovers(sqlite_url: str) -> None:
-    store = SqlStore(sqlite_url)
+async def test_a_broken_database_is_a_dbapi_error_and_the_writer_recovers(database_url: str) -> None:
+    store = SqlStore(database_url)
     owner = player()
     try:
-        with sqlite3.connect(sqlite_path(sqlite_url)) as connection:
-            connection.execute("ALTER TABLE players RENAME TO players_away")
+        await store.write([player(7)])  # the direct writer has its connection (and its statements) by now
+        async with store.engine.begin() as connection:
+            await connection.execute(text("ALTER TABLE players RENAME TO players_away"))
         with pytest.raises(DBAPIError):
             await store.write([owner])
-        with sqlite3.connect(sqlite_path(sqlite_url)) as connection:
-            connection.execute("ALTER TABLE players_away RENAME TO players")
+        async with store.engine.begin() as connection:
+            await connection.execute(text("ALTER TABLE players_away RENAME TO players"))
         await store.write([owner])
         assert await store.player(owner.player_id) == owner
     finally:
@@ -119,16 +114,12 @@ async def test_a_broken_database_is_a_dbapi_error_and_the_writer_recovers(sqlite
 
 
 async def test_a_large_batch_is_stored_whole_and_a_late_duplicate_keeps_none_of_it(
-    sqlite_url: str, tmp_path: Path
+    database_url: str, twin_database_url: str
 ) -> None:
     """A group commit of 301 moves: every row stored as the SQLAlchemy path stores it; a duplicate as the 301st
     row refuses the whole transaction, the 300 before it included, on both paths."""
-    through_writer = sqlite_path(sqlite_url)
-    through_sqlalchemy = tmp_path / "sqlalchemy.db"
-    shutil.copyfile(through_writer, through_sqlalchemy)
-    direct = SqlStore(sqlite_url)
-    plain = SqlStore(f"sqlite+aiosqlite:///{through_sqlalchemy}")
-    plain._sqlite_writer = None
+    direct = SqlStore(database_url)
+    plain = through_sqlalchemy(twin_database_url)
     owner = player()
     played = game(1, owner)
     batch = [replace(move(played, index, f"{index % 8 + 1}a"), at=T0 + timedelta(milliseconds=index))
@@ -143,8 +134,31 @@ async def test_a_large_batch_is_stored_whole_and_a_late_duplicate_keeps_none_of_
             await store.write(batch)
         stored = await direct.game(played.game_id)
         assert stored is not None and [m.index for m in stored.moves] == list(range(301))
+        rows = await dump(direct)
+        assert rows == await dump(plain) and len(rows["moves"]) == 301
     finally:
         await direct.close()
         await plain.close()
-    assert dump(through_writer) == dump(through_sqlalchemy)
-    assert len(dump(through_writer)["moves"]) == 301
+
+
+@pytest.mark.parametrize("database_url", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
+async def test_a_write_connection_the_server_dropped_fails_one_batch_and_the_next_reconnects(
+    database_url: str,
+) -> None:
+    store = SqlStore(database_url)
+    owner = player()
+    played = game(1, owner)
+    try:
+        await store.write([owner, played])
+        async with store.engine.connect() as connection:  # as a PostgreSQL restart or an admin would
+            await connection.execute(text(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            ))
+        with pytest.raises(DBAPIError):
+            await store.write([move(played, 0)])
+        await store.write([move(played, 0), move(played, 1)])  # nothing of the failed batch was kept
+        stored = await store.game(played.game_id)
+        assert stored is not None and [m.index for m in stored.moves] == [0, 1]
+    finally:
+        await store.close()

@@ -21,6 +21,7 @@ batch through SQLAlchemy. The group-commit writer serializes both paths.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -42,6 +43,7 @@ class PostgresWriter:
         self._builder = StatementBuilder(engine.dialect, tables, inserted, row, dollar_number)
         self._connection: AsyncConnection | None = None  # checked out of the pool for as long as it works
         self._driver: Any = None  # its asyncpg connection
+        self._stale: AsyncConnection | None = None  # cut off by a cancelled write, not yet given back
         self._lock = asyncio.Lock()  # one transaction at a time, even if two callers race
         self.commits = 0
 
@@ -57,22 +59,31 @@ class PostgresWriter:
                 async with driver.transaction():
                     for sql, parameters, refusal in statements:
                         await _execute(driver, sql, parameters, refusal)
-            except asyncpg.IntegrityConstraintViolationError as error:
+            except asyncpg.IntegrityConstraintViolationError as error:  # rolled back; the connection is sound
                 raise RecordRefusedError(f"record refused by the database: {error}") from error
+            except RecordRefusedError:  # an UPDATE that matched no row: rolled back likewise
+                raise
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
-                if driver.is_closed():
-                    await self._drop()
-                raise DBAPIError.instance(sql, parameters, error, Exception) from error
+                # The database failed, or the connection did: start the next batch on a fresh connection
+                # rather than trust this one's state (failures are rare; a reconnect is cheap beside them).
+                closed = driver.is_closed()
+                await self._drop()
+                raise DBAPIError.instance(sql, parameters, error, Exception, connection_invalidated=closed) from error
+            except BaseException:  # cancelled mid-transaction: the connection's state is unknown
+                self._forget()
+                raise
             self.commits += 1
 
     async def close(self) -> None:
         async with self._lock:
+            await self._release_stale()
             if self._connection is not None:
                 connection, self._connection, self._driver = self._connection, None, None
                 await connection.close()
 
     async def _connect(self) -> Any:
         if self._driver is None:
+            await self._release_stale()
             connection = await self._engine.connect()
             try:
                 raw = await connection.get_raw_connection()
@@ -84,14 +95,26 @@ class PostgresWriter:
         return self._driver
 
     async def _drop(self) -> None:
-        """The connection is gone: hand it back as invalid (the pool discards it)."""
+        """Hand the connection back as invalid (the pool discards it); the next write checks out another."""
         connection, self._connection, self._driver = self._connection, None, None
         if connection is not None:
-            try:
+            with contextlib.suppress(Exception):  # it may be broken already; the next write connects afresh
                 await connection.invalidate()
                 await connection.close()
-            except Exception:  # it is broken already; the next write connects afresh either way
-                pass
+
+    def _forget(self) -> None:
+        """Without waiting (we are being cancelled): cut the connection now; it goes back to the pool, as invalid,
+        at the next write or at close."""
+        if self._driver is not None:
+            self._driver.terminate()
+        self._stale, self._connection, self._driver = self._connection, None, None
+
+    async def _release_stale(self) -> None:
+        connection, self._stale = self._stale, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await connection.invalidate()
+                await connection.close()
 
 
 async def _execute(driver: Any, sql: str, parameters: list[tuple[Any, ...]], refusal: str | None) -> None:

@@ -4,6 +4,8 @@ transaction, and carry on after the database failed, on each backend."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from dataclasses import replace
 from datetime import timedelta
 
@@ -160,5 +162,28 @@ async def test_a_write_connection_the_server_dropped_fails_one_batch_and_the_nex
         await store.write([move(played, 0), move(played, 1)])  # nothing of the failed batch was kept
         stored = await store.game(played.game_id)
         assert stored is not None and [m.index for m in stored.moves] == [0, 1]
+    finally:
+        await store.close()
+
+
+async def test_a_write_cancelled_midway_is_all_or_nothing_and_the_next_write_goes_through(database_url: str) -> None:
+    store = SqlStore(database_url)
+    owner = player()
+    played = game(1, owner)
+    try:
+        await store.write([owner, played])
+        batch = [move(played, index) for index in range(5_000)]
+        task = asyncio.ensure_future(store.write(batch))
+        await asyncio.sleep(0.002)  # the transaction is under way
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await store.write([player(2)])  # after the cancelled transaction (SQLite's thread may still finish it)
+        stored = await store.game(played.game_id)
+        assert stored is not None and len(stored.moves) in (0, 5_000)
+        done = len(stored.moves)
+        await store.write([move(played, done)])
+        stored = await store.game(played.game_id)
+        assert stored is not None and [m.index for m in stored.moves] == list(range(done + 1))
     finally:
         await store.close()

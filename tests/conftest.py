@@ -222,13 +222,12 @@ def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh database at the head migration, on each backend in turn."""
-    if request.param == "sqlite":
-        path = tmp_path / "arena.db"
-        shutil.copyfile(request.getfixturevalue("_sqlite_template"), path)
-        yield f"sqlite+aiosqlite:///{path}"
+@contextlib.contextmanager
+def migrated_database(request: pytest.FixtureRequest, backend: str, sqlite_path: Path) -> Iterator[str]:
+    """A fresh database at the head migration: a copy of the session's template on `backend`."""
+    if backend == "sqlite":
+        shutil.copyfile(request.getfixturevalue("_sqlite_template"), sqlite_path)
+        yield f"sqlite+aiosqlite:///{sqlite_path}"
         return
     server: PostgresServer = request.getfixturevalue("postgres_server")
     name = server.create_database(template=request.getfixturevalue("_postgres_template"))
@@ -236,22 +235,21 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield server.url(name)
     finally:
         server.drop_database(name)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database at the head migration, on each backend in turn."""
+    with migrated_database(request, request.param, tmp_path / "arena.db") as url:
+        yield url
 
 
 @pytest.fixture
 def twin_database_url(request: pytest.FixtureRequest, tmp_path: Path, database_url: str) -> Iterator[str]:
     """A second fresh database at the head migration, on the same backend as `database_url`."""
-    if database_url.startswith("sqlite"):
-        path = tmp_path / "twin.db"
-        shutil.copyfile(request.getfixturevalue("_sqlite_template"), path)
-        yield f"sqlite+aiosqlite:///{path}"
-        return
-    server: PostgresServer = request.getfixturevalue("postgres_server")
-    name = server.create_database(template=request.getfixturevalue("_postgres_template"))
-    try:
-        yield server.url(name)
-    finally:
-        server.drop_database(name)
+    backend = "sqlite" if database_url.startswith("sqlite") else "postgres"
+    with migrated_database(request, backend, tmp_path / "twin.db") as url:
+        yield url
 
 
 @pytest.fixture

@@ -63,11 +63,15 @@ class PostgresWriter:
                 raise RecordRefusedError(f"record refused by the database: {error}") from error
             except RecordRefusedError:  # an UPDATE that matched no row: rolled back likewise
                 raise
-            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as error:
-                # The database failed, or the connection did: start the next batch on a fresh connection
-                # rather than trust this one's state (failures are rare; a reconnect is cheap beside them).
+            except Exception as error:
+                # The database failed, or the connection did (a PostgresError, an InterfaceError, an OSError, or
+                # asyncpg's InternalClientError when the server cut the connection between two batches): start the
+                # next batch on a fresh connection rather than trust this one's state (failures are rare; a
+                # reconnect is cheap beside them).
                 closed = driver.is_closed()
                 await self._drop()
+                if closed:  # the server cut us off (a restart?): its pooled connections are likely gone too, and
+                    await self._engine.dispose(close=False)  # SQLAlchemy itself renews the pool on a disconnect
                 raise DBAPIError.instance(sql, parameters, error, Exception, connection_invalidated=closed) from error
             except BaseException:  # cancelled mid-transaction: the connection's state is unknown
                 self._forget()

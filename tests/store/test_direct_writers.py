@@ -152,6 +152,7 @@ async def test_a_write_connection_the_server_dropped_fails_one_batch_and_the_nex
     played = game(1, owner)
     try:
         await store.write([owner, played])
+        await asyncio.gather(*(store.player(owner.player_id) for _ in range(3)))  # idle connections in the pool
         async with store.engine.connect() as connection:  # as a PostgreSQL restart or an admin would
             await connection.execute(text(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
@@ -160,7 +161,7 @@ async def test_a_write_connection_the_server_dropped_fails_one_batch_and_the_nex
         with pytest.raises(DBAPIError):
             await store.write([move(played, 0)])
         await store.write([move(played, 0), move(played, 1)])  # nothing of the failed batch was kept
-        stored = await store.game(played.game_id)
+        stored = await store.game(played.game_id)  # and the reads get live connections too
         assert stored is not None and [m.index for m in stored.moves] == [0, 1]
     finally:
         await store.close()

@@ -27,18 +27,25 @@ from server.core.effects import Effect, Refusal
 from server.core.events import InProcessPublisher
 from server.core.ports import Record, Store
 from server.net.connection import CLOSE_GOING_AWAY, CLOSE_REPLACED, Connection
-from server.net.daily_service import DailyService
+from server.net.daily_service import LOADS_FOR, DailyService
 from server.net.http_api import HttpApi
 from server.net.queries import QUERY_TYPES, Queries
+from server.net.restore import RESTORES_FOR, restore_for
 from server.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
 from server.settings import Settings
 
 log = logging.getLogger(__name__)
 
+PREPARED_TYPES = frozenset((*QUERY_TYPES, *LOADS_FOR, *RESTORES_FOR))
+"""Requests that `answer_or_prepare` answers or loads something for; every other one (a move above all) goes
+straight to core, without a further await on its path."""
+
 HARD_SIZE_FACTOR = 4  # frames up to 4x the soft limit get an error reply; beyond, websockets closes (1009)
 
 
 class ArenaServer:
+    prepared_types = PREPARED_TYPES
+
     def __init__(self, settings: Settings, store: Store, writer: Any, clock: Clock | None = None) -> None:
         self.settings = settings
         self.store = store
@@ -87,8 +94,9 @@ class ArenaServer:
         return True
 
     async def answer_or_prepare(self, connection: Connection, request: Message) -> bool:
-        """Read-only queries are answered here, outside core: True. For any other request, load what core
-        cannot wait for (today's daily deal, the player's ranked attempt) and return False: core handles it."""
+        """For a request of `PREPARED_TYPES` only. Read-only queries are answered here, outside core: True. For
+        the others, load what core cannot wait for (today's daily deal and the player's ranked attempt; a game or
+        room this process does not hold) and return False: core handles the request."""
         if isinstance(request, QUERY_TYPES):
             try:
                 connection.send(await self.queries.answer(request, connection.player_id))
@@ -97,6 +105,7 @@ class ArenaServer:
             return True
         assert connection.player_id is not None
         await self.daily.load_for(connection.player_id, request)
+        await restore_for(self.arena, self.store, request)
         return False
 
     # ------------------------------------------------------------------ identities and connections

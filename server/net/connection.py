@@ -26,17 +26,9 @@ from server.core.effects import Refusal
 from server.core.events import player_topic, room_topic
 from server.core.identity import hash_token
 from server.net.ratelimit import TokenBucket
-from server.net.restore import restore_for, restore_player
+from server.net.restore import restore_player
 from server.protocol.codec import decode, request_id_of
-from server.protocol.messages import (
-    ErrorCode,
-    ErrorMessage,
-    HelloRequest,
-    MoveRequest,
-    RequestId,
-    ResignRequest,
-    UndoRequest,
-)
+from server.protocol.messages import ErrorCode, ErrorMessage, HelloRequest, RequestId
 from server.protocol.trusted import Reply, wire_text
 
 if TYPE_CHECKING:
@@ -48,8 +40,6 @@ OUTBOX_LIMIT = 2_000
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_REPLACED = 4000
-GAME_ACTIONS = frozenset({MoveRequest, UndoRequest, ResignRequest})
-"""Requests about the player's running game: core alone handles them (no query, no daily deal, no restore)."""
 
 
 _last_encoded: list[tuple[Reply, str]] = []
@@ -166,10 +156,8 @@ class Connection:
                 return
             await self._hello(request)
             return
-        if type(request) not in GAME_ACTIONS:  # the path of a move neither queries nor loads anything first
-            if await self.server.answer_or_prepare(self, request):  # queries; today's daily deal loaded for core
-                return
-            await restore_for(self.server.arena, self.server.store, request)
+        if type(request) in self.server.prepared_types and await self.server.answer_or_prepare(self, request):
+            return  # a query, answered
         try:
             effect = self.server.arena.handle(self.player_id, request)
         except Refusal as refusal:

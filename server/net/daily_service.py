@@ -34,6 +34,8 @@ from server.settings import Settings
 log = logging.getLogger(__name__)
 
 PR_SET_PDEATHSIG = 1
+LOADS_FOR = (PlayDailyRequest,)
+"""The requests that need today's deal (and the player's ranked attempt) loaded before core sees them."""
 
 
 def _die_with_parent() -> None:
@@ -176,7 +178,7 @@ class DailyService:
 
     async def load_for(self, player_id: str, request: Message) -> None:
         """Before `play_daily` reaches core: today's deal, and whether this player already had a ranked try."""
-        if not isinstance(request, PlayDailyRequest):
+        if not isinstance(request, LOADS_FOR):
             return
         day = self.arena.dailies.today()
         found = await self.deal(request.variant, day)

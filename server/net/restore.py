@@ -39,6 +39,10 @@ async def adopt_room(arena: Arena, store: Store, stored_room: StoredRoom) -> Non
     arena.adopt_room(stored_room, games, players)
 
 
+RESTORES_FOR = (ReplayRequest, JoinRoomRequest)
+"""The requests that may name something this process does not hold."""
+
+
 async def restore_for(arena: Arena, store: Store, request: Message) -> None:
     """Load what `request` names when this process does not hold it (no-op otherwise)."""
     if isinstance(request, ReplayRequest) and request.game_id not in arena.games:

@@ -99,12 +99,9 @@ class PostgresWriter:
         return self._driver
 
     async def _drop(self) -> None:
-        """Hand the connection back as invalid (the pool discards it); the next write checks out another."""
+        """Hand the connection back as invalid; the next write checks out another."""
         connection, self._connection, self._driver = self._connection, None, None
-        if connection is not None:
-            with contextlib.suppress(Exception):  # it may be broken already; the next write connects afresh
-                await connection.invalidate()
-                await connection.close()
+        await _give_back_invalid(connection)
 
     def _forget(self) -> None:
         """Without waiting (we are being cancelled): cut the connection now; it goes back to the pool, as invalid,
@@ -115,10 +112,15 @@ class PostgresWriter:
 
     async def _release_stale(self) -> None:
         connection, self._stale = self._stale, None
-        if connection is not None:
-            with contextlib.suppress(Exception):
-                await connection.invalidate()
-                await connection.close()
+        await _give_back_invalid(connection)
+
+
+async def _give_back_invalid(connection: AsyncConnection | None) -> None:
+    """Back to the pool, which discards it. It may be broken already: the next write connects afresh either way."""
+    if connection is not None:
+        with contextlib.suppress(Exception):
+            await connection.invalidate()
+            await connection.close()
 
 
 async def _execute(driver: Any, sql: str, parameters: list[tuple[Any, ...]], refusal: str | None) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import timedelta
 
@@ -49,142 +50,119 @@ async def dump(store: SqlStore) -> dict[str, list[tuple[object, ...]]]:
         }
 
 
-def through_sqlalchemy(url: str) -> SqlStore:
-    """A store that writes every batch through SQLAlchemy, as it does a batch with a leaderboard claim."""
-    store = SqlStore(url)
-    store._direct_writer = None
-    return store
-
-
-async def test_both_paths_store_the_same_rows(database_url: str, twin_database_url: str) -> None:
+@pytest.fixture
+async def both_paths(database_url: str, twin_database_url: str) -> AsyncIterator[tuple[SqlStore, SqlStore]]:
+    """A store on its direct writer, and one on a twin database that writes every batch through SQLAlchemy (as it
+    does a batch with a leaderboard claim)."""
     direct = SqlStore(database_url)
-    plain = through_sqlalchemy(twin_database_url)
-    try:
-        for record in records():  # one transaction each
-            await direct.write([record])
-            await plain.write([record])
-        assert direct.transactions_committed == len(records()) and direct.commits == 0
-        assert plain.transactions_committed == plain.commits == len(records())
-        stored = await direct.game(game(1).game_id)
-        assert stored is not None and [m.at for m in stored.moves][:3] == [move(game(1), i).at for i in range(3)]
-        rows = await dump(direct)
-        assert rows == await dump(plain)
-        assert rows["moves"] and rows["rooms"][0][6] == "finished"  # the status updates landed
-    finally:
-        await direct.close()
-        await plain.close()
+    plain = SqlStore(twin_database_url)
+    plain._direct_writer = None
+    yield direct, plain
+    await direct.close()
+    await plain.close()
 
 
-async def test_a_refused_record_keeps_nothing_of_its_transaction(database_url: str) -> None:
-    store = SqlStore(database_url)
+async def test_both_paths_store_the_same_rows(both_paths: tuple[SqlStore, SqlStore]) -> None:
+    direct, plain = both_paths
+    for record in records():  # one transaction each
+        await direct.write([record])
+        await plain.write([record])
+    assert direct.transactions_committed == len(records()) and direct.commits == 0
+    assert plain.transactions_committed == plain.commits == len(records())
+    stored = await direct.game(game(1).game_id)
+    assert stored is not None and [m.at for m in stored.moves][:3] == [move(game(1), i).at for i in range(3)]
+    rows = await dump(direct)
+    assert rows == await dump(plain)
+    assert rows["moves"] and rows["rooms"][0][6] == "finished"  # the status updates landed
+
+
+async def test_a_refused_record_keeps_nothing_of_its_transaction(store: SqlStore) -> None:
     owner = player()
     played = game(1, owner)
-    try:
-        await store.write([owner, played, move(played, 0)])
-        with pytest.raises(RecordRefusedError):  # a stale writer's move index
-            await store.write([move(played, 1), move(played, 0)])
-        with pytest.raises(RecordRefusedError):  # a naive datetime is refused, not shifted
-            await store.write([move(played, 1), replace(move(played, 2), at=T0.replace(tzinfo=None))])
-        with pytest.raises(RecordRefusedError):  # a result for an unknown game
-            await store.write([move(played, 1), ResultRecord("g_nope", "stuck", 1, 1, 0, 1, T0)])
-        with pytest.raises(RecordRefusedError):  # a status for an unknown room
-            await store.write([move(played, 1), RoomStatusRecord("r_nope", "running", T0)])
-        with pytest.raises(RecordRefusedError):  # a move of an unknown game
-            await store.write([move(played, 1), move(game(9, owner), 0)])
-        await store.write([move(played, 1)])  # the writer carries on
-        stored = await store.game(played.game_id)
-        assert stored is not None and [m.index for m in stored.moves] == [0, 1]
-    finally:
-        await store.close()
+    await store.write([owner, played, move(played, 0)])
+    with pytest.raises(RecordRefusedError):  # a stale writer's move index
+        await store.write([move(played, 1), move(played, 0)])
+    with pytest.raises(RecordRefusedError):  # a naive datetime is refused, not shifted
+        await store.write([move(played, 1), replace(move(played, 2), at=T0.replace(tzinfo=None))])
+    with pytest.raises(RecordRefusedError):  # a result for an unknown game
+        await store.write([move(played, 1), ResultRecord("g_nope", "stuck", 1, 1, 0, 1, T0)])
+    with pytest.raises(RecordRefusedError):  # a status for an unknown room
+        await store.write([move(played, 1), RoomStatusRecord("r_nope", "running", T0)])
+    with pytest.raises(RecordRefusedError):  # a move of an unknown game
+        await store.write([move(played, 1), move(game(9, owner), 0)])
+    await store.write([move(played, 1)])  # the writer carries on
+    stored = await store.game(played.game_id)
+    assert stored is not None and [m.index for m in stored.moves] == [0, 1]
 
 
-async def test_a_broken_database_is_a_dbapi_error_and_the_writer_recovers(database_url: str) -> None:
-    store = SqlStore(database_url)
+async def test_a_broken_database_is_a_dbapi_error_and_the_writer_recovers(store: SqlStore) -> None:
     owner = player()
-    try:
-        await store.write([player(7)])  # the direct writer has its connection (and its statements) by now
-        async with store.engine.begin() as connection:
-            await connection.execute(text("ALTER TABLE players RENAME TO players_away"))
-        with pytest.raises(DBAPIError):
-            await store.write([owner])
-        async with store.engine.begin() as connection:
-            await connection.execute(text("ALTER TABLE players_away RENAME TO players"))
+    await store.write([player(7)])  # the direct writer has its connection (and its statements) by now
+    async with store.engine.begin() as connection:
+        await connection.execute(text("ALTER TABLE players RENAME TO players_away"))
+    with pytest.raises(DBAPIError):
         await store.write([owner])
-        assert await store.player(owner.player_id) == owner
-    finally:
-        await store.close()
+    async with store.engine.begin() as connection:
+        await connection.execute(text("ALTER TABLE players_away RENAME TO players"))
+    await store.write([owner])
+    assert await store.player(owner.player_id) == owner
 
 
 async def test_a_large_batch_is_stored_whole_and_a_late_duplicate_keeps_none_of_it(
-    database_url: str, twin_database_url: str
+    both_paths: tuple[SqlStore, SqlStore],
 ) -> None:
     """A group commit of 301 moves: every row stored as the SQLAlchemy path stores it; a duplicate as the 301st
     row refuses the whole transaction, the 300 before it included, on both paths."""
-    direct = SqlStore(database_url)
-    plain = through_sqlalchemy(twin_database_url)
+    direct, plain = both_paths
     owner = player()
     played = game(1, owner)
     batch = [replace(move(played, index, f"{index % 8 + 1}a"), at=T0 + timedelta(milliseconds=index))
              for index in range(301)]
-    try:
-        for store in (direct, plain):
-            await store.write([owner, played])
-            with pytest.raises(RecordRefusedError):
-                await store.write([*batch[:300], batch[7]])
-            stored = await store.game(played.game_id)
-            assert stored is not None and stored.moves == []
-            await store.write(batch)
-        stored = await direct.game(played.game_id)
-        assert stored is not None and [m.index for m in stored.moves] == list(range(301))
-        rows = await dump(direct)
-        assert rows == await dump(plain) and len(rows["moves"]) == 301
-    finally:
-        await direct.close()
-        await plain.close()
+    for store in (direct, plain):
+        await store.write([owner, played])
+        with pytest.raises(RecordRefusedError):
+            await store.write([*batch[:300], batch[7]])
+        stored = await store.game(played.game_id)
+        assert stored is not None and stored.moves == []
+        await store.write(batch)
+    stored = await direct.game(played.game_id)
+    assert stored is not None and [m.index for m in stored.moves] == list(range(301))
+    rows = await dump(direct)
+    assert rows == await dump(plain) and len(rows["moves"]) == 301
 
 
 @pytest.mark.parametrize("database_url", [pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
-async def test_a_write_connection_the_server_dropped_fails_one_batch_and_the_next_reconnects(
-    database_url: str,
-) -> None:
-    store = SqlStore(database_url)
+async def test_a_write_connection_the_server_dropped_fails_one_batch_and_the_next_reconnects(store: SqlStore) -> None:
     owner = player()
     played = game(1, owner)
-    try:
-        await store.write([owner, played])
-        await asyncio.gather(*(store.player(owner.player_id) for _ in range(3)))  # idle connections in the pool
-        async with store.engine.connect() as connection:  # as a PostgreSQL restart or an admin would
-            await connection.execute(text(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            ))
-        with pytest.raises(DBAPIError):
-            await store.write([move(played, 0)])
-        await store.write([move(played, 0), move(played, 1)])  # nothing of the failed batch was kept
-        stored = await store.game(played.game_id)  # and the reads get live connections too
-        assert stored is not None and [m.index for m in stored.moves] == [0, 1]
-    finally:
-        await store.close()
+    await store.write([owner, played])
+    await asyncio.gather(*(store.player(owner.player_id) for _ in range(3)))  # idle connections in the pool
+    async with store.engine.connect() as connection:  # as a PostgreSQL restart or an admin would
+        await connection.execute(text(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ))
+    with pytest.raises(DBAPIError):
+        await store.write([move(played, 0)])
+    await store.write([move(played, 0), move(played, 1)])  # nothing of the failed batch was kept
+    stored = await store.game(played.game_id)  # and the reads get live connections too
+    assert stored is not None and [m.index for m in stored.moves] == [0, 1]
 
 
-async def test_a_write_cancelled_midway_is_all_or_nothing_and_the_next_write_goes_through(database_url: str) -> None:
-    store = SqlStore(database_url)
+async def test_a_write_cancelled_midway_is_all_or_nothing_and_the_next_write_goes_through(store: SqlStore) -> None:
     owner = player()
     played = game(1, owner)
-    try:
-        await store.write([owner, played])
-        batch = [move(played, index) for index in range(5_000)]
-        task = asyncio.ensure_future(store.write(batch))
-        await asyncio.sleep(0.002)  # the transaction is under way
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        await store.write([player(2)])  # after the cancelled transaction (SQLite's thread may still finish it)
-        stored = await store.game(played.game_id)
-        assert stored is not None and len(stored.moves) in (0, 5_000)
-        done = len(stored.moves)
-        await store.write([move(played, done)])
-        stored = await store.game(played.game_id)
-        assert stored is not None and [m.index for m in stored.moves] == list(range(done + 1))
-    finally:
-        await store.close()
+    await store.write([owner, played])
+    batch = [move(played, index) for index in range(5_000)]
+    task = asyncio.ensure_future(store.write(batch))
+    await asyncio.sleep(0.002)  # the transaction is under way
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    await store.write([player(2)])  # after the cancelled transaction (SQLite's thread may still finish it)
+    stored = await store.game(played.game_id)
+    assert stored is not None and len(stored.moves) in (0, 5_000)
+    done = len(stored.moves)
+    await store.write([move(played, done)])
+    stored = await store.game(played.game_id)
+    assert stored is not None and [m.index for m in stored.moves] == list(range(done + 1))

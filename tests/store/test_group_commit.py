@@ -16,13 +16,6 @@ from server.store import GroupCommitWriter, RecordRefusedError, SqlStore, Writer
 
 
 @pytest.fixture
-async def store(database_url: str) -> AsyncIterator[SqlStore]:
-    store = SqlStore(database_url)
-    yield store
-    await store.close()
-
-
-@pytest.fixture
 async def reader(database_url: str) -> AsyncIterator[SqlStore]:
     """A second store with its own connections: it sees only what was committed."""
     reader = SqlStore(database_url)

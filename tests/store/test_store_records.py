@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -10,13 +9,6 @@ from store_builders import PARIS, T0, game, move, player, room
 
 from server.core.ports import MoveRecord, PlayerRecord, ResultRecord, RoomRecord, RoomStatusRecord, StoredGame
 from server.store import RecordRefusedError, SqlStore
-
-
-@pytest.fixture
-async def store(database_url: str) -> AsyncIterator[SqlStore]:
-    store = SqlStore(database_url)
-    yield store
-    await store.close()
 
 
 async def test_player_round_trips_by_id_and_token_hash(store: SqlStore) -> None:

@@ -25,7 +25,7 @@ from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from server.settings import Settings
+from freecell_arena.settings import Settings
 
 
 class SansIoEcho(asyncio.Protocol):
@@ -78,7 +78,7 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    from server.commands.serve import loop_factory
+    from freecell_arena.commands.serve import loop_factory
 
     with asyncio.Runner(loop_factory=loop_factory(Settings().event_loop)) as runner:
         runner.run(main())

@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection, serve
 
-from server.settings import Settings
+from freecell_arena.settings import Settings
 
 
 def padded(frame: str, size: int) -> str:
@@ -104,7 +104,7 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    from server.commands.serve import loop_factory
+    from freecell_arena.commands.serve import loop_factory
 
     with asyncio.Runner(loop_factory=loop_factory(Settings().event_loop)) as runner:  # the server's event loop too
         runner.run(main())

@@ -29,7 +29,7 @@ import timeit
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from server.engine import FOUNDATION, TABLEAU, VARIANTS, Board, Game, Move, Variant, format_move
+from freecell_arena.engine import FOUNDATION, TABLEAU, VARIANTS, Board, Game, Move, Variant, format_move
 
 MOVE_MESSAGE = '{"type":"move","id":7,"move":"t3-c1"}'
 GAME_LENGTH = 600

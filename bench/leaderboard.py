@@ -37,8 +37,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from server.core.leaderboard import count_buckets, deal_board, score  # noqa: E402
-from server.store import SqlStore, migrate  # noqa: E402
+from freecell_arena.core.leaderboard import count_buckets, deal_board, score  # noqa: E402
+from freecell_arena.store import SqlStore, migrate  # noqa: E402
 
 T0 = datetime(2026, 10, 1, tzinfo=UTC)
 BIG_BOARD = deal_board("freecell", 1, False)
@@ -205,7 +205,7 @@ async def measure(url: str, data: Data, repeat: int) -> list[tuple[str, list[flo
 async def naive_rank(store: SqlStore, key: tuple[int, datetime, str]) -> int:
     from sqlalchemy import func, select, tuple_
 
-    from server.store.leaderboards import entries
+    from freecell_arena.store.leaderboards import entries
 
     async with store.engine.connect() as connection:
         query = select(func.count()).where(

@@ -5,7 +5,7 @@
     python bench/load.py --connections 1000 --idle                         # memory per greeted connection
     python bench/load.py --figures                                         # every figure of docs/performance.md
 
-The server under test is `python -m server serve` on a free loopback port, on a fresh SQLite file or a throwaway
+The server under test is `python -m freecell_arena serve` on a free loopback port, on a fresh SQLite file or a throwaway
 PostgreSQL (tests/conftest.py's), with the rate limit lifted (the bench is the only client). The load comes from
 `--client-processes` processes (bench/load_client.py), each driving its share of the connections through real
 games: real deals, legal moves chosen by the engine. Printed: moves/s, latency p50/p90/p99, errors, the server's
@@ -103,7 +103,7 @@ def _read_line(process: subprocess.Popen[str], timeout: float) -> str:
 @contextlib.contextmanager
 def game_server(database: str) -> Iterator[Target]:
     with database_url(database) as url:
-        command = [sys.executable, "-m", "server", "serve", "--port", "0", "--database-url", url]
+        command = [sys.executable, "-m", "freecell_arena", "serve", "--port", "0", "--database-url", url]
         with started(f"server ({database})", command) as target:
             yield target
 
@@ -134,7 +134,7 @@ def database_url(database: str) -> Iterator[str]:
     with fixtures.throwaway_postgres() as postgres:
         name = postgres.create_database()
         url = postgres.url(name)
-        subprocess.run([sys.executable, "-m", "server", "migrate", "--database-url", url], cwd=REPO,
+        subprocess.run([sys.executable, "-m", "freecell_arena", "migrate", "--database-url", url], cwd=REPO,
                        env=_environment(), check=True, capture_output=True, timeout=120)
         yield url
 

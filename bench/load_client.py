@@ -24,7 +24,7 @@ from typing import Any
 import psutil
 from websockets.asyncio.client import ClientConnection, connect
 
-from server.engine import FOUNDATION, Game, Move, format_move, variant_by_id
+from freecell_arena.engine import FOUNDATION, Game, Move, format_move, variant_by_id
 
 CONNECT_CONCURRENCY = 50
 SETUP_TIMEOUT_S = 120.0
@@ -267,7 +267,7 @@ async def run_moves(plan: Plan, players: list[Player], began: float) -> None:
 
 def worker(plan: Plan, ready: Any, go: ProcessEvent, stop_all: ProcessEvent, results: Any) -> None:
     """Process entry point (multiprocessing)."""
-    from server.commands.serve import loop_factory
+    from freecell_arena.commands.serve import loop_factory
 
     try:
         with asyncio.Runner(loop_factory=loop_factory(plan.event_loop)) as runner:

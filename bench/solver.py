@@ -44,8 +44,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from server.engine import VARIANTS, Board, variant_by_id  # noqa: E402
-from server.engine.solver import solve  # noqa: E402
+from freecell_arena.engine import VARIANTS, Board, variant_by_id  # noqa: E402
+from freecell_arena.engine.solver import solve  # noqa: E402
 
 FC_SOLVE = ["fc-solve", "-m", "-sn", "-l", "fg"]
 FC_MOVE = re.compile(r"^[1-8a-dh]{2}$")

@@ -1,7 +1,7 @@
 """Alembic environment (the official async template, adapted).
 
 The database URL comes from the application, in this order: the connection handed over by
-`server.store.migrate` (`config.attributes["connection"]`), `config.attributes["database_url"]`,
+`freecell_arena.store.migrate` (`config.attributes["connection"]`), `config.attributes["database_url"]`,
 `alembic -x database_url=...`, then `FREECELL_ARENA_DATABASE_URL`, else the embedded SQLite default.
 alembic.ini never holds a URL.
 """
@@ -13,9 +13,9 @@ from alembic import context
 from sqlalchemy import pool
 from sqlalchemy.engine import Connection
 
-from server.store.engine import WRITE_OPTION, create_engine
-from server.store.models import metadata
-from server.store.urls import database_url_from_env, normalize_database_url
+from freecell_arena.store.engine import WRITE_OPTION, create_engine
+from freecell_arena.store.models import metadata
+from freecell_arena.store.urls import database_url_from_env, normalize_database_url
 
 config = context.config
 
@@ -65,7 +65,7 @@ async def run_async_migrations() -> None:
 
 def run_migrations_online() -> None:
     connection = config.attributes.get("connection")
-    if connection is not None:  # called from server.store.migrate on its own event loop
+    if connection is not None:  # called from freecell_arena.store.migrate on its own event loop
         do_run_migrations(connection)
     else:  # the `alembic` command line
         asyncio.run(run_async_migrations())

@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 import hypothesis  # noqa: F401  (see below)
 import pytest
 
-from server.store import migrate
+from freecell_arena.store import migrate
 
 # Imported here, at collection, on purpose: pytest rewrites hypothesis (a plugin) with `ast.parse` when it is first
 # imported, and a lazy first import in the middle of a test that runs threads (bots, aiosqlite) can hit CPython

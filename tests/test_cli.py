@@ -14,7 +14,7 @@ DATA = Path(__file__).parent / "data"
 
 def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "server", *args], input=stdin, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "freecell_arena", *args], input=stdin, capture_output=True, text=True, timeout=60
     )
 
 

@@ -28,7 +28,7 @@ ID = sa.String(length=64)
 
 
 def instant(name: str, *, nullable: bool) -> sa.Column:
-    """A UTC instant (server.store.types.UtcDateTime stores naive UTC on SQLite, timestamptz on PostgreSQL)."""
+    """A UTC instant (freecell_arena.store.types.UtcDateTime stores naive UTC on SQLite, timestamptz on PostgreSQL)."""
     return sa.Column(name, sa.DateTime(timezone=True), nullable=nullable)
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from server.engine import Board, card_from_text, card_text, variant_by_id
-from server.engine.cards import make_card
+from freecell_arena.engine import Board, card_from_text, card_text, variant_by_id
+from freecell_arena.engine.cards import make_card
 
 
 def cards(text: str) -> list[int]:

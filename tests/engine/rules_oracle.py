@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 
-from server.engine import CELL, FOUNDATION, TABLEAU, Board, card_text
+from freecell_arena.engine import CELL, FOUNDATION, TABLEAU, Board, card_text
 
 RANKS = "A23456789TJQK"
 

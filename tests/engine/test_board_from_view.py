@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from server.engine import VARIANTS, Board, IllegalMoveError, Move, variant_by_id
-from server.engine.view import UNKNOWN_CARD, ViewError, board_from_view
+from freecell_arena.engine import VARIANTS, Board, IllegalMoveError, Move, variant_by_id
+from freecell_arena.engine.view import UNKNOWN_CARD, ViewError, board_from_view
 
 
 def played(variant_id: str, seed: int, moves: int) -> Board:

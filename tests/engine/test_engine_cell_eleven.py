@@ -10,7 +10,17 @@ from collections import Counter
 import pytest
 from engine_layouts import cards, layout
 
-from server.engine import CELL, FOUNDATION, TABLEAU, Board, Game, IllegalMoveError, Move, card_text, variant_by_id
+from freecell_arena.engine import (
+    CELL,
+    FOUNDATION,
+    TABLEAU,
+    Board,
+    Game,
+    IllegalMoveError,
+    Move,
+    card_text,
+    variant_by_id,
+)
 
 CELL_ELEVEN = variant_by_id("cell-eleven")
 

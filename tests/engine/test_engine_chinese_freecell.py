@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 from engine_layouts import all_cards, layout
 
-from server.engine import CELL, FOUNDATION, TABLEAU, Board, IllegalMoveError, Move, variant_by_id
-from server.engine.cards import DIAMONDS, HEARTS, SPADES, suit_of
+from freecell_arena.engine import CELL, FOUNDATION, TABLEAU, Board, IllegalMoveError, Move, variant_by_id
+from freecell_arena.engine.cards import DIAMONDS, HEARTS, SPADES, suit_of
 
 CHINESE = variant_by_id("chinese-freecell")
 FULL = [13] * 6

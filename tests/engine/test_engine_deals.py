@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
-from server.engine import VARIANTS, BadSeedError, Board, card_text, variant_by_id
-from server.engine.shuffle import MS_MAX_DEAL, SEED_LIMIT, SplitMix64, splitmix_order
+from freecell_arena.engine import VARIANTS, BadSeedError, Board, card_text, variant_by_id
+from freecell_arena.engine.shuffle import MS_MAX_DEAL, SEED_LIMIT, SplitMix64, splitmix_order
 
 GOLDEN_DEALS: dict[tuple[str, int], str] = {
     ("freecell", 1): """

@@ -1,5 +1,5 @@
 """The worked examples in docs/notation.md and docs/rules.md are real runs: each ```console block's command runs
-here (in process, through `server.cli.main`) and must print exactly what the block shows.
+here (in process, through `freecell_arena.cli.main`) and must print exactly what the block shows.
 
 After a deliberate change, `PYTHONPATH=. python3 tests/engine/test_engine_docs.py --write` rewrites the outputs.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import main
+from freecell_arena.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 DOCS = [REPO / "docs" / "notation.md", REPO / "docs" / "rules.md"]
@@ -35,7 +35,7 @@ def examples() -> list[tuple[str, str, str]]:
 
 
 def test_the_docs_have_worked_examples_for_every_variant() -> None:
-    from server.engine import VARIANTS
+    from freecell_arena.engine import VARIANTS
 
     commands = [command for _, command, _ in examples()]
     for variant_id in VARIANTS:

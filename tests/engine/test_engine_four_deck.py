@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 from engine_layouts import layout
 
-from server.engine import CELL, FOUNDATION, TABLEAU, Board, IllegalMoveError, Move, variant_by_id
-from server.engine.cards import CLUBS, DIAMONDS
+from freecell_arena.engine import CELL, FOUNDATION, TABLEAU, Board, IllegalMoveError, Move, variant_by_id
+from freecell_arena.engine.cards import CLUBS, DIAMONDS
 
 FOUR_DECK = variant_by_id("freecell-four-deck")
 CLUB_SLOTS = [slot for slot, suit in enumerate(FOUR_DECK.foundation_suits) if suit == CLUBS]

@@ -13,7 +13,7 @@ import subprocess
 
 import pytest
 
-from server.engine import Board, Game, ReplayError, card_text, variant_by_id
+from freecell_arena.engine import Board, Game, ReplayError, card_text, variant_by_id
 
 pytestmark = [pytest.mark.external, pytest.mark.usefixtures("freecell_solver")]
 

@@ -7,7 +7,7 @@ from collections import deque
 import pytest
 from engine_layouts import cards, layout
 
-from server.engine import (
+from freecell_arena.engine import (
     CELL,
     FOUNDATION,
     TABLEAU,

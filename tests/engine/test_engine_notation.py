@@ -7,7 +7,7 @@ import json
 import pytest
 from engine_layouts import layout
 
-from server.engine import (
+from freecell_arena.engine import (
     CELL,
     FOUNDATION,
     TABLEAU,

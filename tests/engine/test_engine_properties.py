@@ -14,7 +14,7 @@ from engine_layouts import all_cards, foundation_cards
 from hypothesis import given
 from hypothesis import strategies as st
 
-from server.engine import (
+from freecell_arena.engine import (
     CELL,
     FOUNDATION,
     TABLEAU,

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 from engine_layouts import cards, layout
 
-from server.engine import TABLEAU, IllegalMoveError, Move, variant_by_id
+from freecell_arena.engine import TABLEAU, IllegalMoveError, Move, variant_by_id
 
 # (empty cells, empty columns other than the destination) -> the most cards one move may carry
 FORMULAS: dict[str, Callable[[int, int], int]] = {

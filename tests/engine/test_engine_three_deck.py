@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from engine_layouts import cards, foundation_cards, layout
 
-from server.engine import FOUNDATION, TABLEAU, Board, Game, IllegalMoveError, Move, variant_by_id
+from freecell_arena.engine import FOUNDATION, TABLEAU, Board, Game, IllegalMoveError, Move, variant_by_id
 
 THREE_DECK = variant_by_id("freecell-three-deck")
 CLUBS_SLOT = 0

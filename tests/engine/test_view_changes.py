@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from server.engine import TABLEAU, VARIANTS, Game, IllegalMoveError, Move, variant_by_id
-from server.engine.view import ViewError, apply_view_changes
+from freecell_arena.engine import TABLEAU, VARIANTS, Game, IllegalMoveError, Move, variant_by_id
+from freecell_arena.engine.view import ViewError, apply_view_changes
 
 
 def random_game_views(variant_id: str, seed: int, actions: int) -> int:

@@ -13,9 +13,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from server.net.app import ArenaServer
-from server.settings import Settings
-from server.store import GroupCommitWriter, SqlStore
+from freecell_arena.net.app import ArenaServer
+from freecell_arena.settings import Settings
+from freecell_arena.store import GroupCommitWriter, SqlStore
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from freecell_arena_client import ArenaClient, ArenaError, ConnectionLost, ProtocolError, TokenFile, wire_move
-from server.engine import Move, variant_by_id
-from server.engine.view import board_from_view
-from server.protocol.messages import (
+from freecell_arena.engine import Move, variant_by_id
+from freecell_arena.engine.view import board_from_view
+from freecell_arena.protocol.messages import (
     CountdownMessage,
     ErrorCode,
     GameStateMessage,
@@ -21,6 +20,7 @@ from server.protocol.messages import (
     RoomOptions,
     StateRequest,
 )
+from freecell_arena_client import ArenaClient, ArenaError, ConnectionLost, ProtocolError, TokenFile, wire_move
 
 from .support import Arena
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from freecell_arena.net.app import ArenaServer
+from freecell_arena.settings import Settings
+from freecell_arena.store import GroupCommitWriter, SqlStore
 from freecell_arena_client import ArenaClient, ArenaError, BotRunner, RunConfig, run_bot
 from freecell_arena_client.bots import SolverBot
 from freecell_arena_client.cli import build_parser, config_from
-from server.net.app import ArenaServer
-from server.settings import Settings
-from server.store import GroupCommitWriter, SqlStore
 
 from .support import Arena
 from .test_sdk_reconnect import PausingSolverBot

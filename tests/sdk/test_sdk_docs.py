@@ -7,9 +7,9 @@ import re
 import sys
 from pathlib import Path
 
+from freecell_arena.protocol.messages import RoomOptions, RoomView
 from freecell_arena_client import BotRunner, NewRoom, RunConfig
 from freecell_arena_client.bots import SolverBot
-from server.protocol.messages import RoomOptions, RoomView
 
 from .support import REPO, Arena, client_env
 

@@ -1,30 +1,37 @@
-"""The SDK ships with the project: pyproject's package discovery finds it beside the server, and both console
-scripts point at functions that exist. (A real `pip install .` / `pip install -e .` into a fresh venv was
-checked by hand; building wheels here would fetch the build backend.)"""
+"""The wheel ships exactly the server package (freecell_arena, with its migrations) and the SDK: pyproject's
+explicit package list matches what setuptools discovers, and both console scripts point at functions that
+exist. CI also builds the wheel and installs it into a fresh venv outside the checkout (.ci/install_check)."""
 
 from __future__ import annotations
 
 import importlib
+import importlib.resources
 import tomllib
 from pathlib import Path
 
 from setuptools import find_packages
 
 REPO = Path(__file__).resolve().parents[2]
+CONFIG = tomllib.loads((REPO / "pyproject.toml").read_text())
 
 
-def test_package_discovery_finds_the_server_and_the_sdk() -> None:
-    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
-    found: set[str] = set()
-    for where in config["where"]:
-        found.update(find_packages(where=str(REPO / where), include=config["include"]))
-    assert {"server", "server.engine", "server.net", "server.protocol", "server.store"} <= found
-    assert {"freecell_arena_client", "freecell_arena_client.bots"} <= found
-    assert not any(name.startswith(("tests", "bench", "clients")) for name in found)
+def test_the_package_list_is_every_discovered_package_plus_the_migrations() -> None:
+    setuptools_config = CONFIG["tool"]["setuptools"]
+    discovered = set(find_packages(where=str(REPO / "server"))) | set(find_packages(where=str(REPO / "clients/python")))
+    assert set(setuptools_config["packages"]) == discovered | {"freecell_arena.migrations"}
+    assert {name.split(".")[0] for name in setuptools_config["packages"]} == {"freecell_arena", "freecell_arena_client"}
+    assert setuptools_config["package-dir"]["freecell_arena.migrations"] == "migrations"
+
+
+def test_the_migration_scripts_are_a_package_resource() -> None:
+    scripts = importlib.resources.files("freecell_arena.migrations")
+    assert scripts.joinpath("env.py").is_file() and scripts.joinpath("script.py.mako").is_file()
+    assert any(entry.name.startswith("0001_") for entry in scripts.joinpath("versions").iterdir())
 
 
 def test_console_scripts_resolve() -> None:
-    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    scripts = CONFIG["project"]["scripts"]
+    assert scripts["freecell-arena"] == "freecell_arena.cli:main"
     assert scripts["freecell-arena-bot"] == "freecell_arena_client.cli:main"
     for target in scripts.values():
         module, function = target.split(":")

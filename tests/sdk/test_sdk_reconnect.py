@@ -10,11 +10,11 @@ import socket
 import threading
 from pathlib import Path
 
+from freecell_arena.engine import Board, Game, Move, variant_by_id
+from freecell_arena.protocol.messages import RoomOptions, RoomView
+from freecell_arena.store import SqlStore
 from freecell_arena_client import BotRunner, NewRoom, RaceResult, Reconnect, RunConfig
 from freecell_arena_client.bots import RandomBot, SolverBot
-from server.engine import Board, Game, Move, variant_by_id
-from server.protocol.messages import RoomOptions, RoomView
-from server.store import SqlStore
 
 from .support import Arena, client_env, serverprocess
 

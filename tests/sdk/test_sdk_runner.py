@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from freecell_arena.engine import Board, Move
+from freecell_arena.protocol.messages import RoomOptions
 from freecell_arena_client import Bot, BotError, NewRoom, RaceNotStarted, run_bot
-from server.engine import Board, Move
-from server.protocol.messages import RoomOptions
 
 from .support import Arena, client_env, serverprocess
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from server.core.clock import Clock
-from server.net.app import ArenaServer
-from server.settings import Settings
-from server.store import GroupCommitWriter, SqlStore
+from freecell_arena.core.clock import Clock
+from freecell_arena.net.app import ArenaServer
+from freecell_arena.settings import Settings
+from freecell_arena.store import GroupCommitWriter, SqlStore
 
 
 @dataclass

@@ -12,9 +12,9 @@ from typing import Any
 
 from arena_client import ArenaClient
 
-from server.core.daily import player_actions
-from server.engine import Board, variant_by_id
-from server.engine.solver import solve
+from freecell_arena.core.daily import player_actions
+from freecell_arena.engine import Board, variant_by_id
+from freecell_arena.engine.solver import solve
 
 HTTP_TIMEOUT_S = 10.0
 

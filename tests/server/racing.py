@@ -7,8 +7,8 @@ from typing import Any
 
 from arena_client import ArenaClient
 
-from server.engine import FOUNDATION, Board, Move, format_move, move_to_json, variant_by_id
-from server.net.app import ArenaServer
+from freecell_arena.engine import FOUNDATION, Board, Move, format_move, move_to_json, variant_by_id
+from freecell_arena.net.app import ArenaServer
 
 
 async def open_race(

@@ -1,4 +1,4 @@
-"""Run `python -m server serve` as a real process on a free loopback port; always killed in `finally`."""
+"""Run `python -m freecell_arena serve` as a real process on a free loopback port; always killed in `finally`."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def server_env(**extra: str) -> dict[str, str]:
 
 async def spawn(args: list[str], cwd: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server", *args,
+        sys.executable, "-m", "freecell_arena", *args,
         cwd=cwd, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
 

@@ -13,15 +13,15 @@ from boards_helpers import play, winning_moves
 from serverprocess import REPO, server_env
 from sqlalchemy import pool, text
 
-from server.commands.audit import audit as audit_in_process
-from server.store.engine import create_engine
+from freecell_arena.commands.audit import audit as audit_in_process
+from freecell_arena.store.engine import create_engine
 
 SEED = 5
 
 
 async def audit(database_url: str, *extra: str) -> tuple[int, list[str], str]:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server", "audit", "--database-url", database_url, *extra,
+        sys.executable, "-m", "freecell_arena", "audit", "--database-url", database_url, *extra,
         cwd=REPO, env=server_env(), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
     try:

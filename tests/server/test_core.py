@@ -6,11 +6,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from server.core.arena import Arena
-from server.core.effects import Refusal
-from server.core.ports import GameRecord, MoveRecord, ResultRecord, RoomStatusRecord
-from server.core.ranking import rank
-from server.protocol.messages import (
+from freecell_arena.core.arena import Arena
+from freecell_arena.core.effects import Refusal
+from freecell_arena.core.ports import GameRecord, MoveRecord, ResultRecord, RoomStatusRecord
+from freecell_arena.core.ranking import rank
+from freecell_arena.protocol.messages import (
     CreateRoomRequest,
     HelloRequest,
     JoinRoomRequest,

@@ -19,10 +19,10 @@ from arena_server import start_arena
 from boards_helpers import ManualClock, http_get, play, without_id
 from serverprocess import server_env
 
-from server.core import daily
-from server.engine import Game, variant_by_id
-from server.net.app import ArenaServer
-from server.store import RecordRefusedError, SqlStore
+from freecell_arena.core import daily
+from freecell_arena.engine import Game, variant_by_id
+from freecell_arena.net.app import ArenaServer
+from freecell_arena.store import RecordRefusedError, SqlStore
 
 DAY = date(2026, 11, 22)
 NEXT_DAY = date(2026, 11, 23)
@@ -203,8 +203,8 @@ def test_the_prepare_command_publishes_commitments_never_seeds(tmp_path: Path) -
     env = server_env(FREECELL_ARENA_DAILY_SECRET=SECRET, FREECELL_ARENA_DAILY_SOLVER_NODES="50000")
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "server", *args], cwd=tmp_path, env=env, capture_output=True,
-                              text=True, timeout=120)  # fmt: skip
+        command = [sys.executable, "-m", "freecell_arena", *args]
+        return subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
 
     unmigrated = run("audit", "--database-url", url)
     assert unmigrated.returncode == 2 and "freecell-arena migrate" in unmigrated.stderr, unmigrated.stderr

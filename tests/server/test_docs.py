@@ -8,16 +8,16 @@ from pathlib import Path
 
 import yaml
 
-from server.cli import build_parser
-from server.protocol import generate
-from server.settings import Settings
+from freecell_arena.cli import build_parser
+from freecell_arena.protocol import generate
+from freecell_arena.settings import Settings
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def test_protocol_doc_and_schema_match_the_models() -> None:
-    assert generate.SCHEMA_PATH.read_text() == generate.schema_text(), "run python -m server.protocol.generate"
-    assert generate.DOC_PATH.read_text() == generate.doc_text(), "run python -m server.protocol.generate"
+    assert generate.SCHEMA_PATH.read_text() == generate.schema_text(), "run python -m freecell_arena.protocol.generate"
+    assert generate.DOC_PATH.read_text() == generate.doc_text(), "run python -m freecell_arena.protocol.generate"
 
 
 def test_every_message_type_is_in_the_doc() -> None:

@@ -9,9 +9,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from server.core import daily
-from server.core.effects import Refusal
-from server.core.leaderboard import (
+from freecell_arena.core import daily
+from freecell_arena.core.effects import Refusal
+from freecell_arena.core.leaderboard import (
     LEVEL_SHIFTS,
     CursorError,
     count_buckets,
@@ -23,10 +23,10 @@ from server.core.leaderboard import (
     resolve_ranked,
     score,
 )
-from server.core.season import BoardRow, SeasonTotals, final_ranks, season_table
-from server.engine import Game, variant_by_id
-from server.engine.solver import Status, solve
-from server.protocol.messages import RoomOptions
+from freecell_arena.core.season import BoardRow, SeasonTotals, final_ranks, season_table
+from freecell_arena.engine import Game, variant_by_id
+from freecell_arena.engine.solver import Status, solve
+from freecell_arena.protocol.messages import RoomOptions
 
 T0 = datetime(2026, 11, 22, 12, tzinfo=UTC)
 

@@ -16,8 +16,8 @@ from racing import open_race
 from serverprocess import running_server, server_env, spawn
 from websockets.exceptions import ConnectionClosed
 
-from server.commands.serve import tune_garbage_collector
-from server.settings import Settings
+from freecell_arena.commands.serve import tune_garbage_collector
+from freecell_arena.settings import Settings
 
 SOLUTION = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn").read_text().split()
 
@@ -133,7 +133,7 @@ async def test_serve_refuses_bad_settings_without_a_traceback(
 def test_serve_refuses_an_unmigrated_postgres_and_names_the_command(tmp_path: Path, postgres_server: Any) -> None:
     empty = postgres_server.url(postgres_server.create_database())
     result = subprocess.run(
-        [sys.executable, "-m", "server", "serve", "--port", "0", "--database-url", empty],
+        [sys.executable, "-m", "freecell_arena", "serve", "--port", "0", "--database-url", empty],
         cwd=tmp_path, env=server_env(), capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert result.returncode == 2

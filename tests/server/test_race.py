@@ -12,7 +12,7 @@ from arena_client import ArenaClient, connect_player
 from arena_server import RunningArena
 from racing import choose_move, open_race, server_board, wire_form
 
-from server.engine import VARIANTS, Game, variant_by_id
+from freecell_arena.engine import VARIANTS, Game, variant_by_id
 
 SOLUTION_DEAL_1 = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn").read_text().split()
 

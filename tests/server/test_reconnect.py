@@ -9,7 +9,7 @@ from arena_client import ArenaClient, connect_player
 from arena_server import RunningArena, start_arena
 from racing import choose_move, open_race, server_board, wire_form
 
-from server.engine import card_text
+from freecell_arena.engine import card_text
 
 
 async def play(arena: RunningArena, client: ArenaClient, game_id: str, variant: str, count: int) -> list[str]:
@@ -159,8 +159,8 @@ async def test_a_refused_write_rolls_the_move_back_and_says_so(arena: RunningAre
     """A stale process already wrote move 1 of this game: the insert fails, memory is rolled back."""
     from datetime import UTC, datetime
 
-    from server.core.ports import MoveRecord
-    from server.store import SqlStore
+    from freecell_arena.core.ports import MoveRecord
+    from freecell_arena.store import SqlStore
 
     host = await connect_player(arena.url, "host")
     try:

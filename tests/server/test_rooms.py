@@ -12,8 +12,8 @@ from boards_helpers import ManualClock
 from racing import open_race
 from websockets.exceptions import ConnectionClosed
 
-from server.core.arena import FORGET_FINISHED_AFTER
-from server.engine.view import apply_view_changes
+from freecell_arena.core.arena import FORGET_FINISHED_AFTER
+from freecell_arena.engine.view import apply_view_changes
 
 
 async def test_leaving_hands_the_room_to_the_next_player(arena: RunningArena) -> None:

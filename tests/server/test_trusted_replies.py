@@ -1,4 +1,4 @@
-"""The reply to every move is built straight into wire text (`server/protocol/trusted.py`), not through its
+"""The reply to every move is built straight into wire text (`freecell_arena/protocol/trusted.py`), not through its
 pydantic model. These tests hold it to the model: every frame of random games in every variant (moves, undos,
 autoplay, wins and stuck games) parses with `MoveAcceptedMessage` and re-encodes to the very same text, and the
 encoder refuses what the model's constructor would refuse."""
@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from server.core.arena import Arena
-from server.core.effects import Refusal
-from server.engine import VARIANTS, format_move
-from server.protocol.messages import (
+from freecell_arena.core.arena import Arena
+from freecell_arena.core.effects import Refusal
+from freecell_arena.engine import VARIANTS, format_move
+from freecell_arena.protocol.messages import (
     SERVER_MESSAGES,
     CreateRoomRequest,
     HelloRequest,
@@ -25,7 +25,7 @@ from server.protocol.messages import (
     UndoRequest,
     encode,
 )
-from server.protocol.trusted import Encoded, TrustedEncoder, wire_text
+from freecell_arena.protocol.trusted import Encoded, TrustedEncoder, wire_text
 
 
 class SteppingClock:
@@ -108,7 +108,7 @@ def test_a_missing_or_unknown_field_is_a_type_error_as_with_the_model() -> None:
 
 
 def test_wire_names_come_from_aliases() -> None:
-    from server.protocol.messages import MoveJson
+    from freecell_arena.protocol.messages import MoveJson
 
     values = TrustedEncoder(MoveJson).values(from_="cell", from_index=0, to="foundation")
     assert list(values) == ["from", "from_index", "to", "to_index", "count"]

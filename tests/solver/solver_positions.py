@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from server.engine import Board, card_from_text, variant_by_id
+from freecell_arena.engine import Board, card_from_text, variant_by_id
 
 
 def position(

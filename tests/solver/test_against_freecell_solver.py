@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
-from server.engine import Board, Game, variant_by_id
-from server.engine.solver import Status, solve
+from freecell_arena.engine import Board, Game, variant_by_id
+from freecell_arena.engine.solver import Status, solve
 
 pytestmark = pytest.mark.external
 

@@ -8,11 +8,11 @@ import time
 import pytest
 from solver_positions import position
 
-from server.engine import CELL, FOUNDATION, TABLEAU, Board, Game, card_from_text, variant_by_id
-from server.engine.solver import Status, certify, solve
-from server.engine.solver.search import BestFirst, best_first
-from server.engine.solver.solve import COMPLETE_FIRST
-from server.engine.solver.state import SolverMove, State, generate_moves, rules_for, state_from_board
+from freecell_arena.engine import CELL, FOUNDATION, TABLEAU, Board, Game, card_from_text, variant_by_id
+from freecell_arena.engine.solver import Status, certify, solve
+from freecell_arena.engine.solver.search import BestFirst, best_first
+from freecell_arena.engine.solver.solve import COMPLETE_FIRST
+from freecell_arena.engine.solver.state import SolverMove, State, generate_moves, rules_for, state_from_board
 
 FREECELL = variant_by_id("freecell")
 

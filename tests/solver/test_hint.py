@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from solver_positions import position
 
-from server.engine import Board, Game, variant_by_id
-from server.engine.solver import Status, hint, solve
+from freecell_arena.engine import Board, Game, variant_by_id
+from freecell_arena.engine.solver import Status, hint, solve
 
 
 def test_following_hints_wins_microsoft_deal_one() -> None:

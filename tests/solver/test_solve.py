@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from solver_positions import position
 
-from server.engine import Board, Game, variant_by_id
-from server.engine.solver import Status, solve
+from freecell_arena.engine import Board, Game, variant_by_id
+from freecell_arena.engine.solver import Status, solve
 
 FREECELL = variant_by_id("freecell")
 

@@ -7,7 +7,7 @@ import sys
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "server", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "freecell_arena", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_solve_output_replays_to_a_win() -> None:

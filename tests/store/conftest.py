@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.store import SqlStore
+from freecell_arena.store import SqlStore
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from server.store import DatabaseUrlError, normalize_database_url
-from server.store.urls import display_url
+from freecell_arena.store import DatabaseUrlError, normalize_database_url
+from freecell_arena.store.urls import display_url
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from store_builders import PARIS, T0, game, move, player, room
 
-from server.core.ports import Record, ResultRecord, RoomStatusRecord
-from server.store import RecordRefusedError, SqlStore
+from freecell_arena.core.ports import Record, ResultRecord, RoomStatusRecord
+from freecell_arena.store import RecordRefusedError, SqlStore
 
 TABLES = ("players", "rooms", "games", "moves")
 

@@ -11,8 +11,8 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 from store_builders import game, move, player
 
-from server.core.ports import GameRecord, Record
-from server.store import GroupCommitWriter, RecordRefusedError, SqlStore, WriterClosedError
+from freecell_arena.core.ports import GameRecord, Record
+from freecell_arena.store import GroupCommitWriter, RecordRefusedError, SqlStore, WriterClosedError
 
 
 @pytest.fixture

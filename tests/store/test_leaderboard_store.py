@@ -11,11 +11,11 @@ from typing import Any
 from sqlalchemy import event, pool, text
 from store_builders import T0, player
 
-from server.core.leaderboard import score
-from server.core.ports import BoardClaim, GameRecord, Record, ResultRecord
-from server.store import SqlStore
-from server.store.engine import create_engine
-from server.store.leaderboards import BoardPage
+from freecell_arena.core.leaderboard import score
+from freecell_arena.core.ports import BoardClaim, GameRecord, Record, ResultRecord
+from freecell_arena.store import SqlStore
+from freecell_arena.store.engine import create_engine
+from freecell_arena.store.leaderboards import BoardPage
 
 BOARD = "freecell/deal/42/humans"
 

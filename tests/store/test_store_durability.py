@@ -15,7 +15,7 @@ from pathlib import Path
 
 from store_builders import game, player
 
-from server.store import SqlStore
+from freecell_arena.store import SqlStore
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 ACKS_BEFORE_KILL = 300
@@ -23,8 +23,8 @@ ACKS_BEFORE_KILL = 300
 CHILD = """
 import asyncio, sys
 from datetime import UTC, datetime
-from server.core.ports import MoveRecord
-from server.store import GroupCommitWriter, SqlStore
+from freecell_arena.core.ports import MoveRecord
+from freecell_arena.store import GroupCommitWriter, SqlStore
 
 async def main(url: str, game_id: str) -> None:
     writer = GroupCommitWriter(SqlStore(url))

@@ -13,9 +13,9 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import pool, text
 
-from server.store import DatabaseNotMigratedError, check_migrated, current_revision, head_revision, migrate
-from server.store.engine import create_engine
-from server.store.models import metadata
+from freecell_arena.store import DatabaseNotMigratedError, check_migrated, current_revision, head_revision, migrate
+from freecell_arena.store.engine import create_engine
+from freecell_arena.store.models import metadata
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -73,9 +73,8 @@ def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subproc
     environment = {k: v for k, v in os.environ.items() if k != "FREECELL_ARENA_DATABASE_URL"}
     environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPOSITORY), environment.get("PYTHONPATH")]))
     environment.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "server", *args], cwd=cwd, env=environment, capture_output=True, text=True, timeout=120
-    )
+    command = [sys.executable, "-m", "freecell_arena", *args]
+    return subprocess.run(command, cwd=cwd, env=environment, capture_output=True, text=True, timeout=120)
 
 
 def test_migrate_command_migrates_then_reports_the_database_is_at_head(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ from typing import Any
 from sqlalchemy import event, pool
 from store_builders import game, move, player, room
 
-from server.store import SqlStore
-from server.store.engine import create_engine
+from freecell_arena.store import SqlStore
+from freecell_arena.store.engine import create_engine
 
 
 async def test_every_read_is_an_index_lookup(database_url: str) -> None:

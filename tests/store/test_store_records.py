@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from store_builders import PARIS, T0, game, move, player, room
 
-from server.core.ports import MoveRecord, PlayerRecord, ResultRecord, RoomRecord, RoomStatusRecord, StoredGame
-from server.store import RecordRefusedError, SqlStore
+from freecell_arena.core.ports import MoveRecord, PlayerRecord, ResultRecord, RoomRecord, RoomStatusRecord, StoredGame
+from freecell_arena.store import RecordRefusedError, SqlStore
 
 
 async def test_player_round_trips_by_id_and_token_hash(store: SqlStore) -> None:

@@ -12,8 +12,8 @@ change it freely. Return an engine `Move`, a move in notation text (`"3a"`, `"t3
 
 from __future__ import annotations
 
-from server.engine import Board, Move
-from server.protocol.messages import GameOverMessage, GameView, RaceOverMessage
+from freecell_arena.engine import Board, Move
+from freecell_arena.protocol.messages import GameOverMessage, GameView, RaceOverMessage
 
 
 class Bot:

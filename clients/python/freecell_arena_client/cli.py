@@ -16,12 +16,12 @@ from pathlib import Path
 
 from websockets.exceptions import InvalidURI
 
+from freecell_arena.engine import VARIANTS
+from freecell_arena.protocol.messages import RoomOptions, RoomView
 from freecell_arena_client.bot import Bot
 from freecell_arena_client.bots import BOTS, SolverBot
 from freecell_arena_client.errors import ArenaClientError, ConnectionLost
 from freecell_arena_client.runner import BotRunner, NewRoom, RaceResult, Reconnect, RunConfig
-from server.engine import VARIANTS
-from server.protocol.messages import RoomOptions, RoomView
 
 PROG = "freecell-arena-bot"
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130

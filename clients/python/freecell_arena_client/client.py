@@ -1,7 +1,7 @@
 """`ArenaClient`: one websocket connection to a FreeCell Arena server, typed with the server's own models.
 
 Requests and events share one connection. A background reader decodes every frame into a model of
-`server.protocol.messages`; a frame whose `id` answers a pending request resolves that request, anything else
+`freecell_arena.protocol.messages`; a frame whose `id` answers a pending request resolves that request, anything else
 (room events, progress, `race_started`, `game_over`, ...) goes to the event queue, read with `next_event`.
 
 Every request is `await client.request(model, ReplyModel)`: it fills in a fresh `id`, sends, and returns the
@@ -24,10 +24,8 @@ from pydantic import ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from freecell_arena_client.errors import ArenaError, ConnectionLost, ProtocolError
-from freecell_arena_client.pacing import Pacer
-from server.engine import Move, move_to_json
-from server.protocol.messages import (
+from freecell_arena.engine import Move, move_to_json
+from freecell_arena.protocol.messages import (
     SERVER_MESSAGES,
     CountdownMessage,
     CreateRoomRequest,
@@ -64,6 +62,8 @@ from server.protocol.messages import (
     UndoRequest,
     WelcomeMessage,
 )
+from freecell_arena_client.errors import ArenaError, ConnectionLost, ProtocolError
+from freecell_arena_client.pacing import Pacer
 
 log = logging.getLogger(__name__)
 

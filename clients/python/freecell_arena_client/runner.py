@@ -19,13 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from freecell_arena_client.bot import Bot
-from freecell_arena_client.client import CLOSE_REPLACED, ArenaClient
-from freecell_arena_client.errors import ArenaClientError, ArenaError, BotError, ConnectionLost
-from freecell_arena_client.tokens import TokenFile
-from server.engine import Board, Move, variant_by_id
-from server.engine.view import UNKNOWN_SEED, apply_view_changes, board_from_view
-from server.protocol.messages import (
+from freecell_arena.engine import Board, Move, variant_by_id
+from freecell_arena.engine.view import UNKNOWN_SEED, apply_view_changes, board_from_view
+from freecell_arena.protocol.messages import (
     DailyStartedMessage,
     ErrorCode,
     ErrorMessage,
@@ -40,6 +36,10 @@ from server.protocol.messages import (
     ServerMessage,
     Standing,
 )
+from freecell_arena_client.bot import Bot
+from freecell_arena_client.client import CLOSE_REPLACED, ArenaClient
+from freecell_arena_client.errors import ArenaClientError, ArenaError, BotError, ConnectionLost
+from freecell_arena_client.tokens import TokenFile
 
 log = logging.getLogger("freecell_arena_client")
 

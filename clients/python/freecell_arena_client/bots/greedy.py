@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 
+from freecell_arena.engine import Board, Move, safe_autoplay
+from freecell_arena.protocol.messages import GameView
 from freecell_arena_client.bot import Bot
-from server.engine import Board, Move, safe_autoplay
-from server.protocol.messages import GameView
 
 
 class GreedyBot(Bot):

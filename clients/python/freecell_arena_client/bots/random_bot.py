@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
+from freecell_arena.engine import Board, Move
 from freecell_arena_client.bot import Bot
-from server.engine import Board, Move
 
 
 class RandomBot(Bot):

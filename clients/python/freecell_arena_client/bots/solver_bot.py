@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import logging
 
+from freecell_arena.engine import Board, Move
+from freecell_arena.engine.solver import Status, hint, solve
+from freecell_arena.protocol.messages import GameView
 from freecell_arena_client.bot import Bot
-from server.engine import Board, Move
-from server.engine.solver import Status, hint, solve
-from server.protocol.messages import GameView
 
 log = logging.getLogger("freecell_arena_client")
 

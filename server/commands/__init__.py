@@ -1,1 +1,0 @@
-"""Subcommands of `freecell-arena`; `server.cli` registers every module here that defines `register`."""

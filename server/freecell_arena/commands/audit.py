@@ -1,0 +1,90 @@
+"""`freecell-arena audit [--database-url URL]`: replay every stored ranked game and check what is stored about it.
+
+Each mismatch is one line on standard output (`game ...`, `entry ...`, `counts ...`); a summary goes to
+standard error. Exit 0 when nothing is wrong, 1 when anything is, 2 when the database cannot be used.
+The games, entries and count rows are read in keyset batches, so memory stays flat on any database.
+See `freecell_arena.core.audit` for what is checked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from freecell_arena.commands.common import fail
+from freecell_arena.store import (
+    DATABASE_URL_ENV,
+    DEFAULT_DATABASE_URL,
+    StoreError,
+    check_migrated,
+    database_url_from_env,
+)
+from freecell_arena.store.urls import display_url
+
+DEFAULT_BATCH = 500
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "audit",
+        help="replay every ranked game and check results, times and leaderboards",
+        description="Replay every stored ranked game from its seed and moves with this engine and check the "
+        "outcome, the move counts, the times and the leaderboard entries. One line per mismatch; exit 1 if any.",
+    )
+    parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        default=None,
+        help=f"sqlite:///FILE or postgresql://USER@HOST/DB (default: ${DATABASE_URL_ENV}, else {DEFAULT_DATABASE_URL})",
+    )
+    parser.add_argument("--batch", type=int, default=DEFAULT_BATCH, help=f"rows per read (default {DEFAULT_BATCH})")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    url = args.database_url or database_url_from_env()
+    if args.batch < 1:
+        return fail("--batch must be at least 1")
+    try:
+        games, entries, mismatches = asyncio.run(audit(url, args.batch))
+    except (StoreError, SQLAlchemyError, OSError) as error:
+        cause = getattr(error, "orig", None) or error
+        return fail(f"cannot audit {display_url(url)}: {' '.join(str(cause).split()) or type(cause).__name__}")
+    verdict = "no mismatch" if not mismatches else f"{mismatches} mismatch{'es' if mismatches != 1 else ''}"
+    print(f"audited {games} ranked games and {entries} leaderboard entries: {verdict}", file=sys.stderr)
+    return 1 if mismatches else 0
+
+
+async def audit(url: str, batch: int) -> tuple[int, int, int]:
+    """Print every mismatch; return (games, entries, mismatches)."""
+    from freecell_arena.core.audit import check_entry, check_game
+    from freecell_arena.store import SqlStore
+    from freecell_arena.store.audit_reads import AuditReads
+
+    await check_migrated(url)
+    store = SqlStore(url)
+    reads = AuditReads(store.engine, batch)
+    games = entries = mismatches = 0
+    try:
+        async for games_batch in reads.ranked_games():
+            for stored, bot, entry in games_batch:
+                games += 1
+                mismatches += _report(check_game(stored, bot, entry))
+        async for entries_batch in reads.entries():
+            for entry_facts, game in entries_batch:
+                entries += 1
+                mismatches += _report(check_entry(entry_facts, game))
+        async for line in reads.count_mismatches():
+            mismatches += _report([line])
+    finally:
+        await store.close()
+    return games, entries, mismatches
+
+
+def _report(lines: list[str]) -> int:
+    for line in lines:
+        print(line, flush=True)
+    return len(lines)

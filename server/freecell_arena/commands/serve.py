@@ -1,0 +1,168 @@
+"""`freecell-arena serve`: the game server on one port (websocket protocol + `GET /healthz`).
+
+On the embedded default (a SQLite file) it creates and migrates the database on first run. On PostgreSQL
+it refuses an unmigrated database and names the command that migrates it. SIGTERM (and Ctrl-C) stop it
+cleanly: stop accepting, flush pending writes, close connections with a reason, exit 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import inspect
+import logging
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import ValidationError
+
+from freecell_arena.settings import Settings
+
+MIGRATE_HINT = "freecell-arena migrate --database-url {url}"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("serve", help="run the game server (websocket + GET /healthz)")
+    add_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", help="interface to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="TCP port (default 8765; 0 = any free port)")
+    parser.add_argument("--database-url", help="database URL (default sqlite+aiosqlite:///freecell-arena.db)")
+    parser.add_argument("--log-level", help="logging level (default INFO)")
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """Environment (FREECELL_ARENA_*) first, then the flags that were given."""
+    overrides = {
+        name: value
+        for name in ("host", "port", "database_url", "log_level")
+        if (value := getattr(args, name, None)) is not None
+    }
+    return Settings(**overrides)
+
+
+def is_sqlite(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
+async def _maybe_await(value: Any) -> Any:
+    return await value if inspect.isawaitable(value) else value
+
+
+class NotMigrated(Exception):
+    pass
+
+
+async def prepare_database(url: str) -> None:
+    from freecell_arena.store import DatabaseNotMigratedError, check_migrated, migrate
+
+    if is_sqlite(url):
+        await _maybe_await(migrate(url))
+        return
+    try:
+        ready = await _maybe_await(check_migrated(url))
+    except DatabaseNotMigratedError:
+        raise NotMigrated(url) from None
+    if ready is False:
+        raise NotMigrated(url)
+
+
+async def serve_until_stopped(settings: Settings) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from freecell_arena.net.app import ArenaServer
+    from freecell_arena.store import DatabaseUrlError, GroupCommitWriter, SqlStore, StoreError
+    from freecell_arena.store.urls import display_url
+
+    try:
+        await prepare_database(settings.database_url)
+    except NotMigrated:
+        hint = MIGRATE_HINT.format(url=display_url(settings.database_url))
+        print(f"freecell-arena: the database is not migrated; run `{hint}` first", file=sys.stderr)
+        return 2
+    except DatabaseUrlError as error:
+        print(f"freecell-arena: {error}", file=sys.stderr)
+        return 2
+    except (StoreError, SQLAlchemyError, OSError) as error:
+        cause = getattr(error, "orig", None) or error
+        reason = " ".join(str(cause).split()) or type(cause).__name__
+        print(f"freecell-arena: cannot use the database {display_url(settings.database_url)}: {reason}",
+              file=sys.stderr)
+        return 2
+    store = SqlStore(settings.database_url)
+    writer = GroupCommitWriter(store, max_delay_ms=settings.commit_delay_ms)
+    server = ArenaServer(settings, store, writer)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        await server.start()
+    except OSError as error:
+        await store.close()
+        print(f"freecell-arena: cannot listen on {settings.host}:{settings.port}: {error.strerror}", file=sys.stderr)
+        return 2
+    tune_garbage_collector(settings.gc_threshold_values)
+    print(f"freecell-arena: listening on ws://{settings.host}:{server.port}/ (database {settings.database_url})",
+          flush=True)
+    await stop.wait()
+    logging.getLogger(__name__).info("stopping: flushing writes and closing connections")
+    await server.shutdown()
+    print("freecell-arena: stopped", flush=True)
+    return 0
+
+
+def tune_garbage_collector(thresholds: tuple[int, int, int]) -> None:
+    """Once started: everything alive now (modules, schemas, metadata) lives as long as the process, so it is
+    frozen out of every future collection (`gc.freeze`), and collections run less often (`gc_thresholds`; see
+    docs/performance.md for what they cost). Reference counting still frees almost everything at once; only
+    cycles wait for a collection."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*thresholds)
+
+
+def loop_factory(choice: str) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's loop (less CPU per frame for the same asyncio code), or None for the standard loop."""
+    if choice == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        if choice == "uvloop":
+            raise
+        return None
+    return uvloop.new_event_loop  # type: ignore[no-any-return]
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = settings_from(args)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        print(f"freecell-arena: bad setting {first['loc'][0]}: {first['msg']}", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        factory = loop_factory(settings.event_loop)
+    except ImportError:
+        print("freecell-arena: FREECELL_ARENA_EVENT_LOOP=uvloop but uvloop is not installed", file=sys.stderr)
+        return 2
+    with asyncio.Runner(loop_factory=factory) as runner:
+        return runner.run(serve_until_stopped(settings))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="freecell-arena serve")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,742 @@
+"""The arena: every player, room and game this process holds, and the handler of every request.
+
+Handlers are synchronous and return an `Effect` (records to persist, messages to send afterwards, and a
+rollback) or raise `Refusal` (nothing changed). Time comes from the injected clock; `tick` advances
+countdowns and time limits and is called by the adapter every few tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from freecell_arena.core import daily
+from freecell_arena.core.clock import Clock
+from freecell_arena.core.daily_play import DailyChallenges
+from freecell_arena.core.effects import Effect, Publication, Refusal
+from freecell_arena.core.events import player_topic, room_topic
+from freecell_arena.core.identity import (
+    hash_token,
+    new_id,
+    new_room_code,
+    new_token,
+    normalize_room_code,
+    random_seed,
+)
+from freecell_arena.core.leaderboard import deal_board, resolve_ranked
+from freecell_arena.core.player_game import MOVE_ACCEPTED, OUTCOME_SENTENCES, PLAYED_MOVE, PlayerGame, played
+from freecell_arena.core.ports import (
+    MoveRecord,
+    PlayerRecord,
+    Record,
+    RoomRecord,
+    RoomStatusRecord,
+    StoredGame,
+    StoredRoom,
+)
+from freecell_arena.core.room import COUNTDOWN, FINISHED, LOBBY, RUNNING, Member, Room
+from freecell_arena.engine import (
+    IllegalMoveError,
+    NotationError,
+    Turn,
+    UnknownVariantError,
+    Variant,
+    move_from_json,
+    move_to_json,
+    parse_move,
+    variant_by_id,
+)
+from freecell_arena.protocol.messages import (
+    CountdownMessage,
+    CreateRoomRequest,
+    ErrorCode,
+    GameOverMessage,
+    GameStateMessage,
+    HelloRequest,
+    JoinRoomRequest,
+    LeaveRoomRequest,
+    LeftRoomMessage,
+    Message,
+    MoveRequest,
+    PlayDailyRequest,
+    ProgressMessage,
+    RaceOverMessage,
+    RaceStartedMessage,
+    ReplayMessage,
+    ReplayRequest,
+    RequestId,
+    ResignRequest,
+    RoomMessage,
+    RoomOptions,
+    StartRaceRequest,
+    StateRequest,
+    UndoRequest,
+    WelcomeMessage,
+)
+from freecell_arena.protocol.trusted import Reply
+
+FORGET_FINISHED_AFTER = timedelta(seconds=30)
+"""How long a finished race stays in memory at least, even when nobody of it is connected."""
+SWEEP_INTERVAL = timedelta(seconds=1)
+"""How often the finished races are looked at (not on every tick: a race whose players stay costs nothing)."""
+
+@dataclass
+class PlayerState:
+    record: PlayerRecord
+    room_code: str | None = None
+    game_id: str | None = None
+    connections: int = 0
+
+
+class Arena:
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.players: dict[str, PlayerState] = {}
+        self.rooms: dict[str, Room] = {}
+        self.rooms_by_id: dict[str, Room] = {}
+        self.games: dict[str, PlayerGame] = {}
+        self.token_hashes: dict[str, str] = {}
+        self.dailies = DailyChallenges(self)
+        # What `tick` looks at, so its cost follows what can happen now, not every room in memory: rooms with
+        # a deadline (a countdown, a running race's time limit), and running rooms where a game just ended
+        # (is everyone done?). Insertion-ordered; rooms whose status moved on drop out.
+        self._clocked: dict[Room, None] = {}
+        self._settling: dict[Room, None] = {}
+        self._finished: dict[Room, datetime] = {}
+        """Finished races, by when they finished: each leaves memory once nobody of it is connected."""
+        self._next_sweep: datetime | None = None
+
+    # ------------------------------------------------------------------ identity and connections
+
+    def register(self, request: HelloRequest) -> tuple[str, Effect]:
+        """A new identity: the token is returned once, only its hash is stored."""
+        token = new_token()
+        record = PlayerRecord(
+            player_id=new_id("p"),
+            display_name=request.name,
+            token_hash=hash_token(token),
+            bot=request.bot,
+            created_at=self.clock.now(),
+        )
+        self.players[record.player_id] = PlayerState(record, connections=1)
+        self.token_hashes[record.token_hash] = record.player_id
+
+        def rollback() -> None:
+            self.players.pop(record.player_id, None)
+            self.token_hashes.pop(record.token_hash, None)
+
+        welcome = WelcomeMessage(
+            id=request.id, player_id=record.player_id, name=record.display_name, token=token, resumed=False
+        )
+        return record.player_id, Effect(records=[record], replies=[welcome], rollback=rollback)
+
+    def knows(self, player_id: str) -> bool:
+        return player_id in self.players
+
+    def adopt_player(self, record: PlayerRecord) -> None:
+        """A stored identity comes back to this process (after a restart, or from another process)."""
+        self.players.setdefault(record.player_id, PlayerState(record))
+        self.token_hashes.setdefault(record.token_hash, record.player_id)
+
+    def player_by_token_hash(self, token_hash: str) -> str | None:
+        return self.token_hashes.get(token_hash)
+
+    def resume(self, player_id: str, request: HelloRequest) -> Effect:
+        state = self.players[player_id]
+        state.connections += 1
+        welcome = WelcomeMessage(
+            id=request.id,
+            player_id=player_id,
+            name=state.record.display_name,
+            token=request.token or "",
+            resumed=True,
+        )
+        effect = Effect(replies=[welcome, self._state_message(player_id, None)])
+        return effect.merge(self._membership_changed(state.room_code, skip=player_id))
+
+    def disconnect(self, player_id: str) -> Effect:
+        """A connection closed. The clock does not stop; a lobby seat is given up."""
+        state = self.players.get(player_id)
+        if state is None:
+            return Effect()
+        state.connections = max(0, state.connections - 1)
+        if state.connections or state.room_code is None:
+            return Effect()
+        room = self.rooms.get(state.room_code)
+        if room is not None and room.status == LOBBY:
+            return self._leave(player_id, None, reply=False)
+        return self._membership_changed(state.room_code)
+
+    def is_connected(self, player_id: str) -> bool:
+        state = self.players.get(player_id)
+        return bool(state and state.connections)
+
+    def room_code_of(self, player_id: str) -> str | None:
+        state = self.players.get(player_id)
+        return state.room_code if state else None
+
+    # ------------------------------------------------------------------ dispatch
+
+    def handle(self, player_id: str, request: Message) -> Effect:
+        """One request of a greeted player; raises `Refusal` when it changes nothing."""
+        if isinstance(request, HelloRequest):
+            raise Refusal(ErrorCode.already_greeted, "this connection already said hello")
+        return self._handlers[type(request)](player_id, request)
+
+    @functools.cached_property
+    def _handlers(self) -> dict[type, Callable[[str, object], Effect]]:
+        """Built once per arena, not once per request."""
+        return {
+            CreateRoomRequest: self.create_room,
+            JoinRoomRequest: self.join_room,
+            LeaveRoomRequest: self.leave_room,
+            StartRaceRequest: self.start_race,
+            MoveRequest: self.move,
+            UndoRequest: self.undo,
+            ResignRequest: self.resign,
+            StateRequest: self.get_state,
+            ReplayRequest: self.get_replay,
+            PlayDailyRequest: self.dailies.play,
+        }  # type: ignore[dict-item]
+
+    # ------------------------------------------------------------------ rooms
+
+    def create_room(self, player_id: str, request: CreateRoomRequest) -> Effect:
+        self.dailies.refuse_while_playing(player_id)
+        leaving = self._leave_finished_room(player_id)
+        variant = self._variant(request.variant)
+        options = resolve_ranked(variant, request.options)
+        seed = self._seed(variant, request.seed, request.deal)
+        now = self.clock.now()
+        code = new_room_code()
+        while code in self.rooms:
+            code = new_room_code()
+        record = RoomRecord(
+            room_id=new_id("r"),
+            code=code,
+            variant=variant.id,
+            seed=seed,
+            host_id=player_id,
+            options=options.model_dump(mode="json"),
+            created_at=now,
+        )
+        room = Room(record, variant, options)
+        self._add_room(room)
+        state = self.players[player_id]
+        room.members[player_id] = Member(player_id, state.record.display_name, state.record.bot, "player")
+        state.room_code = code
+
+        def rollback() -> None:
+            self._drop_room(room)
+            state.room_code = None
+
+        reply = RoomMessage(id=request.id, room=room.view(now, self.is_connected))
+        records: list[Record] = [record, RoomStatusRecord(record.room_id, LOBBY, now)]
+        return leaving.merge(Effect(records=records, replies=[reply], rollback=rollback))
+
+    def join_room(self, player_id: str, request: JoinRoomRequest) -> Effect:
+        code = normalize_room_code(request.code)
+        room = self.rooms.get(code)
+        if room is None:
+            raise Refusal(ErrorCode.unknown_room, f"there is no room with code {request.code!r}")
+        state = self.players[player_id]
+        if state.room_code == code:
+            raise Refusal(ErrorCode.already_in_room, f"you are already in room {code}")
+        if not request.spectator:
+            self.dailies.refuse_while_playing(player_id)
+            if room.status != LOBBY:
+                raise Refusal(ErrorCode.room_started, f"the race in room {code} has already started")
+            if room.is_full():
+                limit = room.options.max_players
+                raise Refusal(ErrorCode.room_full, f"room {code} is full ({limit} players)")
+        leaving = self._leave_finished_room(player_id)
+        role = "spectator" if request.spectator else "player"
+        room.members[player_id] = Member(player_id, state.record.display_name, state.record.bot, role)
+        state.room_code = code
+        now = self.clock.now()
+        reply = RoomMessage(id=request.id, room=room.view(now, self.is_connected))
+        return leaving.merge(Effect(replies=[reply]).merge(self._membership_changed(code, skip=player_id)))
+
+    def leave_room(self, player_id: str, request: LeaveRoomRequest) -> Effect:
+        return self._leave(player_id, request.id, reply=True)
+
+    def start_race(self, player_id: str, request: StartRaceRequest) -> Effect:
+        room = self._room_of(player_id)
+        if room.host_id != player_id:
+            raise Refusal(ErrorCode.not_host, "only the host starts the race")
+        if room.status != LOBBY:
+            raise Refusal(ErrorCode.room_started, f"the race in room {room.code} has already started")
+        if not room.players():
+            raise Refusal(ErrorCode.not_enough_players, "a race needs at least one player")
+        now = self.clock.now()
+        starts_at = room.schedule(now)
+        self._clocked[room] = None
+
+        def rollback() -> None:
+            room.status = LOBBY
+            room.starts_at = None
+
+        countdown = CountdownMessage(code=room.code, starts_at=starts_at, seconds=room.options.countdown_s)
+        return Effect(
+            records=[RoomStatusRecord(room.record.room_id, COUNTDOWN, now)],
+            replies=[countdown.model_copy(update={"id": request.id})],
+            publications=[Publication(room_topic(room.code), countdown, skip=player_id)],
+            rollback=rollback,
+        ).merge(self._membership_changed(room.code))
+
+    # ------------------------------------------------------------------ the game
+
+    def move(self, player_id: str, request: MoveRequest) -> Effect:
+        game = self._running_game(player_id, request.game_id)
+        board = game.game.board
+        try:
+            if isinstance(request.move, str):
+                move = parse_move(game.variant, request.move, board)
+            else:
+                move = move_from_json(request.move.model_dump(by_alias=True))
+        except NotationError as error:
+            raise Refusal(ErrorCode.bad_notation, str(error)) from None
+        before = len(game.game.actions)
+        try:
+            turn = game.game.play(move)
+        except IllegalMoveError as error:
+            raise Refusal(ErrorCode.illegal_move, error.message, reason=error.code) from None
+        return self._after_action(game, turn, before, request.id)
+
+    def undo(self, player_id: str, request: UndoRequest) -> Effect:
+        game = self._running_game(player_id, request.game_id)
+        before = len(game.game.actions)
+        try:
+            turn = game.game.undo()
+        except IllegalMoveError as error:
+            raise Refusal(ErrorCode.undo_not_allowed, error.message, reason=error.code) from None
+        return self._after_action(game, turn, before, request.id)
+
+    def resign(self, player_id: str, request: ResignRequest) -> Effect:
+        game = self._running_game(player_id, request.game_id)
+        return self._resign(game, request.id)
+
+    def _resign(self, game: PlayerGame, request_id: RequestId) -> Effect:
+        now = self.clock.now()
+        game.game.resigned = True
+        result = game.end("resigned", now)
+        self._game_ended(game)
+
+        def rollback() -> None:
+            game.game.resigned = False
+            game.finish = None
+
+        return Effect(
+            records=[result],
+            replies=[self._game_over(game, request_id)],
+            publications=self._progress(game),
+            rollback=rollback,
+        )
+
+    def _after_action(self, game: PlayerGame, turn: Turn, before: int, request_id: RequestId) -> Effect:
+        now = self.clock.now()
+        index = len(game.game.actions) - 1
+        records: list[Record] = [MoveRecord(game.game_id, index, turn.action, now)]
+        outcome, only_undo_left = game.game.verdict()
+        if outcome is not None:
+            records.append(game.end(outcome, now))
+            self._game_ended(game)
+        variant = game.variant
+        accepted = MOVE_ACCEPTED.encode(
+            id=request_id,
+            game_id=game.game_id,
+            index=index,
+            action=turn.action,
+            move=None if turn.move is None else PLAYED_MOVE.values(notation=turn.action, move=move_to_json(turn.move)),
+            autoplay=[played(variant, move) for move in turn.autoplay],
+            undone=[played(variant, move) for move in turn.undone],
+            player_moves=game.game.player_moves,
+            single_card_moves=game.game.single_card_moves,
+            cards_on_foundations=game.game.cards_on_foundations,
+            time_ms=game.time_ms(now),
+            status=game.status,
+            only_undo_left=only_undo_left,
+            changes=game.view_changes(turn),
+        )
+        replies: list[Reply] = [accepted]
+        if outcome is not None:
+            replies.append(self._game_over(game, None))
+
+        def rollback() -> None:
+            game.rewind(before)
+
+        return Effect(records=records, replies=replies, publications=self._progress(game, now), rollback=rollback)
+
+    def _game_over(self, game: PlayerGame, request_id: RequestId) -> GameOverMessage:
+        assert game.finish is not None
+        return GameOverMessage(
+            id=request_id,
+            game_id=game.game_id,
+            outcome=game.finish.outcome,  # type: ignore[arg-type]
+            message=OUTCOME_SENTENCES[game.finish.outcome],
+            player_moves=game.game.player_moves,
+            single_card_moves=game.game.single_card_moves,
+            cards_on_foundations=game.game.cards_on_foundations,
+            time_ms=game.finish.time_ms,
+        )
+
+    def _progress(self, game: PlayerGame, now: datetime | None = None) -> list[Publication]:
+        """To the rest of the room: the player has the same counts in its own reply (one frame less per move).
+        Nothing when nobody else is in the room (a solo race): no one would receive it."""
+        if game.room_code is None:
+            return []
+        room = self.rooms.get(game.room_code)
+        if room is not None and not any(member != game.player_id for member in room.members):
+            return []
+        message = ProgressMessage(code=game.room_code, progress=game.progress(now or self.clock.now()))
+        return [Publication(room_topic(game.room_code), message, skip=game.player_id)]
+
+    # ------------------------------------------------------------------ state and replays
+
+    def get_state(self, player_id: str, request: StateRequest) -> Effect:
+        return Effect(replies=[self._state_message(player_id, request.id)])
+
+    def _state_message(self, player_id: str, request_id: RequestId) -> GameStateMessage:
+        state = self.players[player_id]
+        now = self.clock.now()
+        room = self.rooms.get(state.room_code) if state.room_code else None
+        game = self.games.get(state.game_id) if state.game_id else None
+        seed_public = game is not None and self._seed_public(game)
+        return GameStateMessage(
+            id=request_id,
+            room=room.view(now, self.is_connected) if room else None,
+            game=game.view(now, seed_public=seed_public) if game else None,
+        )
+
+    def get_replay(self, player_id: str, request: ReplayRequest) -> Effect:
+        game = self.games.get(request.game_id)
+        if game is None:
+            raise Refusal(ErrorCode.unknown_game, f"no game {request.game_id!r} on this server")
+        if not self._replay_allowed(player_id, game):
+            raise Refusal(
+                ErrorCode.replay_not_available, "replays open when the race is over (a move seen is a move copied)"
+            )
+        return Effect(
+            replies=[
+                ReplayMessage(
+                    id=request.id,
+                    game_id=game.game_id,
+                    player_id=game.player_id,
+                    variant=game.variant.id,
+                    seed=game.record.seed,
+                    autoplay=game.record.autoplay,
+                    actions=list(game.game.actions),
+                    outcome=game.finish.outcome if game.finish else None,
+                    final_view=game.board_view(),
+                )
+            ]
+        )
+
+    def _replay_allowed(self, player_id: str, game: PlayerGame) -> bool:
+        """Anyone's replay once the race is over; before that only your own, and never a Cell Eleven seed.
+        A daily's replays, the player's own included, open when its day closes."""
+        room = self.rooms_by_id.get(game.record.room_id or "")
+        race_over = not game.running and (room is None or room.status == FINISHED)
+        if game.record.daily_day is not None:  # a daily's replays (yours too) open when its day closes
+            return daily.is_closed(game.record.daily_day, self.clock.now())
+        if race_over:
+            return True
+        return game.player_id == player_id and not game.variant.face_down
+
+    # ------------------------------------------------------------------ time: countdowns and limits
+
+    def tick(self) -> list[Effect]:
+        """Start the races whose countdown is over; end the races that are done or out of time."""
+        now = self.clock.now()
+        effects = []
+        for room in list(self._clocked):
+            if room.status == COUNTDOWN:
+                if room.starts_at is not None and room.starts_at <= now:
+                    effects.append(self._begin_race(room))
+            elif room.status == RUNNING and room.ends_at is not None:
+                if room.ends_at <= now:
+                    effects.append(self._finish_race(room))
+            else:
+                del self._clocked[room]
+        settling, self._settling = self._settling, {}
+        for room in settling:
+            if room.status == RUNNING and room.everyone_done():
+                effects.append(self._finish_race(room))
+        if self._finished and (self._next_sweep is None or now >= self._next_sweep):
+            self._next_sweep = now + SWEEP_INTERVAL
+            self._forget_unwatched_races(now)
+        return effects + self.dailies.tick(now)
+
+    def _forget_unwatched_races(self, now: datetime) -> None:
+        """A finished race whose members have all gone leaves memory, its games with it.
+
+        Without this a long-running process keeps every race it ever held (and the garbage collector walks
+        them all). The store has everything: a replay request or a join by code brings the room back by
+        replay (freecell_arena.net.restore), as after a restart. The grace period keeps a race whose finish is still
+        being written (and could be rolled back) in memory.
+        """
+        for room, finished_at in list(self._finished.items()):
+            if room.status != FINISHED:  # the finish was rolled back
+                del self._finished[room]
+            elif now - finished_at >= FORGET_FINISHED_AFTER and not any(map(self.is_connected, room.members)):
+                self._forget_room(room)
+
+    def _forget_room(self, room: Room) -> None:
+        for game in room.games.values():
+            self.games.pop(game.game_id, None)
+            state = self.players.get(game.player_id)
+            if state is not None and state.game_id == game.game_id:
+                state.game_id = None
+        for player_id in room.members:
+            state = self.players.get(player_id)
+            if state is not None and state.room_code == room.code:
+                state.room_code = None
+        self._drop_room(room)
+
+    def _game_ended(self, game: PlayerGame) -> None:
+        room = self.rooms_by_id.get(game.record.room_id or "")
+        if room is not None:
+            self._settling[room] = None
+
+    def _begin_race(self, room: Room) -> Effect:
+        assert room.starts_at is not None
+        started_at = room.starts_at
+        room.begin()
+        records: list[Record] = [RoomStatusRecord(room.record.room_id, RUNNING, started_at)]
+        publications: list[Publication] = []
+        previous_games: dict[str, str | None] = {}
+        for member in room.players():
+            game = PlayerGame.start(
+                game_id=new_id("g"),
+                room_id=room.record.room_id,
+                room_code=room.code,
+                player_id=member.player_id,
+                name=member.name,
+                variant=room.variant,
+                seed=room.record.seed,
+                autoplay=room.options.autoplay,
+                undo_allowed=room.undo_allowed,
+                ranked=bool(room.options.ranked),
+                started_at=started_at,
+                board=deal_board(room.variant.id, room.record.seed, member.bot),
+            )
+            room.games[member.player_id] = game
+            self.games[game.game_id] = game
+            state = self.players[member.player_id]
+            previous_games[member.player_id] = state.game_id
+            state.game_id = game.game_id
+            records.append(game.record)
+            view = game.view(self.clock.now(), seed_public=room.seed_public)
+            publications.append(
+                Publication(player_topic(member.player_id), RaceStartedMessage(code=room.code, game=view))
+            )
+
+        def rollback() -> None:
+            for player_id, game in room.games.items():
+                self.games.pop(game.game_id, None)
+                self.players[player_id].game_id = previous_games.get(player_id)
+            room.games.clear()
+            room.status = LOBBY
+            room.starts_at = room.ends_at = None
+
+        effect = Effect(records=records, publications=publications, rollback=rollback)
+        return effect.merge(self._membership_changed(room.code))
+
+    def _finish_race(self, room: Room) -> Effect:
+        now = self.clock.now()
+        records: list[Record] = []
+        publications: list[Publication] = []
+        timed_out = [game for game in room.games.values() if game.running]
+        for game in timed_out:
+            records.append(game.end("timeout", now))
+            publications.append(Publication(player_topic(game.player_id), self._game_over(game, None)))
+        room.status = FINISHED
+        self._finished[room] = now
+        records.append(RoomStatusRecord(room.record.room_id, FINISHED, now))
+        publications.append(
+            Publication(
+                room_topic(room.code),
+                RaceOverMessage(code=room.code, seed=room.record.seed, standings=room.standings()),
+            )
+        )
+
+        def rollback() -> None:
+            for game in timed_out:
+                game.finish = None
+            room.status = RUNNING
+            self._finished.pop(room, None)
+            self._clocked[room] = None
+            self._settling[room] = None
+
+        effect = Effect(records=records, publications=publications, rollback=rollback)
+        return effect.merge(self._membership_changed(room.code))
+
+    # ------------------------------------------------------------------ restoring from the store
+
+    def adopt_room(self, stored: StoredRoom, games: list[StoredGame], players: list[PlayerRecord]) -> Room:
+        """Rebuild a room and its games by replay (after a restart, or in another process)."""
+        existing = self.rooms_by_id.get(stored.room.room_id)
+        if existing is not None:
+            return existing
+        variant = variant_by_id(stored.room.variant)
+        room = Room(stored.room, variant, RoomOptions.model_validate(stored.room.options))
+        room.status = stored.status
+        room.starts_at = stored.started_at
+        if stored.status in (RUNNING, FINISHED) and stored.started_at is not None:
+            room.begin()
+            room.status = stored.status
+        names = {record.player_id: record for record in players}
+        for record in players:
+            self.adopt_player(record)
+        for stored_game in games:
+            player = names.get(stored_game.game.player_id)
+            name = player.display_name if player else stored_game.game.player_id
+            game = self._adopt_game(stored_game, name, room.code)
+            room.games[game.player_id] = game
+            room.members.setdefault(
+                game.player_id, Member(game.player_id, name, bool(player and player.bot), "player")
+            )
+            state = self.players.get(game.player_id)
+            if state is not None and game.running:  # a finished game never replaces a current one
+                state.room_code = room.code
+                state.game_id = game.game_id
+        self._add_room(room)
+        if room.status == FINISHED:  # adopted for a replay or a join: it may leave again
+            self._finished[room] = self.clock.now()
+        if room.status in (COUNTDOWN, RUNNING):
+            self._clocked[room] = None
+            self._settling[room] = None  # its games may all have ended before the restart
+        return room
+
+    def adopt_game(self, stored: StoredGame) -> PlayerGame:
+        """A game without its room (the store could not say which room): playable on its own."""
+        state = self.players[stored.game.player_id]
+        game = self._adopt_game(stored, state.record.display_name, None)
+        state.game_id = game.game_id
+        return game
+
+    def adopt_stored_game(self, stored: StoredGame) -> PlayerGame:
+        """A finished game without a room, for its replay; it does not become anyone's current game."""
+        return self._adopt_game(stored, self.players[stored.game.player_id].record.display_name, None)
+
+    def _adopt_game(self, stored: StoredGame, name: str, room_code: str | None) -> PlayerGame:
+        existing = self.games.get(stored.game.game_id)
+        if existing is not None:
+            return existing
+        variant = variant_by_id(stored.game.variant)
+        actions = [move.notation for move in sorted(stored.moves, key=lambda move: move.index)]
+        game = PlayerGame.restore(stored.game, variant, name, room_code, actions, stored.result)
+        self.games[game.game_id] = game
+        self.dailies.track(game)
+        return game
+
+    # ------------------------------------------------------------------ helpers
+
+    def _variant(self, variant_id: str) -> Variant:
+        try:
+            return variant_by_id(variant_id)
+        except UnknownVariantError as error:
+            raise Refusal(ErrorCode.unknown_variant, str(error)) from None
+
+    @staticmethod
+    def _seed(variant: Variant, seed: int | None, deal: int | None) -> int:
+        if seed is not None and deal is not None and seed != deal:
+            raise Refusal(ErrorCode.bad_seed, "give a seed or a deal number, not two different ones")
+        chosen = seed if seed is not None else deal
+        low, high = variant.seed_range
+        if chosen is None:
+            return random_seed(low, high)
+        if not low <= chosen <= high:
+            raise Refusal(ErrorCode.bad_seed, f"{variant.name} seeds run from {low} to {high}, not {chosen}")
+        return chosen
+
+    def _seed_public(self, game: PlayerGame) -> bool:
+        if game.record.daily_day is not None:  # commit-reveal: the seed is published when the day closes
+            return daily.is_closed(game.record.daily_day, self.clock.now())
+        room = self.rooms_by_id.get(game.record.room_id or "")
+        if room is not None:
+            return room.seed_public
+        return not game.variant.face_down or not game.running
+
+    def _add_room(self, room: Room) -> None:
+        self.rooms[room.code] = room
+        self.rooms_by_id[room.record.room_id] = room
+
+    def _drop_room(self, room: Room) -> None:
+        self.rooms.pop(room.code, None)
+        self.rooms_by_id.pop(room.record.room_id, None)
+        self._clocked.pop(room, None)
+        self._settling.pop(room, None)
+        self._finished.pop(room, None)
+
+    def _room_of(self, player_id: str) -> Room:
+        code = self.players[player_id].room_code
+        room = self.rooms.get(code) if code else None
+        if room is None:
+            raise Refusal(ErrorCode.not_in_room, "you are not in a room")
+        return room
+
+    def _running_game(self, player_id: str, game_id: str | None) -> PlayerGame:
+        state = self.players[player_id]
+        if game_id is not None and game_id != state.game_id:
+            other = self.games.get(game_id)
+            if other is not None and other.player_id != player_id:
+                raise Refusal(ErrorCode.not_your_game, "that game belongs to another player")
+            if other is None:
+                raise Refusal(ErrorCode.unknown_game, f"no game {game_id!r} on this server")
+            raise Refusal(ErrorCode.game_not_running, "that game of yours is over")
+        game = self.games.get(state.game_id) if state.game_id else None
+        if game is None:
+            raise Refusal(ErrorCode.no_game, "you have no game: join a room and wait for the race to start")
+        if not game.running:
+            raise Refusal(ErrorCode.game_not_running, f"your game is over ({game.status})")
+        room = self.rooms_by_id.get(game.record.room_id or "")
+        if room is not None and room.ends_at is not None and self.clock.now() >= room.ends_at:
+            raise Refusal(ErrorCode.game_not_running, "the race's time limit has passed")
+        if game.record.daily_day is not None and daily.is_closed(game.record.daily_day, self.clock.now()):
+            raise Refusal(ErrorCode.game_not_running, f"the daily of {game.record.daily_day} has closed")
+        return game
+
+    def _leave_finished_room(self, player_id: str) -> Effect:
+        """Create/join while sitting in a finished room: leave it first; in any other room: refuse."""
+        code = self.players[player_id].room_code
+        if code is None:
+            return Effect()
+        room = self.rooms.get(code)
+        if room is not None and room.status != FINISHED:
+            raise Refusal(ErrorCode.already_in_room, f"you are in room {code}: leave it first")
+        return self._leave(player_id, None, reply=False)
+
+    def _leave(self, player_id: str, request_id: RequestId, *, reply: bool) -> Effect:
+        state = self.players[player_id]
+        room = self._room_of(player_id)
+        effect = Effect()
+        game = room.games.get(player_id)
+        if room.status == RUNNING and game is not None and game.running:
+            effect = self._resign(game, None)
+        member = room.members.pop(player_id, None)
+        state.room_code = None
+        if room.host_id == player_id:
+            successors = room.players() or list(room.members.values())
+            if successors:
+                room.host_id = successors[0].player_id
+        if not room.members and room.status not in (RUNNING, FINISHED):  # a finished race goes with the sweep
+            self._drop_room(room)
+
+        def rollback() -> None:
+            if member is not None:
+                room.members[player_id] = member
+            state.room_code = room.code
+            self._add_room(room)
+
+        left = Effect(replies=[LeftRoomMessage(id=request_id, code=room.code)] if reply else [], rollback=rollback)
+        return effect.merge(left).merge(self._membership_changed(room.code))
+
+    def _membership_changed(self, code: str | None, skip: str | None = None) -> Effect:
+        room = self.rooms.get(code) if code else None
+        if room is None:
+            return Effect()
+        message = RoomMessage(room=room.view(self.clock.now(), self.is_connected))
+        return Effect(publications=[Publication(room_topic(room.code), message, skip=skip)])

@@ -1,0 +1,185 @@
+"""One player's copy of a race's deal: the engine's `Game` plus who, when, and how it ended."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from freecell_arena.core.clock import elapsed_ms
+from freecell_arena.core.ports import BoardClaim, GameRecord, ResultRecord
+from freecell_arena.engine import RULES_VERSION, Game, Move, Turn, Variant, format_move, move_to_json
+from freecell_arena.protocol.messages import GameView, MoveAcceptedMessage, PlayedMove, PlayerStatus, Progress
+from freecell_arena.protocol.trusted import TrustedEncoder
+
+OUTCOME_SENTENCES = {
+    "won": "You won: every card is on the foundations.",
+    "resigned": "You resigned.",
+    "stuck": "No legal move is left: the game is over.",
+    "timeout": "The race's time limit passed.",
+}
+
+
+@dataclass
+class Finish:
+    outcome: str
+    time_ms: int
+    at: datetime
+
+
+MOVE_ACCEPTED = TrustedEncoder(MoveAcceptedMessage)
+"""The reply to every move, built straight into its wire form (server/freecell_arena/protocol/trusted.py says why)."""
+PLAYED_MOVE = TrustedEncoder(PlayedMove)
+
+
+def played(variant: Variant, move: Move) -> dict[str, Any]:
+    """A `PlayedMove` as the JSON values of a `move_accepted`."""
+    return PLAYED_MOVE.values(notation=format_move(variant, move), move=move_to_json(move))
+
+
+class PlayerGame:
+    """Rebuilt from `(variant, seed, actions)` whenever needed; never stored as a board."""
+
+    def __init__(self, record: GameRecord, variant: Variant, name: str, room_code: str | None) -> None:
+        self.record = record
+        self.variant = variant
+        self.name = name
+        self.room_code = room_code
+        self.game = Game(variant, record.seed, autoplay=record.autoplay, undo_allowed=record.undo_allowed)
+        self.finish: Finish | None = None
+
+    @classmethod
+    def start(
+        cls,
+        *,
+        game_id: str,
+        room_id: str | None,
+        room_code: str | None,
+        player_id: str,
+        name: str,
+        variant: Variant,
+        seed: int,
+        autoplay: bool,
+        undo_allowed: bool,
+        ranked: bool,
+        started_at: datetime,
+        board: str | None = None,
+        daily_day: date | None = None,
+    ) -> PlayerGame:
+        """`board`: where a win counts (set exactly when `ranked`); `daily_day`: the day of a daily game."""
+        record = GameRecord(
+            game_id=game_id,
+            room_id=room_id,
+            player_id=player_id,
+            variant=variant.id,
+            seed=seed,
+            rules_version=RULES_VERSION,
+            autoplay=autoplay,
+            undo_allowed=undo_allowed,
+            ranked=ranked,
+            started_at=started_at,
+            board=board if ranked else None,
+            daily_day=daily_day,
+        )
+        return cls(record, variant, name, room_code)
+
+    @classmethod
+    def restore(
+        cls, record: GameRecord, variant: Variant, name: str, room_code: str | None, actions: list[str],
+        result: ResultRecord | None,
+    ) -> PlayerGame:
+        restored = cls(record, variant, name, room_code)
+        restored.game = Game.replay(
+            variant, record.seed, actions, autoplay=record.autoplay, undo_allowed=record.undo_allowed
+        )
+        if result is not None:
+            restored.finish = Finish(result.outcome, result.time_ms, result.finished_at)
+            if result.outcome == "resigned":
+                restored.game.resigned = True
+        return restored
+
+    @property
+    def game_id(self) -> str:
+        return self.record.game_id
+
+    @property
+    def player_id(self) -> str:
+        return self.record.player_id
+
+    @property
+    def running(self) -> bool:
+        return self.finish is None
+
+    @property
+    def status(self) -> PlayerStatus:
+        return "playing" if self.finish is None else self.finish.outcome  # type: ignore[return-value]
+
+    def time_ms(self, now: datetime) -> int:
+        return self.finish.time_ms if self.finish else elapsed_ms(self.record.started_at, now)
+
+    def rewind(self, action_count: int) -> None:
+        """Undo in-memory actions after a failed commit: replay the log up to `action_count`."""
+        self.game = Game.replay(
+            self.variant,
+            self.record.seed,
+            self.game.actions[:action_count],
+            autoplay=self.record.autoplay,
+            undo_allowed=self.record.undo_allowed,
+        )
+        self.finish = None
+
+    def end(self, outcome: str, now: datetime) -> ResultRecord:
+        self.finish = Finish(outcome, elapsed_ms(self.record.started_at, now), now)
+        return self.result_record()
+
+    def result_record(self) -> ResultRecord:
+        """Only a won ranked game claims a place on its board (stored in the result's own transaction)."""
+        assert self.finish is not None
+        board = self.record.board
+        claim = BoardClaim(board, self.player_id) if board and self.finish.outcome == "won" else None
+        return ResultRecord(
+            game_id=self.game_id,
+            outcome=self.finish.outcome,
+            player_moves=self.game.player_moves,
+            single_card_moves=self.game.single_card_moves,
+            cards_on_foundations=self.game.cards_on_foundations,
+            time_ms=self.finish.time_ms,
+            finished_at=self.finish.at,
+            claim=claim,
+        )
+
+    def progress(self, now: datetime) -> Progress:
+        return Progress(
+            player_id=self.player_id,
+            name=self.name,
+            status=self.status,
+            cards_on_foundations=self.game.cards_on_foundations,
+            moves=self.game.player_moves,
+            time_ms=self.time_ms(now),
+        )
+
+    def view(self, now: datetime, *, seed_public: bool) -> GameView:
+        return GameView(
+            game_id=self.game_id,
+            room_code=self.room_code,
+            variant=self.variant.id,
+            seed=self.record.seed if seed_public else None,
+            autoplay=self.record.autoplay,
+            undo_allowed=self.record.undo_allowed,
+            started_at=self.record.started_at,
+            status=self.status,
+            player_moves=self.game.player_moves,
+            single_card_moves=self.game.single_card_moves,
+            cards_on_foundations=self.game.cards_on_foundations,
+            time_ms=self.time_ms(now),
+            actions=list(self.game.actions),
+            view=self.board_view(),
+            daily=self.record.daily_day,
+        )
+
+    def board_view(self) -> dict[str, Any]:
+        return self.game.board.player_view()
+
+    def view_changes(self, turn: Turn) -> dict[str, Any]:
+        """What `turn` changed in the player view (the reply to a move carries only that)."""
+        return self.game.board.view_changes(turn.moves)

@@ -1,0 +1,172 @@
+"""The boundary between the game logic and durable storage.
+
+Core logic never imports SQLAlchemy: it describes what must become durable as plain records and hands
+them to a `Store`. The SQLAlchemy adapter in `server/freecell_arena/store` implements this protocol; its group-commit
+writer batches the records of many players into one transaction, and only then are the moves
+acknowledged. Everything is written as records in submission order, so a game row always precedes
+its moves and a result always follows them.
+
+A game is `(variant, seed, actions)`: the store keeps seeds and action logs, never boards. A unique
+(game_id, index) key on moves makes a stale process's write fail instead of forking a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    """An identity. Only the SHA-256 of the secret token is ever stored."""
+
+    player_id: str
+    display_name: str
+    token_hash: str
+    bot: bool
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RoomRecord:
+    """A room as created; `options` is the room's option model dumped to JSON-able data."""
+
+    room_id: str
+    code: str
+    variant: str
+    seed: int
+    host_id: str
+    options: dict[str, Any]
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RoomStatusRecord:
+    """A room's lifecycle step: `lobby` -> `countdown` -> `running` -> `finished`."""
+
+    room_id: str
+    status: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One player's copy of a deal. `rules_version` is the engine version that validates it."""
+
+    game_id: str
+    room_id: str | None
+    player_id: str
+    variant: str
+    seed: int
+    rules_version: str
+    autoplay: bool
+    undo_allowed: bool
+    ranked: bool
+    started_at: datetime
+    board: str | None = None
+    """The leaderboard a win of this game counts on (`freecell_arena.core.leaderboard`); None when unranked."""
+    daily_day: date | None = None
+    """The day, for a daily challenge game (a game without a room)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    """One accepted player action: a move in the variant's notation, or `undo`.
+
+    `index` counts player actions from 0; autoplay moves are not stored (replay recomputes them).
+    """
+
+    game_id: str
+    index: int
+    notation: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRecord:
+    """How a game ended. `outcome` is one of `won`, `resigned`, `stuck`, `timeout`."""
+
+    game_id: str
+    outcome: str
+    player_moves: int
+    single_card_moves: int
+    cards_on_foundations: int
+    time_ms: int
+    finished_at: datetime
+    claim: BoardClaim | None = None
+    """Set on a won ranked game: in the same transaction, the store keeps the player's best on that board."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardClaim:
+    """A won ranked game's place on its board; the store upserts the entry only when it beats the player's."""
+
+    board: str
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class DailyRecord:
+    """A day's deal of one variant, certified solvable; `par` = the solver's player moves (autoplay on).
+
+    Written once (insert-if-absent), so every process sharing the database plays the same deal.
+    """
+
+    variant: str
+    day: date
+    seed: int
+    candidate: int
+    nonce: str
+    commitment: str
+    par: int
+    solution: tuple[str, ...]
+    rules_version: str
+    prepared_at: datetime
+
+
+Record = PlayerRecord | RoomRecord | RoomStatusRecord | GameRecord | MoveRecord | ResultRecord
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game as read back: enough to rebuild it by replay."""
+
+    game: GameRecord
+    moves: list[MoveRecord] = field(default_factory=list)
+    result: ResultRecord | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    """A room as read back, with its current status and its games."""
+
+    room: RoomRecord
+    status: str
+    started_at: datetime | None
+    finished_at: datetime | None
+    game_ids: list[str] = field(default_factory=list)
+
+
+class Store(Protocol):
+    """Durable storage as the core sees it. Implemented by `freecell_arena.store`."""
+
+    async def write(self, records: Sequence[Record]) -> None:
+        """Make `records` durable in one transaction, in order; raise if any is refused."""
+
+    async def player_by_token_hash(self, token_hash: str) -> PlayerRecord | None: ...
+
+    async def player(self, player_id: str) -> PlayerRecord | None: ...
+
+    async def game(self, game_id: str) -> StoredGame | None: ...
+
+    async def unfinished_games(self, player_id: str) -> list[StoredGame]: ...
+
+    async def room_by_code(self, code: str) -> StoredRoom | None: ...
+
+    async def room(self, room_id: str) -> StoredRoom | None:
+        """The room of a stored game (added for reconnect after a restart; `GameRecord` names the room by id)."""
+        ...
+
+    async def close(self) -> None: ...

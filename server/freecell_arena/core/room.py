@@ -1,0 +1,131 @@
+"""A room: members, the deal every player races on, and the race's lifecycle.
+
+`lobby` -> `countdown` (the host started; everyone sees `starts_at`) -> `running` (every player has a copy
+of the deal, all started at the same instant) -> `finished` (everyone is done or the time limit passed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from freecell_arena.core.player_game import PlayerGame
+from freecell_arena.core.ports import RoomRecord
+from freecell_arena.core.ranking import rank
+from freecell_arena.engine import Variant
+from freecell_arena.protocol.messages import Progress, RoomMember, RoomOptions, RoomView, Standing
+
+LOBBY, COUNTDOWN, RUNNING, FINISHED = "lobby", "countdown", "running", "finished"
+
+
+@dataclass
+class Member:
+    player_id: str
+    name: str
+    bot: bool
+    role: str  # "player" | "spectator"
+
+
+class Room:
+    def __init__(self, record: RoomRecord, variant: Variant, options: RoomOptions) -> None:
+        self.record = record
+        self.variant = variant
+        self.options = options
+        self.status = LOBBY
+        self.host_id = record.host_id
+        self.members: dict[str, Member] = {}
+        self.games: dict[str, PlayerGame] = {}
+        self.starts_at: datetime | None = None
+        self.ends_at: datetime | None = None
+
+    @property
+    def code(self) -> str:
+        return self.record.code
+
+    @property
+    def undo_allowed(self) -> bool:
+        chosen = self.options.undo_allowed
+        return self.variant.undo_by_default if chosen is None else chosen
+
+    @property
+    def seed_public(self) -> bool:
+        """Cell Eleven's seed would reveal every face-down card: it stays secret until the race is over."""
+        return self.status == FINISHED or not self.variant.face_down
+
+    def players(self) -> list[Member]:
+        return [member for member in self.members.values() if member.role == "player"]
+
+    def is_full(self) -> bool:
+        return len(self.players()) >= self.options.max_players
+
+    def schedule(self, now: datetime) -> datetime:
+        self.status = COUNTDOWN
+        self.starts_at = now + timedelta(seconds=self.options.countdown_s)
+        return self.starts_at
+
+    def begin(self) -> None:
+        assert self.starts_at is not None
+        self.status = RUNNING
+        limit = self.options.time_limit_s
+        self.ends_at = self.starts_at + timedelta(seconds=limit) if limit else None
+
+    def everyone_done(self) -> bool:
+        return all(not game.running for game in self.games.values())
+
+    def standings(self) -> list[Standing]:
+        rows = []
+        for game in self.games.values():
+            assert game.finish is not None
+            rows.append(
+                Standing(
+                    rank=0,
+                    player_id=game.player_id,
+                    name=game.name,
+                    game_id=game.game_id,
+                    outcome=game.finish.outcome,  # type: ignore[arg-type]
+                    moves=game.game.player_moves,
+                    single_card_moves=game.game.single_card_moves,
+                    cards_on_foundations=game.game.cards_on_foundations,
+                    time_ms=game.finish.time_ms,
+                )
+            )
+        return rank(rows, self.options.ranking)
+
+    def progress(self, now: datetime) -> list[Progress]:
+        if self.games:
+            return [game.progress(now) for game in self.games.values()]
+        return [
+            Progress(
+                player_id=member.player_id,
+                name=member.name,
+                status="waiting",
+                cards_on_foundations=0,
+                moves=0,
+                time_ms=None,
+            )
+            for member in self.players()
+        ]
+
+    def view(self, now: datetime, connected: Callable[[str], bool]) -> RoomView:
+        return RoomView(
+            code=self.code,
+            variant=self.variant.id,
+            seed=self.record.seed if self.seed_public else None,
+            host_id=self.host_id,
+            options=self.options,
+            status=self.status,  # type: ignore[arg-type]
+            members=[
+                RoomMember(
+                    player_id=member.player_id,
+                    name=member.name,
+                    bot=member.bot,
+                    role=member.role,  # type: ignore[arg-type]
+                    connected=connected(member.player_id),
+                )
+                for member in self.members.values()
+            ],
+            starts_at=self.starts_at,
+            ends_at=self.ends_at,
+            progress=self.progress(now),
+        )

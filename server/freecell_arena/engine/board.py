@@ -1,0 +1,601 @@
+"""The board: one position of one variant, with python-chess's shape (legal_moves, is_legal, push, pop).
+
+`push` trusts its caller (the solver and replay of already-validated logs use it); `play` validates first and
+raises an `IllegalMoveError` that says which rule refused the move. `check` is the validation on its own and
+returns the concrete move (cell and foundation indices filled in), which is what gets pushed and logged.
+
+State is plain lists of small ints so that validating and applying a move is a handful of list operations:
+the server validates every move of every player on this path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from freecell_arena.engine.atomic import single_card_moves
+from freecell_arena.engine.cards import CARD_LIMIT, SUIT_LETTERS, card_text, make_card, rank_of, suit_of
+from freecell_arena.engine.errors import IllegalMoveError
+from freecell_arena.engine.moves import CELL, FOUNDATION, TABLEAU, Move, Zone
+from freecell_arena.engine.variants import ALTERNATE_COLORS, Variant
+
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+RANK_WORDS = ("", "Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen",
+              "King")
+_CARD_TEXTS: tuple[str | None, ...] = tuple(card_text(card) if card >> 2 else None for card in range(CARD_LIMIT))
+"""`card_text` of every card int, computed once: the player view is built after every move (0 = no card: None)."""
+
+
+class Board:
+    """A position: tableau columns (deepest card first), face-down counts, cells, foundation slots, and history."""
+
+    __slots__ = ("_revealed", "cells", "foundations", "hidden", "move_stack", "seed", "tableau", "variant")
+
+    def __init__(self, variant: Variant, seed: int) -> None:
+        self.variant = variant
+        self.seed = seed
+        self.tableau: list[list[int]] = [[] for _ in range(variant.columns)]
+        for card, column in zip(variant.deal_order(seed), variant.deal_pattern, strict=True):
+            self.tableau[column].append(card)
+        self.hidden: list[int] = [
+            max(len(column) - 1, 0) if variant.face_down else 0 for column in self.tableau
+        ]
+        self.cells: list[int] = [0] * variant.cells
+        self.foundations: list[int] = [0] * len(variant.foundation_suits)
+        self.move_stack: list[Move] = []
+        self._revealed: list[bool] = []
+
+    @classmethod
+    def deal(cls, variant: Variant, seed: int) -> Board:
+        return cls(variant, seed)
+
+    def copy(self, *, stack: bool = True) -> Board:
+        board = Board.__new__(Board)
+        board.variant = self.variant
+        board.seed = self.seed
+        board.tableau = [list(column) for column in self.tableau]
+        board.hidden = list(self.hidden)
+        board.cells = list(self.cells)
+        board.foundations = list(self.foundations)
+        board.move_stack = list(self.move_stack) if stack else []
+        board._revealed = list(self._revealed) if stack else []
+        return board
+
+    # ------------------------------------------------------------------ validation
+
+    def check(self, move: Move) -> Move:
+        """Validate `move` against the rules and return it with concrete target indices; raise if refused."""
+        from_zone, from_index, to_zone, to_index, count = move
+        variant = self.variant
+        if type(count) is not int or count < 1:
+            raise IllegalMoveError("bad_count", f"a move carries at least one card, not {count!r}")
+        if from_zone == TABLEAU:
+            if type(from_index) is not int or not 0 <= from_index < variant.columns:
+                raise _no_such("column", from_index, variant.columns)
+            column = self.tableau[from_index]
+            size = len(column)
+            if size == 0:
+                raise IllegalMoveError("empty_source", f"column {from_index + 1} is empty")
+            if count > size:
+                raise IllegalMoveError(
+                    "not_enough_cards", f"column {from_index + 1} holds {size} cards, not {count}"
+                )
+            if size - count < self.hidden[from_index]:
+                raise IllegalMoveError(
+                    "face_down", f"the card {count} from the top of column {from_index + 1} is face down"
+                )
+            card = column[-count]
+            if count > 1:
+                builds_on = variant.builds_on
+                for depth in range(size - count, size - 1):
+                    if not builds_on[column[depth + 1]][column[depth]]:
+                        raise IllegalMoveError(
+                            "not_a_run",
+                            f"the top {count} cards of column {from_index + 1} are not a run: "
+                            f"{card_text(column[depth + 1])} does not build on {card_text(column[depth])}",
+                        )
+        elif from_zone == CELL:
+            if type(from_index) is not int or not 0 <= from_index < variant.cells:
+                raise _no_such("cell", from_index, variant.cells)
+            card = self.cells[from_index]
+            if not card:
+                raise IllegalMoveError("empty_source", f"cell {from_index + 1} is empty")
+            if count != 1:
+                raise IllegalMoveError("bad_count", f"a cell holds one card; cannot move {count} from it")
+        elif from_zone == FOUNDATION:
+            raise IllegalMoveError("foundation_source", "a card on a foundation never leaves it")
+        else:
+            raise IllegalMoveError("bad_zone", f"unknown source zone {from_zone!r}")
+
+        if to_zone == TABLEAU:
+            if type(to_index) is not int or not 0 <= to_index < variant.columns:
+                raise _no_such("column", to_index, variant.columns)
+            if from_zone == TABLEAU and to_index == from_index:
+                raise IllegalMoveError("same_place", f"column {to_index + 1} is both source and target")
+            target = self.tableau[to_index]
+            empty_columns = self.tableau.count([])
+            if target:
+                onto = target[-1]
+                if not variant.builds_on[card][onto]:
+                    raise IllegalMoveError("target_refuses", _refusal(variant, card, onto, to_index))
+            else:
+                if not variant.may_fill_empty[card]:
+                    raise IllegalMoveError(
+                        "target_refuses",
+                        f"column {to_index + 1} is empty and only a King (or a run headed by a King) may fill "
+                        f"it, not {card_text(card)}",
+                    )
+                empty_columns -= 1
+            if count > 1:
+                empty_cells = self.cells.count(0)
+                limit = variant.run_limit.compute(empty_cells, empty_columns)
+                if count > limit:
+                    raise IllegalMoveError(
+                        "run_too_long",
+                        f"a run of {count} cards is longer than the limit of {limit} here: "
+                        f"{variant.run_limit.explain(empty_cells, empty_columns)}",
+                    )
+            return move if type(move) is Move else Move(*move)
+        if count != 1:
+            raise IllegalMoveError("bad_count", f"only one card at a time goes to a {_zone_word(to_zone)}")
+        if to_zone == CELL:
+            if from_zone == CELL:
+                raise IllegalMoveError("pointless_move", "moving a card from one cell to another changes nothing")
+            if to_index is None:
+                if 0 not in self.cells:
+                    raise IllegalMoveError("target_refuses", "every cell is occupied")
+                return Move(from_zone, from_index, CELL, self.cells.index(0), 1)
+            if type(to_index) is not int or not 0 <= to_index < variant.cells:
+                raise _no_such("cell", to_index, variant.cells)
+            if self.cells[to_index]:
+                raise IllegalMoveError(
+                    "target_refuses", f"cell {to_index + 1} already holds {card_text(self.cells[to_index])}"
+                )
+            return move if type(move) is Move else Move(*move)
+        if to_zone == FOUNDATION:
+            slot = self._foundation_accepting(card, to_index)
+            if slot == to_index and type(move) is Move:
+                return move
+            return Move(from_zone, from_index, FOUNDATION, slot, 1)
+        raise IllegalMoveError("bad_zone", f"unknown target zone {to_zone!r}")
+
+    def _foundation_accepting(self, card: int, slot: int | None) -> int:
+        variant = self.variant
+        capacity = 13 * variant.foundation_laps
+        rank = card >> 2
+        if slot is not None:
+            if type(slot) is not int or not 0 <= slot < len(self.foundations):
+                raise _no_such("foundation", slot, len(self.foundations))
+            on = self.foundations[slot]
+            if variant.foundation_suits[slot] == card & 3 and on < capacity and on % 13 + 1 == rank:
+                return slot
+            raise IllegalMoveError(
+                "target_refuses", f"{card_text(card)} cannot go on foundation {slot + 1} ({self._describe_slot(slot)})"
+            )
+        for candidate in variant.foundation_slots[card & 3]:
+            on = self.foundations[candidate]
+            if on < capacity and on % 13 + 1 == rank:
+                return candidate
+        tops = ", ".join(self._describe_slot(s) for s in variant.foundation_slots[card & 3])
+        raise IllegalMoveError(
+            "target_refuses", f"{card_text(card)} cannot go to a foundation yet ({tops})"
+        )
+
+    def _describe_slot(self, slot: int) -> str:
+        on = self.foundations[slot]
+        suit = SUIT_NAMES[self.variant.foundation_suits[slot]]
+        if on == 0:
+            return f"the {suit} foundation is empty"
+        if on == 13 * self.variant.foundation_laps:
+            return f"the {suit} foundation is complete"
+        return f"the {suit} foundation is at {RANK_WORDS[(on - 1) % 13 + 1]}"
+
+    def resolve(self, move: Move) -> Move:
+        return self.check(move)
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self.check(move)
+        except (IllegalMoveError, TypeError, ValueError):
+            return False
+        return True
+
+    def single_card_cost(self, move: Move) -> int:
+        """How many single-card moves `move` (legal here, not yet pushed) stands for: RULINGS' second count."""
+        if move.count == 1:
+            return 1
+        into_empty = not self.tableau[move.to_index]
+        other_empty = self.tableau.count([]) - into_empty
+        return single_card_moves(move.count, self.cells.count(0), other_empty, into_empty)
+
+    # ------------------------------------------------------------------ applying
+
+    def play(self, move: Move) -> Move:
+        """Validate and apply; return the concrete move that was pushed."""
+        concrete = self.check(move)
+        self.push(concrete)
+        return concrete
+
+    def push(self, move: Move) -> None:
+        """Apply a move that is known to be legal (a validated or replayed one). Cheap, and checks nothing."""
+        from_zone, from_index, to_zone, to_index, count = move
+        revealed = False
+        if from_zone == TABLEAU:
+            column = self.tableau[from_index]
+            if count == 1:
+                card = column.pop()
+                run = None
+            else:
+                run = column[-count:]
+                del column[-count:]
+                card = run[0]
+            hidden = self.hidden[from_index]
+            if hidden and len(column) == hidden:
+                self.hidden[from_index] = hidden - 1
+                revealed = True
+        else:
+            card = self.cells[from_index]
+            self.cells[from_index] = 0
+            run = None
+        if to_zone == TABLEAU:
+            if run is None:
+                self.tableau[to_index].append(card)
+            else:
+                self.tableau[to_index].extend(run)
+        elif to_zone == CELL:
+            if to_index is None:
+                to_index = self.cells.index(0)
+                move = move._replace(to_index=to_index)
+            self.cells[to_index] = card
+        else:
+            if to_index is None:
+                to_index = self._foundation_accepting(card, None)
+                move = move._replace(to_index=to_index)
+            self.foundations[to_index] += 1
+        self.move_stack.append(move)
+        self._revealed.append(revealed)
+
+    def pop(self) -> Move:
+        """Take back the last move (a face-down card it turned up goes face down again)."""
+        move = self.move_stack.pop()
+        revealed = self._revealed.pop()
+        from_zone, from_index, to_zone, to_index, count = move
+        if to_zone == TABLEAU:
+            target = self.tableau[to_index]
+            run = target[-count:]
+            del target[-count:]
+        elif to_zone == CELL:
+            run = [self.cells[to_index]]
+            self.cells[to_index] = 0
+        else:
+            on = self.foundations[to_index]
+            run = [make_card((on - 1) % 13 + 1, self.variant.foundation_suits[to_index])]
+            self.foundations[to_index] = on - 1
+        if from_zone == TABLEAU:
+            if revealed:
+                self.hidden[from_index] += 1
+            self.tableau[from_index].extend(run)
+        else:
+            self.cells[from_index] = run[0]
+        return move
+
+    def peek(self) -> Move:
+        return self.move_stack[-1]
+
+    def last_move_revealed(self) -> bool:
+        """Whether the last pushed move turned a face-down card up (such a move cannot be undone in play)."""
+        return bool(self._revealed) and self._revealed[-1]
+
+    def revealed_since(self, depth: int) -> bool:
+        """Whether any move pushed after the first `depth` moves turned a card up."""
+        return any(self._revealed[depth:])
+
+    # ------------------------------------------------------------------ legal moves
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        return LegalMoves(self)
+
+    def generate_legal_moves(self) -> Iterator[Move]:
+        """Every legal move, with one representative for interchangeable targets.
+
+        Moving a card to cell a or cell b, or a run to one empty column or another, leads to the same position
+        up to symmetry, so only the first empty cell, the first empty column and the first accepting foundation
+        are listed. `is_legal` and `play` accept the others too.
+        """
+        variant = self.variant
+        tableau = self.tableau
+        cells = self.cells
+        foundations = self.foundations
+        builds_on = variant.builds_on
+        may_fill = variant.may_fill_empty
+        capacity = 13 * variant.foundation_laps
+        slots_of = variant.foundation_slots
+        hidden = self.hidden
+
+        def foundation_slot(card: int) -> int | None:
+            rank = card >> 2
+            for slot in slots_of[card & 3]:
+                on = foundations[slot]
+                if on < capacity and on % 13 + 1 == rank:
+                    return slot
+            return None
+
+        for index, card in enumerate(cells):
+            if card:
+                slot = foundation_slot(card)
+                if slot is not None:
+                    yield Move(CELL, index, FOUNDATION, slot, 1)
+        for index, column in enumerate(tableau):
+            if column:
+                slot = foundation_slot(column[-1])
+                if slot is not None:
+                    yield Move(TABLEAU, index, FOUNDATION, slot, 1)
+
+        empty_columns = tableau.count([])
+        first_empty_column = tableau.index([]) if empty_columns else -1
+        empty_cells = cells.count(0)
+        limit_onto_card = variant.run_limit.compute(empty_cells, empty_columns)
+        limit_into_empty = variant.run_limit.compute(empty_cells, empty_columns - 1) if empty_columns else 0
+
+        for source, column in enumerate(tableau):
+            size = len(column)
+            if not size:
+                continue
+            run = 1
+            lowest_movable = hidden[source]
+            while size - run > lowest_movable and builds_on[column[size - run]][column[size - run - 1]]:
+                run += 1
+            for target, destination in enumerate(tableau):
+                if target == source:
+                    continue
+                if destination:
+                    onto = destination[-1]
+                    depth = rank_of(onto) - rank_of(column[-1])
+                    if 1 <= depth <= run and depth <= limit_onto_card and builds_on[column[-depth]][onto]:
+                        yield Move(TABLEAU, source, TABLEAU, target, depth)
+                elif target == first_empty_column and size > 0:
+                    longest = min(run, limit_into_empty)
+                    for count in range(1, longest + 1):
+                        if count == size and size == run and not hidden[source]:
+                            continue  # the whole column into an empty one: the same position
+                        if may_fill[column[-count]]:
+                            yield Move(TABLEAU, source, TABLEAU, target, count)
+
+        for index, card in enumerate(cells):
+            if not card:
+                continue
+            for target, destination in enumerate(tableau):
+                if destination:
+                    if builds_on[card][destination[-1]]:
+                        yield Move(CELL, index, TABLEAU, target, 1)
+                elif target == first_empty_column and may_fill[card]:
+                    yield Move(CELL, index, TABLEAU, target, 1)
+
+        if empty_cells:
+            free = cells.index(0)
+            for index, column in enumerate(tableau):
+                if column:
+                    yield Move(TABLEAU, index, CELL, free, 1)
+
+    # ------------------------------------------------------------------ outcome and views
+
+    @property
+    def cards_on_foundations(self) -> int:
+        return sum(self.foundations)
+
+    def is_won(self) -> bool:
+        return sum(self.foundations) == self.variant.total_cards
+
+    def outcome(self) -> str | None:
+        """`won`, `stuck` (no legal move left), or None while the game goes on."""
+        if self.is_won():
+            return "won"
+        if not self.has_legal_move():
+            return "stuck"
+        return None
+
+    def has_legal_move(self) -> bool:
+        """Whether any legal move is left (`bool(legal_moves)`). The server asks after every move, so the usual
+        answers come from a few set lookups, each of which names a legal move: a free cell and a card to put
+        there (a top card is never face down), a card a foundation takes, a card that builds on a column's top
+        card, a card that may fill an empty column. Only when none applies does the move generator decide."""
+        cells = self.cells
+        tableau = self.tableau
+        tops = {column[-1] for column in tableau if column}
+        if tops and 0 in cells:
+            return True
+        movable = tops.union(cells)
+        movable.discard(0)
+        if self._foundation_takes_any(movable):
+            return True
+        variant = self.variant
+        builders = variant.builders
+        for onto in tops:
+            if not movable.isdisjoint(builders[onto]):
+                return True
+        if [] in tableau:
+            may_fill = variant.may_fill_empty
+            if any(may_fill[card] for card in cells if card):
+                return True
+            if any(len(column) > 1 and may_fill[column[-1]] for column in tableau):
+                return True
+        return any(True for _ in self.generate_legal_moves())
+
+    def has_foundation_move(self) -> bool:
+        """Whether a foundation takes a cell card or a column's top card now (autoplay has nothing to look at
+        otherwise: the game asks before running it after every move)."""
+        movable = {column[-1] for column in self.tableau if column}
+        movable.update(self.cells)
+        movable.discard(0)
+        return self._foundation_takes_any(movable)
+
+    def _foundation_takes_any(self, cards: set[int]) -> bool:
+        variant = self.variant
+        capacity = 13 * variant.foundation_laps
+        suits = variant.foundation_suits
+        for slot, on in enumerate(self.foundations):
+            if on < capacity and (on % 13 + 1) << 2 | suits[slot] in cards:
+                return True
+        return False
+
+    def foundation_top(self, slot: int) -> int:
+        on = self.foundations[slot]
+        return make_card((on - 1) % 13 + 1, self.variant.foundation_suits[slot]) if on else 0
+
+    def copies_on_foundations(self, card: int) -> int:
+        """How many copies of `card` already sit on foundations (a lap of Three Deck holds one of each)."""
+        rank = card >> 2
+        copies = 0
+        for slot in self.variant.foundation_slots[card & 3]:
+            on = self.foundations[slot]
+            copies += on // 13 + (1 if on % 13 >= rank else 0)
+        return copies
+
+    def key(self) -> tuple[Any, ...]:
+        """A hashable snapshot of the position (not of the history)."""
+        return (
+            tuple(tuple(column) for column in self.tableau),
+            tuple(self.hidden),
+            tuple(self.cells),
+            tuple(self.foundations),
+        )
+
+    def player_view(self) -> dict[str, Any]:
+        """What the player may see: face-down cards are null, so their identity never leaves the server."""
+        return {
+            "variant": self.variant.id,
+            "tableau": [self._column_view(index) for index in range(len(self.tableau))],
+            "cells": [_CARD_TEXTS[card] for card in self.cells],
+            "foundations": self._foundations_view(),
+            "cards_on_foundations": sum(self.foundations),
+        }
+
+    def view_changes(self, moves: Iterable[Move]) -> dict[str, Any]:
+        """The parts of `player_view` that `moves` (just played, or just taken back) changed, as they are now.
+
+        A move touches only its source and target, so after each move the server renders two or three columns
+        instead of the whole board, and the reply carries them alone (`freecell_arena.engine.view.apply_view_changes`
+        puts them into the previous view). `tableau` maps each changed column's index (as a string: JSON keys
+        are strings) to the whole column; `cells` and `foundations` are the whole row when a move touched it and
+        absent otherwise; `cards_on_foundations` is always there. A card turned face up is in its column, which
+        was the source of the move that uncovered it.
+        """
+        columns: set[int] = set()
+        cells = foundations = False
+        for move in moves:
+            for zone, index in ((move.from_zone, move.from_index), (move.to_zone, move.to_index)):
+                if zone == TABLEAU:
+                    columns.add(index)  # type: ignore[arg-type]  # a column index is never None
+                elif zone == CELL:
+                    cells = True
+                else:
+                    foundations = True
+        changes: dict[str, Any] = {"tableau": {str(index): self._column_view(index) for index in sorted(columns)}}
+        if cells:
+            changes["cells"] = [_CARD_TEXTS[card] for card in self.cells]
+        if foundations:
+            changes["foundations"] = self._foundations_view()
+        changes["cards_on_foundations"] = sum(self.foundations)
+        return changes
+
+    def _column_view(self, index: int) -> list[str | None]:
+        texts = _CARD_TEXTS
+        column = self.tableau[index]
+        face_down = self.hidden[index]
+        if face_down:
+            return [None] * min(face_down, len(column)) + [texts[card] for card in column[face_down:]]
+        return [texts[card] for card in column]
+
+    def _foundations_view(self) -> list[dict[str, Any]]:
+        texts = _CARD_TEXTS
+        foundations = self.foundations
+        return [
+            {
+                "suit": SUIT_LETTERS[suit],
+                "cards": foundations[slot],
+                "top": texts[((foundations[slot] - 1) % 13 + 1) << 2 | suit] if foundations[slot] else None,
+            }
+            for slot, suit in enumerate(self.variant.foundation_suits)
+        ]
+
+    def text(self, *, hide_face_down: bool = True) -> str:
+        """Board text: foundations line, cells line, then one column per line, deepest card first.
+
+        For `freecell` this is the layout Freecell Solver reads. Face-down cards print as `??` (or, when a local
+        tool asks for the whole deal, in parentheses).
+        """
+        laps = self.variant.foundation_laps
+        tokens = []
+        for slot, suit in enumerate(self.variant.foundation_suits):
+            on = self.foundations[slot]
+            token = f"{SUIT_LETTERS[suit]}-{card_text(self.foundation_top(slot))[0] if on else '0'}"
+            tokens.append(f"{token}:{on}" if laps > 1 else token)
+        lines = ["Foundations: " + " ".join(tokens)]
+        lines.append("Freecells: " + " ".join(card_text(card) if card else "-" for card in self.cells))
+        for index, column in enumerate(self.tableau):
+            words = []
+            for depth, card in enumerate(column):
+                if depth < self.hidden[index]:
+                    words.append("??" if hide_face_down else f"({card_text(card)})")
+                else:
+                    words.append(card_text(card))
+            lines.append(": " + " ".join(words) if words else ":")
+        return "\n".join(lines) + "\n"
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"<Board {self.variant.id} seed={self.seed} moves={len(self.move_stack)}>"
+
+
+class LegalMoves:
+    """A lazy view of the legal moves, like python-chess's: iterate, `in`, `bool`, `count()`.
+
+    No `__len__` on purpose: `list(board.legal_moves)` asks `len()` for a size hint first, which would generate
+    every move twice on the server's and the bots' most common call.
+    """
+
+    __slots__ = ("board",)
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    def __iter__(self) -> Iterator[Move]:
+        return self.board.generate_legal_moves()
+
+    def __contains__(self, move: object) -> bool:
+        return isinstance(move, tuple) and self.board.is_legal(move)  # type: ignore[arg-type]
+
+    def __bool__(self) -> bool:
+        return self.board.has_legal_move()
+
+    def count(self) -> int:
+        return sum(1 for _ in self.board.generate_legal_moves())
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves {list(self)}>"
+
+
+def _no_such(kind: str, index: object, count: int) -> IllegalMoveError:
+    shown = index + 1 if type(index) is int else index
+    return IllegalMoveError(
+        f"no_such_{kind}", f"there is no {kind} {shown!r}; this variant has {count} ({kind} 1-{count})"
+    )
+
+
+def _zone_word(zone: Zone) -> str:
+    return {TABLEAU: "column", CELL: "cell", FOUNDATION: "foundation"}.get(zone, "place")
+
+
+def _refusal(variant: Variant, card: int, onto: int, column: int) -> str:
+    if rank_of(card) + 1 != rank_of(onto):
+        why = f"it needs a {RANK_WORDS[rank_of(onto) - 1] if rank_of(onto) > 1 else 'nothing'}"
+        if rank_of(onto) == 1:
+            why = "nothing builds on an Ace"
+    elif variant.build == ALTERNATE_COLORS:
+        why = "the colours must alternate"
+    else:
+        why = f"a card may not go on its own suit ({SUIT_NAMES[suit_of(card)]})"
+    return f"{card_text(card)} cannot go on {card_text(onto)} in column {column + 1}: {why}"

@@ -1,0 +1,204 @@
+"""The server process: websockets on one port (game protocol, `GET /healthz`, the JSON API under `/api/`),
+the arena, the writer, and the daily challenge's background work.
+
+The path of one move: a connection's reader decodes the frame, core validates and applies it and returns
+an `Effect`; `execute` hands its records to the group-commit writer (one transaction for the moves of many
+players every few milliseconds) and, only once they are durable, queues the replies and publishes the room
+events. If the write fails, the effect's rollback restores memory and the player gets `storage_failed`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Sequence
+from http import HTTPStatus
+from typing import Any
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from freecell_arena.core.arena import Arena
+from freecell_arena.core.clock import Clock, SystemClock
+from freecell_arena.core.effects import Effect, Refusal
+from freecell_arena.core.events import InProcessPublisher
+from freecell_arena.core.ports import Record, Store
+from freecell_arena.net.connection import CLOSE_GOING_AWAY, CLOSE_REPLACED, Connection
+from freecell_arena.net.daily_service import LOADS_FOR, DailyService
+from freecell_arena.net.http_api import HttpApi
+from freecell_arena.net.queries import QUERY_TYPES, Queries
+from freecell_arena.net.restore import RESTORES_FOR, restore_for
+from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
+from freecell_arena.settings import Settings
+
+log = logging.getLogger(__name__)
+
+PREPARED_TYPES = frozenset((*QUERY_TYPES, *LOADS_FOR, *RESTORES_FOR))
+"""Requests that `answer_or_prepare` answers or loads something for; every other one (a move above all) goes
+straight to core, without a further await on its path."""
+
+HARD_SIZE_FACTOR = 4  # frames up to 4x the soft limit get an error reply; beyond, websockets closes (1009)
+
+
+class ArenaServer:
+    prepared_types = PREPARED_TYPES
+
+    def __init__(self, settings: Settings, store: Store, writer: Any, clock: Clock | None = None) -> None:
+        self.settings = settings
+        self.store = store
+        self.writer = writer
+        self.clock = clock or SystemClock()
+        self.arena = Arena(self.clock)
+        self.daily = DailyService(settings, store, self.arena, self.clock)
+        self.queries = Queries(store, self.clock, self.daily)
+        self.http_api = HttpApi(self.queries, lambda: self.shutting_down)
+        self.publisher = InProcessPublisher()
+        self.connections: dict[str, Connection] = {}
+        self.shutting_down = False
+        self._server: Server | None = None
+        self._ticker: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[Any]] = set()
+
+    # ------------------------------------------------------------------ the path of every request
+
+    async def persist(self, records: Sequence[Record]) -> None:
+        """Durable before return: one atomic submission to the group-commit writer (in order, never split)."""
+        if records:
+            await self.writer.submit_many(list(records))
+
+    async def execute(self, effect: Effect, connection: Connection | None, request_id: RequestId = None) -> bool:
+        try:
+            await self.persist(effect.records)
+        except Exception as error:
+            log.exception("a write failed; rolling back")
+            if effect.rollback is not None:
+                effect.rollback()
+            if connection is not None:
+                connection.send(
+                    ErrorMessage(
+                        id=request_id,
+                        code=ErrorCode.storage_failed,
+                        message=f"the server could not store this, nothing changed ({type(error).__name__})",
+                    )
+                )
+            return False
+        direct = connection.begin_replies(effect.replies) if connection is not None else []
+        for publication in effect.publications:
+            self.publisher.publish(publication.topic, publication.message, publication.skip)
+        if direct:
+            assert connection is not None
+            await connection.finish_replies(direct)
+        return True
+
+    async def answer_or_prepare(self, connection: Connection, request: Message) -> bool:
+        """For a request of `PREPARED_TYPES` only. Read-only queries are answered here, outside core: True. For
+        the others, load what core cannot wait for (today's daily deal and the player's ranked attempt; a game or
+        room this process does not hold) and return False: core handles the request."""
+        if isinstance(request, QUERY_TYPES):
+            try:
+                connection.send(await self.queries.answer(request, connection.player_id))
+            except Refusal as refusal:
+                connection.send(refusal.to_message(request.id))
+            return True
+        assert connection.player_id is not None
+        await self.daily.load_for(connection.player_id, request)
+        await restore_for(self.arena, self.store, request)
+        return False
+
+    # ------------------------------------------------------------------ identities and connections
+
+    def player_by_token_hash(self, token_hash: str) -> str | None:
+        return self.arena.player_by_token_hash(token_hash)
+
+    def remember_connection(self, connection: Connection) -> None:
+        assert connection.player_id is not None
+        self.connections[connection.player_id] = connection
+
+    def forget_connection(self, connection: Connection) -> None:
+        if connection.player_id and self.connections.get(connection.player_id) is connection:
+            del self.connections[connection.player_id]
+
+    def replace_connection(self, player_id: str, connection: Connection) -> None:
+        """A player resumed on a new connection: the old one is closed, one seat per identity."""
+        old = self.connections.get(player_id)
+        if old is not None and old is not connection:
+            self._spawn(old.close(CLOSE_REPLACED, "replaced by a newer connection of the same player"))
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def start(self) -> None:
+        settings = self.settings
+        self._server = await serve(
+            self._handle,
+            settings.host,
+            settings.port,
+            process_request=self._process_request,
+            max_size=settings.max_message_bytes * HARD_SIZE_FACTOR,
+            compression=None if settings.compression == "none" else "deflate",
+            ping_interval=settings.ping_interval_s,
+            ping_timeout=settings.ping_timeout_s,
+            close_timeout=2,
+        )
+        self._ticker = asyncio.create_task(self._tick_loop())
+        self.daily.start()
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None
+        return self._server.sockets[0].getsockname()[1]
+
+    async def _handle(self, websocket: ServerConnection) -> None:
+        await Connection(self, websocket).run()
+
+    async def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        if request.path.split("?")[0] != "/healthz":
+            return await self.http_api.respond(request)
+        body = {
+            "status": "shutting_down" if self.shutting_down else "ok",
+            "rooms": len(self.arena.rooms),
+            "connections": len(self.connections),
+        }
+        status = HTTPStatus.SERVICE_UNAVAILABLE if self.shutting_down else HTTPStatus.OK
+        data = (json.dumps(body) + "\n").encode()
+        headers = Headers([("Content-Type", "application/json"), ("Content-Length", str(len(data)))])
+        return Response(status.value, status.phrase, headers, data)
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.tick_interval_s)
+            for effect in self.arena.tick():
+                self._spawn(self.execute(effect, None))
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def shutdown(self) -> None:
+        """SIGTERM: stop accepting, flush pending writes, close every connection with a reason."""
+        self.shutting_down = True
+        if self._server is not None:
+            self._server.close(close_connections=False)
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+        await self.daily.close()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(self.settings.shutdown_timeout_s):
+                if self._background:
+                    await asyncio.gather(*self._background, return_exceptions=True)
+                await self.writer.flush()
+                await asyncio.gather(
+                    *(connection.close(CLOSE_GOING_AWAY, "server shutting down") for connection in
+                      list(self.connections.values())),
+                    return_exceptions=True,
+                )
+                if self._server is not None:
+                    self._server.close(close_connections=True)
+                    await self._server.wait_closed()
+        await self.writer.close()
+        await self.store.close()

@@ -1,0 +1,293 @@
+"""One client connection: a reader loop (decode -> core -> commit -> send) and a sender task.
+
+Requests of one connection are handled one at a time: the next frame is read only after the previous
+request's records are durable and its replies sent or queued. That keeps a rollback simple (nothing of this
+player ran ahead of the failed write) while the moves of many connections still share one commit.
+
+Frames for a connection go out in the order they were produced. Messages published to it (room events, other
+players' progress) are queued and written by the sender task, so a publisher never waits for a slow client.
+The reader writes the replies to its own request itself when nothing is queued before them (the common case:
+one task switch less per request); messages published meanwhile wait behind those replies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from freecell_arena.core.effects import Refusal
+from freecell_arena.core.events import player_topic, room_topic
+from freecell_arena.core.identity import hash_token
+from freecell_arena.net.ratelimit import TokenBucket
+from freecell_arena.net.restore import restore_player
+from freecell_arena.protocol.codec import decode, request_id_of
+from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, HelloRequest, RequestId
+from freecell_arena.protocol.trusted import Reply, wire_text
+
+if TYPE_CHECKING:
+    from freecell_arena.net.app import ArenaServer
+
+log = logging.getLogger(__name__)
+
+OUTBOX_LIMIT = 2_000
+CLOSE_GOING_AWAY = 1001
+CLOSE_POLICY = 1008
+CLOSE_REPLACED = 4000
+
+
+_last_encoded: list[tuple[Reply, str]] = []
+
+
+def _encoded(message: Reply) -> str:
+    """A published message goes to every member in a row: encode it once, not once per connection."""
+    if _last_encoded and _last_encoded[0][0] is message:
+        return _last_encoded[0][1]
+    text = wire_text(message)
+    _last_encoded[:] = [(message, text)]
+    return text
+
+
+class Connection:
+    def __init__(self, server: ArenaServer, websocket: ServerConnection) -> None:
+        self.server = server
+        self.websocket = websocket
+        settings = server.settings
+        self.bucket = TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst)
+        self.outbox: deque[str] = deque()  # frames the sender task writes, in order
+        self._sender_waiting: asyncio.Future[None] | None = None
+        self._replying = False  # the reader is writing its replies: queued frames wait behind them
+        self._stopping = False
+        self.player_id: str | None = None
+        self._unsubscribe_player: Callable[[], None] | None = None
+        self._unsubscribe_room: Callable[[], None] | None = None
+        self._room_code: str | None = None
+        self._overflowed = False
+        self._waiting_since: float | None = None  # the reader waits for a frame since (loop time); None: handling
+        self._idle_timer: asyncio.TimerHandle | None = None
+        self._idle_close: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def run(self) -> None:
+        sender = asyncio.create_task(self._send_loop())
+        try:
+            await self._read_loop()
+        except ConnectionClosed:
+            pass
+        finally:
+            self._unsubscribe()
+            if self.player_id is not None:
+                self.server.forget_connection(self)
+                await self.server.execute(self.server.arena.disconnect(self.player_id), None)
+            self._stopping = True
+            self._wake_sender()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
+                await sender
+
+    async def _read_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._waiting_since = loop.time()
+        self._idle_timer = loop.call_at(self._waiting_since + self.server.settings.idle_timeout_s, self._check_idle)
+        try:
+            await self._read_frames(loop)
+        finally:
+            self._idle_timer.cancel()
+
+    def _check_idle(self) -> None:
+        """The idle timeout, without a timer per frame: the timer looks at when the reader began waiting."""
+        loop = asyncio.get_running_loop()
+        timeout = self.server.settings.idle_timeout_s
+        since = self._waiting_since
+        if since is not None and loop.time() - since >= timeout:
+            reason = f"idle timeout: no message for {timeout:g} s"
+            self._idle_close = asyncio.create_task(self.close(CLOSE_POLICY, reason))
+            return  # recv() then raises ConnectionClosed and the connection ends
+        self._idle_timer = loop.call_at((loop.time() if since is None else since) + timeout, self._check_idle)
+
+    async def _read_frames(self, loop: asyncio.AbstractEventLoop) -> None:
+        while True:
+            self._waiting_since = loop.time()
+            frame = await self.websocket.recv()
+            self._waiting_since = None
+            try:
+                await self._handle_frame(frame)
+            except ConnectionClosed:
+                raise
+            except Exception as error:  # a bug or a broken database must not take the connection down
+                log.exception("request failed")
+                reason = f"the server failed to handle this message ({type(error).__name__}); nothing changed"
+                self.send(ErrorMessage(id=request_id_of(frame), code=ErrorCode.internal_error, message=reason))
+
+    async def _handle_frame(self, frame: str | bytes) -> None:
+        settings = self.server.settings
+        if not self.bucket.allow():
+            request_id = request_id_of(frame) if len(frame) <= settings.max_message_bytes else None
+            message = f"rate limit: {self.bucket.describe()}; this message was dropped"
+            self.send(ErrorMessage(id=request_id, code=ErrorCode.rate_limited, message=message))
+            return
+        size = len(frame)
+        if size > settings.max_message_bytes // 4 and isinstance(frame, str):  # UTF-8: at most 4 bytes a character
+            size = len(frame.encode())
+        if size > settings.max_message_bytes:
+            self.send(
+                ErrorMessage(
+                    code=ErrorCode.message_too_large,
+                    message=f"messages are limited to {settings.max_message_bytes} bytes, this one has {size}",
+                )
+            )
+            return
+        request = decode(frame)
+        if isinstance(request, ErrorMessage):
+            self.send(request)
+            return
+        if self.server.shutting_down:
+            self.send(self._error(request.id, Refusal(ErrorCode.shutting_down, "the server is shutting down")))
+            return
+        if self.player_id is None:
+            if not isinstance(request, HelloRequest):
+                self.send(self._error(request.id, Refusal(ErrorCode.hello_required, "say hello first")))
+                return
+            await self._hello(request)
+            return
+        if type(request) in self.server.prepared_types and await self.server.answer_or_prepare(self, request):
+            return  # a query, answered
+        try:
+            effect = self.server.arena.handle(self.player_id, request)
+        except Refusal as refusal:
+            self.send(self._error(request.id, refusal))
+            return
+        await self.server.execute(effect, self, request.id)
+        self._sync_room_subscription()
+
+    async def _hello(self, request: HelloRequest) -> None:
+        arena = self.server.arena
+        if request.token is None:
+            player_id, effect = arena.register(request)
+            self._become(player_id)
+            if not await self.server.execute(effect, self, request.id):
+                self._forget_identity()
+            return
+        token_hash = hash_token(request.token)
+        player_id = self.server.player_by_token_hash(token_hash)
+        if player_id is None:
+            record = await self.server.store.player_by_token_hash(token_hash)
+            if record is None:
+                self.send(self._error(request.id, Refusal(ErrorCode.unknown_token, "no player has this token")))
+                return
+            player_id = record.player_id
+            if not arena.knows(player_id):
+                await restore_player(arena, self.server.store, record)
+        self.server.replace_connection(player_id, self)
+        self._become(player_id)
+        await self.server.execute(arena.resume(player_id, request), self, request.id)
+        self._sync_room_subscription()
+
+    def _become(self, player_id: str) -> None:
+        self.player_id = player_id
+        self.server.remember_connection(self)
+        self._unsubscribe_player = self.server.publisher.subscribe(player_topic(player_id), self.send, player_id)
+
+    def _forget_identity(self) -> None:
+        self.server.forget_connection(self)
+        self._unsubscribe()
+        self.player_id = None
+
+    # ------------------------------------------------------------------ room events
+
+    def _sync_room_subscription(self) -> None:
+        """Follow the player's room: subscribe to its events after joining, drop them after leaving."""
+        code = self.server.arena.room_code_of(self.player_id) if self.player_id else None
+        if code == self._room_code:
+            return
+        if self._unsubscribe_room is not None:
+            self._unsubscribe_room()
+            self._unsubscribe_room = None
+        self._room_code = code
+        if code is not None:
+            self._unsubscribe_room = self.server.publisher.subscribe(room_topic(code), self.send, self.player_id)
+
+    def _unsubscribe(self) -> None:
+        for unsubscribe in (self._unsubscribe_player, self._unsubscribe_room):
+            if unsubscribe is not None:
+                unsubscribe()
+        self._unsubscribe_player = self._unsubscribe_room = None
+        self._room_code = None
+
+    # ------------------------------------------------------------------ sending
+
+    def send(self, message: Reply) -> None:
+        """Queue a frame; a client that stops reading is cut off instead of growing the queue forever."""
+        if len(self.outbox) >= OUTBOX_LIMIT:
+            if not self._overflowed:
+                self._overflowed = True
+                log.warning("dropping a connection that does not read its messages (%s queued)", OUTBOX_LIMIT)
+                self.websocket.transport.abort()  # a close handshake would wait behind the unread frames
+            return
+        self.outbox.append(_encoded(message))
+        if not self._replying:
+            self._wake_sender()
+
+    def begin_replies(self, replies: Sequence[Reply]) -> list[str]:
+        """The replies to the request being handled (called by the reader, before the request's publications).
+        When nothing is queued, they are returned for `finish_replies` to write directly, and whatever is
+        published until then waits behind them; otherwise they are queued behind what is there (returns [])."""
+        if self.outbox or self._stopping or self._replying:
+            for reply in replies:
+                self.send(reply)
+            return []
+        if replies:
+            self._replying = True
+        return [wire_text(reply) for reply in replies]
+
+    async def finish_replies(self, texts: list[str]) -> None:
+        if not texts:
+            return
+        try:
+            for text in texts:
+                await self.websocket.send(text)  # writes at once; waits only while the client's buffer is full
+        finally:
+            self._replying = False
+            if self.outbox:
+                self._wake_sender()
+
+    def _wake_sender(self) -> None:
+        waiting = self._sender_waiting
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
+
+    async def _send_loop(self) -> None:
+        outbox = self.outbox
+        loop = asyncio.get_running_loop()
+        while True:
+            while outbox and not self._replying:
+                await self.websocket.send(outbox.popleft())  # written before send() first yields: order kept
+            if self._stopping and not outbox:
+                return
+            self._sender_waiting = loop.create_future()
+            try:
+                await self._sender_waiting
+            finally:
+                self._sender_waiting = None
+
+    async def drain(self) -> None:
+        """Wait (briefly) until every queued frame is handed to the socket."""
+        for _ in range(100):
+            if not self.outbox and not self._replying:
+                return
+            await asyncio.sleep(0.01)
+
+    async def close(self, code: int, reason: str) -> None:
+        await self.drain()
+        await self.websocket.close(code, reason)
+
+    @staticmethod
+    def _error(request_id: RequestId, refusal: Refusal) -> ErrorMessage:
+        return refusal.to_message(request_id)
+

@@ -1,0 +1,189 @@
+"""The daily challenge's background work: deals prepared ahead in a worker process, days closed on time.
+
+- Every `daily_prepare_interval_s` (and at start) today's and tomorrow's deals of every daily variant are
+  made sure of: a missing one is computed by `freecell_arena.core.daily.prepare_daily` in a separate process (the
+  solver is pure Python: on the event loop it would stall every connection for seconds) and stored
+  insert-if-absent, so processes that race agree on the first one stored. The first player of a day
+  therefore never waits on the solver; if a deal is somehow missing, `play_daily` says so at once.
+- A day whose close is `daily_finalize_delay_s` behind us gets its final ranks and season tables
+  materialised (`DailyStore.finalize`; one process wins, the others see it done).
+- Before `play_daily` reaches core, the deal and whether the player already made a ranked attempt (in any
+  process: the database says) are loaded into the arena (`load_for`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import logging
+import multiprocessing
+import signal
+from collections.abc import Iterable
+from datetime import date, timedelta
+from multiprocessing.pool import Pool
+from typing import Any
+
+from freecell_arena.core import daily
+from freecell_arena.core.arena import Arena
+from freecell_arena.core.clock import Clock
+from freecell_arena.core.ports import DailyRecord
+from freecell_arena.protocol.messages import Message, PlayDailyRequest
+from freecell_arena.settings import Settings
+
+log = logging.getLogger(__name__)
+
+PR_SET_PDEATHSIG = 1
+LOADS_FOR = (PlayDailyRequest,)
+"""The requests that need today's deal (and the player's ranked attempt) loaded before core sees them."""
+
+
+def _die_with_parent() -> None:
+    """Linux: a worker is killed with its server (a kill -9 of the server must not leave a solver running)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+class DailyService:
+    def __init__(self, settings: Settings, store: Any, arena: Arena, clock: Clock) -> None:
+        self.settings = settings
+        self.store = store
+        self.arena = arena
+        self.clock = clock
+        self._secret: bytes | None = None
+        self._pool: Pool | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._deals: dict[tuple[str, date], DailyRecord] = {}
+        self._preparing = asyncio.Lock()
+        arena.dailies.offered = set(settings.daily_variant_ids)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        if self.settings.daily_prepare_interval_s > 0 and self.settings.daily_variant_ids:
+            self._task = asyncio.create_task(self._loop(), name="daily-service")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self._pool is not None:
+            self._pool.terminate()  # a solve in progress is abandoned; the next start prepares again
+            await asyncio.to_thread(self._pool.join)
+            self._pool = None
+
+    async def _loop(self) -> None:
+        while True:
+            try:
+                await self.run_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("daily preparation failed; retrying at the next interval")
+            await asyncio.sleep(self.settings.daily_prepare_interval_s)
+
+    async def run_once(self) -> None:
+        """Prepare today's and tomorrow's deals, then close the days that are over."""
+        today = daily.today(self.clock.now())
+        await self.prepare([today, today + timedelta(days=1)])
+        await self.finalize_closed_days()
+
+    # ------------------------------------------------------------------ preparing
+
+    async def secret(self) -> bytes:
+        if self._secret is None:
+            configured = self.settings.daily_secret
+            value = configured or await self.store.dailies.shared_secret(self.clock.now())
+            self._secret = value.encode()
+        return self._secret
+
+    async def prepare(self, days: Iterable[date]) -> list[DailyRecord]:
+        """Make sure every daily variant has a deal for each day; compute missing ones in the worker."""
+        prepared = []
+        async with self._preparing:
+            days = list(days)
+            for variant in self.settings.daily_variant_ids:
+                have = await self.store.dailies.prepared_days(variant, days)
+                for day in days:
+                    if day in have:
+                        continue
+                    record = await self._solve_in_worker(variant, day)
+                    stored = await self.store.dailies.save(record)
+                    log.info("daily %s %s prepared: par %s (candidate %s)", variant, day, stored.par, stored.candidate)
+                    prepared.append(stored)
+        return prepared
+
+    async def _solve_in_worker(self, variant: str, day: date) -> DailyRecord:
+        settings = self.settings
+        secret = await self.secret()
+        if self._pool is None:
+            self._pool = multiprocessing.get_context("spawn").Pool(1, initializer=_die_with_parent)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[DailyRecord] = loop.create_future()
+
+        def resolve(result: DailyRecord) -> None:
+            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(result))
+
+        def fail(error: BaseException) -> None:
+            loop.call_soon_threadsafe(lambda: done.done() or done.set_exception(error))
+
+        self._pool.apply_async(
+            daily.prepare_daily,
+            (secret, variant, day, self.clock.now()),
+            {
+                "max_nodes": settings.daily_solver_nodes,
+                "budget_s": settings.daily_solver_budget_s,
+                "max_candidates": settings.daily_candidates,
+            },
+            callback=resolve,
+            error_callback=fail,
+        )
+        # A worker that died mid-task never answers: bound the wait by the most the solver may take, then
+        # start afresh with a new worker at the next interval.
+        longest = settings.daily_solver_budget_s * settings.daily_candidates + 60
+        try:
+            return await asyncio.wait_for(done, longest)
+        except TimeoutError:
+            if self._pool is not None:
+                self._pool.terminate()
+                self._pool = None
+            raise
+
+    # ------------------------------------------------------------------ closing days
+
+    async def finalize_closed_days(self) -> list[tuple[str, date]]:
+        now = self.clock.now()
+        delay = timedelta(seconds=self.settings.daily_finalize_delay_s)
+        done = []
+        for variant, day in await self.store.dailies.unfinalized(before=daily.today(now)):
+            if now < daily.closes_at(day) + delay:
+                continue
+            if await self.store.dailies.finalize(variant, day, now):
+                log.info("daily %s %s closed: final ranks and season tables written", variant, day)
+                done.append((variant, day))
+        return done
+
+    # ------------------------------------------------------------------ reads for core and the queries
+
+    async def deal(self, variant: str, day: date) -> DailyRecord | None:
+        """A stored deal (cached: a deal never changes once stored)."""
+        key = (variant, day)
+        if key not in self._deals:
+            found = await self.store.dailies.deal(variant, day)
+            if found is None:
+                return None
+            self._deals[key] = found
+        return self._deals[key]
+
+    async def load_for(self, player_id: str, request: Message) -> None:
+        """Before `play_daily` reaches core: today's deal, and whether this player already had a ranked try."""
+        if not isinstance(request, LOADS_FOR):
+            return
+        day = self.arena.dailies.today()
+        found = await self.deal(request.variant, day)
+        if found is None:
+            return  # core refuses with daily_not_ready (or unknown_variant)
+        self.arena.dailies.know_deal(found)
+        if await self.store.dailies.has_ranked_attempt(player_id, request.variant, day):
+            self.arena.dailies.know_attempt(player_id, request.variant, day)

@@ -1,0 +1,143 @@
+"""Plain HTTP GET on the game's port: the read-only queries as JSON, for browsers, scripts and caches.
+
+| route | answers like the websocket request |
+|---|---|
+| `/api/leaderboards/{variant}/daily[/{day}]?limit=&cursor=&around=&bots=` | `get_leaderboard` (board `daily`) |
+| `/api/leaderboards/{variant}/deal/{seed}?limit=&cursor=&around=&bots=` | `get_leaderboard` (board `deal`) |
+| `/api/leaderboards/{variant}/season?days=7\\|30&limit=&cursor=&around=&bots=` | `get_season` |
+| `/api/players/{player_id}/history?limit=&cursor=` | `get_history` |
+| `/api/daily/{variant}[/{day}]` | `get_daily` |
+
+Path and query parameters become the fields of the same pydantic request model the websocket uses, and the
+same `Queries` code answers, so the two always agree. The body is the reply message's JSON (with its
+`type`); a refusal is the websocket's `error` message with an HTTP status: 400 for bad parameters, 404 for
+something unknown (including an unknown route), 503 while shutting down, 500 for a server fault.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from pydantic import TypeAdapter, ValidationError
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from freecell_arena.core.effects import Refusal
+from freecell_arena.net.queries import Queries
+from freecell_arena.protocol.messages import (
+    DailyRequest,
+    ErrorCode,
+    ErrorMessage,
+    HistoryRequest,
+    LeaderboardRequest,
+    Message,
+    SeasonRequest,
+    encode,
+)
+
+log = logging.getLogger(__name__)
+
+API_PREFIX = "/api/"
+STATUS_OF_CODE = {
+    ErrorCode.unknown_player: HTTPStatus.NOT_FOUND,
+    ErrorCode.not_on_board: HTTPStatus.NOT_FOUND,
+    ErrorCode.unknown_daily: HTTPStatus.NOT_FOUND,
+    ErrorCode.not_found: HTTPStatus.NOT_FOUND,
+    ErrorCode.shutting_down: HTTPStatus.SERVICE_UNAVAILABLE,
+    ErrorCode.internal_error: HTTPStatus.INTERNAL_SERVER_ERROR,
+}
+
+Fields = dict[str, str]
+
+
+def _route(pattern: str, model: type[Message], fixed: Callable[[Fields], Fields] = dict) -> tuple[Any, ...]:
+    return re.compile(pattern), TypeAdapter(model), fixed, model.model_fields["type"].default
+
+
+ROUTES = (
+    _route(r"/api/leaderboards/(?P<variant>[^/]+)/daily(?:/(?P<day>[^/]+))?", LeaderboardRequest,
+           lambda fields: {**fields, "board": "daily"}),
+    _route(r"/api/leaderboards/(?P<variant>[^/]+)/deal/(?P<seed>[^/]+)", LeaderboardRequest,
+           lambda fields: {**fields, "board": "deal"}),
+    _route(r"/api/leaderboards/(?P<variant>[^/]+)/season", SeasonRequest),
+    _route(r"/api/players/(?P<player_id>[^/]+)/history", HistoryRequest),
+    _route(r"/api/daily/(?P<variant>[^/]+)(?:/(?P<day>[^/]+))?", DailyRequest),
+)  # fmt: skip
+
+
+def json_response(status: HTTPStatus, message: Message) -> Response:
+    body = (encode(message) + "\n").encode()
+    headers = Headers(
+        [
+            ("Content-Type", "application/json"),
+            ("Content-Length", str(len(body))),
+            ("Cache-Control", "no-cache"),
+        ]
+    )
+    return Response(status.value, status.phrase, headers, body)
+
+
+def error_response(code: ErrorCode, message: str) -> Response:
+    return json_response(STATUS_OF_CODE.get(code, HTTPStatus.BAD_REQUEST), ErrorMessage(code=code, message=message))
+
+
+def _describe(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors(include_url=False)[:3]:
+        where = ".".join(str(step) for step in item["loc"]) or "request"
+        parts.append(f"{where}: {item['msg']}")
+    return "; ".join(parts)
+
+
+class HttpApi:
+    def __init__(self, queries: Queries, shutting_down: Callable[[], bool]) -> None:
+        self.queries = queries
+        self.shutting_down = shutting_down
+
+    async def respond(self, request: Request) -> Response | None:
+        """A response for an API route or any other plain GET; None lets a websocket handshake go on."""
+        parts = urlsplit(request.path)
+        if not parts.path.startswith(API_PREFIX):
+            if "websocket" in request.headers.get("Upgrade", "").lower():
+                return None
+            return error_response(ErrorCode.not_found, f"no route {parts.path}: the API lives under /api/")
+        if self.shutting_down():
+            return error_response(ErrorCode.shutting_down, "the server is shutting down")
+        for pattern, adapter, fixed, type_name in ROUTES:
+            match = pattern.fullmatch(parts.path)
+            if match is None:
+                continue
+            return await self._answer(adapter, fixed, type_name, match, parts.query)
+        return error_response(ErrorCode.not_found, f"no route {parts.path}; see docs/leaderboards.md")
+
+    async def _answer(self, adapter: TypeAdapter[Any], fixed: Callable[[Fields], Fields], type_name: str,
+                      match: re.Match[str], query: str) -> Response:  # fmt: skip
+        fields: Fields = {name: unquote(value) for name, value in match.groupdict().items() if value is not None}
+        try:
+            pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
+        except ValueError:
+            return error_response(ErrorCode.invalid_message, "the query string is malformed")
+        for name, value in pairs:
+            if name in fields:
+                return error_response(ErrorCode.invalid_message, f"parameter {name!r} is given twice")
+            fields[name] = value
+        try:
+            request = adapter.validate_python({**fixed(fields), "type": type_name}, strict=False)
+        except ValidationError as error:
+            return error_response(ErrorCode.invalid_message, _describe(error))
+        try:
+            reply = await self.queries.answer(request)
+        except Refusal as refusal:
+            return error_response(refusal.code, refusal.message)
+        except Exception as error:  # a bug or a broken database: one clear 500, the server goes on
+            log.exception("HTTP query failed")
+            return error_response(ErrorCode.internal_error, f"the server failed to answer ({type(error).__name__})")
+        return json_response(HTTPStatus.OK, reply)
+
+
+__all__ = ["HttpApi"]

@@ -1,0 +1,71 @@
+"""Bring stored games and rooms back into memory: read the store, then let core replay them.
+
+Runs when this process does not hold what a request names: a returning player (after a restart, or a player
+of another process), a replay of an older game, a room joined by code. Never on the path of a move.
+"""
+
+from __future__ import annotations
+
+from freecell_arena.core.arena import Arena
+from freecell_arena.core.identity import normalize_room_code
+from freecell_arena.core.ports import PlayerRecord, Store, StoredGame, StoredRoom
+from freecell_arena.protocol.messages import JoinRoomRequest, Message, ReplayRequest
+
+
+async def restore_player(arena: Arena, store: Store, record: PlayerRecord) -> None:
+    arena.adopt_player(record)
+    for stored in await store.unfinished_games(record.player_id):
+        if stored.game.game_id in arena.games:
+            continue
+        room_id = stored.game.room_id
+        stored_room = await store.room(room_id) if room_id else None
+        if stored_room is None:
+            arena.adopt_game(stored)
+        else:
+            await adopt_room(arena, store, stored_room)
+
+
+async def adopt_room(arena: Arena, store: Store, stored_room: StoredRoom) -> None:
+    games: list[StoredGame] = []
+    players: list[PlayerRecord] = []
+    for game_id in stored_room.game_ids:
+        game = await store.game(game_id)
+        if game is None:
+            continue
+        games.append(game)
+        player = await store.player(game.game.player_id)
+        if player is not None:
+            players.append(player)
+    arena.adopt_room(stored_room, games, players)
+
+
+RESTORES_FOR = (ReplayRequest, JoinRoomRequest)
+"""The requests that may name something this process does not hold."""
+
+
+async def restore_for(arena: Arena, store: Store, request: Message) -> None:
+    """Load what `request` names when this process does not hold it (no-op otherwise)."""
+    if isinstance(request, ReplayRequest) and request.game_id not in arena.games:
+        stored = await store.game(request.game_id)
+        if stored is None:
+            return
+        room = await store.room(stored.game.room_id) if stored.game.room_id else None
+        if room is not None:
+            await adopt_room(arena, store, room)
+        elif stored.game.player_id in arena.players or await _adopt_owner(arena, store, stored):
+            arena.adopt_stored_game(stored)
+    elif isinstance(request, JoinRoomRequest):
+        code = normalize_room_code(request.code)
+        if code in arena.rooms:
+            return
+        stored_room = await store.room_by_code(code)
+        # a lobby lived only in the memory of the process that died; running and finished races come back
+        if stored_room is not None and stored_room.status in ("running", "finished"):
+            await adopt_room(arena, store, stored_room)
+
+
+async def _adopt_owner(arena: Arena, store: Store, stored: StoredGame) -> bool:
+    player = await store.player(stored.game.player_id)
+    if player is not None:
+        arena.adopt_player(player)
+    return player is not None

@@ -1,0 +1,674 @@
+"""The wire contract: every message a client or the server may send, as pydantic models.
+
+This module is the single source of truth. `docs/schema/protocol.json` and the message table in
+`docs/protocol.md` are generated from it (`python -m freecell_arena.protocol.generate`); a test fails when they drift.
+
+Frames are JSON text. Every message has `type`; a request may carry `id` (string or integer), echoed in its
+reply. Every error is an `ErrorMessage` with a stable snake_case `code` (listed in `ErrorCode`).
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from enum import StrEnum
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+
+PROTOCOL_VERSION = 2
+
+RequestId = Annotated[str | int | None, Field(description="Chosen by the client; echoed in the reply.")]
+
+
+class ErrorCode(StrEnum):
+    """Stable error codes. Programs switch on these; the message beside them is for people."""
+
+    invalid_json = "invalid_json"
+    invalid_message = "invalid_message"
+    unknown_type = "unknown_type"
+    message_too_large = "message_too_large"
+    rate_limited = "rate_limited"
+    hello_required = "hello_required"
+    already_greeted = "already_greeted"
+    unknown_token = "unknown_token"
+    unknown_variant = "unknown_variant"
+    bad_seed = "bad_seed"
+    unknown_room = "unknown_room"
+    room_full = "room_full"
+    room_started = "room_started"
+    already_in_room = "already_in_room"
+    not_in_room = "not_in_room"
+    not_host = "not_host"
+    not_enough_players = "not_enough_players"
+    no_game = "no_game"
+    not_your_game = "not_your_game"
+    game_not_running = "game_not_running"
+    bad_notation = "bad_notation"
+    illegal_move = "illegal_move"
+    undo_not_allowed = "undo_not_allowed"
+    unknown_game = "unknown_game"
+    replay_not_available = "replay_not_available"
+    storage_failed = "storage_failed"
+    internal_error = "internal_error"
+    shutting_down = "shutting_down"
+    unranked_options = "unranked_options"
+    bad_cursor = "bad_cursor"
+    unknown_player = "unknown_player"
+    not_on_board = "not_on_board"
+    unknown_daily = "unknown_daily"
+    daily_not_ready = "daily_not_ready"
+    game_in_progress = "game_in_progress"
+    not_found = "not_found"
+
+
+class Message(BaseModel):
+    """Base of every message: unknown fields are refused so typos surface as errors."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------- shared shapes
+
+
+class MoveJson(Message):
+    """The structured form of a move. Indices are 0-based; `to_index` null = the first cell/foundation that fits."""
+
+    from_: Literal["tableau", "cell"] = Field(alias="from")
+    from_index: int = Field(ge=0)
+    to: Literal["tableau", "cell", "foundation"]
+    to_index: int | None = Field(default=None, ge=0)
+    count: int = Field(default=1, ge=1)
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class PlayedMove(Message):
+    """A move as the server applied it: its notation in the variant and its structured form."""
+
+    notation: str
+    move: dict[str, Any] = Field(description="The structured form (see MoveJson).")
+
+
+class RoomOptions(Message):
+    """What the host chose for the room. `undo_allowed` null = the variant's default."""
+
+    autoplay: bool = Field(default=True, description="Safe cards go to the foundations on their own.")
+    undo_allowed: bool | None = None
+    max_players: int = Field(default=16, ge=1, le=64)
+    time_limit_s: int | None = Field(default=None, ge=5, le=86_400, description="Race ends after this long.")
+    ranking: Literal["moves", "speed"] = Field(
+        default="moves", description="Winners ordered by moves then time, or (speed) by time then moves."
+    )
+    countdown_s: float = Field(default=3.0, ge=0, le=30)
+    ranked: bool | None = Field(
+        default=None,
+        description="Winners go on the deal's leaderboard. Null: ranked when autoplay is on and undo is the "
+        "variant's rule (the room then shows true or false); true with other options is refused.",
+    )
+
+
+PlayerStatus = Literal["waiting", "playing", "won", "resigned", "stuck", "timeout"]
+
+
+class Progress(Message):
+    """What a room may see of one player's game: counts only, never moves or cards."""
+
+    player_id: str
+    name: str
+    status: PlayerStatus
+    cards_on_foundations: int
+    moves: int
+    time_ms: int | None = Field(description="Playing time so far, or final time once done.")
+
+
+class RoomMember(Message):
+    """A member of a room; `connected` is false while their connection is down."""
+
+    player_id: str
+    name: str
+    bot: bool
+    role: Literal["player", "spectator"]
+    connected: bool
+
+
+class RoomView(Message):
+    """A room as everyone in it sees it. `seed` stays null for Cell Eleven until the race is over."""
+
+    code: str
+    variant: str
+    seed: int | None
+    host_id: str
+    options: RoomOptions
+    status: Literal["lobby", "countdown", "running", "finished"]
+    members: list[RoomMember]
+    starts_at: datetime | None = None
+    ends_at: datetime | None = None
+    progress: list[Progress] = Field(default_factory=list)
+
+
+class GameView(Message):
+    """One player's own game: the full player view (face-down cards are null)."""
+
+    game_id: str
+    room_code: str | None
+    variant: str
+    seed: int | None
+    autoplay: bool
+    undo_allowed: bool
+    started_at: datetime
+    status: PlayerStatus
+    player_moves: int
+    single_card_moves: int
+    cards_on_foundations: int
+    time_ms: int
+    actions: list[str] = Field(description="Every accepted action of this game, in notation or `undo`.")
+    view: dict[str, Any]
+    daily: date | None = Field(default=None, description="The day, when this is a daily challenge game.")
+
+
+class Standing(Message):
+    """One row of the final standings; equal results share a rank."""
+
+    rank: int
+    player_id: str
+    name: str
+    game_id: str
+    outcome: Literal["won", "resigned", "stuck", "timeout"]
+    moves: int
+    single_card_moves: int
+    cards_on_foundations: int
+    time_ms: int
+
+
+# ---------------------------------------------------------------- client -> server
+
+
+class HelloRequest(Message):
+    """First message of every connection. With `token`, resume that identity (and its running game)."""
+
+    type: Literal["hello"] = "hello"
+    id: RequestId = None
+    name: str = Field(min_length=1, max_length=32)
+    token: str | None = Field(default=None, max_length=128)
+    bot: bool = False
+
+
+class CreateRoomRequest(Message):
+    """Create a room and become its host. No `seed`/`deal`: a fresh random seed. `deal` is a deal number."""
+
+    type: Literal["create_room"] = "create_room"
+    id: RequestId = None
+    variant: str
+    seed: int | None = Field(default=None, ge=0)
+    deal: int | None = Field(default=None, ge=1)
+    options: RoomOptions = Field(default_factory=RoomOptions)
+
+
+class JoinRoomRequest(Message):
+    """Join a room by its code, as a player (lobby only) or as a spectator (any time)."""
+
+    type: Literal["join_room"] = "join_room"
+    id: RequestId = None
+    code: str = Field(min_length=1, max_length=32)
+    spectator: bool = False
+
+
+class LeaveRoomRequest(Message):
+    """Leave the room; leaving during a race resigns the game."""
+
+    type: Literal["leave_room"] = "leave_room"
+    id: RequestId = None
+
+
+class StartRaceRequest(Message):
+    """Host only: start the countdown; every player gets the same deal at the same instant."""
+
+    type: Literal["start_race"] = "start_race"
+    id: RequestId = None
+
+
+class MoveRequest(Message):
+    """A move in the variant's text notation (`"3a"`, `"t3-c1"`) or the structured form."""
+
+    type: Literal["move"] = "move"
+    id: RequestId = None
+    game_id: str | None = None
+    move: str | MoveJson
+
+
+class UndoRequest(Message):
+    """Take back your last move and the autoplay after it (costs a move; room option)."""
+
+    type: Literal["undo"] = "undo"
+    id: RequestId = None
+    game_id: str | None = None
+
+
+class ResignRequest(Message):
+    """Give up your game; it ranks by cards on foundations."""
+
+    type: Literal["resign"] = "resign"
+    id: RequestId = None
+    game_id: str | None = None
+
+
+class StateRequest(Message):
+    """Ask again for the full state: your room and your current game."""
+
+    type: Literal["get_state"] = "get_state"
+    id: RequestId = None
+
+
+class ReplayRequest(Message):
+    """A finished race's game: its seed and move list. Refused while the race is still running."""
+
+    type: Literal["get_replay"] = "get_replay"
+    id: RequestId = None
+    game_id: str
+
+
+PAGE_LIMIT = 100
+"""Most rows one leaderboard, season or history page returns."""
+
+Limit = Annotated[int, Field(ge=1, le=PAGE_LIMIT, description=f"Rows per page (1..{PAGE_LIMIT}).")]
+Cursor = Annotated[
+    str | None, Field(default=None, max_length=256, description="`next_cursor` of the previous page, unchanged.")
+]
+Around = Annotated[
+    str | None,
+    Field(
+        default=None,
+        max_length=64,
+        description="A player id: that player's row with the rows just above and below it (`limit` in all).",
+    ),
+]
+
+
+class LeaderboardRequest(Message):
+    """A board: the top `limit` entries, the next page with `cursor`, or the entries `around` a player."""
+
+    type: Literal["get_leaderboard"] = "get_leaderboard"
+    id: RequestId = None
+    variant: str
+    board: Literal["daily", "deal"]
+    day: date | None = Field(default=None, description="daily: the UTC day (default: today).")
+    seed: int | None = Field(default=None, ge=0, description="deal: the seed (the deal number in freecell).")
+    bots: bool = Field(default=False, description="The bots' board; bots never appear on the humans' one.")
+    limit: Limit = 50
+    cursor: Cursor = None
+    around: Around = None
+
+
+SEASON_DAYS = (7, 30)
+
+
+def _season_days(days: int) -> int:
+    if days not in SEASON_DAYS:
+        raise ValueError(f"a season covers {' or '.join(map(str, SEASON_DAYS))} days")
+    return days
+
+
+SeasonDays = Annotated[
+    int, AfterValidator(_season_days), Field(json_schema_extra={"enum": list(SEASON_DAYS)}, description="7 or 30.")
+]
+
+
+class SeasonRequest(Message):
+    """The season table of a variant's dailies over the last 7 or 30 closed days."""
+
+    type: Literal["get_season"] = "get_season"
+    id: RequestId = None
+    variant: str
+    days: SeasonDays = 7
+    bots: bool = False
+    limit: Limit = 50
+    cursor: Cursor = None
+    around: Around = None
+
+
+class HistoryRequest(Message):
+    """A player's finished games, newest first (default: yours)."""
+
+    type: Literal["get_history"] = "get_history"
+    id: RequestId = None
+    player_id: str | None = Field(default=None, max_length=64)
+    limit: Limit = 20
+    cursor: Cursor = None
+
+
+class DailyRequest(Message):
+    """A variant's daily deals: the commitments, and the seeds of closed days (commit-reveal)."""
+
+    type: Literal["get_daily"] = "get_daily"
+    id: RequestId = None
+    variant: str
+    day: date | None = Field(default=None, description="One day; default: tomorrow (if prepared), today, yesterday.")
+
+
+class PlayDailyRequest(Message):
+    """Play today's daily deal: your first game of it is ranked, later ones are not. The clock starts now."""
+
+    type: Literal["play_daily"] = "play_daily"
+    id: RequestId = None
+    variant: str
+
+
+ClientMessage = Annotated[
+    HelloRequest
+    | CreateRoomRequest
+    | JoinRoomRequest
+    | LeaveRoomRequest
+    | StartRaceRequest
+    | MoveRequest
+    | UndoRequest
+    | ResignRequest
+    | StateRequest
+    | ReplayRequest
+    | LeaderboardRequest
+    | SeasonRequest
+    | HistoryRequest
+    | DailyRequest
+    | PlayDailyRequest,
+    Field(discriminator="type"),
+]
+
+
+# ---------------------------------------------------------------- server -> client
+
+
+class WelcomeMessage(Message):
+    """Reply to hello. Keep `token`: it is the only way back to this identity (the server keeps only its hash)."""
+
+    type: Literal["welcome"] = "welcome"
+    id: RequestId = None
+    player_id: str
+    name: str
+    token: str
+    protocol: Literal[2] = PROTOCOL_VERSION
+    resumed: bool
+
+
+class ErrorMessage(Message):
+    """Every refusal. `reason` carries the engine's own code for `illegal_move`."""
+
+    type: Literal["error"] = "error"
+    id: RequestId = None
+    code: ErrorCode
+    message: str
+    reason: str | None = None
+
+
+class RoomMessage(Message):
+    """The room's full state: the reply to create/join and an event whenever membership or status changes."""
+
+    type: Literal["room"] = "room"
+    id: RequestId = None
+    room: RoomView
+
+
+class LeftRoomMessage(Message):
+    """Reply to `leave_room`."""
+
+    type: Literal["left_room"] = "left_room"
+    id: RequestId = None
+    code: str
+
+
+class CountdownMessage(Message):
+    """The race starts at `starts_at` (server time) for everyone."""
+
+    type: Literal["countdown"] = "countdown"
+    id: RequestId = None
+    code: str
+    starts_at: datetime
+    seconds: float
+
+
+class RaceStartedMessage(Message):
+    """Your copy of the deal. Every player's game starts at the same server instant."""
+
+    type: Literal["race_started"] = "race_started"
+    code: str
+    game: GameView
+
+
+class MoveAcceptedMessage(Message):
+    """Sent only once the move is durable. `autoplay` lists the moves the server made after it (not counted).
+    `changes` is what the action changed in your player view; the whole view comes with `race_started`,
+    `daily_started` and `game_state` (`get_state` any time)."""
+
+    type: Literal["move_accepted"] = "move_accepted"
+    id: RequestId = None
+    game_id: str
+    index: int = Field(description="0-based index of this action in the game's action log.")
+    action: str = Field(description="The action as stored: the move's notation, or `undo`.")
+    move: PlayedMove | None = Field(description="The concrete move; null for an undo.")
+    autoplay: list[PlayedMove]
+    undone: list[PlayedMove] = Field(default_factory=list, description="For `undo`: the moves taken back.")
+    player_moves: int
+    single_card_moves: int
+    cards_on_foundations: int
+    time_ms: int
+    status: PlayerStatus
+    only_undo_left: bool = Field(
+        default=False,
+        description="No legal move is left, but an undo can still rescue the game: undo (it costs a move) or "
+        "resign. A game with no legal move ends as `stuck` only when undo cannot help.",
+    )
+    changes: dict[str, Any] = Field(
+        description="The parts of your player view this action changed (its move, autoplay, or what an undo took "
+        "back), as they are now: `tableau` maps each changed column's index (a string) to the whole column, "
+        "deepest card first, face-down cards null; `cells` and `foundations` are the whole row, present only "
+        "when changed; `cards_on_foundations` is always there. Put them into your last view in the order they "
+        "come (`freecell_arena.engine.view.apply_view_changes`)."
+    )
+
+
+class GameOverMessage(Message):
+    """Your game ended: won, resigned, stuck (no legal move is left), or timeout (the race's time limit, or the
+    close of a daily's day)."""
+
+    type: Literal["game_over"] = "game_over"
+    id: RequestId = None
+    game_id: str
+    outcome: Literal["won", "resigned", "stuck", "timeout"]
+    message: str
+    player_moves: int
+    single_card_moves: int
+    cards_on_foundations: int
+    time_ms: int
+
+
+class ProgressMessage(Message):
+    """One player's progress, to the others in the room (the player has it in its reply). Counts only."""
+
+    type: Literal["progress"] = "progress"
+    code: str
+    progress: Progress
+
+
+class RaceOverMessage(Message):
+    """Final standings. `seed` is now public for every variant; replays are available."""
+
+    type: Literal["race_over"] = "race_over"
+    code: str
+    seed: int
+    standings: list[Standing]
+
+
+class GameStateMessage(Message):
+    """Your full state: sent after a resumed `welcome` and in reply to `get_state`."""
+
+    type: Literal["game_state"] = "game_state"
+    id: RequestId = None
+    room: RoomView | None
+    game: GameView | None
+
+
+class ReplayMessage(Message):
+    """A game's seed and action log; `final_view` is its last board (face-down cards null)."""
+
+    type: Literal["replay"] = "replay"
+    id: RequestId = None
+    game_id: str
+    player_id: str
+    variant: str
+    seed: int
+    autoplay: bool
+    actions: list[str]
+    outcome: str | None
+    final_view: dict[str, Any]
+
+
+class LeaderboardRow(Message):
+    """One entry of a board: a player's best won game of the deal. Equal results share a rank."""
+
+    rank: int
+    player_id: str
+    name: str
+    player_moves: int
+    time_ms: int
+    finished_at: datetime = Field(description="Server instant of the winning move (the last tie-break).")
+    game_id: str
+
+
+class LeaderboardMessage(Message):
+    """A page of a board (order: moves, then time, then the finish instant). `next_cursor` null = last page."""
+
+    type: Literal["leaderboard"] = "leaderboard"
+    id: RequestId = None
+    variant: str
+    board: Literal["daily", "deal"]
+    day: date | None
+    seed: int | None = Field(description="deal boards: the seed; daily boards: null until the day closes.")
+    bots: bool
+    par: int | None = Field(description="daily: the solver's move count for the deal.")
+    total: int = Field(description="Entries on the board.")
+    entries: list[LeaderboardRow]
+    next_cursor: str | None
+
+
+class SeasonStanding(Message):
+    """A player's season: days won, moves over par summed over those days, and the average final rank."""
+
+    rank: int
+    player_id: str
+    name: str
+    wins: int
+    moves_over_par: int
+    average_rank: float
+
+
+class SeasonMessage(Message):
+    """A page of a season table: by wins (more first), then moves over par, then average rank."""
+
+    type: Literal["season"] = "season"
+    id: RequestId = None
+    variant: str
+    days: int
+    bots: bool
+    through: date | None = Field(description="The last closed day counted (null: no day closed yet).")
+    total: int
+    standings: list[SeasonStanding]
+    next_cursor: str | None
+
+
+class HistoryGame(Message):
+    """One finished game. `seed` is null while it is secret (a daily before its day closes, or a Cell Eleven
+    race still running)."""
+
+    game_id: str
+    variant: str
+    board: Literal["daily", "deal"] | None = Field(description="The board it counts on; null when unranked.")
+    day: date | None
+    seed: int | None
+    ranked: bool
+    outcome: Literal["won", "resigned", "stuck", "timeout"]
+    player_moves: int
+    single_card_moves: int
+    cards_on_foundations: int
+    time_ms: int
+    started_at: datetime
+    finished_at: datetime
+
+
+class HistoryMessage(Message):
+    """A page of a player's finished games, newest first."""
+
+    type: Literal["history"] = "history"
+    id: RequestId = None
+    player_id: str
+    name: str
+    bot: bool
+    games: list[HistoryGame]
+    next_cursor: str | None
+
+
+class DailyDeal(Message):
+    """A daily deal as the public sees it. `commitment` = SHA-256 of
+    `freecell-arena/daily/v1|variant|day|seed|nonce`, published before the day opens; `seed`, `nonce` and
+    the solver's `solution` (player moves, autoplay on) are revealed when it closes."""
+
+    variant: str
+    day: date
+    status: Literal["upcoming", "open", "closed"]
+    opens_at: datetime
+    closes_at: datetime
+    commitment: str
+    par: int | None = Field(description="Known from the day's opening.")
+    seed: int | None
+    nonce: str | None
+    solution: list[str] | None
+    rules_version: str
+
+
+class DailyMessage(Message):
+    """A variant's daily deals, newest first."""
+
+    type: Literal["daily"] = "daily"
+    id: RequestId = None
+    variant: str
+    deals: list[DailyDeal]
+
+
+class DailyStartedMessage(Message):
+    """Your game of today's deal. `ranked` is false after your first attempt (finished or not)."""
+
+    type: Literal["daily_started"] = "daily_started"
+    id: RequestId = None
+    variant: str
+    day: date
+    ranked: bool
+    par: int
+    closes_at: datetime = Field(description="Games still running then end as `timeout`.")
+    game: GameView
+
+
+ServerMessage = Annotated[
+    WelcomeMessage
+    | ErrorMessage
+    | RoomMessage
+    | LeftRoomMessage
+    | CountdownMessage
+    | RaceStartedMessage
+    | MoveAcceptedMessage
+    | GameOverMessage
+    | ProgressMessage
+    | RaceOverMessage
+    | GameStateMessage
+    | ReplayMessage
+    | LeaderboardMessage
+    | SeasonMessage
+    | HistoryMessage
+    | DailyMessage
+    | DailyStartedMessage,
+    Field(discriminator="type"),
+]
+
+CLIENT_MESSAGES: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+SERVER_MESSAGES: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+
+def encode(message: Message) -> str:
+    """The JSON text of a server message (aliases on, so `MoveJson.from_` is spelled `from`)."""
+    return message.model_dump_json(by_alias=True)

@@ -1,0 +1,96 @@
+"""Server settings: environment variables prefixed `FREECELL_ARENA_`, overridden by `serve` flags.
+
+The table in docs/server.md is the documentation of these fields; keep the two in step (a test checks that
+every field appears there).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from freecell_arena.engine import VARIANTS
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///freecell-arena.db"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="FREECELL_ARENA_", extra="ignore")
+
+    host: str = Field(default="127.0.0.1", description="Interface to listen on.")
+    port: int = Field(default=8765, ge=0, le=65535, description="TCP port (0 = any free port).")
+    database_url: str = Field(
+        default=DEFAULT_DATABASE_URL,
+        description="SQLAlchemy async URL: a SQLite file (created and migrated on start) or PostgreSQL.",
+    )
+    max_message_bytes: int = Field(default=16_384, ge=256, description="Larger frames get `message_too_large`.")
+    rate_limit_per_s: float = Field(default=30.0, gt=0, description="Sustained messages per second per connection.")
+    rate_limit_burst: int = Field(default=60, ge=1, description="Messages a connection may send at once.")
+    ping_interval_s: float = Field(default=20.0, gt=0, description="Websocket ping every this many seconds.")
+    ping_timeout_s: float = Field(default=20.0, gt=0, description="Close when a ping is not answered in time.")
+    idle_timeout_s: float = Field(default=600.0, gt=0, description="Close a connection silent for this long.")
+    commit_delay_ms: float = Field(
+        default=2.0, ge=0, le=100, description="Group commit: how long a write waits for company (latency vs CPU)."
+    )
+    compression: Literal["deflate", "none"] = Field(
+        default="deflate", description="permessage-deflate for clients that ask for it, or none (less CPU)."
+    )
+    event_loop: Literal["auto", "asyncio", "uvloop"] = Field(
+        default="auto", description="The event loop: uvloop where it is installed (auto), or the standard one."
+    )
+    gc_thresholds: str = Field(
+        default="100000,20,20",
+        description="Python's garbage collector thresholds: young,middle,old as `gc.set_threshold` takes them.",
+    )
+    tick_interval_s: float = Field(default=0.05, gt=0, le=1, description="How often countdowns and limits are checked.")
+    shutdown_timeout_s: float = Field(default=10.0, gt=0, description="SIGTERM: most time spent flushing and closing.")
+    log_level: str = Field(default="INFO", description="Python logging level.")
+    daily_secret: str | None = Field(
+        default=None,
+        min_length=16,
+        description="Secret the daily seeds derive from (the same for every process); unset: generated once "
+        "and kept in the database.",
+    )
+    daily_variants: str = Field(
+        default=",".join(VARIANTS), description="Comma-separated variants that have a daily challenge."
+    )
+    daily_prepare_interval_s: float = Field(
+        default=300.0, ge=0, description="How often today's and tomorrow's deals are checked (0 = never)."
+    )
+    daily_solver_nodes: int = Field(default=500_000, ge=1_000, description="Solver node budget per candidate deal.")
+    daily_solver_budget_s: float = Field(default=300.0, gt=0, description="Solver time limit per candidate deal.")
+    daily_candidates: int = Field(default=50, ge=1, description="Candidates tried before a day fails to prepare.")
+    daily_finalize_delay_s: float = Field(
+        default=60.0, ge=0, description="Wait after a day closes before its final ranks are materialised."
+    )
+
+    @field_validator("gc_thresholds")
+    @classmethod
+    def _three_thresholds(cls, value: str) -> str:
+        parts = [part.strip() for part in value.split(",")]
+        if len(parts) != 3 or not all(part.isdigit() for part in parts):
+            raise ValueError("three whole numbers young,middle,old, like 5000,20,20")
+        young, middle, old = map(int, parts)
+        if middle < 1 or old < 1:
+            raise ValueError("middle and old must be at least 1 (young 0 turns collection off)")
+        return f"{young},{middle},{old}"
+
+    @field_validator("daily_variants")
+    @classmethod
+    def _known_variants(cls, value: str) -> str:
+        names = [name.strip() for name in value.split(",") if name.strip()]
+        unknown = [name for name in names if name not in VARIANTS]
+        if unknown:
+            raise ValueError(f"unknown variant {unknown[0]!r}; known: {', '.join(VARIANTS)}")
+        return ",".join(names)
+
+    @property
+    def gc_threshold_values(self) -> tuple[int, int, int]:
+        young, middle, old = (int(part) for part in self.gc_thresholds.split(","))
+        return young, middle, old
+
+    @property
+    def daily_variant_ids(self) -> list[str]:
+        return [name for name in self.daily_variants.split(",") if name]

@@ -1,0 +1,70 @@
+"""A player's finished games, newest first: keyset pages on the partial index `ix_games_player_history`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import select, tuple_
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from freecell_arena.store.models import Game, Room
+
+games = Game.__table__
+rooms = Room.__table__
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    game_id: str
+    variant: str
+    seed: int
+    board: str | None
+    daily_day: date | None
+    ranked: bool
+    outcome: str
+    player_moves: int
+    single_card_moves: int
+    cards_on_foundations: int
+    time_ms: int
+    started_at: datetime
+    finished_at: datetime
+    room_status: str | None
+    """The status of the game's room (None for a daily game): a race still running keeps secrets."""
+
+
+class HistoryReads:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    async def page(
+        self, player_id: str, limit: int, before: tuple[datetime, str] | None = None
+    ) -> tuple[list[HistoryRow], bool]:
+        """Up to `limit` games finished before `before` (a cursor's last `(finished_at, game_id)`)."""
+        query: Any = (
+            select(
+                games.c.id,
+                games.c.variant,
+                games.c.seed,
+                games.c.board,
+                games.c.daily_day,
+                games.c.ranked,
+                games.c.outcome,
+                games.c.player_moves,
+                games.c.single_card_moves,
+                games.c.cards_on_foundations,
+                games.c.time_ms,
+                games.c.started_at,
+                games.c.finished_at,
+                rooms.c.status,
+            )
+            .outerjoin(rooms, rooms.c.id == games.c.room_id)
+            .where(games.c.player_id == player_id, games.c.outcome.is_not(None))
+        )
+        if before is not None:
+            query = query.where(tuple_(games.c.finished_at, games.c.id) < tuple_(*before))
+        query = query.order_by(games.c.finished_at.desc(), games.c.id.desc()).limit(limit + 1)
+        async with self.engine.connect() as connection:
+            found = [HistoryRow(*row) for row in await connection.execute(query)]
+        return found[:limit], len(found) > limit

@@ -1,0 +1,252 @@
+"""The schema: SQLAlchemy 2 typed declarative models. Alembic's migrations are checked against this metadata.
+
+A game is `(variant, seed, actions)`: `games` holds the deal and the result, `moves` the player's actions.
+Boards are never stored; they are rebuilt by replay.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Date,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    SmallInteger,
+    String,
+    Text,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from freecell_arena.store.types import UtcDateTime
+
+# Every constraint and index gets a predictable name, so later migrations can drop or alter it by name on
+# both backends (SQLite has no names of its own to discover).
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_N_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+ID_LENGTH = 64  # ids are `prefix_<16 hex>` (freecell_arena.core.identity); token hashes are 64 hex digits
+BOARD_LENGTH = 96  # board keys are `variant/daily/2026-11-22/humans` or `variant/deal/<seed>/bots`
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {datetime: UtcDateTime(), date: Date()}
+
+
+class Player(Base):
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    display_name: Mapped[str] = mapped_column(String(100))
+    # unique: a login looks the player up by the hash of their token (the unique index serves it)
+    token_hash: Mapped[str] = mapped_column(String(ID_LENGTH), unique=True)
+    bot: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime]
+
+
+class Room(Base):
+    __tablename__ = "rooms"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True)  # joining by code: the unique index serves it
+    variant: Mapped[str] = mapped_column(String(32))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    host_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime]
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+
+class Game(Base):
+    """One player's copy of a deal; the result columns stay NULL until the game ends.
+
+    `board` names the leaderboard a win of a ranked game counts on; `daily_day` marks a daily challenge game.
+    A player's best win per board is kept in `leaderboard_entries`, written in the result's transaction.
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    room_id: Mapped[str | None] = mapped_column(ForeignKey("rooms.id"), index=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    variant: Mapped[str] = mapped_column(String(32))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    rules_version: Mapped[str] = mapped_column(String(32))
+    autoplay: Mapped[bool] = mapped_column(Boolean)
+    undo_allowed: Mapped[bool] = mapped_column(Boolean)
+    ranked: Mapped[bool] = mapped_column(Boolean)
+    started_at: Mapped[datetime]
+    finished_at: Mapped[datetime | None]
+    outcome: Mapped[str | None] = mapped_column(String(16))
+    player_moves: Mapped[int | None] = mapped_column(Integer)
+    single_card_moves: Mapped[int | None] = mapped_column(Integer)
+    cards_on_foundations: Mapped[int | None] = mapped_column(Integer)
+    time_ms: Mapped[int | None] = mapped_column(BigInteger)
+    board: Mapped[str | None] = mapped_column(String(BOARD_LENGTH))
+    daily_day: Mapped[date | None]
+
+    __table_args__ = (
+        # A reconnecting player's unfinished games: partial, so it stays as small as the live games.
+        Index(
+            "ix_games_player_id_unfinished",
+            "player_id",
+            postgresql_where=text("outcome IS NULL"),
+            sqlite_where=text("outcome IS NULL"),
+        ),
+        # A player's history, newest first (keyset paging on finished_at, id).
+        Index(
+            "ix_games_player_history",
+            "player_id",
+            "finished_at",
+            "id",
+            postgresql_where=text("outcome IS NOT NULL"),
+            sqlite_where=text("outcome IS NOT NULL"),
+        ),
+        # One ranked attempt per player per daily, whatever process serves them. (SQLite spells the predicate
+        # `ranked = 1`, as SQLAlchemy writes the query's `ranked == True`, so its planner sees the index applies.)
+        Index(
+            "uq_games_daily_attempt",
+            "player_id",
+            "variant",
+            "daily_day",
+            unique=True,
+            postgresql_where=text("ranked AND daily_day IS NOT NULL"),
+            sqlite_where=text("ranked = 1 AND daily_day IS NOT NULL"),
+        ),
+    )
+
+
+class Move(Base):
+    """One accepted player action. The primary key (game_id, index) makes a stale writer's insert fail
+    instead of forking the game, and serves reading a game's moves in order."""
+
+    __tablename__ = "moves"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    index: Mapped[int] = mapped_column("index", Integer, primary_key=True)
+    notation: Mapped[str] = mapped_column(String(32))
+    at: Mapped[datetime]
+
+
+metadata = Base.metadata
+
+
+class LeaderboardEntry(Base):
+    """A player's best won ranked game on a board (one row per board and player).
+
+    `score` = player moves << 36 | time_ms (`freecell_arena.core.leaderboard.score`): the board's order is
+    (score, finished_at), and the index `ix_leaderboard_entries_order` serves top N, cursors and neighbours.
+    """
+
+    __tablename__ = "leaderboard_entries"
+
+    board: Mapped[str] = mapped_column(String(BOARD_LENGTH), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    player_moves: Mapped[int] = mapped_column(Integer)
+    time_ms: Mapped[int] = mapped_column(BigInteger)
+    finished_at: Mapped[datetime]
+    score: Mapped[int] = mapped_column(BigInteger)
+
+    __table_args__ = (Index("ix_leaderboard_entries_order", "board", "score", "finished_at", "player_id"),)
+
+
+class LeaderboardCount(Base):
+    """How many entries of a board have `score >> LEVEL_SHIFTS[level] == bucket`: what makes a rank cost a
+    bounded number of index reads (`freecell_arena.core.leaderboard`). Maintained in the entries' transaction."""
+
+    __tablename__ = "leaderboard_counts"
+
+    board: Mapped[str] = mapped_column(String(BOARD_LENGTH), primary_key=True)
+    level: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    bucket: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    entries: Mapped[int] = mapped_column(Integer)
+
+
+class Daily(Base):
+    """A day's deal of a variant: written once (insert-if-absent), so every process plays the same deal.
+
+    `seed` and `nonce` stay server-side until the day closes; `commitment` is public from the start.
+    `finalized_at` is set when the day's final ranks and season tables are materialised.
+    """
+
+    __tablename__ = "dailies"
+
+    variant: Mapped[str] = mapped_column(String(32), primary_key=True)
+    day: Mapped[date] = mapped_column(primary_key=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    candidate: Mapped[int] = mapped_column(Integer)
+    nonce: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    par: Mapped[int] = mapped_column(Integer)
+    solution: Mapped[str] = mapped_column(Text)
+    rules_version: Mapped[str] = mapped_column(String(32))
+    prepared_at: Mapped[datetime]
+    finalized_at: Mapped[datetime | None]
+
+
+class DailyRank(Base):
+    """A closed day's final board, materialised once (the season tables are built from it)."""
+
+    __tablename__ = "daily_ranks"
+
+    variant: Mapped[str] = mapped_column(String(32), primary_key=True)
+    bots: Mapped[bool] = mapped_column(Boolean, primary_key=True)
+    day: Mapped[date] = mapped_column(primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    rank: Mapped[int] = mapped_column(Integer)
+    player_moves: Mapped[int] = mapped_column(Integer)
+    time_ms: Mapped[int] = mapped_column(BigInteger)
+    moves_over_par: Mapped[int] = mapped_column(Integer)
+
+
+class SeasonStanding(Base):
+    """A season table (7 or 30 days through `through_day`), materialised when `through_day` closed.
+
+    Only the newest table per (variant, bots, days) is kept. Pages read `ix_season_standings_position`.
+    """
+
+    __tablename__ = "season_standings"
+
+    variant: Mapped[str] = mapped_column(String(32), primary_key=True)
+    bots: Mapped[bool] = mapped_column(Boolean, primary_key=True)
+    days: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
+    through_day: Mapped[date] = mapped_column(primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    moves_over_par: Mapped[int] = mapped_column(Integer)
+    rank_sum: Mapped[int] = mapped_column(Integer)
+    average_rank: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (
+        Index("ix_season_standings_position", "variant", "bots", "days", "through_day", "position", unique=True),
+    )
+
+
+class ServerSecret(Base):
+    """Secrets the server generates once and every process must share (the daily secret when not set)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+    created_at: Mapped[datetime]

@@ -1,0 +1,286 @@
+"""`SqlStore`: the `Store` protocol on SQLAlchemy Core, for SQLite and PostgreSQL alike."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import groupby
+from typing import Any
+
+from sqlalchemy import Table, insert, select, update
+from sqlalchemy.exc import DBAPIError, IntegrityError, StatementError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from freecell_arena.core.ports import (
+    GameRecord,
+    MoveRecord,
+    PlayerRecord,
+    Record,
+    ResultRecord,
+    RoomRecord,
+    RoomStatusRecord,
+    StoredGame,
+    StoredRoom,
+)
+from freecell_arena.store import leaderboards
+from freecell_arena.store.dailies import DailyStore
+from freecell_arena.store.engine import WRITE_OPTION, create_engine
+from freecell_arena.store.errors import RecordRefusedError
+from freecell_arena.store.history import HistoryReads
+from freecell_arena.store.leaderboards import CountDeltas, LeaderboardReads
+from freecell_arena.store.models import Game, Move, Player, Room
+from freecell_arena.store.postgres_writer import PostgresWriter
+from freecell_arena.store.row_updates import RowUpdate, result_update, room_status_update
+from freecell_arena.store.seasons import SeasonReads
+from freecell_arena.store.sqlite_writer import SqliteWriter
+
+games = Game.__table__
+moves = Move.__table__
+players = Player.__table__
+rooms = Room.__table__
+
+_TABLES: dict[str, Table] = {"games": games, "moves": moves, "players": players, "rooms": rooms}  # type: ignore[dict-item]
+
+# Rows that are plain inserts: consecutive records of one of these types go to the database as one
+# executemany, which is what makes a batch of a thousand moves cheap.
+_INSERT_TABLES: dict[type, Table] = {
+    PlayerRecord: players,  # type: ignore[dict-item]
+    RoomRecord: rooms,  # type: ignore[dict-item]
+    GameRecord: games,  # type: ignore[dict-item]
+    MoveRecord: moves,  # type: ignore[dict-item]
+}
+
+INITIAL_ROOM_STATUS = "lobby"
+
+
+class SqlStore:
+    """Durable storage on SQLite (`sqlite+aiosqlite:///file.db`) or PostgreSQL (`postgresql+asyncpg://...`).
+
+    Plain `sqlite:///` and `postgresql://` URLs are accepted and mapped to the async drivers. The schema
+    must exist: run `migrate(url)` first (or `check_migrated(url)` to refuse an old one).
+    """
+
+    def __init__(self, url: str, **engine_options: Any) -> None:
+        self.engine: AsyncEngine = create_engine(url, **engine_options)
+        self.leaderboards = LeaderboardReads(self.engine)
+        self.dailies = DailyStore(self.engine)
+        self.seasons = SeasonReads(self.engine)
+        self.history = HistoryReads(self.engine)
+        self._direct_writer: SqliteWriter | PostgresWriter | None = None  # batches without a leaderboard claim
+        if self.backend == "sqlite":
+            path = self.engine.url.database
+            assert path is not None  # parse_database_url refuses in-memory SQLite
+            self._direct_writer = SqliteWriter(path, self.engine.dialect, _TABLES, _INSERT_TABLES, _row)  # type: ignore[arg-type]
+        elif self.backend == "postgresql":
+            self._direct_writer = PostgresWriter(self.engine, _TABLES, _INSERT_TABLES, _row)  # type: ignore[arg-type]
+        self.commits = 0  # write transactions committed through SQLAlchemy (the direct writer counts its own)
+
+    @property
+    def backend(self) -> str:
+        """`sqlite` or `postgresql`."""
+        return self.engine.dialect.name
+
+    # --- writing ---------------------------------------------------------------------------------------
+
+    async def write(self, records: Sequence[Record]) -> None:
+        """Make `records` durable in one transaction, in order; raise `RecordRefusedError` if any is refused
+        (then none of them is kept)."""
+        if not records:
+            return
+        if self._direct_writer is not None and self._direct_writer.handles(records):
+            await self._direct_writer.write(records)
+            return
+        try:
+            async with self.engine.connect() as connection:
+                connection = await connection.execution_options(**{WRITE_OPTION: True})
+                async with connection.begin():
+                    deltas: CountDeltas = {}
+                    for record_type, run in groupby(records, key=type):
+                        await self._write_run(connection, record_type, list(run), deltas)
+                    await leaderboards.apply_counts(connection, deltas)
+            self.commits += 1
+        except IntegrityError as error:
+            raise RecordRefusedError(f"record refused by the database: {error.orig}") from error
+        except StatementError as error:
+            if isinstance(error, DBAPIError) or not isinstance(error.orig, ValueError | TypeError):
+                raise
+            raise RecordRefusedError(f"record refused: {error.orig}") from error  # a value that cannot be stored
+
+    async def _write_run(
+        self, connection: AsyncConnection, record_type: type, run: list[Record], deltas: CountDeltas
+    ) -> None:
+        table = _INSERT_TABLES.get(record_type)
+        if table is not None:
+            await connection.execute(insert(table), [_row(record) for record in run])
+        elif record_type is RoomStatusRecord:
+            for status in run:
+                await _execute_update(connection, room_status_update(status))  # type: ignore[arg-type]
+        elif record_type is ResultRecord:
+            for result in run:
+                await _execute_update(connection, result_update(result))  # type: ignore[arg-type]
+                if result.claim is not None:  # type: ignore[union-attr]
+                    await leaderboards.claim(connection, result, deltas)  # type: ignore[arg-type]
+        else:
+            raise RecordRefusedError(f"not a storable record: {record_type.__name__}")
+
+    # --- reading ---------------------------------------------------------------------------------------
+
+    async def player_by_token_hash(self, token_hash: str) -> PlayerRecord | None:
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(select(players).where(players.c.token_hash == token_hash))).first()
+        return _player(row) if row else None
+
+    async def player(self, player_id: str) -> PlayerRecord | None:
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(select(players).where(players.c.id == player_id))).first()
+        return _player(row) if row else None
+
+    async def game(self, game_id: str) -> StoredGame | None:
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(select(games).where(games.c.id == game_id))).all()
+            found = await with_moves(connection, rows)
+        return found[0] if found else None
+
+    async def unfinished_games(self, player_id: str) -> list[StoredGame]:
+        async with self.engine.connect() as connection:
+            query = (
+                select(games)
+                .where(games.c.player_id == player_id, games.c.outcome.is_(None))
+                .order_by(games.c.started_at, games.c.id)
+            )
+            return await with_moves(connection, (await connection.execute(query)).all())
+
+    async def room_by_code(self, code: str) -> StoredRoom | None:
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(select(rooms).where(rooms.c.code == code))).first()
+            return await _stored_room(connection, row) if row else None
+
+    async def room(self, room_id: str) -> StoredRoom | None:
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(select(rooms).where(rooms.c.id == room_id))).first()
+            return await _stored_room(connection, row) if row else None
+
+    @property
+    def transactions_committed(self) -> int:
+        """Write transactions committed by this store, on either path."""
+        return self.commits + (self._direct_writer.commits if self._direct_writer is not None else 0)
+
+    async def close(self) -> None:
+        if self._direct_writer is not None:
+            await self._direct_writer.close()
+        await self.engine.dispose()
+
+
+# --- records -> rows -------------------------------------------------------------------------------------
+
+
+def _row(record: Record) -> dict[str, Any]:
+    match record:
+        case PlayerRecord():
+            return {
+                "id": record.player_id,
+                "display_name": record.display_name,
+                "token_hash": record.token_hash,
+                "bot": record.bot,
+                "created_at": record.created_at,
+            }
+        case RoomRecord():
+            return {
+                "id": record.room_id,
+                "code": record.code,
+                "variant": record.variant,
+                "seed": record.seed,
+                "host_id": record.host_id,
+                "options": record.options,
+                "status": INITIAL_ROOM_STATUS,
+                "created_at": record.created_at,
+                "started_at": None,
+                "finished_at": None,
+            }
+        case GameRecord():
+            return {
+                "id": record.game_id,
+                "room_id": record.room_id,
+                "player_id": record.player_id,
+                "variant": record.variant,
+                "seed": record.seed,
+                "rules_version": record.rules_version,
+                "autoplay": record.autoplay,
+                "undo_allowed": record.undo_allowed,
+                "ranked": record.ranked,
+                "started_at": record.started_at,
+                "board": record.board,
+                "daily_day": record.daily_day,
+            }
+        case MoveRecord():
+            return {"game_id": record.game_id, "index": record.index, "notation": record.notation, "at": record.at}
+    raise TypeError(f"not an inserted record: {type(record).__name__}")
+
+
+async def _execute_update(connection: AsyncConnection, change: RowUpdate) -> None:
+    table = _TABLES[change.table]
+    conditions = [table.c[key].is_(None) if value is None else table.c[key] == value
+                  for key, value in change.where.items()]
+    result = await connection.execute(update(table).where(*conditions).values(**change.values))
+    if result.rowcount != 1:
+        raise RecordRefusedError(change.refusal)
+
+
+# --- rows -> records -------------------------------------------------------------------------------------
+
+
+def _player(row: Any) -> PlayerRecord:
+    return PlayerRecord(row.id, row.display_name, row.token_hash, row.bot, row.created_at)
+
+
+def _game(row: Any) -> GameRecord:
+    return GameRecord(
+        game_id=row.id,
+        room_id=row.room_id,
+        player_id=row.player_id,
+        variant=row.variant,
+        seed=row.seed,
+        rules_version=row.rules_version,
+        autoplay=row.autoplay,
+        undo_allowed=row.undo_allowed,
+        ranked=row.ranked,
+        started_at=row.started_at,
+        board=row.board,
+        daily_day=row.daily_day,
+    )
+
+
+def _result(row: Any) -> ResultRecord | None:
+    if row.outcome is None:
+        return None
+    return ResultRecord(
+        game_id=row.id,
+        outcome=row.outcome,
+        player_moves=row.player_moves,
+        single_card_moves=row.single_card_moves,
+        cards_on_foundations=row.cards_on_foundations,
+        time_ms=row.time_ms,
+        finished_at=row.finished_at,
+    )
+
+
+async def with_moves(connection: AsyncConnection, game_rows: Sequence[Any]) -> list[StoredGame]:
+    """The games with their moves in order, read in the same transaction (one query for all games)."""
+    if not game_rows:
+        return []
+    query = (
+        select(moves.c.game_id, moves.c.index, moves.c.notation, moves.c.at)
+        .where(moves.c.game_id.in_([row.id for row in game_rows]))
+        .order_by(moves.c.game_id, moves.c.index)
+    )
+    moves_by_game: dict[str, list[MoveRecord]] = {row.id: [] for row in game_rows}
+    # unpacked, not `row.index`: a Row is a tuple, and `index` is a tuple method
+    for game_id, index, notation, at in await connection.execute(query):
+        moves_by_game[game_id].append(MoveRecord(game_id, index, notation, at))
+    return [StoredGame(_game(row), moves_by_game[row.id], _result(row)) for row in game_rows]
+
+
+async def _stored_room(connection: AsyncConnection, row: Any) -> StoredRoom:
+    query = select(games.c.id).where(games.c.room_id == row.id).order_by(games.c.started_at, games.c.id)
+    game_ids = list((await connection.execute(query)).scalars())
+    room = RoomRecord(row.id, row.code, row.variant, row.seed, row.host_id, row.options, row.created_at)
+    return StoredRoom(room, row.status, row.started_at, row.finished_at, game_ids)

@@ -27,12 +27,10 @@ from freecell_arena.store.urls import display_url
 DEFAULT_BATCH = 500
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "audit",
-        help="replay every ranked game and check results, times and leaderboards",
-        description="Replay every stored ranked game from its seed and moves with this engine and check the "
-        "outcome, the move counts, the times and the leaderboard entries. One line per mismatch; exit 1 if any.",
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Replay every stored ranked game from its seed and moves with this engine and check the outcome, the move "
+        "counts, the times and the leaderboard entries. One line per mismatch; exit 1 if any."
     )
     parser.add_argument(
         "--database-url",

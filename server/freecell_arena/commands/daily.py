@@ -30,8 +30,7 @@ if TYPE_CHECKING:
     from freecell_arena.settings import Settings
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("daily", help="daily challenge tools: prepare deals ahead")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     prepare = actions.add_parser(
         "prepare",

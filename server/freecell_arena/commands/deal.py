@@ -9,8 +9,7 @@ from freecell_arena.commands.common import UsageError, add_variant_and_seed, fai
 from freecell_arena.engine import Board, card_text
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("deal", help="print the deal of a variant and seed")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_variant_and_seed(parser)
     parser.add_argument("--json", action="store_true", help="print JSON instead of board text")
     parser.set_defaults(run=run)

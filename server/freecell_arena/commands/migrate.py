@@ -13,11 +13,9 @@ from freecell_arena.store.migrations import current_revision, head_revision
 from freecell_arena.store.urls import display_url
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "migrate",
-        help="create or upgrade the database schema",
-        description="Upgrade the database to this server's schema. Safe to repeat: a database at head is left as is.",
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Upgrade the database to this server's schema. Safe to repeat: a database at head is left as is."
     )
     parser.add_argument(
         "--database-url",

@@ -13,12 +13,10 @@ from freecell_arena.commands.common import UsageError, add_variant_and_seed, fai
 from freecell_arena.engine import Game, ReplayError
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "replay",
-        help="apply moves to a deal and print the final board",
-        description="Apply exactly the given moves (no autoplay). Moves may be separated by spaces or newlines; "
-        "`undo` takes back the last move.",
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Apply exactly the given moves (no autoplay). Moves may be separated by spaces or newlines; `undo` takes "
+        "back the last move; lines starting with # (such as `solve`'s summary) are comments."
     )
     add_variant_and_seed(parser)
     parser.add_argument("moves", nargs="*", metavar="MOVE", help="moves in the variant's notation")
@@ -39,7 +37,7 @@ def read_moves(args: argparse.Namespace) -> list[str]:
             raise UsageError(f"cannot read {args.file}: {error.strerror}") from None
         except UnicodeDecodeError:
             raise UsageError(f"{args.file} is not UTF-8 text") from None
-        words.extend(text.split())
+        words.extend(line for line in text.splitlines() if not line.lstrip().startswith("#"))
     return [word for text in words for word in text.split()]
 
 

@@ -24,17 +24,12 @@ from freecell_arena.settings import Settings
 MIGRATE_HINT = "freecell-arena migrate --database-url {url}"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("serve", help="run the game server (websocket + GET /healthz)")
-    add_arguments(parser)
-    parser.set_defaults(run=run)
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", help="interface to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, help="TCP port (default 8765; 0 = any free port)")
     parser.add_argument("--database-url", help="database URL (default sqlite+aiosqlite:///freecell-arena.db)")
     parser.add_argument("--log-level", help="logging level (default INFO)")
+    parser.set_defaults(run=run)
 
 
 def settings_from(args: argparse.Namespace) -> Settings:

@@ -1,13 +1,16 @@
 """`freecell-arena solve VARIANT SEED [--atomic] [--budget SECONDS]`: solve a deal with the project's solver.
 
-Prints the moves in the variant's notation (foundation moves included, so the output replays with
-`freecell-arena replay VARIANT SEED ...`), then a summary line with the par. Or one line `unsolvable` (the search
-space was exhausted) or `unknown` (the budget ran out). Exit code 0 for an answer of any kind, 2 for bad input.
+Standard output holds only the moves, in the variant's notation, ten to a line (foundation moves included), so
+`freecell-arena solve V S | freecell-arena replay V S --file -` replays the solution; the summary with the par goes
+to standard error. When there is no solution, standard output is empty and standard error says `unsolvable` (the
+search space was exhausted) or `unknown` (the budget ran out). Exit code 0 for an answer of any kind, 2 for bad
+input.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from freecell_arena.commands.common import UsageError, add_variant_and_seed, fail, seed_for
 from freecell_arena.engine import Board
@@ -16,12 +19,11 @@ from freecell_arena.engine.solver import DEFAULT_BUDGET_SECONDS, Status, solve
 MOVES_PER_LINE = 10
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "solve",
-        help="solve a deal: the moves and the par, or unsolvable / unknown",
-        description="Solve a deal with the built-in solver. The moves printed include the foundation moves, so "
-        "they replay with `freecell-arena replay VARIANT SEED MOVES...`.",
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Solve a deal with the built-in solver. Standard output holds only the moves, ten per line, foundation "
+        "moves included, so it pipes into `freecell-arena replay VARIANT SEED --file -`; the summary (the par) "
+        "goes to standard error."
     )
     add_variant_and_seed(parser)
     parser.add_argument("--atomic", action="store_true", help="single-card moves only")
@@ -52,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(error))
     result = solve(Board.deal(args.variant, seed), atomic=args.atomic, budget=args.budget)
     if result.status is not Status.SOLVED or result.solution is None:
-        print(result.status.value)
+        print(result.status.value, file=sys.stderr)
         return 0
     solution = result.solution
     notation = solution.notation
@@ -60,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         print(" ".join(notation[start : start + MOVES_PER_LINE]))
     print(
         f"solved: par {solution.player_moves} moves ({solution.single_card_moves} single-card), "
-        f"{len(notation)} moves to replay with the {solution.autoplay_moves} autoplay foundation moves"
+        f"{len(notation)} moves to replay with the {solution.autoplay_moves} autoplay foundation moves",
+        file=sys.stderr,
     )
     return 0

@@ -56,3 +56,20 @@ def test_every_command_module_is_listed_and_parses() -> None:
     assert modules == set(COMMANDS)
     parser = build_parser(every_command=True)
     assert parser.parse_args(["deal", "freecell", "1"]).run.__module__ == "freecell_arena.commands.deal"
+
+
+def test_the_store_package_exports_lazily() -> None:
+    """`from freecell_arena.store import StoreError` loads the errors module alone; every export resolves."""
+    probe = (
+        "import sys; from freecell_arena.store import StoreError; import freecell_arena.store as store; "
+        "assert 'sqlalchemy' not in sys.modules, 'eager'; "
+        "assert all(getattr(store, name) is not None for name in store.__all__); print('ok')"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert result.stdout.strip() == "ok", result.stderr
+
+
+def test_the_store_exports_are_the_lazy_table() -> None:
+    import freecell_arena.store as store
+
+    assert sorted(store.__all__) == sorted(store._EXPORTS)

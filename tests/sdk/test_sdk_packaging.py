@@ -1,6 +1,6 @@
 """The wheel ships exactly the server package (freecell_arena, with its migrations) and the SDK: pyproject's
 explicit package list matches what setuptools discovers, and both console scripts point at functions that
-exist. CI also builds the wheel and installs it into a fresh venv outside the checkout (.ci/install_check)."""
+exist. CI also builds the wheel and installs it into a fresh venv outside the checkout (.ci/install_check.py)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,99 @@
+"""Install the project as a user would, outside the checkout, and use it there (run by .ci/run).
+
+Builds the wheel, checks its top-level names are exactly `freecell_arena` and `freecell_arena_client`, installs
+it into a fresh virtualenv in a temporary folder, and there runs `freecell-arena --help`, `migrate` and `serve`
+on a temporary SQLite file (until /healthz answers), and imports the SDK from a folder that holds a `server.py`
+(the name that broke bots while the package was called `server`). Exits non-zero on the first failure.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+TOP_LEVEL = {"freecell_arena", "freecell_arena_client"}
+LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)/")
+
+
+def run(*command: str | Path, cwd: Path, timeout: float = 600) -> str:
+    print("$", " ".join(map(str, command)), flush=True)
+    result = subprocess.run(list(map(str, command)), cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    if result.returncode != 0:
+        raise SystemExit(f"failed ({result.returncode}): {result.stdout[-2000:]}{result.stderr[-2000:]}")
+    return result.stdout
+
+
+def build_wheel(work: Path) -> Path:
+    run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", work / "dist", REPO, cwd=work)
+    (wheel,) = (work / "dist").glob("freecell_arena-*.whl")
+    top_level = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()} - {""}
+    top_level = {name for name in top_level if not name.endswith(".dist-info")}
+    if top_level != TOP_LEVEL:
+        raise SystemExit(f"the wheel's top-level names are {sorted(top_level)}, not {sorted(TOP_LEVEL)}")
+    members = zipfile.ZipFile(wheel).namelist()
+    if not any(name.startswith("freecell_arena/migrations/versions/0001_") for name in members):
+        raise SystemExit("the wheel does not carry the Alembic scripts")
+    return wheel
+
+
+def serve_until_healthy(bin_dir: Path, database_url: str, cwd: Path) -> None:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("FREECELL_ARENA_")}
+    env["FREECELL_ARENA_DAILY_PREPARE_INTERVAL_S"] = "0"
+    command = [bin_dir / "freecell-arena", "serve", "--port", "0", "--database-url", database_url]
+    print("$", " ".join(map(str, command)), flush=True)
+    server = subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        match = LISTENING.search(line)
+        if match is None:
+            raise SystemExit(f"serve did not start: {line!r}")
+        url = f"http://127.0.0.1:{match.group(1)}/healthz"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=3) as response:
+                    print(f"{url}: {response.status} {response.read().decode().strip()}")
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory(prefix="freecell-arena-install-") as folder:
+        work = Path(folder)
+        wheel = build_wheel(work)
+        run(sys.executable, "-m", "venv", work / "venv", cwd=work)
+        bin_dir = work / "venv" / "bin"
+        run(bin_dir / "python", "-m", "pip", "install", "-q", wheel, cwd=work, timeout=900)
+        located = run(bin_dir / "python", "-c", "import freecell_arena; print(freecell_arena.__file__)", cwd=work)
+        if "site-packages" not in located or str(REPO) in located:
+            raise SystemExit(f"freecell_arena was imported from {located.strip()}, not from the installed wheel")
+        run(bin_dir / "freecell-arena", "--help", cwd=work)
+        database_url = f"sqlite+aiosqlite:///{work / 'arena.db'}"
+        print(run(bin_dir / "freecell-arena", "migrate", "--database-url", database_url, cwd=work).strip())
+        serve_until_healthy(bin_dir, database_url, work)
+        bot = work / "my-bot"
+        bot.mkdir()
+        (bot / "server.py").write_text('raise SystemExit("the folder\'s own server.py was imported")\n')
+        run(bin_dir / "python", "-c", "import freecell_arena_client, freecell_arena.engine; "
+            "from freecell_arena_client import bots; print('SDK imports beside a server.py')", cwd=bot)  # fmt: skip
+    print("install check: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -13,9 +13,9 @@ from store_builders import T0, player
 
 from freecell_arena.core.leaderboard import score
 from freecell_arena.core.ports import BoardClaim, GameRecord, Record, ResultRecord
+from freecell_arena.core.reads import BoardPage
 from freecell_arena.store import SqlStore
 from freecell_arena.store.engine import create_engine
-from freecell_arena.store.leaderboards import BoardPage
 
 BOARD = "freecell/deal/42/humans"
 

@@ -89,7 +89,7 @@ def load_bot(spec: str, solver_budget: float) -> Bot:
         factory = getattr(importlib.import_module(module_name), class_name)
     except (ImportError, AttributeError) as error:
         raise ValueError(f"cannot load bot {spec!r}: {error}") from error
-    bot = factory()
+    bot: object = factory()
     if not isinstance(bot, Bot):
         raise ValueError(f"{spec} is not a freecell_arena_client.Bot")
     return bot

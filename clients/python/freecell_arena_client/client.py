@@ -285,7 +285,7 @@ class ArenaClient:
             self._events.put_nowait(_CLOSED)  # every later call fails the same way
             assert self._closed is not None
             raise self._closed
-        return event  # type: ignore[no-any-return]
+        return event  # type: ignore[no-any-return]  # the queue holds events and the _CLOSED marker handled above
 
     def pending_events(self) -> list[ServerMessage]:
         """Every event already received, without waiting."""

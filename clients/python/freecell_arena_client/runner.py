@@ -68,7 +68,8 @@ class Reconnect:
     give_up_after_s: float = 60.0
 
     def delay(self, attempt: int) -> float:
-        return min(self.max_delay_s, self.first_delay_s * 2 ** max(0, attempt - 1)) * random.uniform(0.5, 1.0)
+        delay: float = min(self.max_delay_s, self.first_delay_s * 2 ** max(0, attempt - 1))
+        return delay * random.uniform(0.5, 1.0)
 
 
 @dataclass
@@ -401,7 +402,9 @@ class BotRunner:
         """Take the server's word for where this player is: after a resumed hello, or after a refusal."""
         room, game = state.room, state.game
         running_elsewhere = self.code is None and game is not None and game.status == "playing"
-        if room is not None and (room.code == self.code or (running_elsewhere and game.room_code == room.code)):
+        if room is not None and (
+            room.code == self.code or (running_elsewhere and game is not None and game.room_code == room.code)
+        ):
             self.code = room.code
             self.room = room
         elif room is None or room.code != self.code:
@@ -430,4 +433,4 @@ class BotRunner:
 
 async def run_bot(bot: Bot, server: str, **settings: object) -> RaceResult:
     """Play one race: `await run_bot(MyBot(), "ws://127.0.0.1:8765/", room="ABCD2345")` (see `RunConfig`)."""
-    return await BotRunner(bot, RunConfig(server=server, **settings)).run()  # type: ignore[arg-type]
+    return await BotRunner(bot, RunConfig(server=server, **settings)).run()  # type: ignore[arg-type]  # keyword settings pass through to the RunConfig dataclass as given

@@ -8,9 +8,10 @@ countdowns and time limits and is called by the adapter every few tens of millis
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 from freecell_arena.core import daily
 from freecell_arena.core.clock import Clock
@@ -37,11 +38,11 @@ from freecell_arena.core.ports import (
     StoredRoom,
 )
 from freecell_arena.core.room import COUNTDOWN, FINISHED, LOBBY, RUNNING, Member, Room
+from freecell_arena.core.shared_state import PlayerState, SharedState, known_variant
 from freecell_arena.engine import (
     IllegalMoveError,
     NotationError,
     Turn,
-    UnknownVariantError,
     Variant,
     move_from_json,
     move_to_json,
@@ -82,23 +83,16 @@ FORGET_FINISHED_AFTER = timedelta(seconds=30)
 SWEEP_INTERVAL = timedelta(seconds=1)
 """How often the finished races are looked at (not on every tick: a race whose players stay costs nothing)."""
 
-@dataclass
-class PlayerState:
-    record: PlayerRecord
-    room_code: str | None = None
-    game_id: str | None = None
-    connections: int = 0
-
-
 class Arena:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
-        self.players: dict[str, PlayerState] = {}
-        self.rooms: dict[str, Room] = {}
+        self.state = SharedState(clock)
+        self.players = self.state.players
+        self.rooms = self.state.rooms
         self.rooms_by_id: dict[str, Room] = {}
-        self.games: dict[str, PlayerGame] = {}
+        self.games = self.state.games
         self.token_hashes: dict[str, str] = {}
-        self.dailies = DailyChallenges(self)
+        self.dailies = DailyChallenges(self.state, self)
         # What `tick` looks at, so its cost follows what can happen now, not every room in memory: rooms with
         # a deadline (a countdown, a running race's time limit), and running rooms where a game just ended
         # (is everyone done?). Insertion-ordered; rooms whose status moved on drop out.
@@ -177,6 +171,15 @@ class Arena:
         state = self.players.get(player_id)
         return state.room_code if state else None
 
+    def variant_of(self, player_id: str) -> str:
+        """The variant of the player's current game ("" without one), for the adapter's move metrics."""
+        state = self.players.get(player_id)
+        game = self.games.get(state.game_id) if state is not None and state.game_id is not None else None
+        return game.variant.id if game is not None else ""
+
+    def rooms_by_status(self) -> dict[str, int]:
+        return dict(Counter(room.status for room in self.rooms.values()))
+
     # ------------------------------------------------------------------ dispatch
 
     def handle(self, player_id: str, request: Message) -> Effect:
@@ -186,7 +189,7 @@ class Arena:
         return self._handlers[type(request)](player_id, request)
 
     @functools.cached_property
-    def _handlers(self) -> dict[type, Callable[[str, object], Effect]]:
+    def _handlers(self) -> dict[type[Any], Callable[[str, Any], Effect]]:
         """Built once per arena, not once per request."""
         return {
             CreateRoomRequest: self.create_room,
@@ -199,14 +202,14 @@ class Arena:
             StateRequest: self.get_state,
             ReplayRequest: self.get_replay,
             PlayDailyRequest: self.dailies.play,
-        }  # type: ignore[dict-item]
+        }
 
     # ------------------------------------------------------------------ rooms
 
     def create_room(self, player_id: str, request: CreateRoomRequest) -> Effect:
         self.dailies.refuse_while_playing(player_id)
-        leaving = self._leave_finished_room(player_id)
-        variant = self._variant(request.variant)
+        leaving = self.leave_finished_room(player_id)
+        variant = known_variant(request.variant)
         options = resolve_ranked(variant, request.options)
         seed = self._seed(variant, request.seed, request.deal)
         now = self.clock.now()
@@ -251,7 +254,7 @@ class Arena:
             if room.is_full():
                 limit = room.options.max_players
                 raise Refusal(ErrorCode.room_full, f"room {code} is full ({limit} players)")
-        leaving = self._leave_finished_room(player_id)
+        leaving = self.leave_finished_room(player_id)
         role = "spectator" if request.spectator else "player"
         room.members[player_id] = Member(player_id, state.record.display_name, state.record.bot, role)
         state.room_code = code
@@ -330,7 +333,7 @@ class Arena:
 
         return Effect(
             records=[result],
-            replies=[self._game_over(game, request_id)],
+            replies=[self.game_over_message(game, request_id)],
             publications=self._progress(game),
             rollback=rollback,
         )
@@ -362,19 +365,19 @@ class Arena:
         )
         replies: list[Reply] = [accepted]
         if outcome is not None:
-            replies.append(self._game_over(game, None))
+            replies.append(self.game_over_message(game, None))
 
         def rollback() -> None:
             game.rewind(before)
 
         return Effect(records=records, replies=replies, publications=self._progress(game, now), rollback=rollback)
 
-    def _game_over(self, game: PlayerGame, request_id: RequestId) -> GameOverMessage:
+    def game_over_message(self, game: PlayerGame, request_id: RequestId) -> GameOverMessage:
         assert game.finish is not None
         return GameOverMessage(
             id=request_id,
             game_id=game.game_id,
-            outcome=game.finish.outcome,  # type: ignore[arg-type]
+            outcome=game.finish.outcome,
             message=OUTCOME_SENTENCES[game.finish.outcome],
             player_moves=game.game.player_moves,
             single_card_moves=game.game.single_card_moves,
@@ -551,7 +554,7 @@ class Arena:
         timed_out = [game for game in room.games.values() if game.running]
         for game in timed_out:
             records.append(game.end("timeout", now))
-            publications.append(Publication(player_topic(game.player_id), self._game_over(game, None)))
+            publications.append(Publication(player_topic(game.player_id), self.game_over_message(game, None)))
         room.status = FINISHED
         self._finished[room] = now
         records.append(RoomStatusRecord(room.record.room_id, FINISHED, now))
@@ -634,12 +637,6 @@ class Arena:
 
     # ------------------------------------------------------------------ helpers
 
-    def _variant(self, variant_id: str) -> Variant:
-        try:
-            return variant_by_id(variant_id)
-        except UnknownVariantError as error:
-            raise Refusal(ErrorCode.unknown_variant, str(error)) from None
-
     @staticmethod
     def _seed(variant: Variant, seed: int | None, deal: int | None) -> int:
         if seed is not None and deal is not None and seed != deal:
@@ -699,7 +696,7 @@ class Arena:
             raise Refusal(ErrorCode.game_not_running, f"the daily of {game.record.daily_day} has closed")
         return game
 
-    def _leave_finished_room(self, player_id: str) -> Effect:
+    def leave_finished_room(self, player_id: str) -> Effect:
         """Create/join while sitting in a finished room: leave it first; in any other room: refuse."""
         code = self.players[player_id].room_code
         if code is None:

@@ -171,7 +171,7 @@ def public_view(record: DailyRecord, now: datetime) -> DailyDeal:
     return DailyDeal(
         variant=record.variant,
         day=record.day,
-        status=state,  # type: ignore[arg-type]
+        status=state,
         opens_at=opens_at(record.day),
         closes_at=closes_at(record.day),
         commitment=record.commitment,

@@ -18,7 +18,7 @@ the store, and never on the solver: a deal that is not prepared is refused with 
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from freecell_arena.core import daily
 from freecell_arena.core.effects import Effect, Publication, Refusal
@@ -28,15 +28,30 @@ from freecell_arena.core.leaderboard import daily_board
 from freecell_arena.core.player_game import PlayerGame
 from freecell_arena.core.ports import DailyRecord
 from freecell_arena.core.room import FINISHED
-from freecell_arena.protocol.messages import DailyStartedMessage, ErrorCode, PlayDailyRequest
+from freecell_arena.core.shared_state import SharedState, known_variant
+from freecell_arena.protocol.messages import (
+    DailyStartedMessage,
+    ErrorCode,
+    GameOverMessage,
+    PlayDailyRequest,
+    RequestId,
+)
 
-if TYPE_CHECKING:
-    from freecell_arena.core.arena import Arena
+
+class DailyHost(Protocol):
+    """What the daily challenges need from the arena besides the shared state."""
+
+    def leave_finished_room(self, player_id: str) -> Effect:
+        """Leave a finished race's room before playing (refused in any other room)."""
+        ...
+
+    def game_over_message(self, game: PlayerGame, request_id: RequestId) -> GameOverMessage: ...
 
 
 class DailyChallenges:
-    def __init__(self, arena: Arena) -> None:
-        self.arena = arena
+    def __init__(self, state: SharedState, host: DailyHost) -> None:
+        self.shared = state
+        self.host = host
         self.deals: dict[tuple[str, date], DailyRecord] = {}
         self.attempted: set[tuple[str, str, date]] = set()
         self.running: dict[str, date] = {}
@@ -47,7 +62,7 @@ class DailyChallenges:
     # ------------------------------------------------------------------ what the adapter loads
 
     def today(self) -> date:
-        return daily.today(self.arena.clock.now())
+        return daily.today(self.shared.clock.now())
 
     def know_deal(self, deal: DailyRecord) -> None:
         self.deals[(deal.variant, deal.day)] = deal
@@ -70,30 +85,30 @@ class DailyChallenges:
     # ------------------------------------------------------------------ requests
 
     def play(self, player_id: str, request: PlayDailyRequest) -> Effect:
-        arena = self.arena
-        variant = arena._variant(request.variant)
+        shared = self.shared
+        variant = known_variant(request.variant)
         if self.offered is not None and variant.id not in self.offered:
             raise Refusal(ErrorCode.unknown_daily, f"{variant.name} has no daily challenge on this server")
-        now = arena.clock.now()
+        now = shared.clock.now()
         day = daily.today(now)
         deal = self.deals.get((variant.id, day))
         if deal is None:
             raise Refusal(
                 ErrorCode.daily_not_ready, f"today's {variant.name} deal ({day}) is not prepared yet; try again soon"
             )
-        state = arena.players[player_id]
-        room = arena.rooms.get(state.room_code) if state.room_code else None
+        state = shared.players[player_id]
+        room = shared.rooms.get(state.room_code) if state.room_code else None
         if room is not None and room.status != FINISHED:
             raise Refusal(
                 ErrorCode.already_in_room, f"you are in room {room.code} ({room.status}): leave it to play the daily"
             )
-        current = arena.games.get(state.game_id) if state.game_id else None
+        current = shared.games.get(state.game_id) if state.game_id else None
         if current is not None and current.running:
             if current.record.daily_day == day and current.variant.id == variant.id:
                 return Effect(replies=[self._started(request, current, deal, now)])
             raise Refusal(ErrorCode.game_in_progress, f"your {current.variant.name} game is still running: "
                           "finish or resign it first")
-        leaving = arena._leave_finished_room(player_id)  # a finished race's room is left, as create_room does
+        leaving = self.host.leave_finished_room(player_id)  # a finished race's room is left, as create_room does
         ranked = (player_id, variant.id, day) not in self.attempted
         game = PlayerGame.start(
             game_id=new_id("g"),
@@ -111,12 +126,12 @@ class DailyChallenges:
             daily_day=day,
         )
         previous_game = state.game_id
-        arena.games[game.game_id] = game
+        shared.games[game.game_id] = game
         state.game_id = game.game_id
         self.track(game)
 
         def rollback() -> None:
-            arena.games.pop(game.game_id, None)
+            shared.games.pop(game.game_id, None)
             self.running.pop(game.game_id, None)
             state.game_id = previous_game
             if ranked:
@@ -127,8 +142,8 @@ class DailyChallenges:
 
     def refuse_while_playing(self, player_id: str) -> None:
         """Joining a race as a player would take the player away from a running daily game."""
-        state = self.arena.players[player_id]
-        game = self.arena.games.get(state.game_id) if state.game_id else None
+        state = self.shared.players[player_id]
+        game = self.shared.games.get(state.game_id) if state.game_id else None
         if game is not None and game.running and game.record.daily_day is not None:
             raise Refusal(
                 ErrorCode.game_in_progress,
@@ -158,7 +173,7 @@ class DailyChallenges:
             return []
         effects = []
         for game_id, day in list(self.running.items()):
-            game = self.arena.games.get(game_id)
+            game = self.shared.games.get(game_id)
             if game is None or not game.running:
                 del self.running[game_id]
                 continue
@@ -175,7 +190,7 @@ class DailyChallenges:
             game.finish = None
             self.track(game)
 
-        over = self.arena._game_over(game, None)
+        over = self.host.game_over_message(game, None)
         return Effect(
             records=[result], publications=[Publication(player_topic(game.player_id), over)], rollback=rollback
         )

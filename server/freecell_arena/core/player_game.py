@@ -112,7 +112,7 @@ class PlayerGame:
 
     @property
     def status(self) -> PlayerStatus:
-        return "playing" if self.finish is None else self.finish.outcome  # type: ignore[return-value]
+        return "playing" if self.finish is None else self.finish.outcome  # type: ignore[return-value]  # a finish outcome is one of the PlayerStatus words
 
     def time_ms(self, now: datetime) -> int:
         return self.finish.time_ms if self.finish else elapsed_ms(self.record.started_at, now)

@@ -83,7 +83,7 @@ class Room:
                     player_id=game.player_id,
                     name=game.name,
                     game_id=game.game_id,
-                    outcome=game.finish.outcome,  # type: ignore[arg-type]
+                    outcome=game.finish.outcome,
                     moves=game.game.player_moves,
                     single_card_moves=game.game.single_card_moves,
                     cards_on_foundations=game.game.cards_on_foundations,
@@ -114,13 +114,13 @@ class Room:
             seed=self.record.seed if self.seed_public else None,
             host_id=self.host_id,
             options=self.options,
-            status=self.status,  # type: ignore[arg-type]
+            status=self.status,
             members=[
                 RoomMember(
                     player_id=member.player_id,
                     name=member.name,
                     bot=member.bot,
-                    role=member.role,  # type: ignore[arg-type]
+                    role=member.role,
                     connected=connected(member.player_id),
                 )
                 for member in self.members.values()

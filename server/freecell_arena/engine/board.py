@@ -204,6 +204,7 @@ class Board:
         """How many single-card moves `move` (legal here, not yet pushed) stands for: RULINGS' second count."""
         if move.count == 1:
             return 1
+        assert move.to_index is not None, "runs go to a column, which a move always names"
         into_empty = not self.tableau[move.to_index]
         other_empty = self.tableau.count([]) - into_empty
         return single_card_moves(move.count, self.cells.count(0), other_empty, into_empty)
@@ -238,6 +239,7 @@ class Board:
             self.cells[from_index] = 0
             run = None
         if to_zone == TABLEAU:
+            assert to_index is not None, "a move to the tableau always names its column"
             if run is None:
                 self.tableau[to_index].append(card)
             else:
@@ -260,6 +262,7 @@ class Board:
         move = self.move_stack.pop()
         revealed = self._revealed.pop()
         from_zone, from_index, to_zone, to_index, count = move
+        assert to_index is not None, "push put every move on the stack with its target resolved"
         if to_zone == TABLEAU:
             target = self.tableau[to_index]
             run = target[-count:]
@@ -566,7 +569,7 @@ class LegalMoves:
         return self.board.generate_legal_moves()
 
     def __contains__(self, move: object) -> bool:
-        return isinstance(move, tuple) and self.board.is_legal(move)  # type: ignore[arg-type]
+        return isinstance(move, tuple) and self.board.is_legal(move)  # type: ignore[arg-type]  # any tuple may be asked about; is_legal refuses one that is no Move
 
     def __bool__(self) -> bool:
         return self.board.has_legal_move()

@@ -25,7 +25,7 @@ class Move(NamedTuple):
     from_index: int
     to_zone: Zone
     to_index: int | None
-    count: int = 1
+    count: int = 1  # type: ignore[assignment]  # a field named like tuple.count: the notation's "run of N" count
 
     @classmethod
     def tableau_to_tableau(cls, source: int, target: int, count: int = 1) -> Move:

@@ -186,7 +186,7 @@ def move_from_json(data: Mapping[str, Any]) -> Move:
     count = _int_field(data, "count", required=False)
     if from_zone == FOUNDATION:
         raise NotationError("from: a card on a foundation never leaves it")
-    return Move(from_zone, from_index, to_zone, to_index, 1 if count is None else count)  # type: ignore[arg-type]
+    return Move(from_zone, from_index, to_zone, to_index, 1 if count is None else count)  # type: ignore[arg-type]  # zones were checked above as Zone values; the parser reads them as ints
 
 
 def _zone_field(data: Mapping[str, Any], name: str) -> Zone:

@@ -126,10 +126,10 @@ class Variant:
         fill = [False] * CARD_LIMIT
         for card in distinct:
             fill[card] = self.empty_column == EMPTY_TAKES_ANY or rank_of(card) == 13
-        builders = [()] * CARD_LIMIT
+        builders: list[tuple[int, ...]] = [()] * CARD_LIMIT
         for onto in distinct:
             builders[onto] = tuple(card for card in distinct if builds[card][onto])
-        slots = [()] * 4
+        slots: list[tuple[int, ...]] = [()] * 4
         for suit in range(4):
             slots[suit] = tuple(i for i, slot_suit in enumerate(self.foundation_suits) if slot_suit == suit)
         object.__setattr__(self, "total_cards", len(deck))

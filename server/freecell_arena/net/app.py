@@ -25,10 +25,13 @@ from freecell_arena.core.arena import Arena
 from freecell_arena.core.clock import Clock, SystemClock
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import InProcessPublisher
-from freecell_arena.core.ports import Record, Store
+from freecell_arena.core.ports import Record
+from freecell_arena.core.reads import ServerStore
 from freecell_arena.net.connection import CLOSE_GOING_AWAY, CLOSE_REPLACED, Connection
 from freecell_arena.net.daily_service import LOADS_FOR, DailyService
 from freecell_arena.net.http_api import HttpApi
+from freecell_arena.net.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from freecell_arena.net.metrics import ServerMetrics, cancel_quietly
 from freecell_arena.net.queries import QUERY_TYPES, Queries
 from freecell_arena.net.restore import RESTORES_FOR, restore_for
 from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
@@ -46,7 +49,7 @@ HARD_SIZE_FACTOR = 4  # frames up to 4x the soft limit get an error reply; beyon
 class ArenaServer:
     prepared_types = PREPARED_TYPES
 
-    def __init__(self, settings: Settings, store: Store, writer: Any, clock: Clock | None = None) -> None:
+    def __init__(self, settings: Settings, store: ServerStore, writer: Any, clock: Clock | None = None) -> None:
         self.settings = settings
         self.store = store
         self.writer = writer
@@ -57,9 +60,13 @@ class ArenaServer:
         self.http_api = HttpApi(self.queries, lambda: self.shutting_down)
         self.publisher = InProcessPublisher()
         self.connections: dict[str, Connection] = {}
+        self.metrics = ServerMetrics(self.arena.rooms_by_status, lambda: len(self.connections))
+        if hasattr(writer, "on_commit"):
+            writer.on_commit = self.metrics.observe_commit
         self.shutting_down = False
         self._server: Server | None = None
         self._ticker: asyncio.Task[None] | None = None
+        self._loop_lag: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()
 
     # ------------------------------------------------------------------ the path of every request
@@ -85,6 +92,7 @@ class ArenaServer:
                     )
                 )
             return False
+        self.metrics.count_records(effect.records)
         direct = connection.begin_replies(effect.replies) if connection is not None else []
         for publication in effect.publications:
             self.publisher.publish(publication.topic, publication.message, publication.skip)
@@ -143,18 +151,25 @@ class ArenaServer:
             close_timeout=2,
         )
         self._ticker = asyncio.create_task(self._tick_loop())
+        self._loop_lag = asyncio.create_task(self.metrics.watch_loop_lag())
         self.daily.start()
 
     @property
     def port(self) -> int:
         assert self._server is not None
-        return self._server.sockets[0].getsockname()[1]
+        port: int = self._server.sockets[0].getsockname()[1]
+        return port
 
     async def _handle(self, websocket: ServerConnection) -> None:
         await Connection(self, websocket).run()
 
     async def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        if request.path.split("?")[0] != "/healthz":
+        path = request.path.split("?")[0]
+        if path == "/metrics":
+            data = self.metrics.render()
+            headers = Headers([("Content-Type", METRICS_CONTENT_TYPE), ("Content-Length", str(len(data)))])
+            return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, data)
+        if path != "/healthz":
             return await self.http_api.respond(request)
         body = {
             "status": "shutting_down" if self.shutting_down else "ok",
@@ -182,10 +197,8 @@ class ArenaServer:
         self.shutting_down = True
         if self._server is not None:
             self._server.close(close_connections=False)
-        if self._ticker is not None:
-            self._ticker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._ticker
+        await cancel_quietly(self._ticker)
+        await cancel_quietly(self._loop_lag)
         await self.daily.close()
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(self.settings.shutdown_timeout_s):

@@ -15,24 +15,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from freecell_arena.core.effects import Refusal
-from freecell_arena.core.events import player_topic, room_topic
+from freecell_arena.core.arena import Arena
+from freecell_arena.core.effects import Effect, Refusal
+from freecell_arena.core.events import Subscriber, player_topic, room_topic
 from freecell_arena.core.identity import hash_token
+from freecell_arena.core.reads import ServerStore
+from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.ratelimit import TokenBucket
 from freecell_arena.net.restore import restore_player
 from freecell_arena.protocol.codec import decode, request_id_of
-from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, HelloRequest, RequestId
+from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, HelloRequest, Message, MoveRequest, RequestId
 from freecell_arena.protocol.trusted import Reply, wire_text
-
-if TYPE_CHECKING:
-    from freecell_arena.net.app import ArenaServer
+from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +56,59 @@ def _encoded(message: Reply) -> str:
     return text
 
 
+class Subscriptions(Protocol):
+    def subscribe(self, topic: str, subscriber: Subscriber, owner: str | None = None) -> Callable[[], None]:
+        """Receive every message published on `topic`; call the result to stop."""
+        ...
+
+
+class Host(Protocol):
+    """What a connection needs from the server process that accepted it. `ArenaServer` (net/app.py) implements
+    it; a connection never sees the rest of the server (listener, ticker, daily service, shutdown), and this module
+    does not import the app module."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def arena(self) -> Arena: ...
+
+    @property
+    def store(self) -> ServerStore: ...
+
+    @property
+    def publisher(self) -> Subscriptions: ...
+
+    @property
+    def prepared_types(self) -> frozenset[type]:
+        """The request types that go through `answer_or_prepare` before core."""
+        ...
+
+    @property
+    def shutting_down(self) -> bool: ...
+
+    @property
+    def metrics(self) -> ServerMetrics: ...
+
+    async def execute(self, effect: Effect, connection: Connection | None, request_id: RequestId = None) -> bool:
+        """Apply core's effect: store its records, send its replies and publications; False when it was refused."""
+        ...
+
+    async def answer_or_prepare(self, connection: Connection, request: Message) -> bool:
+        """Answer a query outside core (True), or load what core needs for the request (False)."""
+        ...
+
+    def player_by_token_hash(self, token_hash: str) -> str | None: ...
+
+    def remember_connection(self, connection: Connection) -> None: ...
+
+    def forget_connection(self, connection: Connection) -> None: ...
+
+    def replace_connection(self, player_id: str, connection: Connection) -> None: ...
+
+
 class Connection:
-    def __init__(self, server: ArenaServer, websocket: ServerConnection) -> None:
+    def __init__(self, server: Host, websocket: ServerConnection) -> None:
         self.server = server
         self.websocket = websocket
         settings = server.settings
@@ -77,11 +130,14 @@ class Connection:
 
     async def run(self) -> None:
         sender = asyncio.create_task(self._send_loop())
+        metrics = self.server.metrics
+        metrics.connections += 1
         try:
             await self._read_loop()
         except ConnectionClosed:
             pass
         finally:
+            metrics.connections -= 1
             self._unsubscribe()
             if self.player_id is not None:
                 self.server.forget_connection(self)
@@ -126,8 +182,10 @@ class Connection:
                 self.send(ErrorMessage(id=request_id_of(frame), code=ErrorCode.internal_error, message=reason))
 
     async def _handle_frame(self, frame: str | bytes) -> None:
+        received_at = time.perf_counter()
         settings = self.server.settings
         if not self.bucket.allow():
+            self.server.metrics.rate_limited += 1
             request_id = request_id_of(frame) if len(frame) <= settings.max_message_bytes else None
             message = f"rate limit: {self.bucket.describe()}; this message was dropped"
             self.send(ErrorMessage(id=request_id, code=ErrorCode.rate_limited, message=message))
@@ -158,12 +216,23 @@ class Connection:
             return
         if type(request) in self.server.prepared_types and await self.server.answer_or_prepare(self, request):
             return  # a query, answered
+        is_move = type(request) is MoveRequest
+        variant = self.server.arena.variant_of(self.player_id) if is_move else ""
         try:
             effect = self.server.arena.handle(self.player_id, request)
         except Refusal as refusal:
+            if is_move:
+                self.server.metrics.moves_refused[(variant, refusal.code.value)] += 1
             self.send(self._error(request.id, refusal))
             return
-        await self.server.execute(effect, self, request.id)
+        stored = await self.server.execute(effect, self, request.id)
+        if is_move:
+            metrics = self.server.metrics
+            if stored:
+                metrics.moves_accepted[variant] += 1
+                metrics.move_round_trip.observe(time.perf_counter() - received_at)
+            else:
+                metrics.moves_refused[(variant, ErrorCode.storage_failed.value)] += 1
         self._sync_room_subscription()
 
     async def _hello(self, request: HelloRequest) -> None:
@@ -175,15 +244,16 @@ class Connection:
                 self._forget_identity()
             return
         token_hash = hash_token(request.token)
-        player_id = self.server.player_by_token_hash(token_hash)
-        if player_id is None:
+        known = self.server.player_by_token_hash(token_hash)
+        if known is None:
             record = await self.server.store.player_by_token_hash(token_hash)
             if record is None:
                 self.send(self._error(request.id, Refusal(ErrorCode.unknown_token, "no player has this token")))
                 return
-            player_id = record.player_id
-            if not arena.knows(player_id):
+            known = record.player_id
+            if not arena.knows(known):
                 await restore_player(arena, self.server.store, record)
+        player_id = known
         self.server.replace_connection(player_id, self)
         self._become(player_id)
         await self.server.execute(arena.resume(player_id, request), self, request.id)
@@ -224,7 +294,10 @@ class Connection:
 
     def send(self, message: Reply) -> None:
         """Queue a frame; a client that stops reading is cut off instead of growing the queue forever."""
+        if type(message) is ErrorMessage:
+            self.server.metrics.errors[message.code.value] += 1
         if len(self.outbox) >= OUTBOX_LIMIT:
+            self.server.metrics.frames_dropped += 1
             if not self._overflowed:
                 self._overflowed = True
                 log.warning("dropping a connection that does not read its messages (%s queued)", OUTBOX_LIMIT)

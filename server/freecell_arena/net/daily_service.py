@@ -22,12 +22,12 @@ import signal
 from collections.abc import Iterable
 from datetime import date, timedelta
 from multiprocessing.pool import Pool
-from typing import Any
 
 from freecell_arena.core import daily
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.ports import DailyRecord
+from freecell_arena.core.reads import ServerStore
 from freecell_arena.protocol.messages import Message, PlayDailyRequest
 from freecell_arena.settings import Settings
 
@@ -45,7 +45,7 @@ def _die_with_parent() -> None:
 
 
 class DailyService:
-    def __init__(self, settings: Settings, store: Any, arena: Arena, clock: Clock) -> None:
+    def __init__(self, settings: Settings, store: ServerStore, arena: Arena, clock: Clock) -> None:
         self.settings = settings
         self.store = store
         self.arena = arena
@@ -123,10 +123,10 @@ class DailyService:
         done: asyncio.Future[DailyRecord] = loop.create_future()
 
         def resolve(result: DailyRecord) -> None:
-            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(result))
+            loop.call_soon_threadsafe(lambda: None if done.done() else done.set_result(result))
 
         def fail(error: BaseException) -> None:
-            loop.call_soon_threadsafe(lambda: done.done() or done.set_exception(error))
+            loop.call_soon_threadsafe(lambda: None if done.done() else done.set_exception(error))
 
         self._pool.apply_async(
             daily.prepare_daily,

@@ -15,7 +15,9 @@ from freecell_arena.core import daily
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.leaderboard import CursorError, daily_board, deal_board, decode_cursor, encode_cursor
-from freecell_arena.engine import UnknownVariantError, Variant, variant_by_id
+from freecell_arena.core.reads import BoardPage, HistoryRow, ServerStore
+from freecell_arena.core.shared_state import known_variant
+from freecell_arena.engine import variant_by_id
 from freecell_arena.net.daily_service import DailyService
 from freecell_arena.protocol.messages import (
     DailyMessage,
@@ -32,8 +34,6 @@ from freecell_arena.protocol.messages import (
     SeasonRequest,
     SeasonStanding,
 )
-from freecell_arena.store.history import HistoryRow
-from freecell_arena.store.leaderboards import BoardPage
 
 QUERY_TYPES = (LeaderboardRequest, SeasonRequest, HistoryRequest, DailyRequest)
 BOARD_CURSOR = "board"
@@ -42,7 +42,7 @@ HISTORY_CURSOR = "history"
 
 
 class Queries:
-    def __init__(self, store: Any, clock: Clock, dailies: DailyService) -> None:
+    def __init__(self, store: ServerStore, clock: Clock, dailies: DailyService) -> None:
         self.store = store
         self.clock = clock
         self.dailies = dailies
@@ -60,7 +60,7 @@ class Queries:
     # ------------------------------------------------------------------ boards
 
     async def leaderboard(self, request: LeaderboardRequest, _requester: str | None) -> LeaderboardMessage:
-        variant = _variant(request.variant)
+        variant = known_variant(request.variant)
         if request.cursor is not None and request.around is not None:
             raise Refusal(ErrorCode.invalid_message, "give `cursor` (next page) or `around` (a player), not both")
         par: int | None = None
@@ -126,7 +126,7 @@ class Queries:
     # ------------------------------------------------------------------ seasons
 
     async def season(self, request: SeasonRequest, _requester: str | None) -> SeasonMessage:
-        variant = _variant(request.variant)
+        variant = known_variant(request.variant)
         if request.cursor is not None and request.around is not None:
             raise Refusal(ErrorCode.invalid_message, "give `cursor` (next page) or `around` (a player), not both")
         after = _decode(SEASON_CURSOR, request.cursor, (int,))[0] if request.cursor is not None else 0
@@ -186,7 +186,7 @@ class Queries:
     # ------------------------------------------------------------------ daily deals
 
     async def daily(self, request: DailyRequest, _requester: str | None) -> DailyMessage:
-        variant = _variant(request.variant)
+        variant = known_variant(request.variant)
         now = self.clock.now()
         if request.day is not None:
             found = await self.dailies.deal(variant.id, request.day)
@@ -197,13 +197,6 @@ class Queries:
             today = daily.today(now)
             deals = await self.store.dailies.deals(variant.id, today - timedelta(days=1), today + timedelta(days=1))
         return DailyMessage(id=request.id, variant=variant.id, deals=[daily.public_view(deal, now) for deal in deals])
-
-
-def _variant(variant_id: str) -> Variant:
-    try:
-        return variant_by_id(variant_id)
-    except UnknownVariantError as error:
-        raise Refusal(ErrorCode.unknown_variant, str(error)) from None
 
 
 def _decode(kind: str, token: str, types: tuple[type, ...]) -> list[Any]:
@@ -242,11 +235,11 @@ def _history_game(row: HistoryRow, now: datetime) -> HistoryGame:
     return HistoryGame(
         game_id=row.game_id,
         variant=row.variant,
-        board=kind,  # type: ignore[arg-type]
+        board=kind,
         day=row.daily_day,
         seed=row.seed if _seed_is_public(row, now) else None,
         ranked=row.ranked,
-        outcome=row.outcome,  # type: ignore[arg-type]
+        outcome=row.outcome,
         player_moves=row.player_moves,
         single_card_moves=row.single_card_moves,
         cards_on_foundations=row.cards_on_foundations,

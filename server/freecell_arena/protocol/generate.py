@@ -126,8 +126,8 @@ def main(argv: list[str] | None = None) -> int:
     wanted = {SCHEMA_PATH: schema_text(), DOC_PATH: doc_text()}
     if args.check:
         stale = [str(path) for path, text in wanted.items() if not path.exists() or path.read_text() != text]
-        for path in stale:
-            print(f"stale: {path} (run python -m freecell_arena.protocol.generate)", file=sys.stderr)
+        for name in stale:
+            print(f"stale: {name} (run python -m freecell_arena.protocol.generate)", file=sys.stderr)
         return 1 if stale else 0
     for path, text in wanted.items():
         path.parent.mkdir(parents=True, exist_ok=True)

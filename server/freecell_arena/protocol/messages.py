@@ -384,7 +384,7 @@ class WelcomeMessage(Message):
     player_id: str
     name: str
     token: str
-    protocol: Literal[2] = PROTOCOL_VERSION
+    protocol: Literal[2] = 2  # PROTOCOL_VERSION (a Literal needs the number itself)
     resumed: bool
 
 

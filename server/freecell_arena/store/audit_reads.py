@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sqlalchemy import and_, exists, func, literal_column, select, tuple_
+from sqlalchemy import ColumnElement, and_, exists, func, literal_column, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from freecell_arena.core.audit import EntryFacts, GameFacts
 from freecell_arena.core.leaderboard import LEVEL_SHIFTS
 from freecell_arena.core.ports import StoredGame
-from freecell_arena.store.models import Game, LeaderboardCount, LeaderboardEntry, Player
+from freecell_arena.store.models import Game, LeaderboardCount, LeaderboardEntry, Player, table_of
 from freecell_arena.store.sql_store import with_moves
 
-games = Game.__table__
-players = Player.__table__
-entries = LeaderboardEntry.__table__
-counts = LeaderboardCount.__table__
+games = table_of(Game)
+players = table_of(Player)
+entries = table_of(LeaderboardEntry)
+counts = table_of(LeaderboardCount)
 
 
 def _entry(row: Any) -> EntryFacts:
@@ -92,7 +92,8 @@ class AuditReads:
                 yield line
 
     async def _stored_counts_wrong(self, level: int, shift: int) -> AsyncIterator[str]:
-        bits = literal_column(str(int(shift)))  # an int constant: PostgreSQL shifts a bigint by an int only
+        # an int constant: PostgreSQL shifts a bigint by an int only
+        bits: ColumnElement[int] = literal_column(str(int(shift)))
         in_bucket = select(func.count()).where(
             entries.c.board == counts.c.board,
             entries.c.score >= counts.c.bucket.op("<<")(bits),

@@ -24,14 +24,14 @@ from freecell_arena.core.leaderboard import daily_board
 from freecell_arena.core.ports import DailyRecord
 from freecell_arena.core.season import SEASON_WINDOWS, BoardRow, SeasonTotals, final_ranks, season_table, window_start
 from freecell_arena.store.engine import WRITE_OPTION
-from freecell_arena.store.models import Daily, DailyRank, Game, LeaderboardEntry, SeasonStanding, ServerSecret
+from freecell_arena.store.models import Daily, DailyRank, Game, LeaderboardEntry, SeasonStanding, ServerSecret, table_of
 
-dailies = Daily.__table__
-daily_ranks = DailyRank.__table__
-season_standings = SeasonStanding.__table__
-server_secrets = ServerSecret.__table__
-entries = LeaderboardEntry.__table__
-games = Game.__table__
+dailies = table_of(Daily)
+daily_ranks = table_of(DailyRank)
+season_standings = table_of(SeasonStanding)
+server_secrets = table_of(ServerSecret)
+entries = table_of(LeaderboardEntry)
+games = table_of(Game)
 
 DAILY_SECRET = "daily"
 POPULATIONS = (False, True)  # humans, bots

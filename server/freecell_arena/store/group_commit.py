@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from freecell_arena.core.ports import PlayerRecord, Record, Store, StoredGame, StoredRoom
@@ -33,6 +34,7 @@ from freecell_arena.store.errors import RecordRefusedError, WriterClosedError
 
 log = logging.getLogger(__name__)
 
+CommitObserver = Callable[[int, float, bool], None]
 DEFAULT_MAX_DELAY_MS = 2.0
 DEFAULT_MAX_BATCH = 1000
 
@@ -67,6 +69,8 @@ class GroupCommitWriter:
         self.max_delay_ms = max_delay_ms
         self.max_batch = max_batch
         self.close_store = close_store
+        self.on_commit: CommitObserver | None = None
+        """Told (records, seconds, committed) after every batch transaction: the server's metrics."""
         self.transactions = 0  # transactions run, committed or not (a batch retried one by one counts each)
         self._pending: deque[_Submission] = deque()
         self._flushes_pending = 0  # a flush cuts the wait for company short
@@ -168,10 +172,12 @@ class GroupCommitWriter:
 
     async def _commit(self, batch: list[_Submission]) -> None:
         records = [record for submission in batch for record in submission.records]
+        started = time.perf_counter()
         try:
             await self.store.write(records)
         except Exception as error:
             self.transactions += 1
+            self._observe(len(records), started, committed=False)
             writers = sum(1 for submission in batch if submission.records)
             if not isinstance(error, RecordRefusedError) or writers <= 1:
                 # The database itself failed (or there is nobody to separate): every submitter of this batch
@@ -184,7 +190,12 @@ class GroupCommitWriter:
                 await self._commit_alone(submission)
             return
         self.transactions += 1
+        self._observe(len(records), started, committed=True)
         _settle(batch, None)
+
+    def _observe(self, records: int, started: float, *, committed: bool) -> None:
+        if self.on_commit is not None:
+            self.on_commit(records, time.perf_counter() - started, committed)
 
     async def _commit_alone(self, submission: _Submission) -> None:
         if not submission.records:

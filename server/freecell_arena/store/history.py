@@ -2,36 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, tuple_
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from freecell_arena.store.models import Game, Room
+from freecell_arena.core.reads import HistoryRow
+from freecell_arena.store.models import Game, Room, table_of
 
-games = Game.__table__
-rooms = Room.__table__
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryRow:
-    game_id: str
-    variant: str
-    seed: int
-    board: str | None
-    daily_day: date | None
-    ranked: bool
-    outcome: str
-    player_moves: int
-    single_card_moves: int
-    cards_on_foundations: int
-    time_ms: int
-    started_at: datetime
-    finished_at: datetime
-    room_status: str | None
-    """The status of the game's room (None for a daily game): a race still running keeps secrets."""
+games = table_of(Game)
+rooms = table_of(Room)
 
 
 class HistoryReads:

@@ -15,62 +15,25 @@ so that concurrent writers (several processes on PostgreSQL) take row locks in t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import BigInteger, Integer, String, bindparam, select, text, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.types import TypeEngine
 
 from freecell_arena.core.leaderboard import LEVEL_SHIFTS, TOP_LEVEL, count_deltas, level_ranges, number_rows, score
 from freecell_arena.core.ports import ResultRecord
-from freecell_arena.store.models import LeaderboardCount, LeaderboardEntry
+from freecell_arena.core.reads import BoardPage, EntryRow, NumberedRow
+from freecell_arena.store.models import LeaderboardCount, LeaderboardEntry, table_of
 from freecell_arena.store.types import UtcDateTime
 
-entries = LeaderboardEntry.__table__
-counts = LeaderboardCount.__table__
+entries = table_of(LeaderboardEntry)
+counts = table_of(LeaderboardCount)
 
 CountDeltas = dict[tuple[str, int, int], int]
 """(board, level, bucket) -> change in entries, gathered over one transaction."""
-
-
-@dataclass(frozen=True, slots=True)
-class EntryRow:
-    """An entry as read, with the player's display name."""
-
-    player_id: str
-    name: str
-    game_id: str
-    player_moves: int
-    time_ms: int
-    finished_at: datetime
-    score: int
-
-    @property
-    def key(self) -> tuple[int, datetime, str]:
-        """The board's total order (the player id only makes it total, for cursors)."""
-        return (self.score, self.finished_at, self.player_id)
-
-    @property
-    def tie(self) -> tuple[int, datetime]:
-        """Rows equal on this share a rank."""
-        return (self.score, self.finished_at)
-
-
-@dataclass(frozen=True, slots=True)
-class NumberedRow:
-    rank: int
-    position: int
-    entry: EntryRow
-
-
-@dataclass(frozen=True, slots=True)
-class BoardPage:
-    rows: list[NumberedRow]
-    total: int
-    more: bool
-    """More rows follow the last one (there is a next page)."""
 
 
 # ---------------------------------------------------------------- writing (inside the result's transaction)
@@ -227,8 +190,10 @@ ONLY_TOTAL = f"SELECT {TOTAL} AS total"
 
 
 def _bound(sql: str, names: tuple[str, ...]) -> Any:
-    types = {"board": String(), "player": String(), "s": BigInteger(), "f": UtcDateTime(), "p": String(),
-             "rows": Integer(), "above": Integer(), "below": Integer()}  # fmt: skip
+    types: dict[str, TypeEngine[Any]] = {
+        "board": String(), "player": String(), "s": BigInteger(), "f": UtcDateTime(), "p": String(),
+        "rows": Integer(), "above": Integer(), "below": Integer(),
+    }  # fmt: skip
     return text(sql).bindparams(*(bindparam(name, type_=types[name]) for name in names)).columns(
         finished_at=UtcDateTime()
     )

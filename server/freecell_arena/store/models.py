@@ -21,6 +21,7 @@ from sqlalchemy import (
     MetaData,
     SmallInteger,
     String,
+    Table,
     Text,
     text,
 )
@@ -45,6 +46,13 @@ BOARD_LENGTH = 96  # board keys are `variant/daily/2026-11-22/humans` or `varian
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
     type_annotation_map = {datetime: UtcDateTime(), date: Date()}
+
+
+def table_of(model: type[Base]) -> Table:
+    """A model's Table, typed as one (SQLAlchemy types `__table__` as any FromClause), for Core statements."""
+    table = model.__table__
+    assert isinstance(table, Table), model
+    return table
 
 
 class Player(Base):

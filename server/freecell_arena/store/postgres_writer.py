@@ -54,7 +54,8 @@ class PostgresWriter:
         statements = self._builder.statements(records)  # values are converted here: a bad one is refused before BEGIN
         async with self._lock:
             driver = await self._connect()
-            sql, parameters = "BEGIN", []
+            sql = "BEGIN"
+            parameters: list[Any] = []
             try:
                 async with driver.transaction():
                     for sql, parameters, refusal in statements:

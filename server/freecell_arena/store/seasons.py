@@ -2,36 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from freecell_arena.store.models import Player, SeasonStanding
+from freecell_arena.core.reads import SeasonPage, SeasonRow
+from freecell_arena.store.models import Player, SeasonStanding, table_of
 
-standings = SeasonStanding.__table__
-players = Player.__table__
-
-
-@dataclass(frozen=True, slots=True)
-class SeasonRow:
-    position: int
-    rank: int
-    player_id: str
-    name: str
-    wins: int
-    moves_over_par: int
-    average_rank: float
-
-
-@dataclass(frozen=True, slots=True)
-class SeasonPage:
-    through: date | None
-    rows: list[SeasonRow]
-    total: int
-    more: bool
+standings = table_of(SeasonStanding)
+players = table_of(Player)
 
 
 def _rows() -> Any:

@@ -27,26 +27,26 @@ from freecell_arena.store.engine import WRITE_OPTION, create_engine
 from freecell_arena.store.errors import RecordRefusedError
 from freecell_arena.store.history import HistoryReads
 from freecell_arena.store.leaderboards import CountDeltas, LeaderboardReads
-from freecell_arena.store.models import Game, Move, Player, Room
+from freecell_arena.store.models import Game, Move, Player, Room, table_of
 from freecell_arena.store.postgres_writer import PostgresWriter
 from freecell_arena.store.row_updates import RowUpdate, result_update, room_status_update
 from freecell_arena.store.seasons import SeasonReads
 from freecell_arena.store.sqlite_writer import SqliteWriter
 
-games = Game.__table__
-moves = Move.__table__
-players = Player.__table__
-rooms = Room.__table__
+games = table_of(Game)
+moves = table_of(Move)
+players = table_of(Player)
+rooms = table_of(Room)
 
-_TABLES: dict[str, Table] = {"games": games, "moves": moves, "players": players, "rooms": rooms}  # type: ignore[dict-item]
+_TABLES: dict[str, Table] = {"games": games, "moves": moves, "players": players, "rooms": rooms}
 
 # Rows that are plain inserts: consecutive records of one of these types go to the database as one
 # executemany, which is what makes a batch of a thousand moves cheap.
 _INSERT_TABLES: dict[type, Table] = {
-    PlayerRecord: players,  # type: ignore[dict-item]
-    RoomRecord: rooms,  # type: ignore[dict-item]
-    GameRecord: games,  # type: ignore[dict-item]
-    MoveRecord: moves,  # type: ignore[dict-item]
+    PlayerRecord: players,
+    RoomRecord: rooms,
+    GameRecord: games,
+    MoveRecord: moves,
 }
 
 INITIAL_ROOM_STATUS = "lobby"
@@ -69,9 +69,9 @@ class SqlStore:
         if self.backend == "sqlite":
             path = self.engine.url.database
             assert path is not None  # parse_database_url refuses in-memory SQLite
-            self._direct_writer = SqliteWriter(path, self.engine.dialect, _TABLES, _INSERT_TABLES, _row)  # type: ignore[arg-type]
+            self._direct_writer = SqliteWriter(path, self.engine.dialect, _TABLES, _INSERT_TABLES, _row)
         elif self.backend == "postgresql":
-            self._direct_writer = PostgresWriter(self.engine, _TABLES, _INSERT_TABLES, _row)  # type: ignore[arg-type]
+            self._direct_writer = PostgresWriter(self.engine, _TABLES, _INSERT_TABLES, _row)
         self.commits = 0  # write transactions committed through SQLAlchemy (the direct writer counts its own)
 
     @property
@@ -113,12 +113,12 @@ class SqlStore:
             await connection.execute(insert(table), [_row(record) for record in run])
         elif record_type is RoomStatusRecord:
             for status in run:
-                await _execute_update(connection, room_status_update(status))  # type: ignore[arg-type]
+                await _execute_update(connection, room_status_update(status))  # type: ignore[arg-type]  # groupby by type: this run holds only RoomStatusRecord
         elif record_type is ResultRecord:
             for result in run:
-                await _execute_update(connection, result_update(result))  # type: ignore[arg-type]
-                if result.claim is not None:  # type: ignore[union-attr]
-                    await leaderboards.claim(connection, result, deltas)  # type: ignore[arg-type]
+                await _execute_update(connection, result_update(result))  # type: ignore[arg-type]  # groupby by type: this run holds only ResultRecord
+                if result.claim is not None:  # type: ignore[union-attr]  # groupby by type: this run holds only ResultRecord
+                    await leaderboards.claim(connection, result, deltas)  # type: ignore[arg-type]  # groupby by type: this run holds only ResultRecord
         else:
             raise RecordRefusedError(f"not a storable record: {record_type.__name__}")
 

@@ -83,16 +83,16 @@ class StatementBuilder:
                 batch = list(run)
                 if record_type in self._inserted:
                     rows = [self._row(record) for record in batch]
-                    for keys, same in groupby(rows, key=lambda row: tuple(row)):
+                    for keys, same in groupby(rows, key=_column_names):
                         chunk = list(same)
                         statement = self._insert(record_type, keys)
                         statements.append((statement.sql, statement.rows(chunk), None))
                 elif record_type is RoomStatusRecord:
                     for status in batch:
-                        statements.append(self._update(room_status_update(status)))  # type: ignore[arg-type]
+                        statements.append(self._update(room_status_update(status)))  # type: ignore[arg-type]  # groupby by type: this batch holds only RoomStatusRecord
                 elif record_type is ResultRecord:
                     for result in batch:
-                        statements.append(self._update(result_update(result)))  # type: ignore[arg-type]
+                        statements.append(self._update(result_update(result)))  # type: ignore[arg-type]  # groupby by type: this batch holds only ResultRecord
                 else:
                     raise RecordRefusedError(f"not a storable record: {record_type.__name__}")
         except (ValueError, TypeError) as error:
@@ -121,13 +121,17 @@ class StatementBuilder:
         processor = self._processors.get((table.name, key), _UNSEEN)
         if processor is _UNSEEN:
             processor = self._processors[(table.name, key)] = _processor(table.c[key].type, self.dialect)
-        return value if processor is None else processor(value)  # type: ignore[operator]
+        return value if processor is None else processor(value)  # type: ignore[operator]  # the cache holds processors once _UNSEEN is replaced above
+
+
+def _column_names(row: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(row)
 
 
 def _processor(column_type: Any, dialect: Dialect) -> Processor:
     """The column type's bind processor; for `UtcDateTime` a direct one that gives the same text (checked
     against SQLAlchemy's on sample values here, else SQLAlchemy's is used): it runs once per stored move."""
-    processor = column_type._cached_bind_processor(dialect)
+    processor: Processor | None = column_type._cached_bind_processor(dialect)
     if isinstance(column_type, UtcDateTime) and processor is not None:
         samples = (datetime(2026, 1, 2, 3, 4, 5, 6, UTC), datetime(2026, 1, 2, 3, 4, 5, 0, UTC),
                    datetime(999, 12, 31, 23, 59, 59, 999_999, timezone(timedelta(hours=-5))))

@@ -49,7 +49,7 @@ class SolverBot(Bot):
 def plan_of(board: Board, moves: tuple[Move, ...]) -> dict[tuple[object, ...], Move]:
     """Every position the solution passes through, with the move it plays there."""
     playing = board.copy(stack=False)
-    plan = {}
+    plan: dict[tuple[object, ...], Move] = {}
     for move in moves:
         plan.setdefault(playing.key(), move)
         playing.push(move)

@@ -49,8 +49,8 @@ def engine_move(board: Board, move: SolverMove) -> Move:
     if from_zone == CELL:
         source = board.cells.index(source)
     if to_zone == TABLEAU:
-        return Move(from_zone, source, TABLEAU, target, count)  # type: ignore[arg-type]
-    return board.check(Move(from_zone, source, to_zone, None, 1))  # type: ignore[arg-type]
+        return Move(from_zone, source, TABLEAU, target, count)  # type: ignore[arg-type]  # the solver's zones are the engine's Zone values as plain ints
+    return board.check(Move(from_zone, source, to_zone, None, 1))  # type: ignore[arg-type]  # the solver's zones are the engine's Zone values as plain ints
 
 
 def certify(board: Board, path: list[SolverMove]) -> CertifiedSolution:
@@ -67,6 +67,7 @@ def certify(board: Board, path: list[SolverMove]) -> CertifiedSolution:
         for step in path:
             move = playing.check(engine_move(playing, step))
             if move.count > 1:
+                assert move.to_index is not None, "a run always goes to a named column"
                 other_empty = playing.tableau.count([]) - (0 if playing.tableau[move.to_index] else 1)
                 single += single_card_moves(move.count, playing.cells.count(0), other_empty)
             else:

@@ -94,7 +94,7 @@ class Estimator:
         if len(memo) > MEMO_LIMIT:
             memo.clear()
         weights = self.weights
-        total = 0.0
+        total: float = 0.0
         empty = 0
         depth_rows = []
         for column in columns:
@@ -110,10 +110,11 @@ class Estimator:
         # the shallowest copy of each wanted card over all columns
         next_depth = sum(depth for depth in map(min, zip(*depth_rows, strict=True)) if depth != NOWHERE)
         cards_left = self.rules.total_cards - sum(foundations)
-        return (
+        estimate: float = (
             total
             + weights.next_depth * next_depth
             + weights.cards_left * cards_left
             + weights.cells_used * len(cells)
             - weights.empty_column * empty
         )
+        return estimate

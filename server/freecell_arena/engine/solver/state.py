@@ -37,7 +37,7 @@ class SolverMove(NamedTuple):
     source: int
     to_zone: int
     target: int
-    count: int
+    count: int  # type: ignore[assignment]  # a field named like tuple.count, as in engine.moves.Move
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,90 @@
+"""`GET /metrics` on a real server after real play, parsed with prometheus_client's own text parser."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import urllib.request
+
+from arena_client import connect_player
+from arena_server import RunningArena
+from prometheus_client.parser import text_string_to_metric_families
+from racing import choose_move, open_race, server_board, wire_form
+
+
+def scrape(port: int) -> tuple[str, dict[tuple[str, tuple[tuple[str, str], ...]], float]]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+        content_type = response.headers["Content-Type"]
+        text = response.read().decode()
+    samples = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            samples[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return content_type, samples
+
+
+async def test_metrics_count_connections_rooms_moves_refusals_and_commits(arena: RunningArena) -> None:
+    port = arena.server.port
+    content_type, before = await asyncio.to_thread(scrape, port)
+    assert content_type.startswith("text/plain; version=")  # the Prometheus text format
+    assert before[("freecell_arena_connections", ())] == 0
+    assert before[("freecell_arena_races_started_total", ())] == 0
+
+    host = await connect_player(arena.url, "host")
+    rival = await connect_player(arena.url, "rival")
+    _, games = await open_race(host, [rival], "freecell", seed=1)
+    game = games[host.player_id]
+    rng = random.Random(7)
+    played = 0
+    for number in range(5):
+        move = choose_move(server_board(arena.server, game["game_id"]), rng)
+        assert move is not None
+        reply = await host.request({"type": "move", "move": wire_form("freecell", move, number % 2 == 1)})
+        assert reply["type"] == "move_accepted", reply
+        played += 1
+    refused = await host.request({"type": "move", "move": "t1-f1"})  # 6S is no ace
+    assert refused["type"] == "error"
+    bad = await host.request({"type": "move", "move": "zz"})
+    assert bad["type"] == "error"
+
+    _, after = await asyncio.to_thread(scrape, port)
+    assert after[("freecell_arena_connections", ())] == 2
+    assert after[("freecell_arena_connected_players", ())] == 2
+    assert after[("freecell_arena_rooms", (("status", "running"),))] == 1
+    assert after[("freecell_arena_races_started_total", ())] == 1
+    assert after[("freecell_arena_moves_accepted_total", (("variant", "freecell"),))] == played
+    refused_name = "freecell_arena_moves_refused_total"
+    refusals = {labels: count for (name, labels), count in after.items() if name == refused_name}
+    assert sum(refusals.values()) == 2 and all(dict(labels)["variant"] == "freecell" for labels in refusals)
+    assert after[("freecell_arena_errors_total", (("code", refused["code"]),))] >= 1
+    assert after[("freecell_arena_move_round_trip_seconds_count", ())] == played
+    assert after[("freecell_arena_move_round_trip_seconds_bucket", (("le", "+Inf"),))] == played
+    assert after[("freecell_arena_move_round_trip_seconds_sum", ())] > 0
+    assert after[("freecell_arena_commit_seconds_count", ())] >= 1
+    assert after[("freecell_arena_commit_batch_records_sum", ())] >= played  # every accepted move was stored
+    assert ("freecell_arena_event_loop_lag_seconds_count", ()) in after
+
+    await host.request({"type": "resign"})
+    await rival.request({"type": "resign"})
+    await rival.expect("race_over")
+    _, finished = await asyncio.to_thread(scrape, port)
+    assert finished[("freecell_arena_races_finished_total", ())] == 1
+    await host.close()
+    await rival.close()
+    for _ in range(100):  # the server notices the closes on its own time
+        _, closed = await asyncio.to_thread(scrape, port)
+        if closed[("freecell_arena_connections", ())] == 0:
+            break
+        await asyncio.sleep(0.05)
+    assert closed[("freecell_arena_connections", ())] == 0
+
+
+async def test_rate_limited_frames_are_counted(strict_arena: RunningArena) -> None:
+    client = await connect_player(strict_arena.url, "flood")
+    for _ in range(12):
+        await client.send({"type": "state"})
+    await client.expect("error", code="rate_limited")
+    _, samples = await asyncio.to_thread(scrape, strict_arena.server.port)
+    assert samples[("freecell_arena_rate_limited_frames_total", ())] >= 1
+    assert samples[("freecell_arena_errors_total", (("code", "rate_limited"),))] >= 1
+    await client.close()

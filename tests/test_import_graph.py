@@ -1,0 +1,80 @@
+"""The package's modules import each other without cycles, counting imports under `if TYPE_CHECKING` too, and
+the layers point the way ../shared/ARCHITECTURE.md draws them: engine imports nothing of ours above it, core
+knows no sockets and no SQL."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "server" / "freecell_arena"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: Path, modules: set[str]) -> set[str]:
+    """Every module of ours `path` imports anywhere in its text (function bodies and TYPE_CHECKING included)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        found.update(name for name in names if name in modules)
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    paths = {module_name(path): path for path in PACKAGE.rglob("*.py")}
+    modules = set(paths)
+    packages = {name for name, path in paths.items() if path.name == "__init__.py"}
+    # `from freecell_arena.core import daily` names the module daily, not the package's __init__
+    return {name: imports_of(path, modules) - {name} - (packages - {name}) for name, path in paths.items()}
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    done: set[str] = set()
+    stack: list[str] = []
+    on_stack: set[str] = set()
+
+    def visit(node: str) -> list[str] | None:
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(edges.get(node, ())):
+            if target in on_stack:
+                return [*stack[stack.index(target):], target]
+            if target not in done and (cycle := visit(target)):
+                return cycle
+        on_stack.discard(stack.pop())
+        done.add(node)
+        return None
+
+    for start in sorted(edges):
+        if start not in done and (cycle := visit(start)):
+            return cycle
+    return None
+
+
+def test_no_import_cycles_even_for_type_checking() -> None:
+    assert find_cycle(graph()) is None, " -> ".join(find_cycle(graph()) or [])
+
+
+def test_the_finder_does_find_a_cycle() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_layers() -> None:
+    edges = graph()
+    for name, targets in edges.items():
+        if name.startswith("freecell_arena.engine"):
+            assert all(target.startswith("freecell_arena.engine") for target in targets), (name, targets)
+        if name.startswith("freecell_arena.core"):
+            assert not any(target.startswith(("freecell_arena.net", "freecell_arena.store")) for target in targets), (
+                name, targets)  # fmt: skip
+    assert "freecell_arena.net.app" not in edges["freecell_arena.net.connection"]  # it talks to a Host
+    assert "freecell_arena.core.arena" not in edges["freecell_arena.core.daily_play"]  # SharedState + DailyHost

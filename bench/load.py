@@ -68,7 +68,9 @@ def _environment() -> dict[str, str]:
     # which took most of a core from every run before 2026-11-24 (the load is about the path of a move)
     env.update(FREECELL_ARENA_RATE_LIMIT_PER_S="1000000", FREECELL_ARENA_RATE_LIMIT_BURST="1000000",
                FREECELL_ARENA_IDLE_TIMEOUT_S="3600", FREECELL_ARENA_LOG_LEVEL="WARNING",
-               FREECELL_ARENA_DAILY_PREPARE_INTERVAL_S="0")
+               FREECELL_ARENA_DAILY_PREPARE_INTERVAL_S="0",
+               # every connection comes from 127.0.0.1: the per-address caps would stop the bench at 64
+               FREECELL_ARENA_MAX_CONNECTIONS_PER_ADDRESS="1000000", FREECELL_ARENA_NEW_PLAYERS_PER_MINUTE="1000000000")
     env.update(SERVER_OPTIONS)
     return env
 

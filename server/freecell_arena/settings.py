@@ -47,6 +47,17 @@ class Settings(BaseSettings):
     tick_interval_s: float = Field(default=0.05, gt=0, le=1, description="How often countdowns and limits are checked.")
     shutdown_timeout_s: float = Field(default=10.0, gt=0, description="SIGTERM: most time spent flushing and closing.")
     log_level: str = Field(default="INFO", description="Python logging level.")
+    readiness_timeout_s: float = Field(default=2.0, gt=0, description="`/readyz`: how long the database may take.")
+    readiness_failure_window_s: float = Field(
+        default=10.0, ge=0, description="`/readyz` says not ready this long after a write to the database failed."
+    )
+    hello_timeout_s: float = Field(default=10.0, gt=0, description="Close a connection without a hello by then.")
+    max_connections_per_address: int = Field(
+        default=64, ge=1, description="Open websocket connections one client address may hold."
+    )
+    new_players_per_minute: float = Field(
+        default=20.0, gt=0, description="`hello` without a token (a new identity) per client address per minute."
+    )
     daily_secret: str | None = Field(
         default=None,
         min_length=16,

@@ -39,8 +39,9 @@ async def daily_arena(tmp_path: Path, _sqlite_template: Path) -> AsyncIterator[A
     database_url = f"sqlite+aiosqlite:///{path}"
     settings = Settings(
         host="127.0.0.1", port=0, database_url=database_url, tick_interval_s=0.02,
-        rate_limit_per_s=10_000.0, rate_limit_burst=10_000,
-        daily_variants="freecell", daily_secret="the sdk tests' daily secret", daily_solver_nodes=50_000,
+        rate_limit_per_s=10_000.0, rate_limit_burst=10_000, max_connections_per_address=100_000,
+        new_players_per_minute=1e9, daily_variants="freecell", daily_secret="the sdk tests' daily secret",
+        daily_solver_nodes=50_000,
     )  # fmt: skip
     store = SqlStore(database_url)
     server = ArenaServer(settings, store, GroupCommitWriter(store), FixedClock())

@@ -38,6 +38,8 @@ def server_env(**extra: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("FREECELL_ARENA_")}
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     env["FREECELL_ARENA_DAILY_PREPARE_INTERVAL_S"] = "0"  # no solver process behind the tests' back
+    env["FREECELL_ARENA_MAX_CONNECTIONS_PER_ADDRESS"] = "100000"  # every test client is 127.0.0.1
+    env["FREECELL_ARENA_NEW_PLAYERS_PER_MINUTE"] = "1000000000"
     env.update(extra)
     return env
 

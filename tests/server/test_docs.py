@@ -56,6 +56,6 @@ def test_docker_compose_runs_real_commands_with_real_settings() -> None:
         assert variable.startswith("FREECELL_ARENA_")
         assert variable.removeprefix("FREECELL_ARENA_").lower() in fields, variable
     assert server["environment"]["FREECELL_ARENA_DATABASE_URL"].startswith("postgresql")
-    assert "/healthz" in " ".join(server["healthcheck"]["test"])
+    assert "/readyz" in " ".join(server["healthcheck"]["test"]), "the health check is readiness"
     assert server["depends_on"]["db"]["condition"] == "service_healthy"
     assert "pg_isready" in " ".join(services["db"]["healthcheck"]["test"])

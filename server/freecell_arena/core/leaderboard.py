@@ -202,11 +202,14 @@ def encode_cursor(kind: str, values: list[Any]) -> str:
     return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
+CURSOR_INT_MIN, CURSOR_INT_MAX = -(2**63), 2**63 - 1
+
+
 def decode_cursor(kind: str, token: str, types: tuple[type, ...]) -> list[Any]:
     try:
         padded = token + "=" * (-len(token) % 4)
         data = json.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
-    except (ValueError, UnicodeError, binascii.Error):
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
         raise CursorError("the cursor is not one this server handed out") from None
     if not isinstance(data, dict) or data.get("k") != kind:
         raise CursorError(f"the cursor is not one of a {kind} list")
@@ -216,4 +219,6 @@ def decode_cursor(kind: str, token: str, types: tuple[type, ...]) -> list[Any]:
     for value, wanted in zip(values, types, strict=True):
         if not isinstance(value, wanted) or isinstance(value, bool):
             raise CursorError("the cursor is damaged")
+        if isinstance(value, int) and not CURSOR_INT_MIN <= value <= CURSOR_INT_MAX:
+            raise CursorError("the cursor is damaged")  # every number the server hands out fits a 64-bit column
     return values

@@ -137,6 +137,10 @@ class DailyDeals(Protocol):
 class ServerStore(Store, Protocol):
     """The whole store the server process uses: the core's `Store` plus the read sides."""
 
+    async def ping(self) -> None:
+        """Raise unless the database answers now."""
+        ...
+
     @property
     def leaderboards(self) -> LeaderboardReader: ...
 

@@ -13,12 +13,12 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Sequence
 from http import HTTPStatus
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from freecell_arena.core.arena import Arena
@@ -27,13 +27,15 @@ from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import InProcessPublisher
 from freecell_arena.core.ports import Record
 from freecell_arena.core.reads import ServerStore
-from freecell_arena.net.connection import CLOSE_GOING_AWAY, CLOSE_REPLACED, Connection
+from freecell_arena.net.connection import CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_REPLACED, Connection, client_address
 from freecell_arena.net.daily_service import LOADS_FOR, DailyService
-from freecell_arena.net.http_api import HttpApi
+from freecell_arena.net.http_api import HttpApi, method_not_allowed, response
 from freecell_arena.net.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from freecell_arena.net.metrics import ServerMetrics, cancel_quietly
 from freecell_arena.net.queries import QUERY_TYPES, Queries
+from freecell_arena.net.ratelimit import PerAddress
 from freecell_arena.net.restore import RESTORES_FOR, restore_for
+from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
 from freecell_arena.settings import Settings
 
@@ -60,10 +62,12 @@ class ArenaServer:
         self.http_api = HttpApi(self.queries, lambda: self.shutting_down)
         self.publisher = InProcessPublisher()
         self.connections: dict[str, Connection] = {}
+        self.limits = PerAddress(settings.max_connections_per_address, settings.new_players_per_minute)
         self.metrics = ServerMetrics(self.arena.rooms_by_status, lambda: len(self.connections))
         if hasattr(writer, "on_commit"):
             writer.on_commit = self.metrics.observe_commit
         self.shutting_down = False
+        self.write_failures = ThrottledLog(log)
         self._server: Server | None = None
         self._ticker: asyncio.Task[None] | None = None
         self._loop_lag: asyncio.Task[None] | None = None
@@ -80,7 +84,7 @@ class ArenaServer:
         try:
             await self.persist(effect.records)
         except Exception as error:
-            log.exception("a write failed; rolling back")
+            self.write_failures.warning(type(error).__name__, f"a write failed, nothing changed: {one_line(error)}")
             if effect.rollback is not None:
                 effect.rollback()
             if connection is not None:
@@ -161,25 +165,54 @@ class ArenaServer:
         return port
 
     async def _handle(self, websocket: ServerConnection) -> None:
-        await Connection(self, websocket).run()
+        address = client_address(websocket)
+        if not self.limits.connect(address):
+            cap = self.settings.max_connections_per_address
+            await websocket.close(CLOSE_POLICY, f"too many connections from your address (at most {cap})")
+            return
+        try:
+            await Connection(self, websocket, address).run()
+        finally:
+            self.limits.disconnect(address)
 
     async def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        if request.method != "GET":
+            return method_not_allowed(request.method)
         path = request.path.split("?")[0]
         if path == "/metrics":
-            data = self.metrics.render()
-            headers = Headers([("Content-Type", METRICS_CONTENT_TYPE), ("Content-Length", str(len(data)))])
-            return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, data)
-        if path != "/healthz":
-            return await self.http_api.respond(request)
-        body = {
-            "status": "shutting_down" if self.shutting_down else "ok",
+            return response(HTTPStatus.OK, self.metrics.render(), METRICS_CONTENT_TYPE)
+        if path == "/healthz":
+            return self._health(HTTPStatus.SERVICE_UNAVAILABLE if self.shutting_down else HTTPStatus.OK, None)
+        if path == "/readyz":
+            reason = await self.not_ready_because()
+            return self._health(HTTPStatus.OK if reason is None else HTTPStatus.SERVICE_UNAVAILABLE, reason)
+        return await self.http_api.respond(request)
+
+    def _health(self, status: HTTPStatus, reason: str | None) -> Response:
+        body: dict[str, object] = {
+            "status": "shutting_down" if self.shutting_down else ("ok" if status == HTTPStatus.OK else "not_ready"),
             "rooms": len(self.arena.rooms),
             "connections": len(self.connections),
         }
-        status = HTTPStatus.SERVICE_UNAVAILABLE if self.shutting_down else HTTPStatus.OK
-        data = (json.dumps(body) + "\n").encode()
-        headers = Headers([("Content-Type", "application/json"), ("Content-Length", str(len(data)))])
-        return Response(status.value, status.phrase, headers, data)
+        if reason is not None:
+            body["reason"] = reason
+        return response(status, (json.dumps(body) + "\n").encode(), "application/json")
+
+    async def not_ready_because(self) -> str | None:
+        """Readiness (`GET /readyz`): None when this process can take players, else why not. Liveness
+        (`/healthz`) only says the process answers; a load balancer should send players by readiness, so a
+        server that cannot store a move (database down, disk full) gets none."""
+        if self.shutting_down:
+            return "shutting down"
+        failed_at = getattr(self.writer, "last_failure_at", None)
+        if failed_at is not None and time.monotonic() - failed_at < self.settings.readiness_failure_window_s:
+            return "the last write to the database failed"
+        try:
+            async with asyncio.timeout(self.settings.readiness_timeout_s):
+                await self.store.ping()
+        except Exception as error:  # any failure to answer is the answer
+            return f"the database does not answer ({type(error).__name__})"
+        return None
 
     async def _tick_loop(self) -> None:
         while True:

@@ -29,14 +29,17 @@ from freecell_arena.core.events import Subscriber, player_topic, room_topic
 from freecell_arena.core.identity import hash_token
 from freecell_arena.core.reads import ServerStore
 from freecell_arena.net.metrics import ServerMetrics
-from freecell_arena.net.ratelimit import TokenBucket
+from freecell_arena.net.ratelimit import PerAddress, TokenBucket
 from freecell_arena.net.restore import restore_player
+from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.codec import decode, request_id_of
 from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, HelloRequest, Message, MoveRequest, RequestId
 from freecell_arena.protocol.trusted import Reply, wire_text
 from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)
+failures = ThrottledLog(log)
+"""Unexpected failures while handling a frame, logged once per kind and interval for the whole process."""
 
 OUTBOX_LIMIT = 2_000
 CLOSE_GOING_AWAY = 1001
@@ -90,6 +93,9 @@ class Host(Protocol):
     @property
     def metrics(self) -> ServerMetrics: ...
 
+    @property
+    def limits(self) -> PerAddress: ...
+
     async def execute(self, effect: Effect, connection: Connection | None, request_id: RequestId = None) -> bool:
         """Apply core's effect: store its records, send its replies and publications; False when it was refused."""
         ...
@@ -108,9 +114,10 @@ class Host(Protocol):
 
 
 class Connection:
-    def __init__(self, server: Host, websocket: ServerConnection) -> None:
+    def __init__(self, server: Host, websocket: ServerConnection, address: str = "") -> None:
         self.server = server
         self.websocket = websocket
+        self.address = address
         settings = server.settings
         self.bucket = TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst)
         self.outbox: deque[str] = deque()  # frames the sender task writes, in order
@@ -151,10 +158,18 @@ class Connection:
         loop = asyncio.get_running_loop()
         self._waiting_since = loop.time()
         self._idle_timer = loop.call_at(self._waiting_since + self.server.settings.idle_timeout_s, self._check_idle)
+        hello_timer = loop.call_later(self.server.settings.hello_timeout_s, self._check_hello)
         try:
             await self._read_frames(loop)
         finally:
             self._idle_timer.cancel()
+            hello_timer.cancel()
+
+    def _check_hello(self) -> None:
+        """A connection must say who it is soon: an anonymous socket holds a seat and costs memory for nothing."""
+        if self.player_id is None and self._idle_close is None:
+            reason = f"no hello within {self.server.settings.hello_timeout_s:g} s"
+            self._idle_close = asyncio.create_task(self.close(CLOSE_POLICY, reason))
 
     def _check_idle(self) -> None:
         """The idle timeout, without a timer per frame: the timer looks at when the reader began waiting."""
@@ -177,7 +192,7 @@ class Connection:
             except ConnectionClosed:
                 raise
             except Exception as error:  # a bug or a broken database must not take the connection down
-                log.exception("request failed")
+                failures.exception(type(error).__name__, f"request failed: {one_line(error)}")
                 reason = f"the server failed to handle this message ({type(error).__name__}); nothing changed"
                 self.send(ErrorMessage(id=request_id_of(frame), code=ErrorCode.internal_error, message=reason))
 
@@ -238,6 +253,10 @@ class Connection:
     async def _hello(self, request: HelloRequest) -> None:
         arena = self.server.arena
         if request.token is None:
+            if not self.server.limits.allow_new_identity(self.address):
+                limit = self.server.limits.describe_identities()
+                self.send(self._error(request.id, Refusal(ErrorCode.rate_limited, f"too many new players: {limit}")))
+                return
             player_id, effect = arena.register(request)
             self._become(player_id)
             if not await self.server.execute(effect, self, request.id):
@@ -364,3 +383,9 @@ class Connection:
     def _error(request_id: RequestId, refusal: Refusal) -> ErrorMessage:
         return refusal.to_message(request_id)
 
+
+
+def client_address(websocket: ServerConnection) -> str:
+    """The peer's IP address, the key of the per-address limits ("unknown" when the transport has none)."""
+    peer = websocket.remote_address
+    return str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"

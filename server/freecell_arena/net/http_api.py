@@ -29,6 +29,7 @@ from websockets.http11 import Request, Response
 
 from freecell_arena.core.effects import Refusal
 from freecell_arena.net.queries import Queries
+from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.messages import (
     DailyRequest,
     ErrorCode,
@@ -41,6 +42,7 @@ from freecell_arena.protocol.messages import (
 )
 
 log = logging.getLogger(__name__)
+failures = ThrottledLog(log)
 
 API_PREFIX = "/api/"
 STATUS_OF_CODE = {
@@ -50,6 +52,8 @@ STATUS_OF_CODE = {
     ErrorCode.not_found: HTTPStatus.NOT_FOUND,
     ErrorCode.shutting_down: HTTPStatus.SERVICE_UNAVAILABLE,
     ErrorCode.internal_error: HTTPStatus.INTERNAL_SERVER_ERROR,
+    ErrorCode.not_ready: HTTPStatus.SERVICE_UNAVAILABLE,
+    ErrorCode.method_not_allowed: HTTPStatus.METHOD_NOT_ALLOWED,
 }
 
 Fields = dict[str, str]
@@ -70,16 +74,32 @@ ROUTES = (
 )  # fmt: skip
 
 
-def json_response(status: HTTPStatus, message: Message) -> Response:
-    body = (encode(message) + "\n").encode()
+ALLOWED_METHODS = "GET"
+"""Every HTTP route only reads; the websocket handshake is a GET too."""
+
+
+def response(status: HTTPStatus, body: bytes, content_type: str, *extra: tuple[str, str]) -> Response:
+    """Every plain HTTP answer: its length, no caching, and no content sniffing by browsers."""
     headers = Headers(
         [
-            ("Content-Type", "application/json"),
+            ("Content-Type", content_type),
             ("Content-Length", str(len(body))),
             ("Cache-Control", "no-cache"),
+            ("X-Content-Type-Options", "nosniff"),
+            *extra,
         ]
     )
     return Response(status.value, status.phrase, headers, body)
+
+
+def json_response(status: HTTPStatus, message: Message) -> Response:
+    return response(status, (encode(message) + "\n").encode(), "application/json")
+
+
+def method_not_allowed(method: str) -> Response:
+    message = ErrorMessage(code=ErrorCode.method_not_allowed, message=f"{method} is not allowed here: use GET")
+    body = (encode(message) + "\n").encode()
+    return response(HTTPStatus.METHOD_NOT_ALLOWED, body, "application/json", ("Allow", ALLOWED_METHODS))
 
 
 def error_response(code: ErrorCode, message: str) -> Response:
@@ -122,7 +142,11 @@ class HttpApi:
             pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
         except ValueError:
             return error_response(ErrorCode.invalid_message, "the query string is malformed")
+        set_by_route = {*fields, *fixed({}), "type"}
         for name, value in pairs:
+            if name in set_by_route:
+                message = f"parameter {name!r} is set by the route {match.string}"
+                return error_response(ErrorCode.invalid_message, message)
             if name in fields:
                 return error_response(ErrorCode.invalid_message, f"parameter {name!r} is given twice")
             fields[name] = value
@@ -135,7 +159,7 @@ class HttpApi:
         except Refusal as refusal:
             return error_response(refusal.code, refusal.message)
         except Exception as error:  # a bug or a broken database: one clear 500, the server goes on
-            log.exception("HTTP query failed")
+            failures.exception(type(error).__name__, f"HTTP query failed: {one_line(error)}")
             return error_response(ErrorCode.internal_error, f"the server failed to answer ({type(error).__name__})")
         return json_response(HTTPStatus.OK, reply)
 

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import from_json
 
 from freecell_arena.protocol.messages import CLIENT_MESSAGES, ClientMessage, ErrorCode, ErrorMessage
 
 
 def request_id_of(text: str | bytes) -> str | int | None:
-    """Best effort: the `id` of a frame that failed validation, so the error still answers its request."""
+    """Best effort: the `id` of a frame that failed validation, so the error still answers its request. Never
+    raises: any frame the size limit lets through, however deeply nested, gives an id or None (pydantic-core's
+    parser stops at its recursion limit with a ValueError where `json.loads` would raise RecursionError)."""
     try:
-        data: Any = json.loads(text)
+        data: Any = from_json(text)
     except ValueError:
         return None
     if isinstance(data, dict):
@@ -39,9 +41,9 @@ def decode(text: str | bytes) -> ClientMessage | ErrorMessage:
         return CLIENT_MESSAGES.validate_json(text)
     except ValidationError as error:
         kinds = {item["type"] for item in error.errors(include_url=False)}
-        request_id = request_id_of(text)
         if "json_invalid" in kinds or "json_type" in kinds:
             return ErrorMessage(code=ErrorCode.invalid_json, message=f"the frame is not valid JSON: {_describe(error)}")
+        request_id = request_id_of(text)
         if "model_attributes_type" in kinds or "model_type" in kinds:
             return ErrorMessage(id=request_id, code=ErrorCode.invalid_message, message="a message is a JSON object")
         if "union_tag_invalid" in kinds:

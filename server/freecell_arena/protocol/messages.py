@@ -9,6 +9,7 @@ reply. Every error is an `ErrorMessage` with a stable snake_case `code` (listed 
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import date, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -59,6 +60,8 @@ class ErrorCode(StrEnum):
     daily_not_ready = "daily_not_ready"
     game_in_progress = "game_in_progress"
     not_found = "not_found"
+    method_not_allowed = "method_not_allowed"
+    not_ready = "not_ready"
 
 
 class Message(BaseModel):
@@ -183,12 +186,37 @@ class Standing(Message):
 # ---------------------------------------------------------------- client -> server
 
 
+NAME_MAX_LENGTH = 32
+REFUSED_IN_NAMES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Unicode categories no name may hold: controls (NUL, ANSI escapes), format characters (bidi overrides like
+U+202E, zero-width joiners and spaces), surrogates, private use, unassigned, line and paragraph separators."""
+
+
+def _player_name(text: str) -> str:
+    """A name as every other player will see it: NFC, trimmed, visible characters only, 1-32 characters."""
+    name = unicodedata.normalize("NFC", text).strip()
+    for character in name:
+        if unicodedata.category(character) in REFUSED_IN_NAMES:
+            raise ValueError(f"names may not hold control or invisible characters (U+{ord(character):04X})")
+    if not 1 <= len(name) <= NAME_MAX_LENGTH:
+        raise ValueError(f"a name has 1 to {NAME_MAX_LENGTH} visible characters")
+    return name
+
+
+PlayerName = Annotated[
+    str,
+    AfterValidator(_player_name),
+    Field(min_length=1, max_length=4 * NAME_MAX_LENGTH,
+          description="1-32 characters once trimmed and NFC-normalized; no control or invisible characters."),
+]  # fmt: skip
+
+
 class HelloRequest(Message):
     """First message of every connection. With `token`, resume that identity (and its running game)."""
 
     type: Literal["hello"] = "hello"
     id: RequestId = None
-    name: str = Field(min_length=1, max_length=32)
+    name: PlayerName
     token: str | None = Field(default=None, max_length=128)
     bot: bool = False
 

@@ -69,6 +69,8 @@ class GroupCommitWriter:
         self.max_delay_ms = max_delay_ms
         self.max_batch = max_batch
         self.close_store = close_store
+        self.last_failure_at: float | None = None
+        """time.monotonic() of the first failed transaction since the last one that committed (readiness)."""
         self.on_commit: CommitObserver | None = None
         """Told (records, seconds, committed) after every batch transaction: the server's metrics."""
         self.transactions = 0  # transactions run, committed or not (a batch retried one by one counts each)
@@ -194,6 +196,10 @@ class GroupCommitWriter:
         _settle(batch, None)
 
     def _observe(self, records: int, started: float, *, committed: bool) -> None:
+        if committed:
+            self.last_failure_at = None
+        elif self.last_failure_at is None:
+            self.last_failure_at = time.monotonic()
         if self.on_commit is not None:
             self.on_commit(records, time.perf_counter() - started, committed)
 

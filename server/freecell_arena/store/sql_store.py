@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import Table, insert, select, update
+from sqlalchemy import Table, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -163,6 +163,11 @@ class SqlStore:
     def transactions_committed(self) -> int:
         """Write transactions committed by this store, on either path."""
         return self.commits + (self._direct_writer.commits if self._direct_writer is not None else 0)
+
+    async def ping(self) -> None:
+        """Raise unless the database answers a query now (readiness: `GET /readyz`)."""
+        async with self.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
 
     async def close(self) -> None:
         if self._direct_writer is not None:

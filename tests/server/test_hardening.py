@@ -1,0 +1,247 @@
+"""Hostile input against a real server (issue 16): frames that used to take a connection down or fill the log,
+HTTP methods and headers, the hello deadline, the per-address caps and the name rules. Each test failed before
+its fix."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import logging
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from arena_client import ArenaClient, connect_player
+from arena_server import RunningArena, start_arena
+from boards_helpers import http_get
+from websockets.exceptions import ConnectionClosed
+
+from freecell_arena.store import migrate
+
+
+def raw_http(port: int, method: str, path: str) -> tuple[int, dict[str, str], bytes]:
+    # no body: websockets' HTTP parser drops a request that carries one before any route sees it
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+async def test_a_deeply_nested_frame_is_invalid_json_and_logs_nothing(
+    arena: RunningArena, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = await ArenaClient.open(arena.url)  # no hello needed to send it
+    caplog.set_level(logging.INFO)
+    try:
+        for frame in ("[" * 5000 + "]" * 5000, '{"a":' * 2000 + "1" + "}" * 2000, '{"id": 7, "x": ' + "[" * 4000):
+            assert len(frame) < 16_384
+            await client.send_raw(frame)
+            reply = await client.expect("error")
+            assert reply["code"] == "invalid_json", reply
+        hello = await client.request({"type": "hello", "name": "still here"})
+        assert hello["type"] == "welcome", "the connection stays open"
+    finally:
+        await client.close()
+    assert not [record for record in caplog.records if record.exc_info], "no traceback in the log"
+
+
+async def test_a_cursor_past_64_bits_is_bad_cursor_over_http_and_websocket(
+    arena: RunningArena, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    payload = json.dumps({"k": "board", "v": [2**70, "2026-11-25T00:00:00+00:00", "p_x"]}).encode()
+    cursor = base64.urlsafe_b64encode(payload).decode().rstrip("=")
+    status, body = await http_get(arena.server.port, f"/api/leaderboards/freecell/deal/1?cursor={cursor}")
+    assert (status, body["code"]) == (400, "bad_cursor"), body
+    client = await connect_player(arena.url, "cursor")
+    reply = await client.request({"type": "get_leaderboard", "variant": "freecell", "board": "deal", "seed": 1,
+                                  "cursor": cursor})  # fmt: skip
+    assert reply["code"] == "bad_cursor", reply
+    await client.close()
+    assert not [record for record in caplog.records if record.exc_info]
+
+
+async def test_a_query_parameter_the_route_sets_is_refused(arena: RunningArena) -> None:
+    status, body = await http_get(arena.server.port, "/api/leaderboards/freecell/deal/1?board=daily")
+    assert status == 400 and "board" in body["message"], body
+    status, body = await http_get(arena.server.port, "/api/leaderboards/freecell/deal/1?seed=2")
+    assert status == 400 and "seed" in body["message"], body
+    status, _ = await http_get(arena.server.port, "/api/leaderboards/freecell/deal/1?limit=5")
+    assert status == 200
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+async def test_other_methods_get_405_with_allow(arena: RunningArena, method: str) -> None:
+    for path in ("/api/daily/freecell", "/healthz", "/readyz", "/metrics", "/"):
+        status, headers, _ = await asyncio.to_thread(raw_http, arena.server.port, method, path)
+        assert status == 405, (method, path)
+        assert headers["Allow"] == "GET"
+
+
+async def test_every_plain_http_answer_says_nosniff(arena: RunningArena) -> None:
+    for path in ("/api/daily/freecell", "/healthz", "/readyz", "/metrics", "/nowhere"):
+        _, headers, _ = await asyncio.to_thread(raw_http, arena.server.port, "GET", path)
+        assert headers["X-Content-Type-Options"] == "nosniff", path
+
+
+async def test_readyz_is_503_while_the_database_cannot_commit(database_url: str) -> None:
+    """Liveness stays 200 (the process answers); readiness follows what a write just did, then the database."""
+    server = await start_arena(database_url, readiness_failure_window_s=30)
+    try:
+        port = server.port
+        assert (await asyncio.to_thread(raw_http, port, "GET", "/readyz"))[0] == 200
+        client = await connect_player(f"ws://127.0.0.1:{port}/", "before")
+        await client.close()
+        from sqlalchemy import text
+
+        async with server.store.engine.begin() as connection:  # writes fail from now on
+            for table in ("leaderboard_entries", "daily_ranks", "season_standings", "moves", "games", "rooms",
+                          "players"):  # fmt: skip
+                await connection.execute(text(f"DROP TABLE {table}"))
+        failing = await ArenaClient.open(f"ws://127.0.0.1:{port}/")
+        refused = await failing.request({"type": "hello", "name": "after"})
+        assert refused["code"] == "storage_failed"
+        await failing.close()
+        status, _, body = await asyncio.to_thread(raw_http, port, "GET", "/readyz")
+        assert status == 503 and json.loads(body)["reason"] == "the last write to the database failed"
+        assert (await asyncio.to_thread(raw_http, port, "GET", "/healthz"))[0] == 200
+    finally:
+        await server.shutdown()
+
+
+async def test_readyz_is_503_when_the_database_does_not_answer(tmp_path: Path) -> None:
+    """The SQLite file is replaced by a folder under the running server: no connection can open it any more."""
+    path = tmp_path / "arena.db"
+    url = f"sqlite+aiosqlite:///{path}"
+    await migrate(url)
+    server = await start_arena(url)
+    try:
+        assert (await asyncio.to_thread(raw_http, server.port, "GET", "/readyz"))[0] == 200
+        path.rename(tmp_path / "moved.db")
+        path.mkdir()
+        await server.store.engine.dispose()  # pooled connections still hold the old file
+        status, _, body = await asyncio.to_thread(raw_http, server.port, "GET", "/readyz")
+        assert status == 503 and json.loads(body)["reason"].startswith("the database does not answer"), body
+        assert (await asyncio.to_thread(raw_http, server.port, "GET", "/healthz"))[0] == 200
+    finally:
+        await server.shutdown()
+
+
+async def test_a_connection_without_hello_is_closed_after_the_deadline(database_url: str) -> None:
+    server = await start_arena(database_url, hello_timeout_s=0.3)
+    try:
+        client = await ArenaClient.open(f"ws://127.0.0.1:{server.port}/")
+        async with asyncio.timeout(5):
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    await client.websocket.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        assert "no hello within 0.3 s" in closed.value.rcvd.reason
+        greeted = await connect_player(f"ws://127.0.0.1:{server.port}/", "quick")
+        await asyncio.sleep(0.5)
+        assert (await greeted.request({"type": "get_state"}))["type"] == "game_state", "a greeted one stays"
+        await greeted.close()
+    finally:
+        await server.shutdown()
+
+
+async def test_connections_per_address_are_capped_with_a_clear_reason(database_url: str) -> None:
+    server = await start_arena(database_url, max_connections_per_address=3)
+    url = f"ws://127.0.0.1:{server.port}/"
+    try:
+        kept = [await connect_player(url, f"p{number}") for number in range(3)]
+        extra = await ArenaClient.open(url)
+        async with asyncio.timeout(5):
+            with pytest.raises(ConnectionClosed) as closed:
+                await extra.websocket.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        assert "too many connections from your address (at most 3)" in closed.value.rcvd.reason
+        await kept[0].close()
+        await asyncio.sleep(0.2)
+        again = await connect_player(url, "again")  # a seat freed by a close is free again
+        for client in (*kept[1:], again):
+            await client.close()
+    finally:
+        await server.shutdown()
+
+
+async def test_new_identities_are_rate_limited_per_address(database_url: str) -> None:
+    server = await start_arena(database_url, new_players_per_minute=8)  # bursts of 2
+    url = f"ws://127.0.0.1:{server.port}/"
+    try:
+        first = await connect_player(url, "one")
+        await connect_player(url, "two")
+        third = await ArenaClient.open(url)
+        refused = await third.request({"type": "hello", "name": "three"})
+        assert refused["code"] == "rate_limited" and "new players" in refused["message"], refused
+        resumed = await ArenaClient.open(url)  # coming back with a token is no new identity
+        welcome = await resumed.request({"type": "hello", "name": "one", "token": first.token})
+        assert welcome["type"] == "welcome" and welcome["resumed"] is True
+    finally:
+        await server.shutdown()
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("  Ann  ", "Ann"), ("e\u0301te\u0301", "\u00e9t\u00e9"), ("Zoë the 2nd", "Zoë the 2nd")],
+)
+async def test_names_are_trimmed_and_nfc_normalized(arena: RunningArena, name: str, expected: str) -> None:
+    client = await ArenaClient.open(arena.url)
+    welcome = await client.request({"type": "hello", "name": name})
+    assert welcome["name"] == expected
+    await client.close()
+
+
+@pytest.mark.parametrize("name", ["a\x00b", "\x1b[31mred", "x\u202eevil", "zero\u200bwidth", "   ", "a\u2028b",
+                                  "x" * 33])  # fmt: skip
+async def test_names_with_control_or_invisible_characters_are_refused(arena: RunningArena, name: str) -> None:
+    client = await ArenaClient.open(arena.url)
+    refused = await client.request({"type": "hello", "name": name})
+    assert refused["type"] == "error" and refused["code"] == "invalid_message", refused
+    assert "name" in refused["message"]
+    again = await client.request({"type": "get_state"})
+    assert again["code"] == "hello_required", "a refused hello leaves no identity"
+    await client.close()
+
+
+async def test_a_database_outage_logs_one_line_per_kind_not_one_traceback_per_failure(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    server = await start_arena(database_url)
+    try:
+        from sqlalchemy import text
+
+        async with server.store.engine.begin() as connection:
+            for table in ("leaderboard_entries", "daily_ranks", "season_standings", "moves", "games", "rooms",
+                          "players"):  # fmt: skip
+                await connection.execute(text(f"DROP TABLE {table}"))
+        caplog.set_level(logging.INFO)
+        clients = [await ArenaClient.open(f"ws://127.0.0.1:{server.port}/") for _ in range(30)]
+        for number, client in enumerate(clients):
+            refused = await client.request({"type": "hello", "name": f"p{number}"})
+            assert refused["code"] == "storage_failed"
+            await client.close()
+    finally:
+        await server.shutdown()
+    lines = [record for record in caplog.records if "a write failed" in record.getMessage()]
+    assert len(lines) == 1, [record.getMessage() for record in lines]
+    assert not lines[0].exc_info and "\n" not in lines[0].getMessage()
+    assert not [record for record in caplog.records if record.exc_info]
+
+
+def test_the_throttled_log_counts_what_it_held_back(caplog: pytest.LogCaptureFixture) -> None:
+    from freecell_arena.net.throttled_log import ThrottledLog
+
+    now = [0.0]
+    throttled = ThrottledLog(logging.getLogger("throttle-test"), interval_s=10, clock=lambda: now[0])
+    caplog.set_level(logging.INFO)
+    for second in range(25):
+        now[0] = second
+        throttled.warning("OSError", "the database is down")
+    messages = [record.getMessage() for record in caplog.records if record.name == "throttle-test"]
+    assert messages == ["the database is down", "the database is down (9 more like it in the last 10 s)",
+                        "the database is down (9 more like it in the last 10 s)"]  # fmt: skip

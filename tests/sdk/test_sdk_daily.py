@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,6 +18,7 @@ from freecell_arena.store import GroupCommitWriter, SqlStore
 from freecell_arena_client import ArenaClient, ArenaError, BotRunner, RunConfig, run_bot
 from freecell_arena_client.bots import SolverBot
 from freecell_arena_client.cli import build_parser, config_from
+from freecell_arena_client.tokens import TokenFile
 
 from .support import Arena
 from .test_sdk_reconnect import PausingSolverBot
@@ -25,11 +26,34 @@ from .test_sdk_reconnect import PausingSolverBot
 TODAY = date(2026, 11, 22)
 
 
+NOON = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+
+
 class FixedClock:
-    """Noon of the test's day: the daily stays open whatever the wall clock says."""
+    """Noon of the test's day, whatever the wall clock says (the daily stays open); `yesterday()` moves it back
+    for a moment, for identities that must exist before the day's deal opened to play it ranked."""
+
+    def __init__(self) -> None:
+        self.instant = NOON
 
     def now(self) -> datetime:
-        return datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
+        return self.instant
+
+
+CLOCK = FixedClock()
+
+
+async def identity_from_yesterday(url: str, token_file: Path, name: str) -> str:
+    """Make the bot's identity the day before (a same-day identity plays the daily unranked) and keep its token
+    where the runner looks for it; return its player id."""
+    CLOCK.instant = NOON - timedelta(days=1)
+    try:
+        async with await ArenaClient.connect(url, name=name, bot=True) as client:
+            assert client.token is not None and client.player_id is not None
+            TokenFile(token_file).save(url, client.token, client.player_id)
+            return client.player_id
+    finally:
+        CLOCK.instant = NOON
 
 
 @pytest.fixture
@@ -44,7 +68,7 @@ async def daily_arena(tmp_path: Path, _sqlite_template: Path) -> AsyncIterator[A
         daily_solver_nodes=50_000,
     )  # fmt: skip
     store = SqlStore(database_url)
-    server = ArenaServer(settings, store, GroupCommitWriter(store), FixedClock())
+    server = ArenaServer(settings, store, GroupCommitWriter(store), CLOCK)
     await server.start()
     try:
         await server.daily.run_once()  # today's and tomorrow's deals, certified by the solver in the worker
@@ -59,9 +83,10 @@ def daily_run(url: str, **settings: object) -> RunConfig:
 
 async def test_a_solver_bot_plays_the_daily_ranked_then_unranked(daily_arena: Arena, tmp_path: Path) -> None:
     token_file = tmp_path / "token.json"
+    made = await identity_from_yesterday(daily_arena.url, token_file, "solver")
     first = await run_bot(SolverBot(budget_s=30), daily_arena.url, name="solver", daily="freecell",
                           token_file=token_file, max_rate_per_s=None)  # fmt: skip
-    assert first.won and first.room_code is None
+    assert first.won and first.room_code is None and first.player_id == made
     assert first.daily is not None and first.daily.day == TODAY and first.daily.ranked
     assert first.daily.game.seed is None, "a daily's seed stays secret until the day closes"
 
@@ -95,9 +120,12 @@ async def test_a_solver_bot_plays_the_daily_ranked_then_unranked(daily_arena: Ar
         assert refused.value.code == "unknown_variant"
 
 
-async def test_a_dropped_connection_in_the_daily_resumes_the_same_ranked_game(daily_arena: Arena) -> None:
+async def test_a_dropped_connection_in_the_daily_resumes_the_same_ranked_game(daily_arena: Arena,
+                                                                             tmp_path: Path) -> None:
+    token_file = tmp_path / "token.json"
+    await identity_from_yesterday(daily_arena.url, token_file, "solver")
     bot = PausingSolverBot(pause_at=8)
-    runner = BotRunner(bot, daily_run(daily_arena.url))
+    runner = BotRunner(bot, daily_run(daily_arena.url, token_file=token_file))
     playing = asyncio.ensure_future(runner.run())
     try:
         await bot.wait_until_paused()

@@ -23,8 +23,9 @@ SETTLED_SEEDS = {
     "chinese-freecell": 4,
     "freecell-three-deck": 2,
     "freecell-four-deck": 20,
-    "cell-eleven": 6,
 }
+"""Cell Eleven is missing on purpose: its rooms deal from a seed the server draws (the host must not know the
+face-down cards); the solver settles every Cell Eleven seed of the bench within a second or two."""
 
 
 async def race_three_bots(arena: Arena, variant: str) -> list[RaceResult]:
@@ -32,7 +33,7 @@ async def race_three_bots(arena: Arena, variant: str) -> list[RaceResult]:
     options = RoomOptions(countdown_s=0.1, time_limit_s=600)
     host = BotRunner(
         SolverBot(budget_s=30),
-        RunConfig(server=arena.url, name="solver", create=NewRoom(variant, seed=SETTLED_SEEDS[variant],
+        RunConfig(server=arena.url, name="solver", create=NewRoom(variant, seed=SETTLED_SEEDS.get(variant),
                   options=options), players=3, max_rate_per_s=None),
         on_room=rooms.set_result,
     )
@@ -81,7 +82,7 @@ def check_standings(results: list[RaceResult]) -> None:
     assert all(result.standings == solver.standings for result in results)
 
 
-@pytest.mark.parametrize("variant", sorted(SETTLED_SEEDS))
+@pytest.mark.parametrize("variant", [*sorted(SETTLED_SEEDS), "cell-eleven"])
 async def test_three_bots_race_to_the_end_and_the_solver_wins(sqlite_arena: Arena, variant: str) -> None:
     results = await race_three_bots(sqlite_arena, variant)
     check_standings(results)

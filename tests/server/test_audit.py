@@ -75,7 +75,9 @@ async def test_the_audit_replays_ranked_games_and_catches_corruption(
 
     code, lines, summary = await audit(url, "--batch", "1")
     assert (code, lines) == (0, []), summary
-    assert "audited 2 ranked games and 1 leaderboard entries: no mismatch" in summary
+    assert "audited 2 ranked games and 1 leaderboard entries: no mismatch; 1 win flagged as implausible" in summary
+    assert f"flagged: game {game_id} of player {ada.player_id} on freecell/deal/{SEED}/bots:" in summary, (
+        "ada won at machine speed: kept, flagged, on the bots' side")  # fmt: skip
 
     assert played[6] != played[4]
     await sql(url, f"UPDATE moves SET notation = '{played[6]}' WHERE game_id = '{game_id}' AND \"index\" = 4")
@@ -91,5 +93,5 @@ async def test_the_audit_replays_ranked_games_and_catches_corruption(
 
     await sql(url, "UPDATE leaderboard_counts SET entries = entries + 1 WHERE level = 3")
     lines = await audited_here(url, capsys)
-    assert lines == [line for line in lines if line.startswith("counts freecell/deal/5/humans level 3")]
+    assert lines == [line for line in lines if line.startswith("counts freecell/deal/5/bots level 3")]  # flagged
     assert lines and "stored 2, the entries say 1" in lines[0], lines

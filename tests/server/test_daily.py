@@ -54,10 +54,17 @@ async def test_a_day_from_commitment_to_reveal(daily_arena: tuple[ArenaServer, M
     deal = await server.store.dailies.deal("freecell", DAY)  # the server's secret side, to play a real win
     assert deal is not None and deal.par == today["par"]
 
+    clock.set(datetime(2026, 11, 21, 12, 0, tzinfo=UTC))  # identities older than the day's deal play it ranked
     ada, bea, bot, cyd = [await connect_player(url, name) for name in ("ada", "bea", "bot", "cyd")]
     await bot.close()
     bot = await ArenaClient.open(url)
     await bot.hello("bot", bot=True)
+    clock.set(datetime(2026, 11, 22, 23, 0, tzinfo=UTC))
+    newcomer = await connect_player(url, "newcomer")
+    fresh = await newcomer.request({"type": "play_daily", "variant": "freecell"})
+    assert fresh["ranked"] is False, "an identity made after the deal opened plays the day unranked"
+    assert (await newcomer.request({"type": "resign"}))["type"] == "game_over"
+    await newcomer.close()
     try:
         started = await ada.request({"type": "play_daily", "variant": "freecell"})
         assert started["type"] == "daily_started" and started["ranked"] is True, started
@@ -172,13 +179,14 @@ async def test_without_a_prepared_deal_nobody_waits(daily_arena: tuple[ArenaServ
 
 async def test_one_ranked_attempt_whichever_process_serves_the_player(database_url: str) -> None:
     """Two servers on one database (as two processes would be): the second knows of the first's attempt."""
-    clock = ManualClock(datetime(2026, 11, 22, 9, 0, tzinfo=UTC))
+    clock = ManualClock(datetime(2026, 11, 21, 9, 0, tzinfo=UTC))
     first = await start_arena(database_url, clock, daily_secret=SECRET)
     second = await start_arena(database_url, clock, daily_secret=SECRET)
     try:
+        ada = await connect_player(f"ws://127.0.0.1:{first.port}/", "ada")  # a day before the deal opens
+        clock.set(datetime(2026, 11, 22, 9, 0, tzinfo=UTC))
         deal = await prepared(first.store, DAY)  # type: ignore[arg-type]
         assert await prepared(second.store, DAY) == deal, "insert-if-absent: the first deal stored is the deal"
-        ada = await connect_player(f"ws://127.0.0.1:{first.port}/", "ada")
         started = await ada.request({"type": "play_daily", "variant": "freecell"})
         assert started["ranked"] is True
         assert (await ada.request({"type": "resign"}))["outcome"] == "resigned"

@@ -3,19 +3,23 @@ answers, cursor paging and around-me, bots apart, ranked options, and bad parame
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
+import pytest
 from arena_client import ArenaClient, connect_player
-from arena_server import RunningArena
-from boards_helpers import http_get, play, winning_moves, without_id
+from arena_server import RunningArena, start_arena
+from boards_helpers import ManualClock, http_get, play, winning_moves, without_id
 
 SEED = 6  # the solver wins it in a few hundredths of a second
 
 
-async def race_to_a_win(clients: list[ArenaClient], seed: int, detour: bool = False) -> dict[str, dict[str, Any]]:
-    """Everyone in one ranked room plays the same winning moves, one after the other (so in time order).
+async def race_to_a_win(clients: list[ArenaClient], seed: int, clock: ManualClock, detour: bool = False
+                        ) -> dict[str, dict[str, Any]]:  # fmt: skip
+    """Everyone in one ranked room plays the same winning moves, one after the other (so in time order), a
+    second a move on the server's clock (a win at machine speed would be screened off the human board).
     With `detour`, each first plays a move and takes it back: two moves more than the others' best."""
     host, others = clients[0], clients[1:]
     created = await host.request({"type": "create_room", "variant": "freecell", "seed": seed,
@@ -24,12 +28,13 @@ async def race_to_a_win(clients: list[ArenaClient], seed: int, detour: bool = Fa
     for client in others:
         assert (await client.request({"type": "join_room", "code": created["room"]["code"]}))["type"] == "room"
     await host.request({"type": "start_race"})
+    clock.advance(1)  # the countdown ends on the server's next tick
     games = {client.player_id: (await client.expect("race_started"))["game"] for client in clients}
     moves = winning_moves("freecell", seed)
-    for client in clients:
-        won = await play(client, [moves[0], "undo", *moves] if detour else moves)
+    for number, client in enumerate(clients):
+        clock.advance(number)  # distinct finish instants and times, in this order
+        won = await play(client, [moves[0], "undo", *moves] if detour else moves, clock)
         assert won["status"] == "won"
-        await asyncio.sleep(0.02)  # distinct finish instants and times, in this order
     return games  # type: ignore[return-value]
 
 
@@ -42,12 +47,23 @@ async def both_ways(arena: RunningArena, client: ArenaClient, path: str, request
     return status, body
 
 
-async def test_deal_boards_over_http_and_websocket(arena: RunningArena) -> None:
+@pytest.fixture
+async def paced_arena(database_url: str) -> AsyncIterator[tuple[RunningArena, ManualClock]]:
+    clock = ManualClock(datetime(2026, 11, 25, 12, 0, tzinfo=UTC))
+    server = await start_arena(database_url, clock)
+    try:
+        yield RunningArena(server, f"ws://127.0.0.1:{server.port}/", database_url), clock
+    finally:
+        await server.shutdown()
+
+
+async def test_deal_boards_over_http_and_websocket(paced_arena: tuple[RunningArena, ManualClock]) -> None:
+    arena, clock = paced_arena
     ada, bob, cyd = [await connect_player(arena.url, name) for name in ("ada", "bob", "cyd")]
     robot = await ArenaClient.open(arena.url)
     await robot.hello("robot", bot=True)
     try:
-        await race_to_a_win([ada, bob, robot], SEED)
+        await race_to_a_win([ada, bob, robot], SEED, clock)
         deal = {"type": "get_leaderboard", "variant": "freecell", "board": "deal", "seed": SEED}
         base = f"/api/leaderboards/freecell/deal/{SEED}"
         status, board = await both_ways(arena, cyd, base, deal)
@@ -61,7 +77,7 @@ async def test_deal_boards_over_http_and_websocket(arena: RunningArena) -> None:
         assert [row["name"] for row in bots["entries"]] == ["robot"], "bots have their own board"
 
         # ada plays the deal again, worse (two moves more): her best stays; a page of one, then the last page
-        await race_to_a_win([ada], SEED, detour=True)
+        await race_to_a_win([ada], SEED, clock, detour=True)
         _, first = await both_ways(arena, cyd, base + "?limit=1", {**deal, "limit": 1})
         assert [row["name"] for row in first["entries"]] == ["ada"] and first["total"] == 2
         assert first["entries"][0] == board["entries"][0], "the better game stays on the board"

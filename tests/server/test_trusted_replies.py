@@ -12,7 +12,7 @@ import pytest
 
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.effects import Refusal
-from freecell_arena.engine import VARIANTS, format_move
+from freecell_arena.engine import VARIANTS, format_move, variant_by_id
 from freecell_arena.protocol.messages import (
     SERVER_MESSAGES,
     CreateRoomRequest,
@@ -44,7 +44,8 @@ def play_random_game(variant_id: str, seed: int, actions: int) -> list[str]:
     arena = Arena(SteppingClock())
     player, _ = arena.register(HelloRequest(name="trusted", bot=True))
     options = RoomOptions(autoplay=seed % 2 == 0, countdown_s=0, undo_allowed=True)
-    arena.handle(player, CreateRoomRequest(variant=variant_id, seed=seed, options=options))
+    hidden = variant_by_id(variant_id).face_down  # its rooms deal from a seed the server draws
+    arena.handle(player, CreateRoomRequest(variant=variant_id, seed=None if hidden else seed, options=options))
     arena.handle(player, StartRaceRequest())
     arena.tick()
     game = arena._running_game(player, None)

@@ -47,18 +47,21 @@ def run(args: argparse.Namespace) -> int:
     if args.batch < 1:
         return fail("--batch must be at least 1")
     try:
-        games, entries, mismatches = asyncio.run(audit(url, args.batch))
+        games, entries, mismatches, flagged = asyncio.run(audit(url, args.batch))
     except (StoreError, SQLAlchemyError, OSError) as error:
         cause = getattr(error, "orig", None) or error
         return fail(f"cannot audit {display_url(url)}: {' '.join(str(cause).split()) or type(cause).__name__}")
     verdict = "no mismatch" if not mismatches else f"{mismatches} mismatch{'es' if mismatches != 1 else ''}"
-    print(f"audited {games} ranked games and {entries} leaderboard entries: {verdict}", file=sys.stderr)
+    for line in flagged:
+        print(line, file=sys.stderr)
+    print(f"audited {games} ranked games and {entries} leaderboard entries: {verdict}; "
+          f"{len(flagged)} win{'s' if len(flagged) != 1 else ''} flagged as implausible", file=sys.stderr)
     return 1 if mismatches else 0
 
 
-async def audit(url: str, batch: int) -> tuple[int, int, int]:
-    """Print every mismatch; return (games, entries, mismatches)."""
-    from freecell_arena.core.audit import check_entry, check_game
+async def audit(url: str, batch: int) -> tuple[int, int, int, list[str]]:
+    """Print every mismatch; return (games, entries, mismatches, the flagged wins' report lines)."""
+    from freecell_arena.core.audit import check_entry, check_game, flagged
     from freecell_arena.store import SqlStore
     from freecell_arena.store.audit_reads import AuditReads
 
@@ -66,11 +69,14 @@ async def audit(url: str, batch: int) -> tuple[int, int, int]:
     store = SqlStore(url)
     reads = AuditReads(store.engine, batch)
     games = entries = mismatches = 0
+    flagged_wins: list[str] = []
     try:
         async for games_batch in reads.ranked_games():
             for stored, bot, entry in games_batch:
                 games += 1
                 mismatches += _report(check_game(stored, bot, entry))
+                if (line := flagged(stored)) is not None:
+                    flagged_wins.append(line)
         async for entries_batch in reads.entries():
             for entry_facts, game in entries_batch:
                 entries += 1
@@ -79,7 +85,7 @@ async def audit(url: str, batch: int) -> tuple[int, int, int]:
             mismatches += _report([line])
     finally:
         await store.close()
-    return games, entries, mismatches
+    return games, entries, mismatches, flagged_wins
 
 
 def _report(lines: list[str]) -> int:

@@ -212,6 +212,7 @@ class Arena:
         variant = known_variant(request.variant)
         options = resolve_ranked(variant, request.options)
         seed = self._seed(variant, request.seed, request.deal)
+        seed_chosen = request.seed is not None or request.deal is not None
         now = self.clock.now()
         code = new_room_code()
         while code in self.rooms:
@@ -224,6 +225,7 @@ class Arena:
             host_id=player_id,
             options=options.model_dump(mode="json"),
             created_at=now,
+            seed_chosen=seed_chosen,
         )
         room = Room(record, variant, options)
         self._add_room(room)
@@ -645,6 +647,12 @@ class Arena:
         low, high = variant.seed_range
         if chosen is None:
             return random_seed(low, high)
+        if variant.face_down:
+            raise Refusal(
+                ErrorCode.bad_seed,
+                f"{variant.name} hides cards: its rooms deal from a seed the server draws, so nobody (the host "
+                "included) knows the face-down cards; the seed is shown once the race is over",
+            )
         if not low <= chosen <= high:
             raise Refusal(ErrorCode.bad_seed, f"{variant.name} seeds run from {low} to {high}, not {chosen}")
         return chosen

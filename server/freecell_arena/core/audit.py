@@ -9,8 +9,12 @@ batches and prints what these return, one mismatch per line. What is checked, pe
 - the moves replay on the seed with the game's options, the replay ends as stored (won, stuck, or neither
   for resigned / timeout), a win's finish is its last move's instant, and the stored move counts and cards
   on foundations are the replay's;
+- a human's ranked win is flagged exactly when `core.fair_play` finds it implausible (re-screened from the stored
+  moves count and time), and a flagged win sits on the bots' side of its deal;
 - its board is the one its variant, deal (or day) and player's population name; a won game's player has an
   entry on it that is this game or a better one.
+
+`flagged` lists the flagged wins: not mismatches, but what an operator reviews.
 
 Per entry: it points at a won ranked game of that player on that board, with the same numbers.
 """
@@ -22,6 +26,7 @@ from datetime import datetime
 
 from freecell_arena.core import daily
 from freecell_arena.core.clock import elapsed_ms
+from freecell_arena.core.fair_play import bots_side, implausible_win
 from freecell_arena.core.leaderboard import expected_board, score
 from freecell_arena.core.ports import StoredGame
 from freecell_arena.engine import RULES_VERSION, Game, ReplayError, UnknownVariantError, variant_by_id
@@ -90,7 +95,20 @@ def check_game(stored: StoredGame, bot: bool, entry: EntryFacts | None) -> list[
     if result.outcome == "won" and stored.moves and stored.moves[-1].at != result.finished_at:
         problems.append(f"{where}: finished at {result.finished_at.isoformat()}, "
                         f"but its winning move was accepted at {stored.moves[-1].at.isoformat()}")  # fmt: skip
+    screened = implausible_win(variant, result.player_moves, result.time_ms) if won and not bot else None
+    if (screened is None) != (result.flag is None):
+        problems.append(f"{where}: flagged as implausible ({result.flag}), but the screen passes it" if result.flag
+                        else f"{where}: a human win no person could play ({screened}) is not flagged")  # fmt: skip
     return problems + _check_board(stored, bot, entry, where)
+
+
+def flagged(stored: StoredGame) -> str | None:
+    """The report line of a flagged win, for the operator's review."""
+    result = stored.result
+    if result is None or result.flag is None:
+        return None
+    game = stored.game
+    return f"flagged: game {game.game_id} of player {game.player_id} on {game.board}: {result.flag}"
 
 
 def _check_times(stored: StoredGame, where: str) -> list[str]:
@@ -122,6 +140,8 @@ def _check_board(stored: StoredGame, bot: bool, entry: EntryFacts | None, where:
     if not record.ranked:
         return [f"{where}: unranked, but it names board {record.board}"] if record.board else []
     board = expected_board(record.variant, record.seed, record.daily_day, bot)
+    if result.flag is not None:
+        board = bots_side(board)
     if record.board != board:
         return [f"{where}: on board {record.board}, but its deal and player belong on {board}"]
     if result.outcome != "won":

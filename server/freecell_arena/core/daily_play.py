@@ -3,8 +3,9 @@
 - `play_daily` starts the player's game of today's deal; the clock starts now (the instant the deal is
   sent). The first attempt of a player at a day's deal is ranked (the database holds a unique index on
   ranked daily games per player, variant and day, so several processes agree); any later game of that deal
-  is unranked. Asking again while the day's game still runs returns that game: leaving or disconnecting
-  never restarts or stops the clock.
+  is unranked, and so is every game of a player whose identity was made after that day's deal opened (a
+  throwaway identity must not scout the deal for a second, ranked one). Asking again while the day's game
+  still runs returns that game: leaving or disconnecting never restarts or stops the clock.
 - A player in a room whose race is not over, or with another game running, is refused with a clear error;
   a player whose daily game runs cannot join a race as a player (a race would take over their game).
 - When the day closes (24:00 UTC) every game of it still running ends as `timeout`, and its seed and every
@@ -109,7 +110,9 @@ class DailyChallenges:
             raise Refusal(ErrorCode.game_in_progress, f"your {current.variant.name} game is still running: "
                           "finish or resign it first")
         leaving = self.host.leave_finished_room(player_id)  # a finished race's room is left, as create_room does
-        ranked = (player_id, variant.id, day) not in self.attempted
+        # One ranked attempt per person, not per fresh token: an identity made after the day's deal opened
+        # could scout the deal for a second one, so it plays the day unranked (docs/leaderboards.md).
+        ranked = (player_id, variant.id, day) not in self.attempted and state.record.created_at < daily.opens_at(day)
         game = PlayerGame.start(
             game_id=new_id("g"),
             room_id=None,

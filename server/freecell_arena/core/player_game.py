@@ -7,6 +7,7 @@ from datetime import date, datetime
 from typing import Any
 
 from freecell_arena.core.clock import elapsed_ms
+from freecell_arena.core.fair_play import bots_side, implausible_win, is_human_board
 from freecell_arena.core.ports import BoardClaim, GameRecord, ResultRecord
 from freecell_arena.engine import RULES_VERSION, Game, Move, Turn, Variant, format_move, move_to_json
 from freecell_arena.protocol.messages import GameView, MoveAcceptedMessage, PlayedMove, PlayerStatus, Progress
@@ -136,6 +137,11 @@ class PlayerGame:
         """Only a won ranked game claims a place on its board (stored in the result's own transaction)."""
         assert self.finish is not None
         board = self.record.board
+        flag = None
+        if board and self.finish.outcome == "won" and is_human_board(board):
+            flag = implausible_win(self.variant, self.game.player_moves, self.finish.time_ms)
+            if flag is not None:
+                board = bots_side(board)
         claim = BoardClaim(board, self.player_id) if board and self.finish.outcome == "won" else None
         return ResultRecord(
             game_id=self.game_id,
@@ -146,6 +152,7 @@ class PlayerGame:
             time_ms=self.finish.time_ms,
             finished_at=self.finish.at,
             claim=claim,
+            flag=flag,
         )
 
     def progress(self, now: datetime) -> Progress:

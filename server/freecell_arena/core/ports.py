@@ -40,6 +40,8 @@ class RoomRecord:
     host_id: str
     options: dict[str, Any]
     created_at: datetime
+    seed_chosen: bool = False
+    """The host chose the deal (a seed or deal number) instead of letting the server draw one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +99,9 @@ class ResultRecord:
     finished_at: datetime
     claim: BoardClaim | None = None
     """Set on a won ranked game: in the same transaction, the store keeps the player's best on that board."""
+    flag: str | None = None
+    """Why a human's ranked win is implausible (`core.fair_play`): the game then counts on the bots' board,
+    which its claim names, and the store moves the game's `board` there too."""
 
 
 @dataclass(frozen=True, slots=True)

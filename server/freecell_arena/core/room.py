@@ -128,4 +128,5 @@ class Room:
             starts_at=self.starts_at,
             ends_at=self.ends_at,
             progress=self.progress(now),
+            host_chose_deal=self.record.seed_chosen,
         )

@@ -147,6 +147,9 @@ class RoomView(Message):
     starts_at: datetime | None = None
     ends_at: datetime | None = None
     progress: list[Progress] = Field(default_factory=list)
+    host_chose_deal: bool = Field(
+        default=False, description="The host picked the deal (a seed or deal number): the host may know it."
+    )
 
 
 class GameView(Message):

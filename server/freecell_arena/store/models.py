@@ -40,6 +40,7 @@ NAMING_CONVENTION = {
 }
 
 ID_LENGTH = 64  # ids are `prefix_<16 hex>` (freecell_arena.core.identity); token hashes are 64 hex digits
+FLAG_LENGTH = 200
 BOARD_LENGTH = 96  # board keys are `variant/daily/2026-11-22/humans` or `variant/deal/<seed>/bots`
 
 
@@ -79,6 +80,7 @@ class Room(Base):
     created_at: Mapped[datetime]
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    seed_chosen: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
 
 
 class Game(Base):
@@ -108,6 +110,8 @@ class Game(Base):
     time_ms: Mapped[int | None] = mapped_column(BigInteger)
     board: Mapped[str | None] = mapped_column(String(BOARD_LENGTH))
     daily_day: Mapped[date | None]
+    flagged: Mapped[str | None] = mapped_column(String(FLAG_LENGTH))
+    """Why a human's ranked win is implausible (freecell_arena.core.fair_play); NULL for every other game."""
 
     __table_args__ = (
         # A reconnecting player's unfinished games: partial, so it stays as small as the live games.

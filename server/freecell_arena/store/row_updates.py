@@ -39,17 +39,23 @@ def room_status_update(record: RoomStatusRecord) -> RowUpdate:
 
 
 def result_update(record: ResultRecord) -> RowUpdate:
-    """The result lands only on an unfinished game: a second result for the same game is refused."""
+    """The result lands only on an unfinished game: a second result for the same game is refused. A flagged
+    win moves the game to the board its claim names (the bots' side), with the reason."""
+    values: dict[str, Any] = {
+        "outcome": record.outcome,
+        "player_moves": record.player_moves,
+        "single_card_moves": record.single_card_moves,
+        "cards_on_foundations": record.cards_on_foundations,
+        "time_ms": record.time_ms,
+        "finished_at": record.finished_at,
+    }
+    if record.flag is not None:
+        values["flagged"] = record.flag[:200]
+        if record.claim is not None:
+            values["board"] = record.claim.board
     return RowUpdate(
         "games",
-        {
-            "outcome": record.outcome,
-            "player_moves": record.player_moves,
-            "single_card_moves": record.single_card_moves,
-            "cards_on_foundations": record.cards_on_foundations,
-            "time_ms": record.time_ms,
-            "finished_at": record.finished_at,
-        },
+        values,
         {"id": record.game_id, "outcome": None},
         f"result for game {record.game_id!r}, which is unknown or already finished",
     )

@@ -196,6 +196,7 @@ def _row(record: Record) -> dict[str, Any]:
                 "seed": record.seed,
                 "host_id": record.host_id,
                 "options": record.options,
+                "seed_chosen": record.seed_chosen,
                 "status": INITIAL_ROOM_STATUS,
                 "created_at": record.created_at,
                 "started_at": None,
@@ -265,6 +266,7 @@ def _result(row: Any) -> ResultRecord | None:
         cards_on_foundations=row.cards_on_foundations,
         time_ms=row.time_ms,
         finished_at=row.finished_at,
+        flag=row.flagged,
     )
 
 
@@ -287,5 +289,6 @@ async def with_moves(connection: AsyncConnection, game_rows: Sequence[Any]) -> l
 async def _stored_room(connection: AsyncConnection, row: Any) -> StoredRoom:
     query = select(games.c.id).where(games.c.room_id == row.id).order_by(games.c.started_at, games.c.id)
     game_ids = list((await connection.execute(query)).scalars())
-    room = RoomRecord(row.id, row.code, row.variant, row.seed, row.host_id, row.options, row.created_at)
+    room = RoomRecord(row.id, row.code, row.variant, row.seed, row.host_id, row.options, row.created_at,
+                      row.seed_chosen)  # fmt: skip
     return StoredRoom(room, row.status, row.started_at, row.finished_at, game_ids)

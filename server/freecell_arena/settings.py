@@ -51,6 +51,10 @@ class Settings(BaseSettings):
     readiness_failure_window_s: float = Field(
         default=10.0, ge=0, description="`/readyz` says not ready this long after a write to the database failed."
     )
+    max_spectators: int = Field(default=64, ge=0, description="Spectators one room may hold.")
+    outbox_limit_bytes: int = Field(
+        default=1_048_576, ge=65_536, description="Frames queued for a client that does not read; past it, cut."
+    )
     hello_timeout_s: float = Field(default=10.0, gt=0, description="Close a connection without a hello by then.")
     max_connections_per_address: int = Field(
         default=64, ge=1, description="Open websocket connections one client address may hold."

@@ -16,6 +16,7 @@ import pytest
 from arena_client import ArenaClient, connect_player
 from arena_server import RunningArena, start_arena
 from boards_helpers import http_get
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from freecell_arena.store import migrate
@@ -245,3 +246,74 @@ def test_the_throttled_log_counts_what_it_held_back(caplog: pytest.LogCaptureFix
     messages = [record.getMessage() for record in caplog.records if record.name == "throttle-test"]
     assert messages == ["the database is down", "the database is down (9 more like it in the last 10 s)",
                         "the database is down (9 more like it in the last 10 s)"]  # fmt: skip
+
+
+async def test_a_member_who_stops_reading_is_cut_off_by_bytes_queued(tmp_path: Path) -> None:
+    """A spectator stops reading while a race runs: what waits for it is counted in bytes, and once the small
+    limit is passed the server cuts it instead of queueing (the players go on untouched). SQLite only: this is
+    about the socket, not the database."""
+    import random
+    import socket
+
+    from racing import choose_move, server_board, wire_form
+
+    database_url = f"sqlite+aiosqlite:///{tmp_path / 'arena.db'}"
+    await migrate(database_url)
+    server = await start_arena(database_url, outbox_limit_bytes=65_536)
+    url = f"ws://127.0.0.1:{server.port}/"
+    try:
+        host = await connect_player(url, "host")
+        created = await host.request({"type": "create_room", "variant": "freecell", "seed": 3,
+                                      "options": {"countdown_s": 0, "undo_allowed": True, "autoplay": False}})
+        code = created["room"]["code"]
+        raw = socket.socket()
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # a small window: the kernel holds little
+        raw.connect(("127.0.0.1", server.port))
+        raw.setblocking(False)
+        # a plain client: once a frame waits unread, it stops reading
+        sleeper = await connect(url, sock=raw, max_queue=1, compression=None)
+        await sleeper.send(json.dumps({"type": "hello", "name": "sleeper"}))
+        sleeper_id = json.loads(await sleeper.recv())["player_id"]
+        await sleeper.send(json.dumps({"type": "join_room", "code": code, "spectator": True}))
+        assert json.loads(await sleeper.recv())["type"] == "room"
+        # the server's side of the same socket gets a small kernel buffer too, so what the kernel holds for the
+        # sleeper is kilobytes, not megabytes: the frames pile up where the server counts them
+        server_socket = server.connections[sleeper_id].websocket.transport.get_extra_info("socket")
+        server_socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        await host.request({"type": "start_race"})
+        game = (await host.expect("race_started"))["game"]
+        rng = random.Random(3)
+        sent = 0
+        async with asyncio.timeout(60):
+            while server.metrics.frames_dropped == 0:
+                move = choose_move(server_board(server, game["game_id"]), rng)
+                message = {"type": "undo"} if move is None or sent % 2 else {
+                    "type": "move", "move": wire_form("freecell", move, False)}
+                reply = await host.request(message)
+                assert reply["type"] in ("move_accepted", "error"), reply
+                sent += 1
+        assert sent < 1_000, f"cut after {sent} moves: by its 64 KiB of frames, not after 2,000 frames"
+        sleeper_connection = server.connections.get(sleeper_id)
+        assert sleeper_connection is None or sleeper_connection.outbox_bytes <= 65_536
+        assert (await host.request({"type": "get_state"}))["type"] == "game_state", "the player goes on"
+        await host.close()
+        sleeper.transport.abort()
+    finally:
+        await server.shutdown()
+
+
+async def test_spectators_per_room_are_capped(database_url: str) -> None:
+    server = await start_arena(database_url, max_spectators=2)
+    url = f"ws://127.0.0.1:{server.port}/"
+    try:
+        host = await connect_player(url, "host")
+        code = (await host.request({"type": "create_room", "variant": "freecell"}))["room"]["code"]
+        watchers = [await connect_player(url, f"w{number}") for number in range(3)]
+        for watcher in watchers[:2]:
+            assert (await watcher.request({"type": "join_room", "code": code, "spectator": True}))["type"] == "room"
+        refused = await watchers[2].request({"type": "join_room", "code": code, "spectator": True})
+        assert refused["code"] == "room_full" and "2 spectators" in refused["message"], refused
+        player = await watchers[2].request({"type": "join_room", "code": code})
+        assert player["type"] == "room", "the cap is on spectators, not on players"
+    finally:
+        await server.shutdown()

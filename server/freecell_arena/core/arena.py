@@ -78,14 +78,17 @@ from freecell_arena.protocol.messages import (
 )
 from freecell_arena.protocol.trusted import Reply
 
+DEFAULT_MAX_SPECTATORS = 64
+"""Every spectator gets every room event: a cap keeps one room from costing the server without bound."""
 FORGET_FINISHED_AFTER = timedelta(seconds=30)
 """How long a finished race stays in memory at least, even when nobody of it is connected."""
 SWEEP_INTERVAL = timedelta(seconds=1)
 """How often the finished races are looked at (not on every tick: a race whose players stay costs nothing)."""
 
 class Arena:
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, max_spectators: int = DEFAULT_MAX_SPECTATORS) -> None:
         self.clock = clock
+        self.max_spectators = max_spectators
         self.state = SharedState(clock)
         self.players = self.state.players
         self.rooms = self.state.rooms
@@ -256,6 +259,8 @@ class Arena:
             if room.is_full():
                 limit = room.options.max_players
                 raise Refusal(ErrorCode.room_full, f"room {code} is full ({limit} players)")
+        elif len(room.members) - len(room.players()) >= self.max_spectators:
+            raise Refusal(ErrorCode.room_full, f"room {code} has its {self.max_spectators} spectators already")
         leaving = self.leave_finished_room(player_id)
         role = "spectator" if request.spectator else "player"
         room.members[player_id] = Member(player_id, state.record.display_name, state.record.bot, role)

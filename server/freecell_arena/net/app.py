@@ -56,7 +56,7 @@ class ArenaServer:
         self.store = store
         self.writer = writer
         self.clock = clock or SystemClock()
-        self.arena = Arena(self.clock)
+        self.arena = Arena(self.clock, settings.max_spectators)
         self.daily = DailyService(settings, store, self.arena, self.clock)
         self.queries = Queries(store, self.clock, self.daily)
         self.http_api = HttpApi(self.queries, lambda: self.shutting_down)

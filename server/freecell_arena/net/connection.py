@@ -41,7 +41,6 @@ log = logging.getLogger(__name__)
 failures = ThrottledLog(log)
 """Unexpected failures while handling a frame, logged once per kind and interval for the whole process."""
 
-OUTBOX_LIMIT = 2_000
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_REPLACED = 4000
@@ -121,6 +120,7 @@ class Connection:
         settings = server.settings
         self.bucket = TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst)
         self.outbox: deque[str] = deque()  # frames the sender task writes, in order
+        self.outbox_bytes = 0  # their size in UTF-8: the limit counts bytes (a frame may be 100 bytes or 6 KB)
         self._sender_waiting: asyncio.Future[None] | None = None
         self._replying = False  # the reader is writing its replies: queued frames wait behind them
         self._stopping = False
@@ -315,14 +315,18 @@ class Connection:
         """Queue a frame; a client that stops reading is cut off instead of growing the queue forever."""
         if type(message) is ErrorMessage:
             self.server.metrics.errors[message.code.value] += 1
-        if len(self.outbox) >= OUTBOX_LIMIT:
+        text = _encoded(message)
+        size = len(text) if text.isascii() else len(text.encode())
+        if self.outbox_bytes + size > self.server.settings.outbox_limit_bytes:
             self.server.metrics.frames_dropped += 1
             if not self._overflowed:
                 self._overflowed = True
-                log.warning("dropping a connection that does not read its messages (%s queued)", OUTBOX_LIMIT)
+                log.warning("dropping a connection that does not read its messages (%d bytes queued)",
+                            self.outbox_bytes)  # fmt: skip
                 self.websocket.transport.abort()  # a close handshake would wait behind the unread frames
             return
-        self.outbox.append(_encoded(message))
+        self.outbox.append(text)
+        self.outbox_bytes += size
         if not self._replying:
             self._wake_sender()
 
@@ -359,7 +363,9 @@ class Connection:
         loop = asyncio.get_running_loop()
         while True:
             while outbox and not self._replying:
-                await self.websocket.send(outbox.popleft())  # written before send() first yields: order kept
+                text = outbox.popleft()
+                self.outbox_bytes -= len(text) if text.isascii() else len(text.encode())
+                await self.websocket.send(text)  # written before send() first yields: order kept
             if self._stopping and not outbox:
                 return
             self._sender_waiting = loop.create_future()

@@ -24,11 +24,14 @@ SETTLED_SEEDS = {
     "freecell-three-deck": 2,
     "freecell-four-deck": 20,
 }
+CELL_ELEVEN_SETTLED_SEED = 6
 """Cell Eleven is missing on purpose: its rooms deal from a seed the server draws (the host must not know the
 face-down cards); the solver settles every Cell Eleven seed of the bench within a second or two."""
 
 
 async def race_three_bots(arena: Arena, variant: str) -> list[RaceResult]:
+    if variant not in SETTLED_SEEDS:  # the server draws Cell Eleven's seed: make its draw one the solver settles
+        arena.server.arena.draw_seed = lambda low, high: CELL_ELEVEN_SETTLED_SEED
     rooms: asyncio.Future[RoomView] = asyncio.get_running_loop().create_future()
     options = RoomOptions(countdown_s=0.1, time_limit_s=600)
     host = BotRunner(

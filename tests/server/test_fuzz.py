@@ -128,6 +128,7 @@ async def send_and_check(server: ArenaServer, batch: list[str]) -> None:
                     assert snapshot(server, player_id) == before, f"a refused frame changed state: {frame!r}"
 
 
+@pytest.mark.timeout(120 + FRAMES // 100)  # about 250 frames a second here; the nightly size takes minutes
 @settings(max_examples=max(1, FRAMES // FRAMES_PER_EXAMPLE), deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
 @given(batch=st.lists(frames(), min_size=FRAMES_PER_EXAMPLE, max_size=FRAMES_PER_EXAMPLE))

@@ -10,6 +10,7 @@ import json
 import logging
 import urllib.error
 import urllib.request
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from boards_helpers import http_get
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from freecell_arena.core.identity import hash_token
 from freecell_arena.store import migrate
 
 
@@ -315,5 +317,35 @@ async def test_spectators_per_room_are_capped(database_url: str) -> None:
         assert refused["code"] == "room_full" and "2 spectators" in refused["message"], refused
         player = await watchers[2].request({"type": "join_room", "code": code})
         assert player["type"] == "room", "the cap is on spectators, not on players"
+    finally:
+        await server.shutdown()
+
+
+async def test_idle_identities_leave_memory_and_come_back_with_their_token(database_url: str) -> None:
+    from boards_helpers import ManualClock
+
+    clock = ManualClock(datetime(2026, 11, 25, 12, 0, tzinfo=UTC))
+    server = await start_arena(database_url, clock)
+    url = f"ws://127.0.0.1:{server.port}/"
+    try:
+        idle = await connect_player(url, "idle")
+        racer = await connect_player(url, "racer")
+        await racer.request({"type": "create_room", "variant": "freecell", "options": {"countdown_s": 0}})
+        await racer.request({"type": "start_race"})
+        clock.advance(0.1)
+        await racer.expect("race_started")
+        idle_id, racer_id, token = idle.player_id, racer.player_id, idle.token
+        await idle.close()
+        await racer.close()
+        clock.advance(61)
+        async with asyncio.timeout(10):
+            while idle_id in server.arena.players:
+                await asyncio.sleep(0.02)
+        assert racer_id in server.arena.players, "a player whose game runs stays"
+        assert server.arena.player_by_token_hash(hash_token(token or "")) is None
+        back = await ArenaClient.open(url)
+        welcome = await back.request({"type": "hello", "name": "idle", "token": token})
+        assert welcome["type"] == "welcome" and welcome["resumed"] is True and welcome["player_id"] == idle_id
+        await back.close()
     finally:
         await server.shutdown()

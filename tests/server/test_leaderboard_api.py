@@ -35,6 +35,8 @@ async def race_to_a_win(clients: list[ArenaClient], seed: int, clock: ManualCloc
         clock.advance(number)  # distinct finish instants and times, in this order
         won = await play(client, [moves[0], "undo", *moves] if detour else moves, clock)
         assert won["status"] == "won"
+    for client in clients:
+        await client.expect("race_over")  # the server's tick has settled the race: its room is finished
     return games  # type: ignore[return-value]
 
 

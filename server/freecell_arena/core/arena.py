@@ -82,6 +82,8 @@ DEFAULT_MAX_SPECTATORS = 64
 """Every spectator gets every room event: a cap keeps one room from costing the server without bound."""
 FORGET_FINISHED_AFTER = timedelta(seconds=30)
 """How long a finished race stays in memory at least, even when nobody of it is connected."""
+FORGET_IDLE_PLAYER_AFTER = timedelta(seconds=60)
+"""How long an identity with nothing going on stays in memory after its last connection closed."""
 SWEEP_INTERVAL = timedelta(seconds=1)
 """How often the finished races are looked at (not on every tick: a race whose players stay costs nothing)."""
 
@@ -89,6 +91,8 @@ class Arena:
     def __init__(self, clock: Clock, max_spectators: int = DEFAULT_MAX_SPECTATORS) -> None:
         self.clock = clock
         self.max_spectators = max_spectators
+        self.draw_seed: Callable[[int, int], int] = random_seed
+        """Where seeds nobody chose come from (a secret random draw); injected like the clock, for tests."""
         self.state = SharedState(clock)
         self.players = self.state.players
         self.rooms = self.state.rooms
@@ -104,6 +108,8 @@ class Arena:
         self._finished: dict[Room, datetime] = {}
         """Finished races, by when they finished: each leaves memory once nobody of it is connected."""
         self._next_sweep: datetime | None = None
+        self._unconnected_since: dict[str, datetime] = {}
+        """Players whose last connection closed, and when: candidates to leave memory (`_forget_idle_players`)."""
 
     # ------------------------------------------------------------------ identity and connections
 
@@ -143,6 +149,7 @@ class Arena:
     def resume(self, player_id: str, request: HelloRequest) -> Effect:
         state = self.players[player_id]
         state.connections += 1
+        self._unconnected_since.pop(player_id, None)
         welcome = WelcomeMessage(
             id=request.id,
             player_id=player_id,
@@ -159,6 +166,8 @@ class Arena:
         if state is None:
             return Effect()
         state.connections = max(0, state.connections - 1)
+        if not state.connections:
+            self._unconnected_since[player_id] = self.clock.now()
         if state.connections or state.room_code is None:
             return Effect()
         room = self.rooms.get(state.room_code)
@@ -214,7 +223,7 @@ class Arena:
         leaving = self.leave_finished_room(player_id)
         variant = known_variant(request.variant)
         options = resolve_ranked(variant, request.options)
-        seed = self._seed(variant, request.seed, request.deal)
+        seed = self._seed(variant, request.seed, request.deal, self.draw_seed)
         seed_chosen = request.seed is not None or request.deal is not None
         now = self.clock.now()
         code = new_room_code()
@@ -474,9 +483,10 @@ class Arena:
         for room in settling:
             if room.status == RUNNING and room.everyone_done():
                 effects.append(self._finish_race(room))
-        if self._finished and (self._next_sweep is None or now >= self._next_sweep):
+        if (self._finished or self._unconnected_since) and (self._next_sweep is None or now >= self._next_sweep):
             self._next_sweep = now + SWEEP_INTERVAL
             self._forget_unwatched_races(now)
+            self._forget_idle_players(now)
         return effects + self.dailies.tick(now)
 
     def _forget_unwatched_races(self, now: datetime) -> None:
@@ -492,6 +502,26 @@ class Arena:
                 del self._finished[room]
             elif now - finished_at >= FORGET_FINISHED_AFTER and not any(map(self.is_connected, room.members)):
                 self._forget_room(room)
+
+    def _forget_idle_players(self, now: datetime) -> None:
+        """An identity with no connection, no room and no running game leaves memory a while after its last
+        connection closed: a long-running process would otherwise keep every player it ever saw. Its token
+        brings it back (the adapter reads the player and any unfinished game from the store on `hello`)."""
+        for player_id, since in list(self._unconnected_since.items()):
+            state = self.players.get(player_id)
+            if state is None or state.connections:
+                del self._unconnected_since[player_id]
+                continue
+            if now - since < FORGET_IDLE_PLAYER_AFTER or state.room_code is not None:
+                continue
+            game = self.games.get(state.game_id) if state.game_id else None
+            if game is not None and game.running:
+                continue
+            if game is not None:
+                self.games.pop(game.game_id, None)
+            del self.players[player_id]
+            self.token_hashes.pop(state.record.token_hash, None)
+            del self._unconnected_since[player_id]
 
     def _forget_room(self, room: Room) -> None:
         for game in room.games.values():
@@ -645,13 +675,13 @@ class Arena:
     # ------------------------------------------------------------------ helpers
 
     @staticmethod
-    def _seed(variant: Variant, seed: int | None, deal: int | None) -> int:
+    def _seed(variant: Variant, seed: int | None, deal: int | None, draw_seed: Callable[[int, int], int]) -> int:
         if seed is not None and deal is not None and seed != deal:
             raise Refusal(ErrorCode.bad_seed, "give a seed or a deal number, not two different ones")
         chosen = seed if seed is not None else deal
         low, high = variant.seed_range
         if chosen is None:
-            return random_seed(low, high)
+            return draw_seed(low, high)
         if variant.face_down:
             raise Refusal(
                 ErrorCode.bad_seed,

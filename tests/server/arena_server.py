@@ -21,6 +21,16 @@ class RunningArena:
     database_url: str
 
 
+async def drop_schema(server: ArenaServer) -> None:
+    """Every table goes away under the running server: from now on each write and read fails (an outage)."""
+    from sqlalchemy import text
+
+    async with server.store.engine.begin() as connection:
+        for table in ("leaderboard_entries", "daily_ranks", "season_standings", "moves", "games", "rooms",
+                      "players"):  # fmt: skip
+            await connection.execute(text(f"DROP TABLE {table}"))
+
+
 async def start_arena(database_url: str, clock: Clock | None = None, **overrides: object) -> ArenaServer:
     """Daily deals are not prepared in the background unless a test asks (`daily_prepare_interval_s`)."""
     values: dict[str, object] = {

@@ -178,15 +178,11 @@ async def test_healthz_over_plain_http(arena: RunningArena) -> None:
 
 
 async def test_a_broken_database_gets_errors_not_a_dropped_connection(database_url: str) -> None:
-    from arena_server import start_arena
-    from sqlalchemy import text
+    from arena_server import drop_schema, start_arena
 
     server = await start_arena(database_url)
     try:
-        async with server.store.engine.begin() as connection:  # the schema goes away under a running server
-            referring = ("leaderboard_entries", "daily_ranks", "season_standings")
-            for table in (*referring, "moves", "games", "rooms", "players"):
-                await connection.execute(text(f"DROP TABLE {table}"))
+        await drop_schema(server)  # the schema goes away under a running server
         client = await ArenaClient.open(f"ws://127.0.0.1:{server.port}/")
         lookup = await client.request({"type": "hello", "name": "x", "token": "some-token"})
         assert lookup["type"] == "error" and lookup["code"] == "internal_error", lookup

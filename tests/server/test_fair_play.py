@@ -3,28 +3,14 @@ daily unranked (tests/server/test_daily.py), and a host cannot know a hidden-car
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime
-
-import pytest
 from arena_client import connect_player
-from arena_server import RunningArena, start_arena
+from arena_server import RunningArena
 from boards_helpers import ManualClock, http_get, play, winning_moves
 
 from freecell_arena.core.fair_play import MIN_MS_PER_DECK, MIN_MS_PER_MOVE, bots_side, implausible_win
 from freecell_arena.engine import variant_by_id
 
 SEED = 6
-
-
-@pytest.fixture
-async def paced_arena(database_url: str) -> AsyncIterator[tuple[RunningArena, ManualClock]]:
-    clock = ManualClock(datetime(2026, 11, 25, 12, 0, tzinfo=UTC))
-    server = await start_arena(database_url, clock)
-    try:
-        yield RunningArena(server, f"ws://127.0.0.1:{server.port}/", database_url), clock
-    finally:
-        await server.shutdown()
 
 
 def test_the_screen_floors() -> None:

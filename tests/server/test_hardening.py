@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from arena_client import ArenaClient, connect_player
-from arena_server import RunningArena, start_arena
+from arena_server import RunningArena, drop_schema, start_arena
 from boards_helpers import http_get
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -99,12 +99,7 @@ async def test_readyz_is_503_while_the_database_cannot_commit(database_url: str)
         assert (await asyncio.to_thread(raw_http, port, "GET", "/readyz"))[0] == 200
         client = await connect_player(f"ws://127.0.0.1:{port}/", "before")
         await client.close()
-        from sqlalchemy import text
-
-        async with server.store.engine.begin() as connection:  # writes fail from now on
-            for table in ("leaderboard_entries", "daily_ranks", "season_standings", "moves", "games", "rooms",
-                          "players"):  # fmt: skip
-                await connection.execute(text(f"DROP TABLE {table}"))
+        await drop_schema(server)  # writes fail from now on
         failing = await ArenaClient.open(f"ws://127.0.0.1:{port}/")
         refused = await failing.request({"type": "hello", "name": "after"})
         assert refused["code"] == "storage_failed"
@@ -216,12 +211,7 @@ async def test_a_database_outage_logs_one_line_per_kind_not_one_traceback_per_fa
 ) -> None:
     server = await start_arena(database_url)
     try:
-        from sqlalchemy import text
-
-        async with server.store.engine.begin() as connection:
-            for table in ("leaderboard_entries", "daily_ranks", "season_standings", "moves", "games", "rooms",
-                          "players"):  # fmt: skip
-                await connection.execute(text(f"DROP TABLE {table}"))
+        await drop_schema(server)
         caplog.set_level(logging.INFO)
         clients = [await ArenaClient.open(f"ws://127.0.0.1:{server.port}/") for _ in range(30)]
         for number, client in enumerate(clients):

@@ -3,14 +3,11 @@ answers, cursor paging and around-me, bots apart, ranked options, and bad parame
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-import pytest
 from arena_client import ArenaClient, connect_player
-from arena_server import RunningArena, start_arena
+from arena_server import RunningArena
 from boards_helpers import ManualClock, http_get, play, winning_moves, without_id
 
 SEED = 6  # the solver wins it in a few hundredths of a second
@@ -47,16 +44,6 @@ async def both_ways(arena: RunningArena, client: ArenaClient, path: str, request
     over_ws = await client.request(request)
     assert without_id(over_ws) == without_id(body), path
     return status, body
-
-
-@pytest.fixture
-async def paced_arena(database_url: str) -> AsyncIterator[tuple[RunningArena, ManualClock]]:
-    clock = ManualClock(datetime(2026, 11, 25, 12, 0, tzinfo=UTC))
-    server = await start_arena(database_url, clock)
-    try:
-        yield RunningArena(server, f"ws://127.0.0.1:{server.port}/", database_url), clock
-    finally:
-        await server.shutdown()
 
 
 async def test_deal_boards_over_http_and_websocket(paced_arena: tuple[RunningArena, ManualClock]) -> None:

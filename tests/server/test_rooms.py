@@ -4,6 +4,7 @@ finished race leaving memory once nobody of it is connected."""
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime
 
 from arena_client import ArenaClient, connect_player
@@ -26,11 +27,10 @@ async def test_leaving_hands_the_room_to_the_next_player(arena: RunningArena) ->
         await guest.request({"type": "join_room", "code": code.lower()})
         left = await host.request({"type": "leave_room"})
         assert left == {"type": "left_room", "id": left["id"], "code": code}
-        while True:
-            room = (await guest.expect("room"))["room"]
-            if room["host_id"] == guest.player_id:
-                break
-        assert [member["player_id"] for member in room["members"]] == [guest.player_id]
+        gone = await guest.expect("member_left", player_id=host.player_id)
+        assert gone == {"type": "member_left", "code": code, "player_id": host.player_id, "host_id": guest.player_id}
+        state = await guest.request({"type": "get_state"})
+        assert [member["player_id"] for member in state["room"]["members"]] == [guest.player_id]
         assert (await host.request({"type": "leave_room"}))["code"] == "not_in_room"
         countdown = await guest.request({"type": "start_race"})
         assert countdown["type"] == "countdown"
@@ -212,3 +212,21 @@ async def test_a_finished_race_nobody_watches_leaves_memory_and_its_replays_come
         await host.close()
         await rival.close()
         await server.shutdown()
+
+
+async def test_a_join_sends_the_others_one_small_event_not_the_whole_room(arena: RunningArena) -> None:
+    """Membership changes cost O(members) bytes: the joiner gets the room, each other member one small event."""
+    host = await connect_player(arena.url, "host")
+    code = (await host.request({"type": "create_room", "variant": "freecell"}))["room"]["code"]
+    others = [await connect_player(arena.url, f"p{number}") for number in range(5)]
+    for number, client in enumerate(others):
+        joined = await client.request({"type": "join_room", "code": code})
+        assert joined["type"] == "room" and len(joined["room"]["members"]) == number + 2
+        event = await host.expect("member_joined")
+        assert event["member"]["player_id"] == client.player_id and event["member"]["connected"] is True
+        assert len(json.dumps(event)) < 200
+    await others[0].close()
+    dropped = await host.expect("member_left", player_id=others[0].player_id)  # a lobby seat is given up
+    assert dropped["host_id"] == host.player_id
+    for client in (host, *others[1:]):
+        await client.close()

@@ -28,6 +28,9 @@ from freecell_arena.protocol.messages import (
     GameOverMessage,
     GameStateMessage,
     GameView,
+    MemberConnectionMessage,
+    MemberJoinedMessage,
+    MemberLeftMessage,
     RaceOverMessage,
     RaceStartedMessage,
     RoomMessage,
@@ -379,6 +382,9 @@ class BotRunner:
         if isinstance(event, RoomMessage):
             if event.room.code == self.code:
                 self.room = event.room
+        elif isinstance(event, MemberJoinedMessage | MemberLeftMessage | MemberConnectionMessage):
+            if self.room is not None and event.code == self.room.code:
+                self.room = apply_membership(self.room, event)
         elif isinstance(event, RaceStartedMessage):
             if event.code == self.code:
                 self._start_game(event.game)
@@ -434,3 +440,17 @@ class BotRunner:
 async def run_bot(bot: Bot, server: str, **settings: object) -> RaceResult:
     """Play one race: `await run_bot(MyBot(), "ws://127.0.0.1:8765/", room="ABCD2345")` (see `RunConfig`)."""
     return await BotRunner(bot, RunConfig(server=server, **settings)).run()  # type: ignore[arg-type]  # keyword settings pass through to the RunConfig dataclass as given
+
+
+def apply_membership(room: RoomView, event: MemberJoinedMessage | MemberLeftMessage | MemberConnectionMessage
+                     ) -> RoomView:  # fmt: skip
+    """The room after a small membership event (protocol 3 sends these instead of the whole room)."""
+    if isinstance(event, MemberJoinedMessage):
+        members = [member for member in room.members if member.player_id != event.member.player_id]
+        return room.model_copy(update={"members": [*members, event.member]})
+    if isinstance(event, MemberLeftMessage):
+        members = [member for member in room.members if member.player_id != event.player_id]
+        return room.model_copy(update={"members": members, "host_id": event.host_id})
+    members = [member.model_copy(update={"connected": event.connected}) if member.player_id == event.player_id
+               else member for member in room.members]  # fmt: skip
+    return room.model_copy(update={"members": members})

@@ -59,6 +59,9 @@ from freecell_arena.protocol.messages import (
     JoinRoomRequest,
     LeaveRoomRequest,
     LeftRoomMessage,
+    MemberConnectionMessage,
+    MemberJoinedMessage,
+    MemberLeftMessage,
     Message,
     MoveRequest,
     PlayDailyRequest,
@@ -158,7 +161,7 @@ class Arena:
             resumed=True,
         )
         effect = Effect(replies=[welcome, self._state_message(player_id, None)])
-        return effect.merge(self._membership_changed(state.room_code, skip=player_id))
+        return effect.merge(self._connection_changed(state.room_code, player_id, connected=True))
 
     def disconnect(self, player_id: str) -> Effect:
         """A connection closed. The clock does not stop; a lobby seat is given up."""
@@ -173,7 +176,7 @@ class Arena:
         room = self.rooms.get(state.room_code)
         if room is not None and room.status == LOBBY:
             return self._leave(player_id, None, reply=False)
-        return self._membership_changed(state.room_code)
+        return self._connection_changed(state.room_code, player_id, connected=False)
 
     def is_connected(self, player_id: str) -> bool:
         state = self.players.get(player_id)
@@ -275,8 +278,11 @@ class Arena:
         room.members[player_id] = Member(player_id, state.record.display_name, state.record.bot, role)
         state.room_code = code
         now = self.clock.now()
-        reply = RoomMessage(id=request.id, room=room.view(now, self.is_connected))
-        return leaving.merge(Effect(replies=[reply]).merge(self._membership_changed(code, skip=player_id)))
+        view = room.view(now, self.is_connected)
+        reply = RoomMessage(id=request.id, room=view)
+        joined = MemberJoinedMessage(code=code, member=next(m for m in view.members if m.player_id == player_id))
+        publication = Publication(room_topic(code), joined, skip=player_id)
+        return leaving.merge(Effect(replies=[reply], publications=[publication]))
 
     def leave_room(self, player_id: str, request: LeaveRoomRequest) -> Effect:
         return self._leave(player_id, request.id, reply=True)
@@ -772,9 +778,21 @@ class Arena:
             self._add_room(room)
 
         left = Effect(replies=[LeftRoomMessage(id=request_id, code=room.code)] if reply else [], rollback=rollback)
-        return effect.merge(left).merge(self._membership_changed(room.code))
+        if room.members:
+            gone = MemberLeftMessage(code=room.code, player_id=player_id, host_id=room.host_id)
+            left = left.merge(Effect(publications=[Publication(room_topic(room.code), gone)]))
+        return effect.merge(left)
+
+    def _connection_changed(self, code: str | None, player_id: str, *, connected: bool) -> Effect:
+        """A member's connection went down or came back: a small event to the others, not the whole room."""
+        room = self.rooms.get(code) if code else None
+        if room is None:
+            return Effect()
+        message = MemberConnectionMessage(code=room.code, player_id=player_id, connected=connected)
+        return Effect(publications=[Publication(room_topic(room.code), message, skip=player_id)])
 
     def _membership_changed(self, code: str | None, skip: str | None = None) -> Effect:
+        """The whole room to everyone in it: only when its status changes (start, begin, finish), once a race."""
         room = self.rooms.get(code) if code else None
         if room is None:
             return Effect()

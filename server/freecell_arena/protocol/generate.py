@@ -85,6 +85,11 @@ A session: `hello` -> `welcome` (keep the `token`) -> `create_room` or `join_roo
 the host sends `start_race` -> `countdown` -> `race_started` (your copy of the deal) -> `move` ->
 `move_accepted` (sent only after the move is durable) ... -> `game_over` -> `race_over` -> `get_replay`.
 
+Rooms: the one who joins gets the whole room (`room`); the others get one small event each: `member_joined`,
+`member_left` (with the host now) and `member_connection` (a connection went down or came back). The whole
+room goes to everyone only when its status changes (countdown, start, finish). Version 3 added these events:
+version 2 sent the whole room to every member on each change, O(members^2) bytes per join.
+
 Boards: `race_started`, `daily_started` and `game_state` carry your whole player view (`game.view`); each
 `move_accepted` carries only what its action changed (`changes`: the changed columns by index, and the cells
 and foundations when they changed). Put the changes into the view you hold, in order; `get_state` sends the

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 
 RequestId = Annotated[str | int | None, Field(description="Chosen by the client; echoed in the reply.")]
 
@@ -415,7 +415,7 @@ class WelcomeMessage(Message):
     player_id: str
     name: str
     token: str
-    protocol: Literal[2] = 2  # PROTOCOL_VERSION (a Literal needs the number itself)
+    protocol: Literal[3] = 3  # PROTOCOL_VERSION (a Literal needs the number itself)
     resumed: bool
 
 
@@ -443,6 +443,32 @@ class LeftRoomMessage(Message):
     type: Literal["left_room"] = "left_room"
     id: RequestId = None
     code: str
+
+
+class MemberJoinedMessage(Message):
+    """To the others in the room: someone joined (the whole room goes only to the one who joined)."""
+
+    type: Literal["member_joined"] = "member_joined"
+    code: str
+    member: RoomMember
+
+
+class MemberLeftMessage(Message):
+    """To the others in the room: someone left; `host_id` names the host now (it moves when the host leaves)."""
+
+    type: Literal["member_left"] = "member_left"
+    code: str
+    player_id: str
+    host_id: str
+
+
+class MemberConnectionMessage(Message):
+    """To the others in the room: a member's connection went down or came back."""
+
+    type: Literal["member_connection"] = "member_connection"
+    code: str
+    player_id: str
+    connected: bool
 
 
 class CountdownMessage(Message):
@@ -680,6 +706,9 @@ ServerMessage = Annotated[
     | ErrorMessage
     | RoomMessage
     | LeftRoomMessage
+    | MemberJoinedMessage
+    | MemberLeftMessage
+    | MemberConnectionMessage
     | CountdownMessage
     | RaceStartedMessage
     | MoveAcceptedMessage

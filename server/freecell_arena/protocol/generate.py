@@ -100,6 +100,10 @@ Moves: the variant's text notation (`"3a"`, `"a3"`, `"38"`, `"3h"`, `"82v3"` in 
 `"t3-c1"`, `"t11-t2x3"`, `"c5-f"` in every variant) or the structured form
 `{{"from": "tableau", "from_index": 2, "to": "cell", "to_index": null, "count": 1}}` (0-based indices).
 
+Names: trimmed and NFC-normalized, 1 to 32 characters; control, format, bidi-override and zero-width
+characters are refused. A connection must say `hello` within 10 s; a room shows `host_chose_deal` when the
+host picked the deal, and Cell Eleven rooms never deal a chosen seed.
+
 Spoilers: the room sees counts only (`progress`), never an opponent's moves or board; replays open once
 the race is over. In Cell Eleven face-down cards are `null` and the seed stays `null` until the race ends.
 

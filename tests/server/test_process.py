@@ -149,3 +149,32 @@ def test_the_collector_gets_the_thresholds_of_the_settings() -> None:
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+async def test_a_race_whose_time_limit_passed_while_down_is_finished_at_start(tmp_path: Path) -> None:
+    """kill -9 mid-race; the time limit passes while no server runs; a restarted server picks the race up on its
+    own (nobody reconnects): every game gets its result, ended at the limit, and the race is finished."""
+    from freecell_arena.store import SqlStore
+
+    database_url = f"sqlite+aiosqlite:///{tmp_path / 'limit.db'}"
+    async with running_server(tmp_path, database_url=database_url) as server:
+        host = await connect_player(server.url, "host")
+        rival = await connect_player(server.url, "rival")
+        code, games = await open_race(host, [rival], "freecell", seed=1, autoplay=False, time_limit_s=5)
+        await send_moves(host, SOLUTION[:3])
+        server.process.send_signal(signal.SIGKILL)
+        assert await server.wait() == -signal.SIGKILL
+    await asyncio.sleep(5.5)  # the race's time limit passes with no server
+    store = SqlStore(database_url)
+    try:
+        async with running_server(tmp_path, database_url=database_url):
+            async with asyncio.timeout(20):
+                while (room := await store.room_by_code(code)) is None or room.status != "finished":
+                    await asyncio.sleep(0.1)
+        for game in games.values():
+            stored = await store.game(game["game_id"])
+            assert stored is not None and stored.result is not None and stored.result.outcome == "timeout"
+            assert 5_000 <= stored.result.time_ms <= 5_100, "ended at the limit, not at the restart"
+        assert room.finished_at is not None and room.started_at is not None
+    finally:
+        await store.close()

@@ -591,7 +591,8 @@ class Arena:
         return effect.merge(self._membership_changed(room.code))
 
     def _finish_race(self, room: Room) -> Effect:
-        now = self.clock.now()
+        # a time limit that passed while no process held the race ends it at the limit, not at the restart
+        now = min(self.clock.now(), room.ends_at) if room.ends_at is not None else self.clock.now()
         records: list[Record] = []
         publications: list[Publication] = []
         timed_out = [game for game in room.games.values() if game.running]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Protocol
 
-from freecell_arena.core.ports import DailyRecord, Store
+from freecell_arena.core.ports import DailyRecord, Store, StoredRoom
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +139,10 @@ class ServerStore(Store, Protocol):
 
     async def ping(self) -> None:
         """Raise unless the database answers now."""
+        ...
+
+    async def running_rooms(self) -> list[StoredRoom]:
+        """The races stored as running (picked up at start, so their timers fire with nobody connected)."""
         ...
 
     @property

@@ -34,7 +34,7 @@ from freecell_arena.net.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from freecell_arena.net.metrics import ServerMetrics, cancel_quietly
 from freecell_arena.net.queries import QUERY_TYPES, Queries
 from freecell_arena.net.ratelimit import PerAddress
-from freecell_arena.net.restore import RESTORES_FOR, restore_for
+from freecell_arena.net.restore import RESTORES_FOR, adopt_room, restore_for
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
 from freecell_arena.settings import Settings
@@ -143,6 +143,8 @@ class ArenaServer:
 
     async def start(self) -> None:
         settings = self.settings
+        for stored_room in await self.store.running_rooms():  # before the first tick: their timers fire on it
+            await adopt_room(self.arena, self.store, stored_room)
         self._server = await serve(
             self._handle,
             settings.host,

@@ -154,6 +154,12 @@ class SqlStore:
             row = (await connection.execute(select(rooms).where(rooms.c.code == code))).first()
             return await _stored_room(connection, row) if row else None
 
+    async def running_rooms(self) -> list[StoredRoom]:
+        """Races that were running when their process stopped: a server picks them up when it starts."""
+        async with self.engine.connect() as connection:
+            found = (await connection.execute(select(rooms).where(rooms.c.status == "running"))).all()
+            return [await _stored_room(connection, row) for row in found]
+
     async def room(self, room_id: str) -> StoredRoom | None:
         async with self.engine.connect() as connection:
             row = (await connection.execute(select(rooms).where(rooms.c.id == room_id))).first()

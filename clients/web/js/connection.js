@@ -1,0 +1,220 @@
+/**
+ * The socket and the protocol state around it: one websocket to the server, `hello` with the token kept in
+ * localStorage (so a reload or a lost connection resumes the same player and game), requests by id with
+ * their replies as promises, and reconnection on its own with backoff and jitter (as the Python SDK's
+ * runner does). Every server message also goes to the listeners, replies included: a `move_accepted` is
+ * both the answer to a request and a change to the board.
+ */
+
+export const CLOSE_REPLACED = 4000; // the server closed us because the same identity connected elsewhere
+const FIRST_DELAY_MS = 250;
+const MAX_DELAY_MS = 5000;
+const REQUEST_TIMEOUT_MS = 30000;
+
+/** The wait before reconnect attempt `attempt` (1, 2, ...): doubling from 250 ms to 5 s, times 0.5-1.0. */
+export function backoffDelay(attempt, random = Math.random) {
+  const base = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** Math.max(0, attempt - 1));
+  return base * (0.5 + random() / 2);
+}
+
+/**
+ * The websocket address: `?server=ws://host:port/` when given (development: the page served by any static
+ * server), else the host the page came from.
+ */
+export function serverUrl(location) {
+  const given = new URLSearchParams(location.search).get('server');
+  if (given && /^wss?:\/\//.test(given)) return given;
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${location.host}/`;
+}
+
+/** The HTTP base of the same server (for /api/ links): from the websocket address. */
+export function httpBase(wsUrl) {
+  return wsUrl.replace(/^ws/, 'http').replace(/\/$/, '');
+}
+
+export class RequestError extends Error {
+  constructor(reply, kind) {
+    super(reply.message);
+    this.code = reply.code;
+    this.reason = reply.reason ?? null;
+    this.kind = kind;
+  }
+}
+
+export class ConnectionLost extends Error {}
+
+/** Where the identity lives: one token per server address. */
+export class IdentityStore {
+  constructor(storage, server) {
+    this.storage = storage;
+    this.key = `freecell-arena:identity:${server}`;
+  }
+
+  load() {
+    try {
+      const saved = JSON.parse(this.storage.getItem(this.key) ?? 'null');
+      return saved && typeof saved.name === 'string' ? saved : null;
+    } catch {
+      return null;
+    }
+  }
+
+  save(identity) {
+    this.storage.setItem(this.key, JSON.stringify(identity));
+  }
+
+  forgetToken() {
+    const saved = this.load();
+    if (saved) this.save({ name: saved.name });
+  }
+}
+
+export class Connection {
+  /**
+   * `onMessage(message)` gets every server message; `onState(state, detail)` every change of the
+   * connection's state: "idle", "connecting", "open", "reconnecting", "replaced".
+   */
+  constructor({ url, identity, onMessage, onState, WebSocketImpl = globalThis.WebSocket, random = Math.random }) {
+    this.url = url;
+    this.identity = identity;
+    this.onMessage = onMessage;
+    this.onState = onState;
+    this.WebSocketImpl = WebSocketImpl;
+    this.random = random;
+    this.socket = null;
+    this.state = 'idle';
+    this.nextId = 1;
+    this.waiting = new Map();
+    this.attempt = 0;
+    this.retryTimer = null;
+    this.welcome = null;
+    this.lastError = null;
+  }
+
+  get playerId() {
+    return this.welcome?.player_id ?? null;
+  }
+
+  /** Connects (or reconnects) as `name`, resuming the saved token if there is one. */
+  start() {
+    clearTimeout(this.retryTimer);
+    if (this.socket) return;
+    this.setState(this.attempt ? 'reconnecting' : 'connecting');
+    let socket;
+    try {
+      socket = new this.WebSocketImpl(this.url);
+    } catch (error) {
+      this.lastError = String(error.message ?? error);
+      this.scheduleRetry();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener('open', () => this.greet());
+    socket.addEventListener('message', (event) => this.receive(event.data));
+    socket.addEventListener('close', (event) => this.closed(socket, event));
+  }
+
+  /** Ends the connection for good (no reconnect). */
+  stop() {
+    clearTimeout(this.retryTimer);
+    const socket = this.socket;
+    this.socket = null;
+    this.failWaiting('the connection was closed');
+    socket?.close();
+    this.setState('idle');
+  }
+
+  async greet() {
+    const saved = this.identity.load();
+    const hello = { type: 'hello', name: saved?.name ?? 'player' };
+    if (saved?.token) hello.token = saved.token;
+    try {
+      this.welcome = await this.request(hello);
+    } catch (error) {
+      if (error instanceof RequestError && error.code === 'unknown_token') {
+        this.identity.forgetToken(); // a server that lost its data: start over as a new player
+        this.welcome = await this.request({ type: 'hello', name: hello.name }).catch(() => null);
+      }
+      if (!this.welcome) return;
+    }
+    this.identity.save({ name: this.welcome.name, token: this.welcome.token, player_id: this.welcome.player_id });
+    this.attempt = 0;
+    this.lastError = null;
+    this.setState('open', this.welcome);
+  }
+
+  receive(data) {
+    let message;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return; // the server only sends JSON; anything else is not ours to act on
+    }
+    const id = message.id;
+    if (id !== undefined && id !== null && this.waiting.has(id)) {
+      const { resolve, reject, kind, timer } = this.waiting.get(id);
+      this.waiting.delete(id);
+      clearTimeout(timer);
+      if (message.type === 'error') reject(new RequestError(message, kind));
+      else resolve(message);
+    }
+    this.onMessage(message);
+  }
+
+  closed(socket, event) {
+    if (this.socket !== socket) return;
+    this.socket = null;
+    this.welcome = null;
+    this.failWaiting('the connection dropped');
+    if (event.code === CLOSE_REPLACED) {
+      this.setState('replaced');
+      return;
+    }
+    this.lastError = event.reason || (event.code === 1006 ? 'the server cannot be reached' : `closed (${event.code})`);
+    this.scheduleRetry();
+  }
+
+  scheduleRetry() {
+    this.attempt += 1;
+    const delay = backoffDelay(this.attempt, this.random);
+    this.setState('reconnecting', { delay, error: this.lastError });
+    this.retryTimer = setTimeout(() => this.start(), delay);
+  }
+
+  failWaiting(why) {
+    for (const { reject, timer } of this.waiting.values()) {
+      clearTimeout(timer);
+      reject(new ConnectionLost(why));
+    }
+    this.waiting.clear();
+  }
+
+  setState(state, detail = null) {
+    this.state = state;
+    this.onState?.(state, detail);
+  }
+
+  /** Sends `message` with a fresh id; resolves with the reply, rejects with RequestError or ConnectionLost. */
+  request(message, timeoutMs = REQUEST_TIMEOUT_MS) {
+    return this.begin(message, timeoutMs).reply;
+  }
+
+  /** Like `request`, also giving the id at once (a move is marked pending under it until its answer). */
+  begin(message, timeoutMs = REQUEST_TIMEOUT_MS) {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== 1) {
+      return { id: null, reply: Promise.reject(new ConnectionLost('not connected')) };
+    }
+    const id = this.nextId++;
+    const reply = new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new ConnectionLost('no answer in time'));
+      }, timeoutMs);
+      this.waiting.set(id, { resolve, reject, kind: message.type, timer });
+      socket.send(JSON.stringify({ ...message, id }));
+    });
+    return { id, reply };
+  }
+}

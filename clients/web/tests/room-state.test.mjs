@@ -1,0 +1,61 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import {
+  applyMembership, applyProgress, clockOffsetFromCountdown, players, progressTable, secondsUntil, spectators,
+} from '../js/room-state.js';
+import { backoffDelay, serverUrl, httpBase } from '../js/connection.js';
+
+const member = (id, role = 'player') => ({ player_id: id, name: id, bot: false, role, connected: true });
+const room = {
+  code: 'ABCD2345', variant: 'freecell', seed: 7, host_id: 'a', options: {}, status: 'lobby',
+  members: [member('a'), member('b')], progress: [],
+};
+
+test('members join, leave (the host moving) and drop as the small events say', () => {
+  let state = applyMembership(room, { type: 'member_joined', code: 'ABCD2345', member: member('c', 'spectator') });
+  assert.deepEqual(players(state).map((m) => m.player_id), ['a', 'b']);
+  assert.deepEqual(spectators(state).map((m) => m.player_id), ['c']);
+  state = applyMembership(state, { type: 'member_joined', code: 'ABCD2345', member: member('c', 'spectator') });
+  assert.equal(state.members.length, 3, 'a repeated join replaces, never duplicates');
+  state = applyMembership(state, { type: 'member_connection', code: 'ABCD2345', player_id: 'b', connected: false });
+  assert.equal(state.members.find((m) => m.player_id === 'b').connected, false);
+  state = applyMembership(state, { type: 'member_left', code: 'ABCD2345', player_id: 'a', host_id: 'b' });
+  assert.equal(state.host_id, 'b');
+  assert.deepEqual(state.members.map((m) => m.player_id), ['b', 'c']);
+  assert.equal(room.members.length, 2, 'the room given is untouched');
+  assert.equal(applyMembership(room, { type: 'member_left', code: 'OTHER', player_id: 'a', host_id: 'b' }), room);
+});
+
+test('progress rows replace each other per player and sort by cards home', () => {
+  const row = (id, cards, moves) => ({ player_id: id, name: id, status: 'playing', cards_on_foundations: cards, moves, time_ms: 0 });
+  let state = applyProgress(room, { type: 'progress', code: 'ABCD2345', progress: row('a', 3, 10) });
+  state = applyProgress(state, { type: 'progress', code: 'ABCD2345', progress: row('b', 5, 12) });
+  state = applyProgress(state, { type: 'progress', code: 'ABCD2345', progress: row('a', 5, 11) });
+  assert.deepEqual(progressTable(state).map((r) => [r.player_id, r.cards_on_foundations]), [['a', 5], ['b', 5]]);
+});
+
+test('the countdown sets the clock offset; seconds left count on the server clock', () => {
+  const now = Date.parse('2026-11-25T07:00:00Z');
+  const offset = clockOffsetFromCountdown({ starts_at: '2026-11-25T07:00:05Z', seconds: 3 }, now);
+  assert.equal(offset, 2000, 'the server is 2 s ahead');
+  assert.equal(secondsUntil('2026-11-25T07:00:05Z', now, offset), 3);
+  assert.equal(secondsUntil('2026-11-25T07:00:05Z', now + 10000, offset), 0);
+  assert.equal(clockOffsetFromCountdown({ starts_at: 'nonsense', seconds: 3 }, now), null);
+});
+
+test('reconnect delays double from 250 ms to 5 s with jitter', () => {
+  assert.equal(backoffDelay(1, () => 1), 250);
+  assert.equal(backoffDelay(1, () => 0), 125);
+  assert.equal(backoffDelay(3, () => 1), 1000);
+  assert.equal(backoffDelay(20, () => 1), 5000);
+});
+
+test('the socket goes to the page host unless ?server= says otherwise', () => {
+  assert.equal(serverUrl({ search: '', protocol: 'http:', host: '127.0.0.1:8765' }), 'ws://127.0.0.1:8765/');
+  assert.equal(serverUrl({ search: '', protocol: 'https:', host: 'arena.example' }), 'wss://arena.example/');
+  assert.equal(serverUrl({ search: '?server=ws://127.0.0.1:9000/', protocol: 'http:', host: 'x' }),
+    'ws://127.0.0.1:9000/');
+  assert.equal(serverUrl({ search: '?server=javascript:alert(1)', protocol: 'http:', host: 'h' }), 'ws://h/');
+  assert.equal(httpBase('ws://127.0.0.1:9000/'), 'http://127.0.0.1:9000');
+});

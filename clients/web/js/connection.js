@@ -28,6 +28,32 @@ export function serverUrl(location) {
   return `${scheme}://${location.host}/`;
 }
 
+/**
+ * JSON with seeds beyond 2^53 kept exact: the server's seeds run to 2^63 - 1, more than a JavaScript number
+ * holds, and a seed shown or sent back rounded is another deal. Such numbers are read as BigInt (where the
+ * browser gives the reviver the number's source text) and written back as raw JSON numbers.
+ */
+export function parseMessage(text) {
+  return JSON.parse(text, (key, value, context) => (
+    typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value) && context?.source
+      ? BigInt(context.source) : value));
+}
+
+export function encodeMessage(message) {
+  return JSON.stringify(message, (key, value) => {
+    if (typeof value !== 'bigint') return value;
+    return typeof JSON.rawJSON === 'function' ? JSON.rawJSON(value.toString()) : Number(value);
+  });
+}
+
+/** A whole number typed by a player, exact however large: a Number when safe, else a BigInt; null if not one. */
+export function wholeNumber(text) {
+  const digits = String(text ?? '').trim();
+  if (!/^\d{1,19}$/.test(digits)) return null;
+  const big = BigInt(digits);
+  return big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+}
+
 /** The HTTP base of the same server (for /api/ links): from the websocket address. */
 export function httpBase(wsUrl) {
   return wsUrl.replace(/^ws/, 'http').replace(/\/$/, '');
@@ -147,7 +173,7 @@ export class Connection {
   receive(data) {
     let message;
     try {
-      message = JSON.parse(data);
+      message = parseMessage(data);
     } catch {
       return; // the server only sends JSON; anything else is not ours to act on
     }
@@ -213,7 +239,7 @@ export class Connection {
         reject(new ConnectionLost('no answer in time'));
       }, timeoutMs);
       this.waiting.set(id, { resolve, reject, kind: message.type, timer });
-      socket.send(JSON.stringify({ ...message, id }));
+      socket.send(encodeMessage({ ...message, id }));
     });
     return { id, reply };
   }

@@ -1,0 +1,114 @@
+/**
+ * The app: one session with the server for the page's life, a router over the views, the connection's
+ * state always visible (a "reconnecting" banner when the socket is down), the name asked on the first
+ * visit. Each view is its own module, loaded when first shown.
+ */
+
+import { Announcer } from './announcer.js';
+import { h, replace } from './dom.js';
+import { parseRoute, viewHref } from './router.js';
+import { Session } from './session.js';
+import { settings } from './settings.js';
+
+const PAGES = {
+  landing: () => import('./pages/landing.js').then((module) => module.landingPage),
+  room: () => import('./pages/room.js').then((module) => module.roomPage),
+  daily: () => import('./pages/daily.js').then((module) => module.dailyPage),
+  leaderboards: () => import('./pages/leaderboards.js').then((module) => module.leaderboardsPage),
+  replay: () => import('./pages/replay.js').then((module) => module.replayPage),
+  history: () => import('./pages/history.js').then((module) => module.historyPage),
+};
+
+const CONNECTION_WORDS = {
+  idle: 'Not connected', connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…',
+  replaced: 'Opened elsewhere',
+};
+
+class App {
+  constructor() {
+    this.main = document.getElementById('main');
+    this.status = document.getElementById('connection');
+    this.who = document.getElementById('whoami');
+    this.session = new Session({ location: window.location, storage: window.localStorage, announcer: new Announcer(document.getElementById('announcer')) });
+    this.page = null;
+    this.generation = 0;
+    this.session.subscribe((reason) => {
+      if (reason === 'connection' || reason === 'welcome') this.showConnection();
+    });
+    window.addEventListener('popstate', () => this.show());
+    window.addEventListener('hashchange', () => this.show());
+    document.addEventListener('click', (event) => this.followLink(event));
+  }
+
+  start() {
+    settings.apply();
+    for (const link of document.querySelectorAll('.top-bar a[href]')) {
+      link.href = viewHref(window.location, new URL(link.href).hash.slice(1) || '/'); // keep ?server= in development
+    }
+    if (this.session.name) this.session.start();
+    this.showConnection();
+    this.show();
+  }
+
+  /** In-app links change the view without reloading the page (the session and its socket stay). */
+  followLink(event) {
+    const link = event.target.closest?.('a[href]');
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || link.target) return;
+    const url = new URL(link.href, window.location.href);
+    if (url.origin !== window.location.origin) return;
+    event.preventDefault();
+    this.navigate(url.pathname + url.search + url.hash);
+  }
+
+  navigate(href) {
+    if (href !== window.location.pathname + window.location.search + window.location.hash) history.pushState(null, '', href);
+    this.show();
+  }
+
+  showConnection() {
+    const { state, stateDetail } = this.session;
+    this.status.dataset.state = state;
+    const words = CONNECTION_WORDS[state] ?? state;
+    const detail = state === 'reconnecting' && stateDetail?.error ? ` (${stateDetail.error})` : '';
+    if (state === 'replaced') {
+      replace(this.status, words, ' ', h('button', { type: 'button', onclick: () => this.session.reclaim() }, 'Play here'));
+    } else {
+      replace(this.status, words + detail);
+    }
+    document.body.classList.toggle('offline', state === 'reconnecting' || state === 'replaced');
+    const name = this.session.name;
+    replace(this.who, name ? h('button', { type: 'button', class: 'quiet', onclick: () => this.askName(name), 'aria-label': `Playing as ${name}: change name` }, name) : null);
+  }
+
+  askName(current = '') {
+    this.page?.destroy();
+    this.page = null;
+    import('./pages/name.js').then(({ namePage }) => {
+      this.page = namePage(this.main, { session: this.session, current, done: () => { this.showConnection(); this.show(); } });
+    });
+  }
+
+  async show() {
+    const generation = ++this.generation;
+    const route = parseRoute(window.location);
+    if (!this.session.name) {
+      this.askName();
+      return;
+    }
+    const load = PAGES[route.page] ?? PAGES.landing;
+    const render = await load();
+    if (generation !== this.generation) return;
+    this.page?.destroy();
+    this.main.replaceChildren();
+    this.page = render(this.main, {
+      session: this.session, location: window.location, navigate: (href) => this.navigate(href), ...route,
+      home: viewHref(window.location, '/'),
+    });
+    document.querySelectorAll('nav a').forEach((link) => {
+      const current = new URL(link.href).hash.split('/')[1] ?? '';
+      link.toggleAttribute('aria-current', current === route.page || (route.page === 'landing' && current === ''));
+    });
+  }
+}
+
+new App().start();

@@ -1,0 +1,57 @@
+/**
+ * Building the page from code, safely: every text goes in as a text node (textContent), never as HTML, so
+ * a player named `<img src=x onerror=alert(1)>` shows as those characters.
+ */
+
+/**
+ * `h('button', {class: 'primary', onclick: fn, 'aria-label': 'Undo'}, 'Undo')`: an element with attributes
+ * (functions starting "on" become listeners, `dataset` an object of data- attributes, false/null skipped)
+ * and children (strings become text nodes; arrays are flattened; null skipped).
+ */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes ?? {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith('on') && typeof value === 'function') {
+      element.addEventListener(name.slice(2), value);
+    } else if (name === 'dataset') {
+      for (const [key, data] of Object.entries(value)) {
+        if (data !== null && data !== undefined) element.dataset[key] = String(data);
+      }
+    } else if (name === 'class') {
+      element.className = value;
+    } else if (name === 'value' || name === 'checked' || name === 'disabled' || name === 'selected') {
+      element[name] = value;
+    } else {
+      element.setAttribute(name, value === true ? '' : String(value));
+    }
+  }
+  append(element, children);
+  return element;
+}
+
+function append(element, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(element, child);
+    else element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces what `element` holds with `children`. */
+export function replace(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+  return element;
+}
+
+/** A labelled form field: <label>Text <input></label>, so its accessible name is the label. */
+export function field(label, control, hint = null) {
+  return h('label', { class: 'field' }, h('span', { class: 'field-label' }, label), control,
+    hint ? h('small', { class: 'hint' }, hint) : null);
+}
+
+export function formatTime(iso) {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleString();
+}

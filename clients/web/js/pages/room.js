@@ -1,0 +1,258 @@
+/**
+ * A room, at its link `/r/CODE`: who is in it (live), the host's Start, the countdown on the server's clock,
+ * then the race: your board beside every opponent's progress (counts only), or the progress alone for a
+ * spectator; at the end the standings, the deal, and every player's replay.
+ */
+
+import { h, replace } from '../dom.js';
+import { GameView, dealLabel } from '../game-view.js';
+import { formatDuration, variantName } from '../notation.js';
+import { players, progressTable, secondsUntil, spectators } from '../room-state.js';
+import { roomHref, roomLink, viewHref } from '../router.js';
+
+const STATUS_WORDS = { lobby: 'Waiting for players', countdown: 'Starting', running: 'Racing', finished: 'Finished' };
+const PLAYER_STATUS = { waiting: 'waiting', playing: 'playing', won: 'won', resigned: 'resigned', stuck: 'stuck', timeout: 'out of time' };
+
+const JOIN_ERRORS = {
+  unknown_room: (code) => `There is no room ${code}. Check the code, or create a race.`,
+  room_full: (code) => `Room ${code} is full. You can watch it instead.`,
+};
+
+function optionsSummary(room) {
+  const options = room.options;
+  const parts = [
+    options.autoplay ? 'autoplay on' : 'autoplay off',
+    options.undo_allowed ? 'undo allowed' : 'no undo',
+    `up to ${options.max_players} players`,
+    options.time_limit_s ? `${formatDuration(options.time_limit_s * 1000)} time limit` : 'no time limit',
+    options.ranking === 'speed' ? 'fastest wins' : 'fewest moves wins',
+    options.ranked ? 'ranked' : 'unranked',
+  ];
+  if (room.host_chose_deal) parts.push('the host chose the deal');
+  return parts.join(' · ');
+}
+
+export function roomPage(main, { session, navigate, location, code, watch }) {
+  const header = h('div', { class: 'room-header' });
+  const notice = h('div', { class: 'room-notice' });
+  const lobby = h('div', { class: 'room-lobby' });
+  const arena = h('div', { class: 'room-arena' });
+  const race = h('aside', { class: 'race-panel', 'aria-label': 'Race' });
+  const results = h('div', { class: 'room-results' });
+  const page = h('div', { class: 'room-page', dataset: { roomCode: code } }, header, notice, lobby,
+    h('div', { class: 'room-play' }, arena, race), results);
+  main.replaceChildren(page);
+  let gameView = null;
+  let countdownTimer = null;
+  let joined = false;
+  let lastHeaderKey = '';
+
+  const room = () => (session.room?.code === code ? session.room : null);
+  const me = () => room()?.members.find((member) => member.player_id === session.playerId) ?? null;
+
+  function showNotice(text, ...actions) {
+    replace(notice, text ? h('p', { class: 'form-error', role: 'alert' }, text, ' ', ...actions) : null);
+  }
+
+  async function join(spectator = watch) {
+    try {
+      const state = await session.ask({ type: 'get_state' }); // the session took it in already
+      if (state.room?.code === code) {
+        joined = true;
+        return;
+      }
+      await session.ask({ type: 'join_room', code, spectator });
+      joined = true;
+      showNotice(null);
+    } catch (error) {
+      if (error.code === 'room_started' && !spectator) {
+        session.say('The race has already started: you are watching it.', 'race');
+        await join(true);
+      } else if (error.code === 'room_full') {
+        showNotice(JOIN_ERRORS.room_full(code), h('button', { type: 'button', onclick: () => join(true) }, 'Watch'));
+      } else if (error.code === 'already_in_room') {
+        showNotice(`You are in another room (${session.room?.code ?? 'elsewhere'}).`,
+          h('button', { type: 'button', onclick: async () => { await session.request({ type: 'leave_room' }).catch(() => null); join(spectator); } }, 'Leave it and join this one'));
+      } else {
+        showNotice(JOIN_ERRORS[error.code]?.(code) ?? error.message,
+          h('a', { href: roomHref(location, code).replace(/\/r\/.*/, '/') }, 'Back to the start'));
+      }
+    }
+  }
+
+  async function copyLink(input) {
+    try {
+      await navigator.clipboard.writeText(input.value);
+      session.say('The room link is copied.', 'info');
+    } catch {
+      input.select();
+      session.say('Copying is not allowed here: the link is selected, copy it with Ctrl+C.', 'info');
+    }
+  }
+
+  function renderHeader(current) {
+    const key = JSON.stringify([current.status, current.seed, current.host_id, current.options, session.playerId]);
+    page.dataset.roomStatus = current.status;
+    if (key === lastHeaderKey) return;
+    lastHeaderKey = key;
+    const link = h('input', { type: 'text', readonly: true, value: roomLink(location, code), class: 'room-link' });
+    replace(header,
+      h('h1', {}, `Room ${code}`, ' ', h('span', { class: `badge status-${current.status}`, dataset: { roomStatus: current.status } }, STATUS_WORDS[current.status] ?? current.status)),
+      h('p', { class: 'room-meta' }, `${variantName(current.variant)} · ${dealLabel(current.variant, current.seed)}`),
+      h('p', { class: 'room-options' }, optionsSummary(current)),
+      h('div', { class: 'share' }, h('label', { class: 'field inline' }, h('span', { class: 'field-label' }, 'Room link'), link),
+        h('button', { type: 'button', onclick: () => copyLink(link) }, 'Copy link'),
+        h('button', { type: 'button', class: 'quiet', onclick: leave }, 'Leave room')));
+  }
+
+  async function leave() {
+    await session.request({ type: 'leave_room' }).catch(() => null);
+    navigate(viewHref(location, '/'));
+  }
+
+  function memberItem(current, member) {
+    const badges = [];
+    if (member.player_id === current.host_id) badges.push('host');
+    if (member.player_id === session.playerId) badges.push('you');
+    if (member.bot) badges.push('bot');
+    if (!member.connected) badges.push('offline');
+    return h('li', { dataset: { playerId: member.player_id, connected: String(member.connected) }, class: member.connected ? '' : 'offline' },
+      h('span', { class: 'member-name' }, member.name),
+      badges.map((badge) => h('span', { class: `badge ${badge}` }, badge)));
+  }
+
+  function renderLobby(current) {
+    page.classList.toggle('racing', current.status === 'running' || current.status === 'finished');
+    const seated = players(current);
+    const watching = spectators(current);
+    const isHost = current.host_id === session.playerId;
+    const parts = [
+      h('section', { class: 'members card-panel', 'aria-labelledby': 'players-title' },
+        h('h2', { id: 'players-title' }, `Players (${seated.length}/${current.options.max_players})`),
+        h('ul', { class: 'member-list', 'aria-label': 'Players' }, seated.map((member) => memberItem(current, member))),
+        watching.length ? [h('h3', {}, `Spectators (${watching.length})`),
+          h('ul', { class: 'member-list', 'aria-label': 'Spectators' }, watching.map((member) => memberItem(current, member)))] : null),
+    ];
+    if (current.status === 'lobby') {
+      parts.push(isHost
+        ? h('div', { class: 'start' }, h('button', { type: 'button', class: 'primary big', onclick: () => session.request({ type: 'start_race' }).catch(() => null) }, 'Start'),
+          h('p', {}, 'Share the link; start when everyone is in.'))
+        : h('p', { class: 'start' }, me()?.role === 'spectator' ? 'You are watching. The race begins when the host starts it.' : 'Waiting for the host to start the race.'));
+    }
+    if (current.status === 'countdown') parts.push(h('p', { class: 'countdown', dataset: { countdown: '' } }));
+    replace(lobby, parts);
+    updateCountdown();
+  }
+
+  function updateCountdown() {
+    const element = lobby.querySelector('.countdown');
+    const startsAt = session.countdown?.starts_at ?? room()?.starts_at;
+    if (!element || !startsAt) return;
+    const left = secondsUntil(startsAt, Date.now(), session.clockOffsetMs);
+    element.dataset.countdown = String(left);
+    element.textContent = left > 0 ? `Starting in ${left}…` : 'Go!';
+  }
+
+  function renderRace(current) {
+    const rows = progressTable(current);
+    if (!rows.length || current.status === 'lobby') {
+      replace(race);
+      return;
+    }
+    const total = deckSize(current.variant);
+    replace(race, h('h2', {}, current.status === 'finished' ? 'Final progress' : 'Race'),
+      h('ol', { class: 'progress-list', 'aria-label': 'Progress of every player' }, rows.map((row) => h('li', {
+        dataset: { playerId: row.player_id, status: row.status, cards: row.cards_on_foundations, moves: row.moves },
+        class: row.player_id === session.playerId ? 'me' : '',
+      },
+      h('span', { class: 'member-name' }, row.name, row.player_id === session.playerId ? ' (you)' : ''),
+      h('meter', { min: '0', max: String(total), value: String(row.cards_on_foundations), 'aria-label': `${row.name}: cards home` }),
+      h('span', { class: 'progress-counts' }, `${row.cards_on_foundations}/${total} home · ${row.moves} moves · ${PLAYER_STATUS[row.status] ?? row.status}`)))));
+  }
+
+  function renderGame(current) {
+    const game = session.game.game;
+    const mine = game && game.room_code === code;
+    if (mine && !gameView) {
+      gameView = new GameView(session);
+      arena.replaceChildren(gameView.element);
+      if (game.status === 'playing') gameView.element.scrollIntoView({ block: 'start' });
+    } else if (!mine && gameView) {
+      gameView.destroy();
+      gameView = null;
+      arena.replaceChildren();
+    }
+    if (!mine && current.status !== 'lobby' && me()?.role === 'spectator') {
+      replace(arena, h('p', { class: 'spectating' }, current.status === 'finished'
+        ? 'The race is over.' : 'You are watching: every player\u2019s progress shows live; replays open when the race is over.'));
+    }
+  }
+
+  function renderResults(current) {
+    const over = session.raceOver?.code === code ? session.raceOver : null;
+    if (current.status !== 'finished' || !over) {
+      replace(results);
+      return;
+    }
+    const again = current.variant === 'cell-eleven' ? null
+      : h('button', { type: 'button', onclick: () => playAgain(current, over.seed) }, 'Race this deal again');
+    replace(results, h('section', { class: 'card-panel standings', 'aria-labelledby': 'standings-title' },
+      h('h2', { id: 'standings-title' }, 'Standings'),
+      h('p', {}, `${variantName(current.variant)} · ${dealLabel(current.variant, over.seed)}`),
+      h('table', { class: 'standings-table' },
+        h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Result', 'Moves', 'Time', 'Cards home', 'Replay'].map((title) => h('th', { scope: 'col' }, title)))),
+        h('tbody', {}, over.standings.map((row) => h('tr', { dataset: { playerId: row.player_id, rank: row.rank }, class: row.player_id === session.playerId ? 'me' : '' },
+          h('td', {}, String(row.rank)), h('td', {}, row.name), h('td', {}, PLAYER_STATUS[row.outcome] ?? row.outcome),
+          h('td', {}, String(row.moves)), h('td', {}, formatDuration(row.time_ms)), h('td', {}, String(row.cards_on_foundations)),
+          h('td', {}, h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')))))),
+      again));
+  }
+
+  async function playAgain(current, seed) {
+    const request = { type: 'create_room', variant: current.variant, options: { ...current.options, ranked: null } };
+    if (current.variant === 'freecell') request.deal = seed;
+    else request.seed = seed;
+    try {
+      await session.request({ type: 'leave_room' }).catch(() => null);
+      const reply = await session.ask(request);
+      navigate(roomHref(location, reply.room.code));
+    } catch (error) {
+      showNotice(error.message);
+    }
+  }
+
+  function update() {
+    const current = room();
+    if (!current) {
+      if (joined && session.isOpen) showNotice('You are no longer in this room.', h('a', { href: viewHref(location, '/') }, 'Back to the start'));
+      return;
+    }
+    renderHeader(current);
+    renderLobby(current);
+    renderGame(current);
+    renderRace(current);
+    renderResults(current);
+  }
+
+  const unsubscribe = session.subscribe((reason) => {
+    if (reason === 'connection' && session.isOpen) {
+      joined = false; // back after a drop: the resumed state says whether the seat is still ours
+      join();
+    }
+    if (reason !== 'pending' && reason !== 'refused') update();
+  });
+  countdownTimer = setInterval(updateCountdown, 200);
+  if (session.isOpen) join();
+  update();
+  return {
+    destroy() {
+      unsubscribe();
+      clearInterval(countdownTimer);
+      gameView?.destroy();
+    },
+  };
+}
+
+function deckSize(variant) {
+  return { 'chinese-freecell': 78, 'freecell-four-deck': 208, 'freecell-three-deck': 156 }[variant] ?? 52;
+}

@@ -1,0 +1,211 @@
+/**
+ * Draws a player view as a board of named elements (CSS cards, no images).
+ *
+ * What tests and tools may read (stable; the accessibility names are what a screen reader says):
+ * - `.board[data-variant][data-game-id][data-status][data-moves]`: the game; `data-moves` is the server's
+ *   move count, `data-status` "playing", "won", "resigned", "stuck" or "timeout".
+ * - `[data-pile]` on every pile, in the server's notation, 1-based: "t3" (column 3), "c1" (free cell 1),
+ *   "f2" (foundation 2); each is `role="group"` labelled "Column 3", "Free cell 1", "Foundation 2", with
+ *   `data-count` (cards in the column or cell; cards on the foundation) and, on foundations, `data-suit`.
+ * - `[data-card]` on every card: its text ("7H", "TD"), or "" when face down; `role="img"` named
+ *   "7 of hearts" / "face-down card". `data-depth` counts from the deepest card of its pile (0).
+ * - `.card.pending`: cards of a move sent and not answered yet (the board itself has not changed).
+ * The room page adds `[data-room-code]`, `[data-room-status]`; the timer is `[data-time-ms]`.
+ */
+
+import { h } from './dom.js';
+import { cardFace, cardName, pileId, pileLabel, variantById } from './notation.js';
+import { pileCards } from './view-state.js';
+
+/** One card element; `face-down` when `text` is null. */
+export function cardElement(text, depth = 0) {
+  if (text === null || text === undefined) {
+    return h('div', { class: 'card back', role: 'img', 'aria-label': cardName(null), dataset: { card: '', depth } });
+  }
+  const face = cardFace(text);
+  return h('div', {
+    class: `card face suit-${face.suit} ${face.colour}`, role: 'img', 'aria-label': cardName(text),
+    dataset: { card: text.toUpperCase(), depth },
+  },
+  h('span', { class: 'corner', 'aria-hidden': 'true' }, h('span', { class: 'rank' }, face.rank), h('span', { class: 'suit' }, face.symbol)),
+  h('span', { class: 'pip', 'aria-hidden': 'true' }, face.symbol));
+}
+
+function pileElement(zone, index, extra = {}) {
+  const letter = { tableau: 'column', cell: 'cell', foundation: 'foundation' }[zone];
+  return h('div', {
+    class: `pile ${letter}`, role: 'group', 'aria-label': pileLabel(zone, index), tabindex: '-1',
+    dataset: { pile: pileId(zone, index), ...extra },
+  });
+}
+
+/**
+ * Keeps a board element in step with a view. Piles are redrawn only when their part of the view changed
+ * (`applyViewChanges` replaces only what a move touched, so an unchanged column is the same array).
+ */
+export class BoardRenderer {
+  constructor(container) {
+    this.container = container;
+    this.board = null;
+    this.variant = null;
+    this.drawn = new Map();
+    this.piles = new Map();
+    this.resize = () => this.layout();
+    window.addEventListener('resize', this.resize);
+    this.observer = typeof ResizeObserver === 'function' ? new ResizeObserver(this.resize) : null;
+    this.observer?.observe(container); // the board's width is known only once it is on the page
+  }
+
+  destroy() {
+    window.removeEventListener('resize', this.resize);
+    this.observer?.disconnect();
+  }
+
+  build(view, variantId) {
+    const info = variantById(variantId) ?? { columns: view.tableau.length, cells: view.cells.length, foundations: view.foundations.length };
+    this.variant = variantId;
+    this.info = info;
+    this.drawn.clear();
+    this.piles.clear();
+    const cells = h('div', { class: 'cells' });
+    const foundations = h('div', { class: 'foundations' });
+    const tableau = h('div', { class: 'tableau' });
+    view.cells.forEach((_, index) => cells.append(this.addPile('cell', index)));
+    view.foundations.forEach((slot, index) => foundations.append(this.addPile('foundation', index, { suit: slot.suit })));
+    view.tableau.forEach((_, index) => tableau.append(this.addPile('tableau', index)));
+    this.board = h('section', {
+      class: 'board', 'aria-label': 'Board', dataset: { variant: variantId },
+      style: `--columns: ${view.tableau.length}`,
+    }, h('div', { class: 'board-top' }, cells, foundations), tableau);
+    this.container.replaceChildren(this.board);
+    const first = this.piles.get('t1');
+    if (first) first.tabIndex = 0;
+  }
+
+  addPile(zone, index, extra) {
+    const element = pileElement(zone, index, extra);
+    this.piles.set(element.dataset.pile, element);
+    return element;
+  }
+
+  /** Draws `state` (a GameState); `pendingSources` maps pile id -> cards in flight from its top. */
+  render(state, pendingSources = new Map()) {
+    const view = state.view;
+    if (!view) {
+      this.container.replaceChildren();
+      this.board = null;
+      return;
+    }
+    if (!this.board || this.variant !== state.game.variant || this.piles.size !== view.tableau.length + view.cells.length + view.foundations.length) {
+      this.build(view, state.game.variant);
+    }
+    const board = this.board;
+    board.dataset.gameId = state.gameId;
+    board.dataset.status = state.status ?? '';
+    board.dataset.moves = String(state.counts.player_moves);
+    const changed = [];
+    const parts = [
+      ...view.tableau.map((column, index) => ['tableau', index, column]),
+      ...view.cells.map((card, index) => ['cell', index, card]),
+      ...view.foundations.map((slot, index) => ['foundation', index, slot]),
+    ];
+    for (const [zone, index, part] of parts) {
+      const id = pileId(zone, index);
+      if (this.drawn.get(id) === part && !pendingSources.has(id) && !this.hadPending?.has(id)) continue;
+      changed.push([zone, index, id, part]);
+    }
+    const before = this.positions(changed.map(([, , id]) => id));
+    for (const [zone, index, id, part] of changed) {
+      this.drawPile(zone, index, this.piles.get(id), view, pendingSources.get(id) ?? 0);
+      this.drawn.set(id, part);
+    }
+    this.hadPending = new Map(pendingSources);
+    if (changed.length) {
+      this.layout();
+      this.animateFrom(before);
+    }
+  }
+
+  drawPile(zone, index, element, view, pending) {
+    const cards = pileCards(view, zone, index);
+    const nodes = cards.map((text, depth) => cardElement(text, depth));
+    if (zone === 'foundation') {
+      element.dataset.count = String(view.foundations[index].cards);
+      if (!nodes.length) nodes.push(h('span', { class: 'slot-mark', 'aria-hidden': 'true' }, cardFace(`A${view.foundations[index].suit}`).symbol));
+    } else {
+      element.dataset.count = String(cards.length);
+    }
+    if (zone === 'tableau') {
+      element.style.setProperty('--n', String(Math.max(1, cards.length)));
+      nodes.forEach((node, depth) => node.style.setProperty('--i', String(depth)));
+    }
+    for (let depth = cards.length - pending; depth < cards.length; depth += 1) nodes[depth]?.classList.add('pending');
+    element.replaceChildren(...nodes);
+  }
+
+  /** Where each card of these piles is now, by card text and copy, to animate it to its new place. */
+  positions(ids) {
+    if (!this.board || !ids.length || matchMedia('(prefers-reduced-motion: reduce)').matches) return null;
+    const spots = new Map();
+    for (const id of ids) {
+      for (const card of this.piles.get(id)?.querySelectorAll('.card.face') ?? []) {
+        const key = card.dataset.card;
+        if (!spots.has(key)) spots.set(key, []);
+        spots.get(key).push(card.getBoundingClientRect());
+      }
+    }
+    return spots;
+  }
+
+  animateFrom(before) {
+    if (!before || !before.size) return;
+    const seen = new Map();
+    for (const card of this.board.querySelectorAll('.card.face')) {
+      const key = card.dataset.card;
+      const list = before.get(key);
+      if (!list) continue;
+      const copy = seen.get(key) ?? 0;
+      seen.set(key, copy + 1);
+      const old = list[Math.min(copy, list.length - 1)];
+      const now = card.getBoundingClientRect();
+      const dx = old.left - now.left;
+      const dy = old.top - now.top;
+      if (Math.abs(dx) + Math.abs(dy) < 2) continue;
+      card.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'none' }],
+        { duration: 160, easing: 'ease-out' });
+    }
+  }
+
+  /**
+   * Card size from the space there is: every column side by side, the cells and foundations on one row
+   * (two on a narrow screen), the longest column's fan fitted to the window's height where it can be.
+   */
+  layout() {
+    const board = this.board;
+    if (!board || !this.info) return;
+    const width = (this.container.clientWidth || window.innerWidth) - 16; // the board's padding
+    const columns = this.piles.size ? this.info.columns : 8;
+    const gap = width < 500 ? 2 : 6;
+    const cardWidth = Math.max(18, Math.min(96, Math.floor((width - gap * (columns - 1)) / columns)));
+    const slots = this.info.cells + this.info.foundations;
+    let slotWidth = Math.floor((width - 16 - gap * (slots - 1)) / slots);
+    const split = slotWidth < cardWidth * 0.6;
+    if (split) slotWidth = Math.floor((width - gap * (Math.max(this.info.cells, this.info.foundations) - 1)) / Math.max(this.info.cells, this.info.foundations));
+    slotWidth = Math.max(18, Math.min(cardWidth, slotWidth));
+    const font = Math.max(10, Math.min(22, Math.round(cardWidth * 0.3)));
+    const slotFont = Math.max(10, Math.min(22, Math.round(slotWidth * 0.3)));
+    const longest = Math.max(1, ...[...this.piles.values()].filter((pile) => pile.classList.contains('column'))
+      .map((pile) => Number(pile.dataset.count) || 1));
+    const topHeight = (split ? 2 : 1) * (slotWidth * 1.4 + gap) + 10;
+    const room = Math.max(160, window.innerHeight - topHeight - 110); // the game bar and the Move box stay in view
+    const minFan = Math.round(font * 1.35);
+    const fan = Math.max(minFan, Math.min(Math.round(cardWidth * 0.32), Math.floor((room - cardWidth * 1.4) / Math.max(1, longest - 1))));
+    board.classList.toggle('split-top', split);
+    board.style.setProperty('--gap', `${gap}px`);
+    board.style.setProperty('--cw', `${cardWidth}px`);
+    board.style.setProperty('--sw', `${slotWidth}px`);
+    board.style.setProperty('--fan', `${fan}px`);
+    board.style.setProperty('--font', `${font}px`);
+    board.style.setProperty('--slot-font', `${slotFont}px`);
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Where the page is: a room's link is `/r/CODE` (the server serves the app there); the other views live
+ * after `#` on `/` (`#/daily`, `#/leaderboards/freecell?board=daily`, `#/replay/GAME`, `#/history/PLAYER`),
+ * so the server needs no route per view. `#/r/CODE` works too, for a static server in development.
+ * `?server=` is kept on every link so a development page stays on its server.
+ */
+
+const ROOM_CODE = /^[A-Za-z0-9]{1,32}$/;
+
+export function parseRoute(location) {
+  const pathMatch = /^\/r\/([^/]+)\/?$/.exec(location.pathname);
+  const hash = location.hash.replace(/^#/, '');
+  const [hashPath, hashQuery = ''] = hash.split('?');
+  const parts = hashPath.split('/').filter(Boolean).map(decodeURIComponent);
+  const query = new URLSearchParams(hashQuery);
+  if (pathMatch && !parts.length) return roomRoute(decodeURIComponent(pathMatch[1]), location);
+  const [page, ...rest] = parts;
+  if (page === 'r' && rest[0]) return roomRoute(rest[0], location);
+  if (page === 'daily') return { page: 'daily', variant: rest[0] ?? null, query };
+  if (page === 'leaderboards') return { page: 'leaderboards', variant: rest[0] ?? 'freecell', query };
+  if (page === 'replay' && rest[0]) return { page: 'replay', gameId: rest[0], query };
+  if (page === 'history') return { page: 'history', playerId: rest[0] ?? null, query };
+  return { page: 'landing', query };
+}
+
+function roomRoute(code, location) {
+  if (!ROOM_CODE.test(code)) return { page: 'landing', badCode: code, query: new URLSearchParams() };
+  const watch = new URLSearchParams(location.search).get('watch') === '1';
+  return { page: 'room', code: code.toUpperCase(), watch };
+}
+
+/** The search part every link keeps (only `?server=`, for development). */
+export function keptSearch(location) {
+  const server = new URLSearchParams(location.search).get('server');
+  return server ? `?server=${encodeURIComponent(server)}` : '';
+}
+
+/** A room's link, shareable: absolute, on the page's own origin. */
+export function roomLink(location, code) {
+  return `${location.origin}/r/${encodeURIComponent(code)}${keptSearch(location)}`;
+}
+
+/** An in-app link to a hash view: `/?server=..#/leaderboards/freecell`. */
+export function viewHref(location, hashPath) {
+  return `/${keptSearch(location)}#${hashPath}`;
+}
+
+export function roomHref(location, code) {
+  return `/r/${encodeURIComponent(code)}${keptSearch(location)}`;
+}
+
+/** The room code in what a player typed or pasted: a code, or a link ending in /r/CODE. */
+export function codeFromInput(text) {
+  const trimmed = (text ?? '').trim();
+  const link = /\/r\/([A-Za-z0-9]+)\/?(?:[?#].*)?$/.exec(trimmed);
+  const code = link ? link[1] : trimmed.replace(/[\s-]/g, '');
+  return ROOM_CODE.test(code) ? code.toUpperCase() : null;
+}

@@ -1,0 +1,269 @@
+/**
+ * The page's one session with the server: the connection, the room, the game and the race, kept up to date
+ * by every server message and nothing else. Pages read it and subscribe to its changes; they send requests
+ * through it. It holds no rules: a move goes to the server and the board changes when the answer comes.
+ */
+
+import { Connection, IdentityStore, RequestError, serverUrl } from './connection.js';
+import { GameState } from './view-state.js';
+import { applyMembership, applyProgress, clockOffsetFromCountdown } from './room-state.js';
+import { formatDuration } from './notation.js';
+
+const OUTCOME_WORDS = {
+  won: 'You won!', resigned: 'You resigned.', stuck: 'No move is left: the game is stuck.',
+  timeout: 'Time is up.',
+};
+
+export class Session {
+  constructor({ location, storage, announcer }) {
+    this.url = serverUrl(location);
+    this.identity = new IdentityStore(storage, this.url);
+    this.announcer = announcer;
+    this.listeners = new Set();
+    this.state = 'idle';
+    this.stateDetail = null;
+    this.room = null;
+    this.game = new GameState();
+    this.raceOver = null;
+    this.countdown = null;
+    this.daily = null;
+    this.clockOffsetMs = 0;
+    this.lastRefusal = null;
+    this.connection = new Connection({
+      url: this.url,
+      identity: this.identity,
+      onMessage: (message) => this.receive(message),
+      onState: (state, detail) => this.connectionState(state, detail),
+    });
+    this.ready = null;
+    this.resolveReady = null;
+  }
+
+  get playerId() {
+    return this.connection.playerId ?? this.identity.load()?.player_id ?? null;
+  }
+
+  get name() {
+    return this.identity.load()?.name ?? null;
+  }
+
+  get isOpen() {
+    return this.state === 'open';
+  }
+
+  /** Connects with `name` (kept for next time); resolves once the server has said welcome. */
+  start(name = null) {
+    if (name) this.identity.save({ ...(this.identity.load() ?? {}), name });
+    if (!this.ready) this.ready = new Promise((resolve) => { this.resolveReady = resolve; });
+    this.connection.start();
+    return this.ready;
+  }
+
+  /** After a "replaced" close (another tab took over): take the identity back here. */
+  reclaim() {
+    this.connection.attempt = 0;
+    this.connection.start();
+  }
+
+  /** A new name for this identity: said in the next hello (the server keeps one name per identity). */
+  rename(name) {
+    this.identity.save({ ...(this.identity.load() ?? {}), name });
+    this.connection.stop();
+    this.connection.attempt = 0;
+    this.connection.start();
+  }
+
+  subscribe(listener) {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  notify(reason) {
+    for (const listener of [...this.listeners]) listener(reason);
+  }
+
+  say(text, kind) {
+    this.announcer?.say(text, kind);
+  }
+
+  connectionState(state, detail) {
+    const was = this.state;
+    this.state = state;
+    this.stateDetail = detail;
+    if (state === 'open') {
+      this.resolveReady?.();
+      if (was === 'reconnecting') this.say('Connected again.', 'info');
+    } else if (state === 'reconnecting' && was === 'open') {
+      this.say('Connection lost: reconnecting…', 'error');
+    } else if (state === 'replaced') {
+      this.say('This player was opened in another tab or window; this page stopped.', 'error');
+    }
+    this.notify('connection');
+  }
+
+  /** Sends a request; an error reply is announced (with its message) and rethrown for the caller. */
+  async request(message) {
+    try {
+      return await this.connection.request(message);
+    } catch (error) {
+      this.say(error instanceof RequestError ? error.message : `Not sent: ${error.message}`, 'error');
+      throw error;
+    }
+  }
+
+  /** Quiet variant: the caller shows the error where it belongs (a form, a page). */
+  ask(message) {
+    return this.connection.request(message);
+  }
+
+  // ------------------------------------------------------------------ playing
+
+  /**
+   * Sends a move (notation text); the board changes only when the server accepts it. `source` and `count`
+   * (the pile and cards it takes, when the page knows them) mark those cards pending meanwhile.
+   */
+  move(notation, { source = null, count = 1 } = {}) {
+    const game = this.game;
+    if (!game.gameId) return Promise.resolve(null);
+    this.lastRefusal = null;
+    const { id, reply } = this.connection.begin({ type: 'move', game_id: game.gameId, move: notation });
+    if (id !== null) game.addPending(id, { notation, source, count });
+    this.notify('pending');
+    return reply.then(
+      (answer) => answer,
+      (error) => {
+        game.settle(id);
+        this.lastRefusal = error instanceof RequestError ? { move: notation, code: error.code, reason: error.reason, message: error.message } : null;
+        this.say(error instanceof RequestError ? `${notation} refused: ${error.message}` : `${notation} not sent: ${error.message}`, 'refusal');
+        this.notify('refused');
+        return null;
+      },
+    );
+  }
+
+  /** Pile id -> cards in flight from its top, for the renderer. */
+  pendingSources() {
+    const sources = new Map();
+    for (const { source, count } of this.game.pending.values()) {
+      if (source) sources.set(source, (sources.get(source) ?? 0) + count);
+    }
+    return sources;
+  }
+
+  undo() {
+    return this.request({ type: 'undo', game_id: this.game.gameId }).catch(() => null);
+  }
+
+  resign() {
+    return this.request({ type: 'resign', game_id: this.game.gameId }).catch(() => null);
+  }
+
+  // ------------------------------------------------------------------ what the server says
+
+  receive(message) {
+    const handler = this[`on_${message.type}`];
+    if (handler) handler.call(this, message);
+    this.notify(message.type);
+  }
+
+  on_room(message) {
+    const previous = this.room;
+    this.room = message.room;
+    if (previous?.code !== message.room.code) {
+      this.raceOver = null;
+      this.countdown = null;
+    }
+    if (message.room.status === 'countdown' && message.room.starts_at) {
+      this.countdown = { starts_at: message.room.starts_at };
+    }
+  }
+
+  on_left_room() {
+    this.room = null;
+    this.raceOver = null;
+  }
+
+  on_member_joined(message) {
+    this.room = applyMembership(this.room, message);
+    if (message.code === this.room?.code) {
+      this.say(`${message.member.name} joined${message.member.role === 'spectator' ? ' to watch' : ''}.`, 'race');
+    }
+  }
+
+  on_member_left(message) {
+    const who = this.room?.members.find((member) => member.player_id === message.player_id);
+    this.room = applyMembership(this.room, message);
+    if (who) this.say(`${who.name} left.`, 'race');
+  }
+
+  on_member_connection(message) {
+    this.room = applyMembership(this.room, message);
+  }
+
+  on_countdown(message) {
+    const offset = clockOffsetFromCountdown(message);
+    if (offset !== null) this.clockOffsetMs = offset;
+    this.countdown = message;
+    this.raceOver = null;
+    this.say(`The race starts in ${Math.round(message.seconds)} seconds.`, 'race');
+  }
+
+  on_race_started(message) {
+    this.game.load(message.game);
+    this.countdown = null;
+    this.say('Go! The race has started.', 'race');
+  }
+
+  on_daily_started(message) {
+    this.daily = message;
+    this.game.load(message.game);
+  }
+
+  on_move_accepted(message) {
+    const result = this.game.accept(message);
+    if (result === 'gap') {
+      this.ask({ type: 'get_state' }).catch(() => null); // an answer was lost: take the whole view again
+      return;
+    }
+    if (result !== 'applied') return;
+    const home = message.autoplay.length ? `; ${message.autoplay.length} to the foundations` : '';
+    const what = message.move ? message.move.notation : 'undo';
+    this.say(`${what} played${home}. Move ${message.player_moves}.`, 'move');
+    if (message.only_undo_left) this.say('No move is left: undo or resign.', 'refusal');
+  }
+
+  on_game_over(message) {
+    if (!this.game.finish(message)) return;
+    const words = message.message || OUTCOME_WORDS[message.outcome] || message.outcome;
+    this.say(`${words} ${message.player_moves} moves, ${message.cards_on_foundations} cards home, ${formatDuration(message.time_ms)}.`, 'race');
+  }
+
+  on_progress(message) {
+    this.room = applyProgress(this.room, message);
+    const row = message.progress;
+    if (row.status !== 'playing' && row.player_id !== this.playerId) {
+      this.say(`${row.name}: ${row.status}, ${row.cards_on_foundations} cards home in ${row.moves} moves.`, 'race');
+    }
+  }
+
+  on_race_over(message) {
+    if (this.room && message.code === this.room.code) {
+      this.raceOver = message;
+      this.room = { ...this.room, seed: message.seed };
+      const winner = message.standings.find((row) => row.rank === 1);
+      this.say(`The race is over.${winner ? ` First: ${winner.name}.` : ''}`, 'race');
+    }
+  }
+
+  on_game_state(message) {
+    if (message.room) this.on_room({ room: message.room });
+    else this.room = null;
+    if (message.game) this.game.load(message.game);
+    else this.game = new GameState();
+  }
+
+  on_error(message) {
+    if (message.id === undefined || message.id === null) this.say(message.message, 'error');
+  }
+}
+

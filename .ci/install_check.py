@@ -2,7 +2,8 @@
 
 Builds the wheel, checks its top-level names are exactly `freecell_arena` and `freecell_arena_client`, installs
 it into a fresh virtualenv in a temporary folder, and there runs `freecell-arena --help`, `migrate` and `serve`
-on a temporary SQLite file (until /healthz answers), and imports the SDK from a folder that holds a `server.py`
+on a temporary SQLite file (until /healthz answers, then every file of the browser app from the wheel's copy),
+and imports the SDK from a folder that holds a `server.py`
 (the name that broke bots while the package was called `server`). Exits non-zero on the first failure.
 """
 
@@ -41,7 +42,28 @@ def build_wheel(work: Path) -> Path:
     members = zipfile.ZipFile(wheel).namelist()
     if not any(name.startswith("freecell_arena/migrations/versions/0001_") for name in members):
         raise SystemExit("the wheel does not carry the Alembic scripts")
+    shipped = {path.removeprefix("freecell_arena/web") for path in members if path.startswith("freecell_arena/web/")}
+    difference = shipped ^ set(servable_web_files())
+    if difference:
+        raise SystemExit(f"the wheel's browser app differs from what clients/web serves: {sorted(difference)}")
     return wheel
+
+
+def servable_web_files() -> dict[str, bytes]:
+    """What the server serves from clients/web, by URL path (net/web.py's own choice of files)."""
+    sys.path.insert(0, str(REPO / "server"))
+    from freecell_arena.net.web import load_files
+
+    return {path: file.plain.body for path, file in load_files(REPO / "clients" / "web").items()}
+
+
+def check_web_app(port: int) -> None:
+    """The installed server finds the app inside the installed package (this runs outside the checkout)."""
+    for path, body in servable_web_files().items():
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as response:
+            if response.read() != body:
+                raise SystemExit(f"the installed server answered {path} with other bytes than clients/web{path}")
+    print(f"browser app: {len(servable_web_files())} files served from the installed package")
 
 
 def serve_until_healthy(bin_dir: Path, database_url: str, cwd: Path) -> None:
@@ -67,6 +89,7 @@ def serve_until_healthy(bin_dir: Path, database_url: str, cwd: Path) -> None:
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)
+        check_web_app(int(match.group(1)))
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -80,6 +80,10 @@ class Settings(BaseSettings):
     daily_finalize_delay_s: float = Field(
         default=60.0, ge=0, description="Wait after a day closes before its final ranks are materialised."
     )
+    web_root: str | None = Field(
+        default=None,
+        description="Serve the browser app from this folder (read once at start) instead of the installed one.",
+    )
 
     @field_validator("gc_thresholds")
     @classmethod

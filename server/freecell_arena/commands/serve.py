@@ -1,4 +1,4 @@
-"""`freecell-arena serve`: the game server on one port (websocket protocol + `GET /healthz`).
+"""`freecell-arena serve`: the game server on one port (websocket protocol, `GET /healthz`, the browser app).
 
 On the embedded default (a SQLite file) it creates and migrates the database on first run. On PostgreSQL
 it refuses an unmigrated database and names the command that migrates it. SIGTERM (and Ctrl-C) stop it
@@ -104,13 +104,22 @@ async def serve_until_stopped(settings: Settings) -> int:
         print(f"freecell-arena: cannot listen on {settings.host}:{settings.port}: {error.strerror}", file=sys.stderr)
         return 2
     tune_garbage_collector(settings.gc_threshold_values)
-    print(f"freecell-arena: listening on ws://{settings.host}:{server.port}/ (database {settings.database_url})",
-          flush=True)
+    print(f"freecell-arena: listening on ws://{settings.host}:{server.port}/ (database {settings.database_url})")
+    print(f"freecell-arena: play at {browser_url(settings.host, server.port)}", flush=True)
     await stop.wait()
     logging.getLogger(__name__).info("stopping: flushing writes and closing connections")
     await server.shutdown()
     print("freecell-arena: stopped", flush=True)
     return 0
+
+
+def browser_url(host: str, port: int) -> str:
+    """The address to open in a browser: a wildcard interface is reached on this machine as localhost."""
+    if host in ("", "0.0.0.0", "::"):
+        host = "localhost"
+    elif ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
 
 
 def tune_garbage_collector(thresholds: tuple[int, int, int]) -> None:

@@ -1,5 +1,5 @@
-"""The server process: websockets on one port (game protocol, `GET /healthz`, the JSON API under `/api/`),
-the arena, the writer, and the daily challenge's background work.
+"""The server process: websockets on one port (game protocol, `GET /healthz`, the JSON API under `/api/`, the
+browser app at `/`), the arena, the writer, and the daily challenge's background work.
 
 The path of one move: a connection's reader decodes the frame, core validates and applies it and returns
 an `Effect`; `execute` hands its records to the group-commit writer (one transaction for the moves of many
@@ -16,6 +16,7 @@ import logging
 import time
 from collections.abc import Sequence
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -36,6 +37,7 @@ from freecell_arena.net.queries import QUERY_TYPES, Queries
 from freecell_arena.net.ratelimit import PerAddress
 from freecell_arena.net.restore import RESTORES_FOR, adopt_room, restore_for
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
+from freecell_arena.net.web import WebApp
 from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
 from freecell_arena.settings import Settings
 
@@ -60,6 +62,7 @@ class ArenaServer:
         self.daily = DailyService(settings, store, self.arena, self.clock)
         self.queries = Queries(store, self.clock, self.daily)
         self.http_api = HttpApi(self.queries, lambda: self.shutting_down)
+        self.web = WebApp.load(Path(settings.web_root) if settings.web_root else None)
         self.publisher = InProcessPublisher()
         self.connections: dict[str, Connection] = {}
         self.limits = PerAddress(settings.max_connections_per_address, settings.new_players_per_minute)
@@ -188,6 +191,9 @@ class ArenaServer:
         if path == "/readyz":
             reason = await self.not_ready_because()
             return self._health(HTTPStatus.OK if reason is None else HTTPStatus.SERVICE_UNAVAILABLE, reason)
+        page = self.web.respond(request)
+        if page is not None:
+            return page
         return await self.http_api.respond(request)
 
     def _health(self, status: HTTPStatus, reason: str | None) -> Response:

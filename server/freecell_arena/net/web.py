@@ -6,9 +6,9 @@ build step and file names carry no version, so nothing is cached blindly: every 
 browser revalidates with `If-None-Match`, which costs a 304 without a body. A deploy therefore never mixes old
 and new modules in one page.
 
-Every answer carries a Content-Security-Policy that allows scripts, styles and connections only from this
-origin and no inline script or style, plus `nosniff`: a name a player chose is never run as code, even if a
-bug put it into HTML.
+Every answer carries a Content-Security-Policy that allows scripts, style sheets and connections only from
+this origin, no inline script and no `<style>` element (style attributes are allowed), plus `nosniff`: a name
+a player chose is never run as code, even if a bug put it into HTML.
 
 The files come from the installed package (`freecell_arena/web/`, the wheel's copy of clients/web) or, in a
 checkout, from clients/web itself; `FREECELL_ARENA_WEB_ROOT` names another folder (working on the app).
@@ -58,6 +58,9 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "default-src 'none'",
         "script-src 'self'",
         "style-src 'self'",
+        # style attributes only (no <style> element, no script): the app sets CSS variables (a card's size, a
+        # column count) on elements; an attacker who cannot write HTML gains nothing from it
+        "style-src-attr 'unsafe-inline'",
         "img-src 'self' data:",
         "font-src 'self'",
         "connect-src 'self'",  # CSP 3: 'self' includes ws:// and wss:// on this host and port

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from freecell_arena.engine import TABLEAU, VARIANTS, Game, IllegalMoveError, Move, variant_by_id
-from freecell_arena.engine.view import ViewError, apply_view_changes
+from freecell_arena.engine.view import ViewError, apply_view_changes, replay_steps
 
 
 def random_game_views(variant_id: str, seed: int, actions: int) -> int:
@@ -76,3 +76,29 @@ def test_a_wrong_patch_is_refused_and_the_view_is_untouched(changes: dict[str, o
     with pytest.raises(ViewError, match=complaint):
         apply_view_changes(view, changes)
     assert repr(view) == kept
+
+
+@pytest.mark.parametrize("variant_id", VARIANTS)
+def test_replay_steps_rebuild_every_board_of_a_game(variant_id: str) -> None:
+    """A replay viewer's steps: the opening view with the first n steps put in is the board after n actions,
+    undos and (Cell Eleven) cards turned up included."""
+    variant = variant_by_id(variant_id)
+    game = Game(variant, 7, autoplay=True, undo_allowed=True)
+    rng = random.Random(7)
+    boards = [game.board.player_view()]
+    for number in range(30):
+        legal = list(game.board.legal_moves)
+        if not legal:
+            break
+        if number % 6 == 5 and game.can_undo():
+            game.undo()
+        else:
+            game.play(rng.choice(legal))
+        boards.append(game.board.player_view())
+    start, steps = replay_steps(variant, 7, game.actions, autoplay=True)
+    assert len(steps) == len(game.actions) >= 10
+    view = start
+    assert view == boards[0]
+    for step, expected in zip(steps, boards[1:], strict=True):
+        view = apply_view_changes(view, step)
+        assert view == expected

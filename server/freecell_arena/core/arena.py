@@ -49,6 +49,7 @@ from freecell_arena.engine import (
     parse_move,
     variant_by_id,
 )
+from freecell_arena.engine.view import replay_steps
 from freecell_arena.protocol.messages import (
     CountdownMessage,
     CreateRoomRequest,
@@ -443,6 +444,9 @@ class Arena:
             raise Refusal(
                 ErrorCode.replay_not_available, "replays open when the race is over (a move seen is a move copied)"
             )
+        start_view, steps = replay_steps(
+            game.variant, game.record.seed, game.game.actions, autoplay=game.record.autoplay
+        )
         return Effect(
             replies=[
                 ReplayMessage(
@@ -455,6 +459,8 @@ class Arena:
                     actions=list(game.game.actions),
                     outcome=game.finish.outcome if game.finish else None,
                     final_view=game.board_view(),
+                    start_view=start_view,
+                    steps=steps,
                 )
             ]
         )

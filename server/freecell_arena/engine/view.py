@@ -20,6 +20,7 @@ from typing import Any
 from freecell_arena.engine.board import Board
 from freecell_arena.engine.cards import SUIT_LETTERS, card_from_text, card_text
 from freecell_arena.engine.errors import EngineError, NotationError
+from freecell_arena.engine.game import Game
 from freecell_arena.engine.variants import Variant
 
 UNKNOWN_CARD = 0
@@ -156,3 +157,17 @@ def _check_copies(board: Board) -> None:
         total = count + board.copies_on_foundations(card)
         if total > variant.copies:
             raise ViewError(f"{card_text(card)} appears {total} times; the deck holds {variant.copies}")
+
+
+def replay_steps(
+    variant: Variant, seed: int, actions: Sequence[str], *, autoplay: bool
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A finished game as a replay viewer steps through it: the opening view (after the deal's autoplay) and,
+    per action, what it changed in the view (`Board.view_changes`, the `changes` its `move_accepted` carried).
+    Putting the first n steps into the opening view gives the board after n actions, so a viewer steps back
+    by keeping the views it built, without any rules of its own. Undo is allowed in the replay: the stored
+    log holds only actions the game accepted."""
+    game = Game(variant, seed, autoplay=autoplay, undo_allowed=True)
+    start = game.board.player_view()
+    steps = [game.board.view_changes(game.act(action).moves) for action in actions]
+    return start, steps

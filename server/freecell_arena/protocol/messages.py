@@ -563,7 +563,8 @@ class GameStateMessage(Message):
 
 
 class ReplayMessage(Message):
-    """A game's seed and action log; `final_view` is its last board (face-down cards null)."""
+    """A game's seed and action log; `final_view` is its last board (face-down cards null); `start_view` and
+    `steps` let a viewer step through it without rules of its own."""
 
     type: Literal["replay"] = "replay"
     id: RequestId = None
@@ -575,6 +576,14 @@ class ReplayMessage(Message):
     actions: list[str]
     outcome: str | None
     final_view: dict[str, Any]
+    start_view: dict[str, Any] = Field(
+        default_factory=dict, description="The opening board, after the deal's autoplay (face-down cards null)."
+    )
+    steps: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Per action, what it changed in the view, as its `move_accepted` `changes` did: `start_view` "
+        "with the first n steps put in is the board after n actions (`freecell_arena.engine.view.replay_steps`).",
+    )
 
 
 class LeaderboardRow(Message):

@@ -77,7 +77,7 @@ class App {
     }
     document.body.classList.toggle('offline', state === 'reconnecting' || state === 'replaced');
     const name = this.session.name;
-    replace(this.who, name ? h('button', { type: 'button', class: 'quiet', onclick: () => this.askName(name), 'aria-label': `Playing as ${name}: change name` }, name) : null);
+    replace(this.who, name ? h('button', { type: 'button', class: 'quiet', onclick: () => this.askName(name), 'aria-label': `${name}: change name` }, name) : null);
   }
 
   askName(current = '') {
@@ -104,7 +104,7 @@ class App {
       session: this.session, location: window.location, navigate: (href) => this.navigate(href), ...route,
       home: viewHref(window.location, '/'),
     });
-    document.querySelectorAll('nav a').forEach((link) => {
+    document.querySelectorAll('.top-bar nav a').forEach((link) => {
       const current = new URL(link.href).hash.split('/')[1] ?? '';
       link.toggleAttribute('aria-current', current === route.page || (route.page === 'landing' && current === ''));
     });

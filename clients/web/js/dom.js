@@ -55,3 +55,19 @@ export function formatTime(iso) {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleString();
 }
+
+/** A table: `headers` are column titles; each row is a list of cells (text or nodes) or {cells, attributes}. */
+export function dataTable(caption, headers, rows) {
+  return h('table', {},
+    caption ? h('caption', { class: 'visually-hidden' }, caption) : null,
+    h('thead', {}, h('tr', {}, headers.map((title) => h('th', { scope: 'col' }, title)))),
+    h('tbody', {}, rows.map((row) => {
+      const { cells, attributes } = Array.isArray(row) ? { cells: row, attributes: {} } : row;
+      return h('tr', attributes, cells.map((cell) => h('td', {}, cell)));
+    })));
+}
+
+/** A message where a page's content would be: an error in words, and what to do about it. */
+export function notice(text, ...actions) {
+  return h('p', { class: 'form-error', role: 'alert' }, text, actions.length ? ' ' : null, ...actions);
+}

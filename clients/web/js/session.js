@@ -193,7 +193,7 @@ export class Session {
   on_member_left(message) {
     const who = this.room?.members.find((member) => member.player_id === message.player_id);
     this.room = applyMembership(this.room, message);
-    if (who) this.say(`${who.name} left.`, 'race');
+    if (who && who.player_id !== this.playerId) this.say(`${who.name} left.`, 'race');
   }
 
   on_member_connection(message) {
@@ -249,7 +249,7 @@ export class Session {
   on_race_over(message) {
     if (this.room && message.code === this.room.code) {
       this.raceOver = message;
-      this.room = { ...this.room, seed: message.seed };
+      this.room = { ...this.room, seed: message.seed, status: 'finished' };
       const winner = message.standings.find((row) => row.rank === 1);
       this.say(`The race is over.${winner ? ` First: ${winner.name}.` : ''}`, 'race');
     }

@@ -91,7 +91,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   }
 
   function renderHeader(current) {
-    const key = JSON.stringify([current.status, current.seed, current.host_id, current.options, session.playerId]);
+    const key = JSON.stringify([current.status, String(current.seed), current.host_id, current.options, session.playerId]);
     page.dataset.roomStatus = current.status;
     if (key === lastHeaderKey) return;
     lastHeaderKey = key;

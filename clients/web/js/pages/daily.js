@@ -1,0 +1,152 @@
+/**
+ * The daily challenge: today's deal per variant (par, when it closes, the commitment; the seeds and
+ * solutions of closed days), and playing it: your first game of the day is ranked, later ones are not, as
+ * the server says. After the game, the day's board around you.
+ */
+
+import { dataTable, formatTime, h, notice, replace } from '../dom.js';
+import { GameView } from '../game-view.js';
+import { VARIANTS, formatDuration, variantName } from '../notation.js';
+import { viewHref } from '../router.js';
+
+export function dailyPage(main, context) {
+  return context.variant ? dailyGame(main, context) : dailyList(main, context);
+}
+
+function dailyList(main, { session, location }) {
+  const sections = VARIANTS.map((variant) => h('section', { class: 'card-panel', 'aria-labelledby': `daily-${variant.id}`, dataset: { variant: variant.id } },
+    h('h2', { id: `daily-${variant.id}` }, variant.name), h('p', {}, 'Loading…')));
+  main.replaceChildren(h('h1', {}, 'Daily challenge'),
+    h('p', {}, 'One deal per variant each UTC day, the same for everyone. Your first game of the day counts on the day\u2019s board; later ones are practice. Each deal\u2019s commitment is published before it opens, and its seed when it closes, so anyone can check it was not changed.'),
+    h('div', { class: 'daily-grid' }, sections));
+
+  async function load() {
+    await Promise.all(VARIANTS.map(async (variant, index) => {
+      const section = sections[index];
+      const title = section.firstChild;
+      try {
+        const reply = await session.ask({ type: 'get_daily', variant: variant.id });
+        const today = reply.deals.find((deal) => deal.status === 'open');
+        replace(section, title,
+          today ? h('p', {}, `Today (${today.day}): par ${today.par ?? '?'} moves, open until ${formatTime(today.closes_at)}.`) : h('p', {}, 'No deal is open right now.'),
+          today ? h('p', {}, h('a', { class: 'button-link', href: viewHref(location, `/daily/${variant.id}`) }, `Play today\u2019s ${variant.name}`), ' \u00b7 ',
+            h('a', { href: viewHref(location, `/leaderboards/${variant.id}?board=daily`) }, 'Today\u2019s board')) : null,
+          dataTable(`${variant.name} daily deals`, ['Day', 'Status', 'Par', 'Seed', 'Commitment'], reply.deals.map((deal) => ({
+            attributes: { dataset: { day: deal.day, status: deal.status } },
+            cells: [deal.day, deal.status, deal.par ?? '\u2013', deal.seed === null ? 'secret until it closes' : String(deal.seed),
+              h('code', { title: deal.commitment }, `${deal.commitment.slice(0, 12)}\u2026`)],
+          }))));
+      } catch (error) {
+        replace(section, title, notice(error.code === 'unknown_variant' || error.code === 'unknown_daily'
+          ? 'This server has no daily challenge for this variant.' : error.message));
+      }
+    }));
+  }
+
+  return lifecycle(session, load);
+}
+
+function dailyGame(main, { session, location, variant }) {
+  const info = h('div', { class: 'daily-info' });
+  const arena = h('div', { class: 'daily-arena' });
+  const after = h('div', { class: 'daily-after' });
+  main.replaceChildren(h('h1', {}, `Daily ${variantName(variant)}`), info, arena, after);
+  let gameView = null;
+  let boardShown = false;
+
+  const myDaily = () => {
+    const game = session.game.game;
+    return game && game.daily && game.variant === variant && !game.room_code ? game : null;
+  };
+
+  async function load() {
+    try {
+      await session.ask({ type: 'get_state' }); // a daily game still running (or just finished) comes back here
+      if (!myDaily()) await play();
+      render();
+    } catch (error) {
+      replace(info, notice(error.code === 'already_in_room' ? 'You are in a room: leave it first to play the daily challenge.'
+        : error.code === 'game_in_progress' ? 'Another game of yours is still running: finish it first.' : error.message,
+      error.code === 'already_in_room' ? h('button', { type: 'button', onclick: async () => { await session.ask({ type: 'leave_room' }).catch(() => null); load(); } }, 'Leave the room') : null));
+    }
+  }
+
+  async function play() {
+    await session.ask({ type: 'play_daily', variant });
+    boardShown = false;
+  }
+
+  function render() {
+    const game = myDaily();
+    if (!game) return;
+    if (!gameView) {
+      gameView = new GameView(session);
+      arena.replaceChildren(gameView.element);
+    }
+    const daily = session.daily?.variant === variant ? session.daily : null;
+    replace(info, h('p', { class: 'room-meta', dataset: { ranked: daily ? String(daily.ranked) : '' } },
+      `${game.daily}`, daily ? ` · par ${daily.par} moves · ${daily.ranked ? 'ranked: this game counts on the board' : 'practice: only your first game of the day is ranked'} · closes ${formatTime(daily.closes_at)}` : ''));
+    if (!session.game.playing && !boardShown) {
+      boardShown = true;
+      showBoard(game.daily);
+    }
+  }
+
+  async function showBoard(day) {
+    replace(after, h('p', {}, 'Loading the day\u2019s board…'));
+    let reply;
+    try {
+      reply = await session.ask({ type: 'get_leaderboard', variant, board: 'daily', day, around: session.playerId, limit: 11 });
+    } catch {
+      reply = await session.ask({ type: 'get_leaderboard', variant, board: 'daily', day, limit: 10 }).catch((error) => error);
+    }
+    if (reply instanceof Error) {
+      replace(after, notice(reply.message));
+      return;
+    }
+    replace(after, h('section', { class: 'card-panel', 'aria-labelledby': 'daily-board-title' },
+      h('h2', { id: 'daily-board-title' }, `The day\u2019s board (${reply.total} ${reply.total === 1 ? 'winner' : 'winners'})`),
+      reply.par !== null ? h('p', {}, `Par: ${reply.par} moves.`) : null,
+      boardTable(reply, session, location),
+      h('p', {}, h('a', { href: viewHref(location, `/leaderboards/${variant}?board=daily&day=${day}`) }, 'The whole board'), ' \u00b7 ',
+        h('button', { type: 'button', onclick: async () => { await play().catch((error) => replace(after, notice(error.message))); render(); } }, 'Play again (practice)'))));
+  }
+
+  const stop = lifecycle(session, load);
+  const unsubscribe = session.subscribe((reason) => {
+    if (reason !== 'pending') render();
+  });
+  return {
+    destroy() {
+      stop.destroy();
+      unsubscribe();
+      gameView?.destroy();
+    },
+  };
+}
+
+/** A board's rows as a table; your row is marked; names lead to histories. */
+export function boardTable(reply, session, location) {
+  if (!reply.entries.length) return h('p', {}, 'No winner on this board yet.');
+  return dataTable('Leaderboard', ['Rank', 'Player', 'Moves', 'Time', 'Finished', 'Replay'], reply.entries.map((row) => ({
+    attributes: { class: row.player_id === session.playerId ? 'me' : '', dataset: { playerId: row.player_id, rank: row.rank } },
+    cells: [String(row.rank), h('a', { href: viewHref(location, `/history/${encodeURIComponent(row.player_id)}`) }, row.name),
+      String(row.player_moves), formatDuration(row.time_ms), formatTime(row.finished_at),
+      h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')],
+  })));
+}
+
+/** Runs `load` once the session is open (now, or when it opens); the page's destroy. */
+export function lifecycle(session, load) {
+  let loaded = false;
+  const run = () => {
+    if (loaded || !session.isOpen) return;
+    loaded = true;
+    load();
+  };
+  const unsubscribe = session.subscribe((reason) => {
+    if (reason === 'connection') run();
+  });
+  run();
+  return { destroy: unsubscribe };
+}

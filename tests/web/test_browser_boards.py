@@ -1,0 +1,89 @@
+"""Each variant's deal on the page is the server's: every pile and card of the page against the `race_started`
+view the server sent a program in the same race (one deal for the room), with the accessible names the issue
+sets ("Column 3", "Free cell 2", "Foundation 1", "7 of hearts", "face-down card"); and the widest deals fit a
+phone held upright with every column side by side."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Any
+
+import pytest
+from arena_client import connect_player
+from playwright.async_api import expect
+from serverprocess import ServerProcess
+from webpages import DESKTOP, PHONE, NewPlayer, expected_piles, shown_piles
+
+from freecell_arena.engine import VARIANTS
+
+RANKS = {"A": "Ace", "T": "10", "J": "Jack", "Q": "Queen", "K": "King"}
+SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+ZONES = {"t": "Column", "c": "Free cell", "f": "Foundation"}
+SEEDS = {"freecell": 11982, "chinese-freecell": 7, "freecell-four-deck": 3, "freecell-three-deck": 5}
+"""Chosen deals where the host may choose one (Cell Eleven deals are always the server's)."""
+
+
+def card_name(text: str | None) -> str:
+    if text is None:
+        return "face-down card"
+    return f"{RANKS.get(text[0], text[0])} of {SUITS[text[1]]}"
+
+
+async def race_with_a_program(server: ServerProcess, player: Any, variant: str) -> dict[str, Any]:
+    """A program hosts a race of `variant`, the browser player joins by the room's link; the program's view."""
+    host = await connect_player(f"ws://127.0.0.1:{server.port}/", "Host")
+    try:
+        request: dict[str, Any] = {"type": "create_room", "variant": variant, "options": {"countdown_s": 0}}
+        if variant in SEEDS:
+            request["seed"] = SEEDS[variant]
+        created = await host.request(request)
+        assert created["type"] == "room", created
+        await player.open(f"/r/{created['room']['code']}")
+        await expect(player.page.get_by_role("list", name="Players")).to_contain_text("Host")
+        assert (await host.request({"type": "start_race"}))["type"] == "countdown"
+        started = await host.expect("race_started")
+        await player.wait_for_board()
+        view: dict[str, Any] = started["game"]["view"]
+        return view
+    finally:
+        await host.close()
+
+
+@pytest.mark.parametrize("variant", list(VARIANTS))
+async def test_each_variants_deal_is_drawn_with_the_servers_piles_and_cards(
+    server: ServerProcess, base_url: str, new_player: NewPlayer, variant: str
+) -> None:
+    player = await new_player("Viewer", base_url, viewport=DESKTOP)
+    view = await race_with_a_program(server, player, variant)
+    board = await player.read_board()
+    assert shown_piles(board) == expected_piles(view)
+    await expect(player.board).to_have_attribute("data-variant", variant)
+    for pile, content in board.items():
+        assert content["role"] == "group"
+        assert content["label"] == f"{ZONES[pile[0]]} {pile[1:]}"
+        assert [card["name"] for card in content["cards"]] == [card_name(card["text"]) for card in content["cards"]]
+    if variant == "cell-eleven":
+        assert any(card["text"] is None for content in board.values() for card in content["cards"])
+        await expect(player.page.get_by_role("img", name="face-down card").first).to_be_visible()
+    columns = len(view["tableau"])
+    await expect(player.page.get_by_role("group", name=f"Column {columns}", exact=True)).to_be_visible()
+
+
+@pytest.mark.parametrize("variant", ["freecell-four-deck", "freecell-three-deck"])
+async def test_the_widest_deals_fit_a_phone_held_upright(
+    server: ServerProcess, base_url: str, new_player: NewPlayer, variant: str
+) -> None:
+    player = await new_player("Phone", base_url, viewport=PHONE, has_touch=True, is_mobile=True)
+    await race_with_a_program(server, player, variant)
+    columns = await player.page.evaluate(
+        """() => [...document.querySelectorAll('.board [data-pile^="t"]')].map((pile) => {
+             const box = pile.getBoundingClientRect();
+             const top = pile.querySelector('[data-card]:last-child .rank');
+             return {left: box.left, right: box.right, rank: top ? parseFloat(getComputedStyle(top).fontSize) : 0};
+           })"""
+    )
+    assert len(columns) in (12, 14)
+    for left, right in pairwise(columns):
+        assert left["right"] <= right["left"] + 0.5, "columns side by side, not overlapping"
+    assert columns[0]["left"] >= 0 and columns[-1]["right"] <= PHONE["width"], "every column on the screen"
+    assert min(column["rank"] for column in columns) >= 10, "a rank drawn at 10 px or more"

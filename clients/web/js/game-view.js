@@ -127,7 +127,7 @@ export class GameView {
 
   updateTimer() {
     const game = this.session.game;
-    const elapsed = game.elapsedMs(Date.now(), this.session.clockOffsetMs);
+    const elapsed = game.elapsedMs(Date.now());
     this.timer.textContent = formatDuration(elapsed);
     this.timer.dataset.timeMs = String(elapsed);
   }

@@ -148,12 +148,14 @@ export class GameState {
     return true;
   }
 
-  /** The game's clock: running from `started_at` (server time, via `clockOffsetMs`) while playing, else final. */
-  elapsedMs(now = Date.now(), clockOffsetMs = 0) {
+  /**
+   * The game's clock: the server's last count (`time_ms`, with the whole game or the last accepted move)
+   * plus the time since it arrived, while playing; the final time once over. Counting from the server's
+   * own figure needs no clock offset: a skewed computer clock shows the right time.
+   */
+  elapsedMs(now = Date.now()) {
     if (!this.game) return 0;
     if (!this.playing) return this.counts.time_ms;
-    const started = Date.parse(this.game.started_at);
-    if (Number.isNaN(started)) return this.counts.time_ms;
-    return Math.max(this.counts.time_ms, now + clockOffsetMs - started);
+    return this.counts.time_ms + Math.max(0, now - this.receivedAt);
   }
 }

@@ -105,16 +105,17 @@ test('a whole view after a reconnect replaces what was held and clears pending m
 test('game_over ends the game with its outcome and counts; the clock stops', () => {
   const record = games[0];
   const state = new GameState();
-  state.load(gameView(record));
   const started = Date.parse('2026-11-25T06:00:00+00:00');
-  assert.equal(state.elapsedMs(started + 4200), 4200);
-  assert.equal(state.elapsedMs(started + 4200, 800), 5000, 'the clock offset is the server minus ours');
+  state.load(gameView(record, { time_ms: 1500 }), started);
+  assert.equal(state.elapsedMs(started + 4200), 5700, 'the server count plus the time since it came');
+  state.accept(accepted(record, record.turns[0], 0, { time_ms: 9000 }), started + 5000);
+  assert.equal(state.elapsedMs(started + 5000), 9000, 'each accepted move sets the clock to the server count');
   assert.ok(state.finish({
     type: 'game_over', game_id: state.gameId, outcome: 'resigned', message: 'You resigned.', player_moves: 3,
     single_card_moves: 4, cards_on_foundations: 2, time_ms: 9000,
   }));
   assert.equal(state.status, 'resigned');
-  assert.equal(state.elapsedMs(started + 60000), 9000);
+  assert.equal(state.elapsedMs(started + 60000), 9000, 'a finished game shows its final time');
   assert.equal(state.finish({ type: 'game_over', game_id: 'other' }), false);
 });
 

@@ -6,7 +6,7 @@
 
 import { h, replace } from '../dom.js';
 import { GameView, dealLabel } from '../game-view.js';
-import { formatDuration, variantName } from '../notation.js';
+import { formatDuration, variantById, variantName } from '../notation.js';
 import { players, progressTable, secondsUntil, spectators } from '../room-state.js';
 import { roomHref, roomLink, viewHref } from '../router.js';
 
@@ -22,7 +22,7 @@ function optionsSummary(room) {
   const options = room.options;
   const parts = [
     options.autoplay ? 'autoplay on' : 'autoplay off',
-    options.undo_allowed ? 'undo allowed' : 'no undo',
+    (options.undo_allowed ?? variantById(room.variant)?.undoByDefault ?? true) ? 'undo allowed' : 'no undo',
     `up to ${options.max_players} players`,
     options.time_limit_s ? `${formatDuration(options.time_limit_s * 1000)} time limit` : 'no time limit',
     options.ranking === 'speed' ? 'fastest wins' : 'fewest moves wins',

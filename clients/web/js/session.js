@@ -226,14 +226,27 @@ export class Session {
       return;
     }
     if (result !== 'applied') return;
+    this.updateOwnProgress(message.status, message.cards_on_foundations, message.player_moves, message.time_ms);
     const home = message.autoplay.length ? `; ${message.autoplay.length} to the foundations` : '';
     const what = message.move ? message.move.notation : 'undo';
     this.say(`${what} played${home}. Move ${message.player_moves}.`, 'move');
     if (message.only_undo_left) this.say('No move is left: undo or resign.', 'refusal');
   }
 
+  /** The server sends a player's progress to the others only (it is in the player's own replies): keep our row. */
+  updateOwnProgress(status, cards, moves, timeMs) {
+    const room = this.room;
+    const me = room?.members.find((member) => member.player_id === this.playerId);
+    if (!room || !me || this.game.game?.room_code !== room.code) return;
+    this.room = applyProgress(room, {
+      code: room.code,
+      progress: { player_id: me.player_id, name: me.name, status, cards_on_foundations: cards, moves, time_ms: timeMs },
+    });
+  }
+
   on_game_over(message) {
     if (!this.game.finish(message)) return;
+    this.updateOwnProgress(message.outcome, message.cards_on_foundations, message.player_moves, message.time_ms);
     const words = message.message || OUTCOME_WORDS[message.outcome] || message.outcome;
     this.say(`${words} ${message.player_moves} moves, ${message.cards_on_foundations} cards home, ${formatDuration(message.time_ms)}.`, 'race');
   }

@@ -239,7 +239,8 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
       joined = false; // back after a drop: the resumed state says whether the seat is still ours
       join();
     }
-    if (reason !== 'pending' && reason !== 'refused') update();
+    if (reason === 'move_accepted' && room()) renderRace(room()); // the board redraws itself; the lobby did not change
+    else if (reason !== 'pending' && reason !== 'refused') update();
   });
   countdownTimer = setInterval(updateCountdown, 200);
   if (session.isOpen) join();

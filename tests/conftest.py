@@ -6,6 +6,9 @@ installed the postgres tests are skipped, except under CI=true, where that is a 
 
 `database_url` is parametrized over sqlite and postgres: every test that takes it runs on both backends,
 each time on a fresh database at the head migration (copied from a template migrated once per session).
+
+`redis_server` is a throwaway redis-server for the session (tests/redis_support.py), under the same rule;
+`redis_url` hands it to one test, running and empty.
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ import itertools
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Coroutine, Iterator
@@ -28,6 +30,9 @@ from typing import Any, TypeVar
 
 import hypothesis  # noqa: F401  (see below)
 import pytest
+from redis_support import NOT_INSTALLED as REDIS_NOT_INSTALLED
+from redis_support import RedisServer, redis_binary, throwaway_redis
+from services import free_port, service_missing
 
 from freecell_arena.store import migrate
 
@@ -69,12 +74,6 @@ def postgres_bindir() -> Path | None:
         if (Path(candidate) / "initdb").exists() and (Path(candidate) / "pg_ctl").exists():
             return Path(candidate)
     return None
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
@@ -192,9 +191,7 @@ def throwaway_postgres() -> Iterator[PostgresServer]:
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[PostgresServer]:
     if postgres_bindir() is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{NOT_INSTALLED}; CI=true requires it", pytrace=False)
-        pytest.skip(NOT_INSTALLED)
+        service_missing(NOT_INSTALLED)
     with throwaway_postgres() as server:
         yield server
 
@@ -264,3 +261,27 @@ def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path, database_
         yield server.url(name)
     finally:
         server.drop_database(name)
+
+
+@pytest.fixture
+def postgres_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh database at the head migration on the session's PostgreSQL only (several processes need it)."""
+    with migrated_database(request, "postgres", tmp_path / "unused.db") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """The session's redis-server on a free 127.0.0.1 port; `redis_server.stopped()` takes it down mid-test."""
+    if redis_binary() is None:
+        service_missing(REDIS_NOT_INSTALLED)
+    with throwaway_redis() as server:
+        yield server
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> str:
+    """The session's Redis, running (a test that stopped it got it back) and with no keys left from others."""
+    redis_server.start()
+    redis_server.flush()
+    return redis_server.url

@@ -14,6 +14,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from freecell_arena.engine import VARIANTS
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///freecell-arena.db"
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
 class Settings(BaseSettings):
@@ -84,6 +85,15 @@ class Settings(BaseSettings):
         default=None,
         description="Serve the browser app from this folder (read once at start) instead of the installed one.",
     )
+    workers: int = Field(
+        default=1, ge=1, description="Server processes on the one port (more than 1: PostgreSQL and Redis)."
+    )
+    redis_url: str | None = Field(
+        default=None, description="Redis carrying room events between processes, e.g. redis://127.0.0.1:6379/0."
+    )
+    reuse_port: bool = Field(
+        default=False, description="Listen with SO_REUSEPORT, so several processes share the port."
+    )
 
     @field_validator("gc_thresholds")
     @classmethod
@@ -104,6 +114,15 @@ class Settings(BaseSettings):
         if unknown:
             raise ValueError(f"unknown variant {unknown[0]!r}; known: {', '.join(VARIANTS)}")
         return ",".join(names)
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_scheme(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        if not value.startswith(REDIS_SCHEMES):
+            raise ValueError(f"a Redis URL starts with {', '.join(REDIS_SCHEMES)}, like redis://127.0.0.1:6379/0")
+        return value
 
     @property
     def gc_threshold_values(self) -> tuple[int, int, int]:

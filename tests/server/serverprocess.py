@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import re
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(rb"listening on ws://127\.0\.0\.1:(\d+)/")
@@ -75,3 +77,19 @@ async def running_server(
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(10):
                 await process.wait()
+
+
+async def http_get_json(port: int, path: str, timeout: float = 5.0) -> tuple[int, dict[str, Any]]:
+    """GET `path` on a fresh TCP connection (so behind SO_REUSEPORT or a balancer each call may reach another
+    process); the status and the JSON body."""
+    async with asyncio.timeout(timeout):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+            await writer.drain()
+            raw = await reader.read()
+        finally:
+            writer.close()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    return status, json.loads(body)

@@ -3,6 +3,9 @@
 On the embedded default (a SQLite file) it creates and migrates the database on first run. On PostgreSQL
 it refuses an unmigrated database and names the command that migrates it. SIGTERM (and Ctrl-C) stop it
 cleanly: stop accepting, flush pending writes, close connections with a reason, exit 0.
+
+With `--workers N` (N > 1) it supervises N such servers on the same port instead (`commands/supervisor.py`);
+that needs PostgreSQL and Redis, and asking for it without them is refused with one line naming what to set.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import asyncio
 import gc
 import inspect
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -29,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, help="TCP port (default 8765; 0 = any free port)")
     parser.add_argument("--database-url", help="database URL (default sqlite+aiosqlite:///freecell-arena.db)")
     parser.add_argument("--log-level", help="logging level (default INFO)")
+    parser.add_argument("--workers", type=int, help="server processes on the port (default 1; more: PostgreSQL, Redis)")
+    parser.add_argument("--redis-url", help="Redis for room events between processes, e.g. redis://127.0.0.1:6379/0")
     parser.set_defaults(run=run)
 
 
@@ -36,7 +42,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
     """Environment (FREECELL_ARENA_*) first, then the flags that were given."""
     overrides = {
         name: value
-        for name in ("host", "port", "database_url", "log_level")
+        for name in ("host", "port", "database_url", "log_level", "workers", "redis_url")
         if (value := getattr(args, name, None)) is not None
     }
     return Settings(**overrides)
@@ -68,11 +74,26 @@ async def prepare_database(url: str) -> None:
         raise NotMigrated(url)
 
 
-async def serve_until_stopped(settings: Settings) -> int:
+def cluster_problem(settings: Settings) -> str | None:
+    """Why these settings cannot run several processes (one line naming what to set), or None. Several
+    processes share rooms through PostgreSQL (room state, conditional transitions) and Redis (room events);
+    a SQLite file belongs to one process."""
+    if settings.workers <= 1:
+        return None
+    if is_sqlite(settings.database_url):
+        return (f"--workers {settings.workers} needs PostgreSQL: set FREECELL_ARENA_DATABASE_URL (or --database-url) "
+                "to postgresql+asyncpg://USER:PASSWORD@HOST/DB, or run one worker on SQLite")
+    if settings.redis_url is None:
+        return (f"--workers {settings.workers} needs Redis: set FREECELL_ARENA_REDIS_URL (or --redis-url), "
+                "e.g. redis://127.0.0.1:6379/0")
+    return None
+
+
+async def database_is_ready(settings: Settings) -> bool:
+    """Migrate a SQLite file, or check that PostgreSQL is migrated; on failure print one line and say False."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from freecell_arena.net.app import ArenaServer
-    from freecell_arena.store import DatabaseUrlError, GroupCommitWriter, SqlStore, StoreError
+    from freecell_arena.store import DatabaseUrlError, StoreError
     from freecell_arena.store.urls import display_url
 
     try:
@@ -80,15 +101,25 @@ async def serve_until_stopped(settings: Settings) -> int:
     except NotMigrated:
         hint = MIGRATE_HINT.format(url=display_url(settings.database_url))
         print(f"freecell-arena: the database is not migrated; run `{hint}` first", file=sys.stderr)
-        return 2
+        return False
     except DatabaseUrlError as error:
         print(f"freecell-arena: {error}", file=sys.stderr)
-        return 2
+        return False
     except (StoreError, SQLAlchemyError, OSError) as error:
         cause = getattr(error, "orig", None) or error
         reason = " ".join(str(cause).split()) or type(cause).__name__
         print(f"freecell-arena: cannot use the database {display_url(settings.database_url)}: {reason}",
               file=sys.stderr)
+        return False
+    return True
+
+
+async def serve_until_stopped(settings: Settings, worker_label: str = "") -> int:
+    from freecell_arena.net.app import ArenaServer
+    from freecell_arena.store import GroupCommitWriter, SqlStore
+    from freecell_arena.store.urls import display_url
+
+    if not await database_is_ready(settings):
         return 2
     store = SqlStore(settings.database_url)
     writer = GroupCommitWriter(store, max_delay_ms=settings.commit_delay_ms)
@@ -104,8 +135,9 @@ async def serve_until_stopped(settings: Settings) -> int:
         print(f"freecell-arena: cannot listen on {settings.host}:{settings.port}: {error.strerror}", file=sys.stderr)
         return 2
     tune_garbage_collector(settings.gc_threshold_values)
-    print(f"freecell-arena: listening on ws://{settings.host}:{server.port}/ (database {settings.database_url})")
-    print(f"freecell-arena: play at {browser_url(settings.host, server.port)}", flush=True)
+    print(f"freecell-arena: {worker_label}listening on ws://{settings.host}:{server.port}/ "
+          f"(database {display_url(settings.database_url)})")
+    print(f"freecell-arena: {worker_label}play at {browser_url(settings.host, server.port)}", flush=True)
     await stop.wait()
     logging.getLogger(__name__).info("stopping: flushing writes and closing connections")
     await server.shutdown()
@@ -152,14 +184,26 @@ def run(args: argparse.Namespace) -> int:
         first = error.errors(include_url=False)[0]
         print(f"freecell-arena: bad setting {first['loc'][0]}: {first['msg']}", file=sys.stderr)
         return 2
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    problem = cluster_problem(settings)
+    if problem is not None:
+        print(f"freecell-arena: {problem}", file=sys.stderr)
+        return 2
+    from freecell_arena.commands import supervisor
+
+    worker_label = supervisor.become_worker()
+    process_label = worker_label or (f"supervisor (pid {os.getpid()}): " if settings.workers > 1 else "")
+    logging.basicConfig(
+        level=settings.log_level.upper(), format=f"%(asctime)s %(levelname)s {process_label}%(name)s: %(message)s"
+    )
     try:
         factory = loop_factory(settings.event_loop)
     except ImportError:
         print("freecell-arena: FREECELL_ARENA_EVENT_LOOP=uvloop but uvloop is not installed", file=sys.stderr)
         return 2
     with asyncio.Runner(loop_factory=factory) as runner:
-        return runner.run(serve_until_stopped(settings))
+        if settings.workers > 1:
+            return runner.run(supervisor.Supervisor(settings).run())
+        return runner.run(serve_until_stopped(settings, worker_label))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import time
 from collections.abc import Sequence
 from http import HTTPStatus
@@ -158,6 +159,7 @@ class ArenaServer:
             ping_interval=settings.ping_interval_s,
             ping_timeout=settings.ping_timeout_s,
             close_timeout=2,
+            reuse_port=settings.reuse_port,
         )
         self._ticker = asyncio.create_task(self._tick_loop())
         self._loop_lag = asyncio.create_task(self.metrics.watch_loop_lag())
@@ -201,6 +203,7 @@ class ArenaServer:
             "status": "shutting_down" if self.shutting_down else ("ok" if status == HTTPStatus.OK else "not_ready"),
             "rooms": len(self.arena.rooms),
             "connections": len(self.connections),
+            "pid": os.getpid(),
         }
         if reason is not None:
             body["reason"] = reason

@@ -1,0 +1,191 @@
+"""`serve --workers N`: N server processes on one port, kept running by this parent.
+
+Each worker is the ordinary single server, `python -m freecell_arena serve`, started with the parent's resolved
+settings in its environment plus `FREECELL_ARENA_REUSE_PORT=true` and `FREECELL_ARENA_WORKER_INDEX`: every worker
+listens on the same host:port with SO_REUSEPORT and the kernel spreads new connections over them. Several
+processes share rooms through PostgreSQL and Redis, which is why `serve` refuses workers without them.
+
+Why subprocesses of the CLI rather than `multiprocessing`: a worker is then exactly what one `serve` runs (the
+same start-up, the same signals, the same exit codes), nothing is pickled across, no resource tracker or
+inherited state from the parent's loop is involved, a worker can be killed and replaced on its own, and the
+settings (database password included) travel in the child's environment, which other users cannot read, rather
+than on its command line.
+
+The parent:
+- checks the database once before any worker starts (PostgreSQL must already be migrated, as for one server);
+- holds the port with a bound, non-listening SO_REUSEPORT socket, so port 0 means one free port for every worker
+  and no other program takes the port while a worker restarts (a non-listening socket gets no connections);
+- restarts a worker that exits for any reason (kill -9 included) after a backoff that doubles from
+  FIRST_BACKOFF_S up to MAX_BACKOFF_S while the worker keeps dying young, logging one line per restart;
+- on SIGTERM or SIGINT forwards SIGTERM to every worker and waits for them, at most the shutdown timeout plus
+  STOP_GRACE_S, then kills what is left; exits 0 when every worker stopped by itself.
+Workers ask the kernel for SIGTERM when the parent dies (Linux PR_SET_PDEATHSIG), so a parent killed with -9
+leaves no orphan serving on the port.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import socket
+import sys
+import time
+
+from freecell_arena.settings import Settings
+
+WORKER_INDEX_ENV = "FREECELL_ARENA_WORKER_INDEX"
+SUPERVISOR_PID_ENV = "FREECELL_ARENA_SUPERVISOR_PID"
+FIRST_BACKOFF_S = 0.5
+MAX_BACKOFF_S = 30.0
+STABLE_AFTER_S = 30.0  # a worker that ran this long was healthy: its next restart starts the backoff again
+STOP_GRACE_S = 5.0
+PR_SET_PDEATHSIG = 1
+
+log = logging.getLogger("freecell_arena.supervisor")
+
+
+def become_worker() -> str:
+    """In a process the supervisor started: ask to be sent SIGTERM when the supervisor dies, and return the label
+    its log lines carry (`worker 1 (pid 123): `). Elsewhere: do nothing and return ''."""
+    index = os.environ.get(WORKER_INDEX_ENV)
+    if index is None:
+        return ""
+    supervisor_pid = int(os.environ.get(SUPERVISOR_PID_ENV, "0"))
+    if sys.platform == "linux":
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if supervisor_pid and os.getppid() != supervisor_pid:  # the supervisor died before the request took effect
+        os.kill(os.getpid(), signal.SIGTERM)
+    return f"worker {index} (pid {os.getpid()}): "
+
+
+def reserve_port(host: str, port: int) -> socket.socket:
+    """A socket bound to host:port with SO_REUSEPORT and never listening: it fixes the port (a free one for 0)
+    and keeps it ours between worker restarts, while the kernel gives connections only to listening sockets."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                         flags=socket.AI_PASSIVE)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def worker_environment(settings: Settings, index: int, port: int) -> dict[str, str]:
+    """The parent's environment with every resolved setting (flags included) written back as FREECELL_ARENA_*
+    variables, so a worker runs with exactly the parent's settings, as one process on the shared port."""
+    env = dict(os.environ)
+    for name, value in settings.model_dump().items():
+        variable = f"FREECELL_ARENA_{name.upper()}"
+        if value is None:
+            env.pop(variable, None)
+        else:
+            env[variable] = str(value)
+    env.update({
+        "FREECELL_ARENA_PORT": str(port),
+        "FREECELL_ARENA_WORKERS": "1",
+        "FREECELL_ARENA_REUSE_PORT": "true",
+        WORKER_INDEX_ENV: str(index),
+        SUPERVISOR_PID_ENV: str(os.getpid()),
+    })
+    return env
+
+
+def describe_exit(code: int) -> str:
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with code {code}"
+
+
+class Supervisor:
+    """Keeps `settings.workers` workers running on one port until SIGTERM or SIGINT."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.processes: dict[int, asyncio.subprocess.Process] = {}
+        self.stopping = asyncio.Event()
+
+    async def run(self) -> int:
+        from freecell_arena.commands.serve import database_is_ready
+        from freecell_arena.store.urls import display_url
+
+        settings = self.settings
+        if not await database_is_ready(settings):
+            return 2
+        try:
+            reservation = reserve_port(settings.host, settings.port)
+        except OSError as error:
+            print(f"freecell-arena: cannot listen on {settings.host}:{settings.port}: {error.strerror}",
+                  file=sys.stderr)
+            return 2
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, self.stopping.set)
+        with reservation:
+            port = int(reservation.getsockname()[1])
+            print(f"freecell-arena: supervisor (pid {os.getpid()}) starting {settings.workers} workers on "
+                  f"ws://{settings.host}:{port}/ (database {display_url(settings.database_url)})", flush=True)
+            keepers = [asyncio.create_task(self._keep_running(index, port)) for index in range(1, settings.workers + 1)]
+            await self.stopping.wait()
+            log.info("stopping: SIGTERM to %d workers", len(self.processes))
+            for keeper in keepers:
+                keeper.cancel()
+            await asyncio.gather(*keepers, return_exceptions=True)
+            clean = await self._stop_workers()
+        print("freecell-arena: stopped", flush=True)
+        return 0 if clean else 1
+
+    async def _keep_running(self, index: int, port: int) -> None:
+        """Start worker `index`, and start it again whenever it exits, after a backoff that grows while it keeps
+        dying young. Cancelled when the supervisor stops (the worker itself is stopped by `_stop_workers`)."""
+        backoff = FIRST_BACKOFF_S
+        while True:
+            started = time.monotonic()
+            try:
+                process = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", "freecell_arena", "serve",
+                    env=worker_environment(self.settings, index, port),
+                )  # fmt: skip
+            except OSError as error:
+                log.error("worker %d could not start (%s); trying again in %.1f s", index, error, backoff)
+            else:
+                self.processes[index] = process
+                code = await process.wait()
+                if self.stopping.is_set():
+                    return
+                if time.monotonic() - started >= STABLE_AFTER_S:
+                    backoff = FIRST_BACKOFF_S
+                log.warning("worker %d (pid %d) %s; restarting it in %.1f s", index, process.pid,
+                            describe_exit(code), backoff)
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, MAX_BACKOFF_S)
+
+    async def _stop_workers(self) -> bool:
+        """SIGTERM to every running worker, then wait; kill whoever is still there at the deadline. True when
+        all stopped by themselves."""
+        running = [process for process in self.processes.values() if process.returncode is None]
+        for process in running:
+            with contextlib.suppress(ProcessLookupError):
+                process.send_signal(signal.SIGTERM)
+        waits = [asyncio.create_task(process.wait()) for process in running]
+        if not waits:
+            return True
+        _, late = await asyncio.wait(waits, timeout=self.settings.shutdown_timeout_s + STOP_GRACE_S)
+        for process in running:
+            if process.returncode is None:
+                log.error("worker pid %d did not stop in time; killing it", process.pid)
+                with contextlib.suppress(ProcessLookupError):
+                    process.kill()
+        if late:
+            await asyncio.wait(late, timeout=STOP_GRACE_S)
+        return not late

@@ -1,0 +1,216 @@
+"""`serve --workers N` as real processes on the suite's PostgreSQL and Redis: one port, several pids; a killed
+worker is replaced; a crash loop backs off; SIGTERM stops everyone; what is missing is refused in one line."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import signal
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+from arena_client import connect_player
+from serverprocess import http_get_json, server_env, spawn
+
+from freecell_arena.commands.supervisor import FIRST_BACKOFF_S, MAX_BACKOFF_S
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
+SUPERVISING = re.compile(rb"supervisor \(pid (\d+)\) starting (\d+) workers on ws://127\.0\.0\.1:(\d+)/")
+START_TIMEOUT_S = 30.0
+WAIT_S = 30.0
+
+
+@dataclass
+class Supervised:
+    process: asyncio.subprocess.Process
+    port: int
+    log: Path
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/"
+
+    def worker_pids(self) -> set[int]:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            return {child.pid for child in psutil.Process(self.process.pid).children()}
+        return set()
+
+    async def pids_answering(self, count: int, *, not_in: set[int] = frozenset(), within: float = WAIT_S) -> set[int]:
+        """Ask /healthz on fresh connections until `count` distinct pids (none of `not_in`) answered."""
+        seen: set[int] = set()
+        async with asyncio.timeout(within):
+            while len(seen - not_in) < count:
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    status, body = await http_get_json(self.port, "/healthz")
+                    if status == 200:
+                        seen.add(body["pid"])
+                await asyncio.sleep(0.02)
+        return seen - not_in
+
+
+@contextlib.asynccontextmanager
+async def supervising(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> AsyncIterator[Supervised]:
+    """`serve --workers ...` on a free port; the supervisor and every worker are killed in `finally`."""
+    log = tmp_path / "stderr.log"
+    with log.open("wb") as stderr:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "freecell_arena", "serve", "--port", "0", "--log-level", "WARNING", *args,
+            cwd=tmp_path, env=env or server_env(), stdout=asyncio.subprocess.PIPE, stderr=stderr,
+        )  # fmt: skip
+    workers: set[int] = set()
+    try:
+        assert process.stdout is not None
+        async with asyncio.timeout(START_TIMEOUT_S):
+            line = await process.stdout.readline()
+        match = SUPERVISING.search(line)
+        assert match, f"no supervisor line: {line!r} {log.read_text()[-2000:]}"
+        supervised = Supervised(process, int(match.group(3)), log)
+        asyncio.get_running_loop().create_task(_drain(process))
+        yield supervised
+        workers = supervised.worker_pids()
+    finally:
+        workers |= {child.pid for child in _children(process.pid)}
+        if process.returncode is None:
+            process.kill()
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                psutil.Process(pid).kill()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(10):
+                await process.wait()
+
+
+async def _drain(process: asyncio.subprocess.Process) -> None:
+    """Read the workers' `listening` lines, so a full pipe never blocks anyone."""
+    assert process.stdout is not None
+    while await process.stdout.readline():
+        pass
+
+
+def _children(pid: int) -> list[psutil.Process]:
+    try:
+        return psutil.Process(pid).children()
+    except psutil.NoSuchProcess:
+        return []
+
+
+async def wait_gone(pids: set[int], within: float = WAIT_S) -> None:
+    async with asyncio.timeout(within):
+        while any(psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE for pid in pids):
+            await asyncio.sleep(0.05)
+
+
+def cluster_args(database_url: str, redis_url: str) -> list[str]:
+    return ["--workers", "2", "--database-url", database_url, "--redis-url", redis_url]
+
+
+async def test_two_workers_share_one_port_and_a_killed_one_is_replaced(
+    tmp_path: Path, postgres_database_url: str, redis_url: str
+) -> None:
+    async with supervising(tmp_path, *cluster_args(postgres_database_url, redis_url)) as cluster:
+        pids = await cluster.pids_answering(2)
+        assert pids == cluster.worker_pids(), "the answers come from the supervisor's two workers"
+        player = await connect_player(cluster.url, "through the shared port")
+        assert (await player.request({"type": "create_room", "variant": "freecell"}))["type"] == "room"
+        await player.close()
+
+        victim = min(pids)
+        psutil.Process(victim).kill()  # kill -9
+        survivor = (pids - {victim}).pop()
+        answered_by: list[int] = []
+        async with asyncio.timeout(WAIT_S):
+            while len(set(answered_by) - pids) < 1:
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    status, body = await http_get_json(cluster.port, "/healthz")
+                    assert status == 200
+                    answered_by.append(body["pid"])
+                await asyncio.sleep(0.02)
+        assert victim not in answered_by, "the killed worker answered after its death"
+        assert survivor in answered_by, "the surviving worker went on answering"
+        replacement = (set(answered_by) - pids).pop()
+        assert cluster.worker_pids() == {survivor, replacement}
+        log = cluster.log.read_text()
+        assert re.search(rf"worker \d \(pid {victim}\) was killed by SIGKILL; restarting it in 0\.5 s", log), log
+
+
+async def test_sigterm_to_the_supervisor_stops_every_worker_and_exits_0(
+    tmp_path: Path, postgres_database_url: str, redis_url: str
+) -> None:
+    async with supervising(tmp_path, *cluster_args(postgres_database_url, redis_url)) as cluster:
+        pids = await cluster.pids_answering(2)
+        cluster.process.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(WAIT_S):
+            assert await cluster.process.wait() == 0
+        await wait_gone(pids, within=5)
+        assert "restarting" not in cluster.log.read_text(), "a stopping worker was not restarted"
+
+
+async def test_workers_die_with_a_killed_supervisor(tmp_path: Path, postgres_database_url: str, redis_url: str) -> None:
+    async with supervising(tmp_path, *cluster_args(postgres_database_url, redis_url)) as cluster:
+        pids = await cluster.pids_answering(2)
+        cluster.process.kill()
+        await wait_gone(pids)  # PR_SET_PDEATHSIG: no orphan keeps serving the port
+
+
+async def test_a_worker_that_keeps_dying_is_restarted_ever_more_slowly(
+    tmp_path: Path, postgres_database_url: str, redis_url: str, postgres_server: Any
+) -> None:
+    async with supervising(tmp_path, *cluster_args(postgres_database_url, redis_url)) as cluster:
+        pids = await cluster.pids_answering(2)
+        postgres_server.drop_database(postgres_database_url.rsplit("/", 1)[1])  # a restarted worker cannot start
+        psutil.Process(min(pids)).kill()
+        expected = [FIRST_BACKOFF_S, 2 * FIRST_BACKOFF_S, 4 * FIRST_BACKOFF_S]
+        async with asyncio.timeout(WAIT_S):
+            while len(delays := re.findall(r"restarting it in ([\d.]+) s", cluster.log.read_text())) < len(expected):
+                await asyncio.sleep(0.1)
+        assert [float(delay) for delay in delays[: len(expected)]] == expected
+        assert "exited with code 2" in cluster.log.read_text()
+        assert max(expected) <= MAX_BACKOFF_S
+
+
+@pytest.mark.parametrize(
+    ("database_url", "environment", "expected"),
+    [
+        ("sqlite+aiosqlite:///arena.db", {}, b"--workers 2 needs PostgreSQL: set FREECELL_ARENA_DATABASE_URL"),
+        ("postgresql+asyncpg://u@127.0.0.1:9/db", {}, b"--workers 2 needs Redis: set FREECELL_ARENA_REDIS_URL"),
+        ("postgresql+asyncpg://u@127.0.0.1:9/db", {"FREECELL_ARENA_REDIS_URL": "http://x"}, b"bad setting redis_url"),
+        ("sqlite+aiosqlite:///arena.db", {"FREECELL_ARENA_WORKERS": "0"}, b"bad setting workers"),
+    ],
+)
+async def test_workers_without_postgres_and_redis_are_refused_in_one_line(
+    tmp_path: Path, database_url: str, environment: dict[str, str], expected: bytes
+) -> None:
+    workers = [] if "FREECELL_ARENA_WORKERS" in environment else ["--workers", "2"]
+    env = server_env(**environment)
+    process = await spawn(["serve", "--port", "0", "--database-url", database_url, *workers], tmp_path, env)
+    try:
+        async with asyncio.timeout(30):
+            stdout, stderr = await process.communicate()
+        assert process.returncode == 2
+        assert stderr.startswith(b"freecell-arena: ") and stderr.count(b"\n") == 1, stderr
+        assert expected in stderr and stdout == b""
+    finally:
+        if process.returncode is None:
+            process.kill()
+
+
+async def test_an_unmigrated_postgres_is_refused_before_any_worker_starts(
+    tmp_path: Path, postgres_server: Any, redis_url: str
+) -> None:
+    empty = postgres_server.url(postgres_server.create_database())
+    process = await spawn(["serve", "--port", "0", *cluster_args(empty, redis_url)], tmp_path, server_env())
+    try:
+        async with asyncio.timeout(60):
+            stdout, stderr = await process.communicate()
+        assert process.returncode == 2
+        assert b"freecell-arena migrate" in stderr and b"Traceback" not in stderr and stdout == b""
+    finally:
+        if process.returncode is None:
+            process.kill()

@@ -1,0 +1,95 @@
+"""docker-compose.yml (Docker does not run here) read as data: the services a cluster needs, health checks, the
+order of start (migration once, before any replica), and only real CLI commands with real settings.
+What the balancer does with deploy/haproxy/haproxy.cfg is tested live in test_load_balancer.py."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from freecell_arena.cli import build_parser
+from freecell_arena.commands.serve import cluster_problem
+from freecell_arena.settings import Settings
+
+REPO = Path(__file__).resolve().parents[2]
+REPLICAS = ["server-1", "server-2", "server-3"]
+
+
+@pytest.fixture(scope="module")
+def services() -> dict[str, Any]:
+    compose = yaml.safe_load((REPO / "docker-compose.yml").read_text())
+    return dict(compose["services"])
+
+
+def parsed_command(service: dict[str, Any]) -> Any:
+    """The service's command parsed by the real CLI parser (it exits on anything the CLI does not know)."""
+    command = service["command"]
+    assert isinstance(command, list) and command[0] == "freecell-arena", command
+    return build_parser(command[1:]).parse_args(command[1:])
+
+
+def settings_of(service: dict[str, Any]) -> Settings:
+    fields = set(Settings.model_fields)
+    values = {}
+    for variable, value in service["environment"].items():
+        assert variable.startswith("FREECELL_ARENA_"), variable
+        name = variable.removeprefix("FREECELL_ARENA_").lower()
+        assert name in fields, variable
+        values[name] = value
+    return Settings(**values)
+
+
+def test_the_cluster_has_a_database_redis_a_migration_three_replicas_and_a_balancer(services: dict[str, Any]) -> None:
+    assert set(services) == {"db", "redis", "migrate", *REPLICAS, "lb"}
+    assert services["db"]["image"].startswith("postgres:")
+    assert services["redis"]["image"].startswith("redis:")
+    assert services["lb"]["image"].startswith("haproxy:")
+    for name in ("db", "redis", *REPLICAS):
+        assert services[name]["healthcheck"]["test"], name
+
+
+def test_the_migration_runs_once_before_any_replica(services: dict[str, Any]) -> None:
+    migrate = services["migrate"]
+    assert parsed_command(migrate).command == "migrate"
+    assert migrate["depends_on"]["db"]["condition"] == "service_healthy"
+    assert migrate["restart"] == "no"
+    assert settings_of(migrate).database_url.startswith("postgresql+asyncpg://")
+    for name in REPLICAS:
+        assert services[name]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+        assert services[name]["depends_on"]["redis"]["condition"] == "service_healthy"
+
+
+def test_every_replica_serves_the_same_database_and_redis_as_a_cluster(services: dict[str, Any]) -> None:
+    databases, redises = set(), set()
+    for name in REPLICAS:
+        replica = services[name]
+        args = parsed_command(replica)
+        assert args.command == "serve" and args.host == "0.0.0.0" and args.port == 8765
+        settings = settings_of(replica)
+        assert settings.redis_url is not None and cluster_problem(settings.model_copy(update={"workers": 2})) is None
+        databases.add(settings.database_url)
+        redises.add(settings.redis_url)
+        assert "/readyz" in " ".join(replica["healthcheck"]["test"]), "the health check is readiness"
+        assert replica.get("ports") is None, "players come in through the balancer only"
+        assert replica["image"] == services["migrate"]["image"], "the replicas run what was migrated with"
+    assert databases == {settings_of(services["migrate"]).database_url} and len(redises) == 1
+    assert re.match(r"redis://redis:6379/\d+$", redises.pop())
+
+
+def test_the_balancer_uses_the_repository_config_in_front_of_every_replica(services: dict[str, Any]) -> None:
+    balancer = services["lb"]
+    mount = next(volume for volume in balancer["volumes"] if "haproxy.cfg" in volume)
+    source, target, *_ = mount.split(":")
+    assert (REPO / source).resolve() == REPO / "deploy" / "haproxy" / "haproxy.cfg"
+    assert target == "/usr/local/etc/haproxy/haproxy.cfg"  # where the official image reads it
+    assert balancer["ports"] == ["8765:8765"]
+    config = (REPO / source).read_text()
+    for number, replica in enumerate(REPLICAS, start=1):
+        assert f'"${{ARENA_REPLICA_{number}-{replica}:8765}}"' in config
+    assert re.search(r"^\s*timeout tunnel \d+[smh]$", config, re.M), "websockets outlive plain HTTP timeouts"
+    assert re.search(r"^\s*http-check send meth GET uri /readyz", config, re.M)
+    assert not re.search(r"^\s*(cookie|stick|balance source)", config, re.M), "no stickiness: any replica will do"

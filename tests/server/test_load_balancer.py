@@ -1,0 +1,116 @@
+"""docker-compose.yml's load balancer without Docker: the Debian haproxy runs the repository's own
+deploy/haproxy/haproxy.cfg (replica addresses from the environment, as the file allows) in front of two real
+server processes on one PostgreSQL and Redis, plus a third replica address where nothing listens.
+
+A websocket game session and the readiness probe pass through it; the dead replica and then a killed one are
+routed around. Skipped without haproxy, failed under CI=true (.ci/run installs it)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from arena_client import connect_player
+from serverprocess import ServerProcess, http_get_json, running_server, server_env
+from services import free_port, service_missing
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+
+REPO = Path(__file__).resolve().parents[2]
+CONFIG = REPO / "deploy" / "haproxy" / "haproxy.cfg"
+HAPROXY = "/usr/sbin/haproxy"
+WAIT_S = 30.0
+
+
+@pytest.fixture
+def haproxy() -> str:
+    if not os.access(HAPROXY, os.X_OK):
+        service_missing("haproxy is not installed (Debian package haproxy)")
+    return HAPROXY
+
+
+def balancer_env(listen_port: int, replica_ports: list[int]) -> dict[str, str]:
+    env = dict(os.environ, ARENA_LISTEN=f"127.0.0.1:{listen_port}")
+    for number, port in enumerate(replica_ports, start=1):
+        env[f"ARENA_REPLICA_{number}"] = f"127.0.0.1:{port}"
+    return env
+
+
+@contextlib.contextmanager
+def running_haproxy(binary: str, env: dict[str, str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    with log.open("wb") as output:
+        process = subprocess.Popen([binary, "-db", "-f", str(CONFIG)], env=env, stdout=output, stderr=output)
+    try:
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+@contextlib.asynccontextmanager
+async def two_replicas(tmp_path: Path, database_url: str, redis_url: str) -> AsyncIterator[list[ServerProcess]]:
+    env = server_env(FREECELL_ARENA_REDIS_URL=redis_url)
+    async with (
+        running_server(tmp_path, database_url=database_url, env=env) as first,
+        running_server(tmp_path, database_url=database_url, env=env) as second,
+    ):
+        yield [first, second]
+
+
+async def ready_through(port: int) -> dict[str, object]:
+    """Wait (bounded) until the balancer answers /readyz with 200; that answer's body."""
+    async with asyncio.timeout(WAIT_S):
+        while True:
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                status, body = await http_get_json(port, "/readyz")
+                if status == 200:
+                    return body
+            await asyncio.sleep(0.1)
+
+
+def test_the_config_is_valid_for_haproxy(haproxy: str) -> None:
+    env = balancer_env(free_port(), [free_port(), free_port(), free_port()])
+    result = subprocess.run([haproxy, "-c", "-f", str(CONFIG)], env=env, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Configuration file is valid" in result.stdout + result.stderr
+
+
+async def test_players_and_readiness_pass_through_haproxy_to_every_ready_replica(
+    haproxy: str, tmp_path: Path, postgres_database_url: str, redis_url: str
+) -> None:
+    async with two_replicas(tmp_path, postgres_database_url, redis_url) as replicas:
+        listen = free_port()
+        nowhere = free_port()  # a third replica address with nothing listening: its health check fails
+        env = balancer_env(listen, [replicas[0].port, replicas[1].port, nowhere])
+        with running_haproxy(haproxy, env, tmp_path / "haproxy.log") as balancer:
+            await ready_through(listen)
+            pids = {replica.process.pid for replica in replicas}
+            seen: set[int] = set()
+            async with asyncio.timeout(WAIT_S):
+                while seen != pids:
+                    status, body = await http_get_json(listen, "/readyz")
+                    assert status == 200 and body["status"] == "ok", body
+                    assert body["pid"] in pids
+                    seen.add(body["pid"])
+            player = await connect_player(f"ws://127.0.0.1:{listen}/", "behind the balancer")
+            created = await player.request({"type": "create_room", "variant": "freecell"})
+            assert created["type"] == "room" and created["room"]["code"]
+            await player.close()
+
+            killed = replicas[0]
+            killed.process.send_signal(signal.SIGKILL)
+            await killed.wait()
+            for _ in range(20):  # redispatch, then the failing health check, keep every answer coming
+                status, body = await http_get_json(listen, "/readyz")
+                assert status == 200 and body["pid"] == replicas[1].process.pid, body
+            assert balancer.poll() is None, (tmp_path / "haproxy.log").read_text()

@@ -4,6 +4,7 @@
     python bench/load.py --connections 1000 --rate 5000 --target server    # paced: p99 at 5,000 moves/s
     python bench/load.py --connections 1000 --idle                         # memory per greeted connection
     python bench/load.py --figures                                         # every figure of docs/performance.md
+    python bench/load.py --workers 2 --connections 200                     # --workers 1 then 2, PostgreSQL + Redis
 
 The server under test is `python -m freecell_arena serve` on a free loopback port, on a fresh SQLite file or a throwaway
 PostgreSQL (tests/conftest.py's), with the rate limit lifted (the bench is the only client). The load comes from
@@ -27,7 +28,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +56,7 @@ class Target:
     name: str
     url: str
     process: subprocess.Popen[str]
+    whole_tree: bool = False  # a supervisor: its workers are the server (CPU and memory summed over the tree)
 
 
 SERVER_OPTIONS: dict[str, str] = {}  # FREECELL_ARENA_* settings chosen on the command line, for server and echo
@@ -76,15 +78,21 @@ def _environment() -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def started(name: str, command: list[str]) -> Iterator[Target]:
+def started(name: str, command: list[str], listeners: int = 1) -> Iterator[Target]:
+    """Start `command` and wait for `listeners` `listening on` lines (a supervisor's workers print one each)."""
     process = subprocess.Popen(command, cwd=REPO, env=_environment(), stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     try:
-        line = _read_line(process, START_TIMEOUT_S)
-        match = LISTENING.search(line)
-        if match is None:
-            raise RuntimeError(f"{name} did not start: {line!r} {process.stderr.read() if process.stderr else ''}")
-        yield Target(name, match.group(1), process)
+        urls: list[str] = []
+        while len(urls) < listeners:
+            line = _read_line(process, START_TIMEOUT_S)
+            if "listening on" not in line and "supervisor" in line:
+                continue
+            match = LISTENING.search(line)
+            if match is None:
+                raise RuntimeError(f"{name} did not start: {line!r} {process.stderr.read() if process.stderr else ''}")
+            urls.append(match.group(1))
+        yield Target(name, urls[0], process, whole_tree=listeners > 1)
     finally:
         process.terminate()
         try:
@@ -104,10 +112,19 @@ def _read_line(process: subprocess.Popen[str], timeout: float) -> str:
 
 @contextlib.contextmanager
 def game_server(database: str) -> Iterator[Target]:
-    with database_url(database) as url:
-        command = [sys.executable, "-m", "freecell_arena", "serve", "--port", "0", "--database-url", url]
-        with started(f"server ({database})", command) as target:
-            yield target
+    with database_url(database) as url, serving(url, f"server ({database})") as target:
+        yield target
+
+
+@contextlib.contextmanager
+def serving(url: str, name: str, workers: int = 1, redis_url: str | None = None) -> Iterator[Target]:
+    command = [sys.executable, "-m", "freecell_arena", "serve", "--port", "0", "--database-url", url]
+    if redis_url is not None:
+        command += ["--redis-url", redis_url]
+    if workers > 1:
+        command += ["--workers", str(workers)]
+    with started(name, command, listeners=workers) as target:
+        yield target
 
 
 @contextlib.contextmanager
@@ -143,6 +160,8 @@ def database_url(database: str) -> Iterator[str]:
 
 def _test_fixtures():  # type: ignore[no-untyped-def]
     """tests/conftest.py's throwaway PostgreSQL (loaded by path: tests/ is not a package)."""
+    if str(REPO / "tests") not in sys.path:  # conftest imports its helper modules (services, redis_support)
+        sys.path.append(str(REPO / "tests"))
     spec = importlib.util.spec_from_file_location("freecell_arena_test_fixtures", REPO / "tests" / "conftest.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -152,38 +171,51 @@ def _test_fixtures():  # type: ignore[no-untyped-def]
 
 
 class Sampler:
-    """Samples a process's RSS every 50 ms in a thread; CPU seconds are read at the window's edges."""
+    """Samples a process's RSS every 50 ms in a thread; CPU seconds are read at the window's edges. With
+    `whole_tree` (a `--workers` supervisor) the figures are the sums over the process and its workers."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, *, whole_tree: bool = False) -> None:
         self.process = psutil.Process(pid)
+        self.whole_tree = whole_tree
         self.peak_rss = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
+    def _server(self) -> list[psutil.Process]:
+        return [self.process, *self.process.children()] if self.whole_tree else [self.process]
+
+    def _sum(self, measure: Callable[[psutil.Process], float]) -> float:
+        total = 0.0
+        for process in self._server():
+            with contextlib.suppress(psutil.Error, OSError):
+                total += measure(process)
+        return total
+
     def rss(self) -> int:
-        return int(self.process.memory_info().rss)
+        return int(self._sum(lambda process: process.memory_info().rss))
 
     def cpu(self) -> float:
-        times = self.process.cpu_times()
-        return float(times.user + times.system)
+        return self._sum(lambda process: sum(process.cpu_times()[:2]))
 
     def children_cpu(self) -> dict[int, float]:
         """CPU seconds of each process the server started (a worker busy during the window takes CPU from the
         run without showing in the server's own figure: printed beside it)."""
         spent = {}
+        server = {process.pid for process in self._server()}
         for child in self.process.children(recursive=True):
+            if child.pid in server:
+                continue
             with contextlib.suppress(psutil.Error):
                 times = child.cpu_times()
                 spent[child.pid] = float(times.user + times.system)
         return spent
 
     def run_queue_wait(self) -> float:
-        """Seconds the server's main thread (its event loop) spent runnable but waiting for a CPU (Linux)."""
+        """Seconds the server's main threads (event loops) spent runnable but waiting for a CPU (Linux)."""
         try:
-            fields = Path(f"/proc/{self.process.pid}/schedstat").read_text().split()
-        except OSError:
+            return self._sum(lambda process: int(Path(f"/proc/{process.pid}/schedstat").read_text().split()[1]) / 1e9)
+        except (OSError, IndexError):
             return float("nan")
-        return int(fields[1]) / 1e9
 
     def _run(self) -> None:
         while not self._stop.wait(0.05):
@@ -274,7 +306,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
         first += count
     workers = [context.Process(target=worker, args=(plan, ready, go, stop_all, results), daemon=True)
                for plan in plans]
-    with Sampler(target.process.pid) as server:
+    with Sampler(target.process.pid, whole_tree=target.whole_tree) as server:
         rss_before = server.rss()
         for process in workers:
             process.start()
@@ -376,6 +408,23 @@ def compare(args: argparse.Namespace, database: str) -> tuple[Result | None, Res
     return server_result, echo_result
 
 
+def compare_workers(args: argparse.Namespace) -> None:
+    """`--workers 1` then `--workers N`, on one PostgreSQL database and one Redis, in the same run: the same
+    load, the server's CPU per move summed over its processes. A client's games stay on the worker that took its
+    connection; rooms spread over workers cost what the room events crossing processes cost."""
+    fixtures = _test_fixtures()
+    with database_url("postgres") as url, fixtures.throwaway_redis() as redis:
+        results = []
+        for workers in (1, args.workers):
+            with serving(url, f"server x{workers} (pg)", workers, redis.url) as target:
+                results.append(run_load(target, args))
+            print(results[-1].line(), flush=True)
+    one, several = results
+    print(f"--workers {args.workers} / --workers 1 at {args.connections} connections: moves/s "
+          f"{several.moves_per_s / max(one.moves_per_s, 1e-9):.2f} x, server CPU per move "
+          f"{several.server_us_per_move / one.server_us_per_move:.2f} x", flush=True)
+
+
 def idle_memory(args: argparse.Namespace, database: str) -> None:
     results = []
     with game_server(database) as target:
@@ -428,6 +477,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--client-processes", type=int, default=2, help="load client processes (default %(default)s)")
     parser.add_argument("--variant", default="freecell")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="N > 1: the server with --workers 1, then N, on PostgreSQL and Redis (server only)")
     parser.add_argument("--idle", action="store_true", help="memory per greeted idle connection, server and echo")
     parser.add_argument("--figures", action="store_true", help="run every figure of docs/performance.md")
     parser.add_argument("--py-spy", metavar="FILE",
@@ -457,8 +508,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--connections must be 1 to 2000")
     if args.duration <= 0 or args.duration > 600:
         parser.error("--duration must be more than 0 and at most 600 seconds")
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
     if args.figures:
         figures(args)
+    elif args.workers > 1:
+        compare_workers(args)
     elif args.idle:
         idle_memory(args, args.database)
     else:

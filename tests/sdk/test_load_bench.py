@@ -6,6 +6,9 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from typing import Any
+
+import pytest
 
 from .support import REPO, client_env
 
@@ -54,3 +57,19 @@ def test_a_process_the_server_starts_is_counted_beside_it() -> None:
     assert result.returncode == 0, result.stderr
     server = next(line for line in result.stdout.splitlines() if line.startswith("server (sqlite)"))
     assert re.search(r"\+ its workers +\d+%", server), server
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_workers_are_measured_beside_one_worker_on_the_same_database(postgres_server: Any, redis_server: Any) -> None:
+    """The bench starts its own PostgreSQL and Redis; the suite's fixtures are asked for their rule: skipped
+    without them, failed under CI=true."""
+    result = bench("--workers", "2", "--connections", "4", "--duration", "1", "--client-processes", "1")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    for name in ("server x1 (pg)", "server x2 (pg)"):
+        line = next(line for line in lines if line.startswith(name))
+        assert "errors 0" in line and re.search(r"conns\s+4\b", line), line
+        moves = re.search(r"moves/s\s+(\d+)", line)
+        assert moves is not None and int(moves.group(1)) > 0, line
+    assert any(line.startswith("--workers 2 / --workers 1 at 4 connections: moves/s ") for line in lines), lines

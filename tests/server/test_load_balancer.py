@@ -107,10 +107,19 @@ async def test_players_and_readiness_pass_through_haproxy_to_every_ready_replica
             assert created["type"] == "room" and created["room"]["code"]
             await player.close()
 
+            log = tmp_path / "haproxy.log"
+            await marked_down(log, "replica-3")  # the address where nothing ever listened
             killed = replicas[0]
             killed.process.send_signal(signal.SIGKILL)
             await killed.wait()
-            for _ in range(20):  # redispatch, then the failing health check, keep every answer coming
+            for _ in range(20):  # a connection to the dead replica is redispatched: every request is answered
                 status, body = await http_get_json(listen, "/readyz")
                 assert status == 200 and body["pid"] == replicas[1].process.pid, body
-            assert balancer.poll() is None, (tmp_path / "haproxy.log").read_text()
+            await marked_down(log, "replica-1")  # then its health check takes it out
+            assert balancer.poll() is None, log.read_text()
+
+
+async def marked_down(log: Path, server: str) -> None:
+    async with asyncio.timeout(WAIT_S):
+        while f"Server replicas/{server} is DOWN" not in log.read_text(errors="replace"):
+            await asyncio.sleep(0.1)

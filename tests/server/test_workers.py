@@ -18,7 +18,7 @@ import pytest
 from arena_client import connect_player
 from serverprocess import http_get_json, server_env, spawn
 
-from freecell_arena.commands.supervisor import FIRST_BACKOFF_S, MAX_BACKOFF_S
+from freecell_arena.supervisor import FIRST_BACKOFF_S, MAX_BACKOFF_S
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

@@ -4,7 +4,7 @@ On the embedded default (a SQLite file) it creates and migrates the database on 
 it refuses an unmigrated database and names the command that migrates it. SIGTERM (and Ctrl-C) stop it
 cleanly: stop accepting, flush pending writes, close connections with a reason, exit 0.
 
-With `--workers N` (N > 1) it supervises N such servers on the same port instead (`commands/supervisor.py`);
+With `--workers N` (N > 1) it supervises N such servers on the same port instead (`freecell_arena/supervisor.py`);
 that needs PostgreSQL and Redis, and asking for it without them is refused with one line naming what to set.
 """
 
@@ -188,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"freecell-arena: {problem}", file=sys.stderr)
         return 2
-    from freecell_arena.commands import supervisor
+    from freecell_arena import supervisor
 
     worker_label = supervisor.become_worker()
     process_label = worker_label or (f"supervisor (pid {os.getpid()}): " if settings.workers > 1 else "")
@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     with asyncio.Runner(loop_factory=factory) as runner:
         if settings.workers > 1:
-            return runner.run(supervisor.Supervisor(settings).run())
+            return runner.run(supervisor.Supervisor(settings, database_is_ready).run())
         return runner.run(serve_until_stopped(settings, worker_label))
 
 

@@ -33,6 +33,7 @@ import signal
 import socket
 import sys
 import time
+from collections.abc import Awaitable, Callable
 
 from freecell_arena.settings import Settings
 
@@ -110,17 +111,18 @@ def describe_exit(code: int) -> str:
 class Supervisor:
     """Keeps `settings.workers` workers running on one port until SIGTERM or SIGINT."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, database_is_ready: Callable[[Settings], Awaitable[bool]]) -> None:
+        """`database_is_ready`: `serve`'s own check (migrate SQLite, refuse an unmigrated PostgreSQL, print why)."""
         self.settings = settings
+        self.database_is_ready = database_is_ready
         self.processes: dict[int, asyncio.subprocess.Process] = {}
         self.stopping = asyncio.Event()
 
     async def run(self) -> int:
-        from freecell_arena.commands.serve import database_is_ready
         from freecell_arena.store.urls import display_url
 
         settings = self.settings
-        if not await database_is_ready(settings):
+        if not await self.database_is_ready(settings):
             return 2
         try:
             reservation = reserve_port(settings.host, settings.port)

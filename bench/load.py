@@ -84,14 +84,13 @@ def started(name: str, command: list[str], listeners: int = 1) -> Iterator[Targe
                                stderr=subprocess.PIPE, text=True)
     try:
         urls: list[str] = []
-        while len(urls) < listeners:
-            line = _read_line(process, START_TIMEOUT_S)
-            if "listening on" not in line and "supervisor" in line:
-                continue
-            match = LISTENING.search(line)
-            if match is None:
-                raise RuntimeError(f"{name} did not start: {line!r} {process.stderr.read() if process.stderr else ''}")
-            urls.append(match.group(1))
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while len(urls) < listeners:  # other lines (the supervisor's, `play at`) are passed over
+            line = _read_line(process, max(0.0, deadline - time.monotonic()))
+            if not line:
+                raise RuntimeError(f"{name} did not start: {process.stderr.read() if process.stderr else ''}")
+            if match := LISTENING.search(line):
+                urls.append(match.group(1))
         yield Target(name, urls[0], process, whole_tree=listeners > 1)
     finally:
         process.terminate()

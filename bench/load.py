@@ -87,8 +87,9 @@ def started(name: str, command: list[str], listeners: int = 1) -> Iterator[Targe
         deadline = time.monotonic() + START_TIMEOUT_S
         while len(urls) < listeners:  # other lines (the supervisor's, `play at`) are passed over
             line = _read_line(process, max(0.0, deadline - time.monotonic()))
-            if not line:
-                raise RuntimeError(f"{name} did not start: {process.stderr.read() if process.stderr else ''}")
+            if not line:  # no line in time, or the end of its output
+                errors = process.stderr.read() if process.poll() is not None and process.stderr else "(still running)"
+                raise RuntimeError(f"{name} did not start within {START_TIMEOUT_S:g} s: {errors}")
             if match := LISTENING.search(line):
                 urls.append(match.group(1))
         yield Target(name, urls[0], process, whole_tree=listeners > 1)

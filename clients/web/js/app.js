@@ -77,14 +77,14 @@ class App {
     }
     document.body.classList.toggle('offline', state === 'reconnecting' || state === 'replaced');
     const name = this.session.name;
-    replace(this.who, name ? h('button', { type: 'button', class: 'quiet', onclick: () => this.askName(name), 'aria-label': `${name}: change name` }, name) : null);
+    replace(this.who, name ? h('button', { type: 'button', class: 'quiet', onclick: () => this.askName(name), 'aria-label': `Switch player (${name})` }, name) : null);
   }
 
   askName(current = '') {
     this.page?.destroy();
     this.page = null;
     import('./pages/name.js').then(({ namePage }) => {
-      this.page = namePage(this.main, { session: this.session, current, done: () => { this.showConnection(); this.show(); } });
+      this.page = namePage(this.main, { session: this.session, current, home: viewHref(window.location, '/'), done: () => { this.showConnection(); this.show(); } });
     });
   }
 

@@ -65,9 +65,12 @@ export class Session {
     this.connection.start();
   }
 
-  /** A new name for this identity: said in the next hello (the server keeps one name per identity). */
+  /**
+   * A new name is a new player: the server keeps the name an identity was made with (a `hello` with a token
+   * resumes it under its old name), so the token is dropped and the next hello makes a new identity.
+   */
   rename(name) {
-    this.identity.save({ ...(this.identity.load() ?? {}), name });
+    this.identity.save({ name });
     this.connection.stop();
     this.connection.attempt = 0;
     this.connection.start();

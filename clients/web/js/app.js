@@ -77,7 +77,7 @@ class App {
     }
     document.body.classList.toggle('offline', state === 'reconnecting' || state === 'replaced');
     const name = this.session.name;
-    replace(this.who, name ? h('button', { type: 'button', class: 'quiet', onclick: () => this.askName(name), 'aria-label': `Switch player (${name})` }, name) : null);
+    replace(this.who, name ? h('button', { type: 'button', class: 'quiet', onclick: () => this.askName(name), 'aria-label': `${name} (switch)`, title: 'Play under another name' }, name) : null);
   }
 
   askName(current = '') {

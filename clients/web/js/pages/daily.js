@@ -27,15 +27,20 @@ function dailyList(main, { session, location }) {
       try {
         const reply = await session.ask({ type: 'get_daily', variant: variant.id });
         const today = reply.deals.find((deal) => deal.status === 'open');
+        if (!reply.deals.length) {
+          replace(section, title, h('p', {}, 'This server has no daily challenge for this variant.'));
+          return;
+        }
         replace(section, title,
-          today ? h('p', {}, `Today (${today.day}): par ${today.par ?? '?'} moves, open until ${formatTime(today.closes_at)}.`) : h('p', {}, 'No deal is open right now.'),
-          today ? h('p', {}, h('a', { class: 'button-link', href: viewHref(location, `/daily/${variant.id}`) }, `Play today\u2019s ${variant.name}`), ' \u00b7 ',
+          today ? h('p', {}, `Today (${today.day}): par ${today.par ?? '?'} moves; closes ${closesText(today.closes_at)}.`) : h('p', {}, 'No deal is open right now.'),
+          today ? h('p', { class: 'daily-actions' }, h('a', { class: 'button-link', href: viewHref(location, `/daily/${variant.id}`) }, `Play today\u2019s ${variant.name}`), ' ',
             h('a', { href: viewHref(location, `/leaderboards/${variant.id}?board=daily`) }, 'Today\u2019s board')) : null,
-          dataTable(`${variant.name} daily deals`, ['Day', 'Status', 'Par', 'Seed', 'Commitment'], reply.deals.map((deal) => ({
+          dataTable(`${variant.name} daily deals`, ['Day', 'Status', 'Par', 'Seed'], reply.deals.map((deal) => ({
             attributes: { dataset: { day: deal.day, status: deal.status } },
-            cells: [deal.day, deal.status, deal.par ?? '\u2013', deal.seed === null ? 'secret until it closes' : String(deal.seed),
-              h('code', { title: deal.commitment }, `${deal.commitment.slice(0, 12)}\u2026`)],
-          }))));
+            cells: [deal.day, deal.status, deal.par ?? '\u2013', deal.seed === null ? 'secret until it closes' : String(deal.seed)],
+          }))),
+          h('details', { class: 'commitments' }, h('summary', {}, 'Commitments'),
+            h('ul', {}, reply.deals.map((deal) => h('li', {}, `${deal.day}: `, h('code', {}, deal.commitment))))));
       } catch (error) {
         replace(section, title, notice(error.code === 'unknown_variant' || error.code === 'unknown_daily'
           ? 'This server has no daily challenge for this variant.' : error.message));
@@ -85,7 +90,7 @@ function dailyGame(main, { session, location, variant }) {
     }
     const daily = session.daily?.variant === variant ? session.daily : null;
     replace(info, h('p', { class: 'room-meta', dataset: { ranked: daily ? String(daily.ranked) : '' } },
-      `${game.daily}`, daily ? ` · par ${daily.par} moves · ${daily.ranked ? 'ranked: this game counts on the board' : 'practice: only your first game of the day is ranked'} · closes ${formatTime(daily.closes_at)}` : ''));
+      `${game.daily}`, daily ? ` · par ${daily.par} moves · ${daily.ranked ? 'ranked: this game counts on the board' : 'practice: only your first game of the day is ranked'} · closes ${closesText(daily.closes_at)}` : ''));
     if (!session.game.playing && !boardShown) {
       boardShown = true;
       showBoard(game.daily);
@@ -123,6 +128,15 @@ function dailyGame(main, { session, location, variant }) {
       gameView?.destroy();
     },
   };
+}
+
+/** When a day closes, in words: "in 5 h 12 min (00:00 UTC)". */
+export function closesText(iso, now = Date.now()) {
+  const left = Date.parse(iso) - now;
+  if (Number.isNaN(left)) return '';
+  const minutes = Math.max(0, Math.round(left / 60000));
+  const span = minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`;
+  return `in ${span} (${new Date(iso).toISOString().slice(11, 16)} UTC)`;
 }
 
 /** A board's rows as a table; your row is marked; names lead to histories. */

@@ -3,7 +3,7 @@
  * link, today's daily challenges, the leaderboards.
  */
 
-import { h } from '../dom.js';
+import { h, replace } from '../dom.js';
 import { VARIANTS } from '../notation.js';
 import { wholeNumber } from '../connection.js';
 import { codeFromInput, roomHref, viewHref } from '../router.js';
@@ -118,9 +118,25 @@ export function landingPage(main, { session, navigate, location, badCode }) {
       h('a', { href: viewHref(location, '/leaderboards/freecell') }, 'Leaderboards'), ' \u00b7 ',
       h('a', { href: viewHref(location, '/history') }, 'Your games')));
 
+  const resume = h('div', { class: 'resume' });
+  const showResume = () => {
+    const room = session.room;
+    const game = session.game.game;
+    if (room && room.status !== 'finished') {
+      replace(resume, h('p', { class: 'card-panel' }, `You are in room ${room.code} (${room.status}). `,
+        h('a', { href: roomHref(location, room.code) }, 'Back to the room')));
+    } else if (game && game.daily && session.game.playing) {
+      replace(resume, h('p', { class: 'card-panel' }, 'Your daily game is still running. ',
+        h('a', { href: viewHref(location, `/daily/${game.variant}`) }, 'Back to it')));
+    } else {
+      replace(resume);
+    }
+  };
+  const unsubscribe = session.subscribe(showResume);
+  showResume();
   const notice = badCode ? h('p', { class: 'form-error', role: 'alert' }, `\u201c${badCode}\u201d is not a room code.`) : null;
   main.replaceChildren(h('div', { class: 'landing' },
-    h('h1', { class: 'visually-hidden' }, 'FreeCell Arena'), notice, error,
+    h('h1', { class: 'visually-hidden' }, 'FreeCell Arena'), notice, resume, error,
     h('div', { class: 'landing-grid' }, createForm, h('div', { class: 'landing-side' }, joinForm, daily))));
-  return { destroy() {} };
+  return { destroy: unsubscribe };
 }

@@ -20,6 +20,8 @@ export function h(tag, attributes = {}, ...children) {
       }
     } else if (name === 'class') {
       element.className = value;
+    } else if (name === 'style') {
+      element.style.cssText = value; // through the CSSOM: a Content-Security-Policy without inline styles allows it
     } else if (name === 'value' || name === 'checked' || name === 'disabled' || name === 'selected') {
       element[name] = value;
     } else {

@@ -190,8 +190,16 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
 
   function renderResults(current) {
     const over = session.raceOver?.code === code ? session.raceOver : null;
-    if (current.status !== 'finished' || !over) {
+    if (current.status !== 'finished') {
       replace(results);
+      return;
+    }
+    if (!over) { // back on the page after the race: the standings went out at race_over; the final counts remain
+      const own = session.game.game?.room_code === code ? session.game.game.game_id : null;
+      replace(results, h('section', { class: 'card-panel standings', 'aria-labelledby': 'standings-title' },
+        h('h2', { id: 'standings-title' }, 'The race is over'),
+        h('p', {}, 'The final counts of every player are in the race panel.', own ? ' ' : '',
+          own ? h('a', { href: viewHref(location, `/replay/${encodeURIComponent(own)}`) }, 'Your replay') : '')));
       return;
     }
     const again = current.variant === 'cell-eleven' ? null

@@ -13,7 +13,7 @@ export const VARIANTS = Object.freeze([
   { id: 'chinese-freecell', name: 'Chinese FreeCell', columns: 11, cells: 4, foundations: 6, blurb: 'Three suits twice; build on any other suit; only Kings fill an empty column.' },
   { id: 'freecell-four-deck', name: 'FreeCell Four Deck', columns: 14, cells: 14, foundations: 16, blurb: 'Four decks, fourteen columns, fourteen cells.' },
   { id: 'cell-eleven', name: 'Cell Eleven', columns: 7, cells: 11, foundations: 4, blurb: 'A Klondike deal with face-down cards and eleven cells; one card at a time.' },
-  { id: 'freecell-three-deck', name: 'FreeCell Three Deck', columns: 12, cells: 6, foundations: 4, undoByDefault: false, blurb: 'Three decks; each foundation runs Ace to King three times.' },
+  { id: 'freecell-three-deck', name: 'FreeCell Three Deck', columns: 12, cells: 6, foundations: 4, undoByDefault: false, foundationCards: 39, blurb: 'Three decks; each foundation runs Ace to King three times.' },
 ]);
 
 export function variantById(id) {

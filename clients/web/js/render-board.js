@@ -132,6 +132,10 @@ export class BoardRenderer {
     if (zone === 'foundation') {
       element.dataset.count = String(view.foundations[index].cards);
       if (!nodes.length) nodes.push(h('span', { class: 'slot-mark', 'aria-hidden': 'true' }, cardFace(`A${view.foundations[index].suit}`).symbol));
+      const capacity = this.info.foundationCards;
+      if (capacity && view.foundations[index].cards) { // Three Deck: Ace to King three times on one foundation
+        nodes.push(h('span', { class: 'found-count', 'aria-hidden': 'true' }, `${view.foundations[index].cards}/${capacity}`));
+      }
     } else {
       element.dataset.count = String(cards.length);
     }

@@ -242,6 +242,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 @pytest.fixture
+def sqlite_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh SQLite database at the head migration, for tests whose subject does not depend on the backend."""
+    with migrated_database(request, "sqlite", tmp_path / "arena.db") as url:
+        yield url
+
+
+@pytest.fixture
 def twin_database_url(request: pytest.FixtureRequest, tmp_path: Path, database_url: str) -> Iterator[str]:
     """A second fresh database at the head migration, on the same backend as `database_url`."""
     backend = "sqlite" if database_url.startswith("sqlite") else "postgres"

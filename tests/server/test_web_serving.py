@@ -9,7 +9,6 @@ import asyncio
 import gzip
 import http.client
 import json
-import shutil
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,14 +54,6 @@ async def fetch(port: int, path: str, method: str = "GET", **headers: str) -> An
     """One real HTTP request (the path is sent as written, `..` included); header names with `_` for `-`."""
     named = {name.replace("_", "-"): value for name, value in headers.items()}
     return await asyncio.to_thread(fetch_blocking, port, path, named, method)
-
-
-@pytest.fixture
-def sqlite_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Serving files needs no database of its own: one fresh SQLite copy, not both backends."""
-    path = tmp_path / "arena.db"
-    shutil.copyfile(request.getfixturevalue("_sqlite_template"), path)
-    return f"sqlite+aiosqlite:///{path}"
 
 
 @pytest.fixture

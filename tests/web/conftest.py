@@ -62,10 +62,15 @@ async def browser() -> AsyncIterator[Any]:
             await chromium.close()
 
 
+def browser_server_env() -> dict[str, str]:
+    """The tests' programs (a host, a winner) send moves back to back: far above a person's rate limit."""
+    return server_env(FREECELL_ARENA_RATE_LIMIT_PER_S="10000", FREECELL_ARENA_RATE_LIMIT_BURST="10000")
+
+
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
     """The server as users run it, on its embedded SQLite file in a fresh folder."""
-    async with running_server(tmp_path, env=server_env()) as process:
+    async with running_server(tmp_path, env=browser_server_env()) as process:
         yield process
 
 

@@ -3,30 +3,14 @@ room, board, replay and leaderboard views, at desktop and phone sizes."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from arena_client import connect_player
-from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import expect
 from racing import open_race
 from serverprocess import ServerProcess
-from webpages import DESKTOP, PHONE, NewPlayer, Player
+from webpages import DESKTOP, PHONE, SOLUTION, NewPlayer, assert_accessible
 
-SOLUTION = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn").read_text().split()
-BLOCKING = ("serious", "critical")
 VIEWPORTS = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
-
-
-async def assert_accessible(player: Player, view: str) -> None:
-    results = await Axe().run(player.page)
-    blocking = [violation for violation in results.response["violations"] if violation["impact"] in BLOCKING]
-    described = [
-        f"{view}: {violation['impact']} {violation['id']} ({violation['help']}) at "
-        + ", ".join(str(node["target"]) for node in violation["nodes"][:5])
-        for violation in blocking
-    ]
-    assert not described, "\n".join(described)
 
 
 async def finished_race(server: ServerProcess) -> str:
@@ -63,25 +47,38 @@ async def test_landing_room_and_board_have_no_serious_violation(
     await assert_accessible(player, "board with the keyboard help open")
 
 
-@pytest.mark.xfail(strict=True, reason="the replay page (clients/web/js/pages/replay.js) has not reached main yet")
 async def test_the_replay_view_has_no_serious_violation(
     server: ServerProcess, base_url: str, new_player: NewPlayer
 ) -> None:
     game_id = await finished_race(server)
     player = await new_player("Axe", base_url)
     await player.open(f"/#/replay/{game_id}")
-    await expect(player.page.get_by_role("slider")).to_be_visible()
+    await expect(player.page.get_by_role("slider", name="Replay position")).to_be_visible()
     await expect(player.board).to_be_visible()
     await assert_accessible(player, "replay")
 
 
-@pytest.mark.xfail(strict=True, reason="the leaderboard page (clients/web/js/pages/leaderboards.js) has not reached "
-                   "main yet")  # fmt: skip
 async def test_the_leaderboard_view_has_no_serious_violation(
     server: ServerProcess, base_url: str, new_player: NewPlayer
 ) -> None:
-    await finished_race(server)  # a ranked win: the deal's board has a row
+    """Boards with rows are checked by the daily challenge's test (test_browser_daily.py), after a ranked win."""
+    await finished_race(server)  # autoplay off: unranked, so the deal's board stays empty
     player = await new_player("Axe", base_url)
-    await player.open("/#/leaderboards/freecell")
-    await expect(player.page.get_by_role("table").first).to_be_visible()
-    await assert_accessible(player, "leaderboards")
+    await player.open("/#/leaderboards/freecell?board=deal&seed=1&bots=1")
+    await expect(player.page.get_by_role("region", name="Results")).to_contain_text("0 on the board")
+    await assert_accessible(player, "deal board")
+    await player.open("/#/leaderboards/freecell?board=season")
+    await expect(player.page.get_by_role("region", name="Results")).to_contain_text("No one has won")
+    await assert_accessible(player, "season table")
+
+
+@pytest.mark.xfail(strict=True, reason="app defect: the event log (#announcer, role log) scrolls once it is full and "
+                   "cannot be reached by keyboard (axe scrollable-region-focusable, serious); tabindex=0 fixes it")
+async def test_the_event_log_stays_accessible_after_a_long_game(base_url: str, new_player: NewPlayer) -> None:
+    player = await new_player("Axe", base_url)
+    await player.open("/")
+    await player.create_race("freecell", deal=1, autoplay=False)
+    await player.start_race()
+    for notation in SOLUTION[:60]:
+        await player.type_move(notation)
+    await assert_accessible(player, "board after 60 moves")

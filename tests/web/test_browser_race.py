@@ -11,10 +11,9 @@ from arena_client import ArenaClient, connect_player
 from playwright.async_api import expect
 from racing import open_race
 from serverprocess import ServerProcess, running_server, server_env
-from webpages import NewPlayer, Player
+from webpages import SOLUTION, NewPlayer, Player, expected_piles, shown_piles
 
-SOLUTION = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn").read_text().split()
-"""A solution of Microsoft deal 1 in single-card moves, played with autoplay off."""
+from freecell_arena.engine import Board, parse_move, variant_by_id
 
 
 def ws_url(server: ServerProcess) -> str:
@@ -26,6 +25,15 @@ async def solo_race(player: Player, deal: int = 1) -> str:
     code = await player.create_race("freecell", deal=deal, autoplay=False)
     await player.start_race()
     return code
+
+
+def engine_piles(moves: list[str]) -> dict[str, list[str | None]]:
+    """MS deal 1 after `moves`, by the Python engine, as the page should draw it."""
+    variant = variant_by_id("freecell")
+    board = Board.deal(variant, 1)
+    for notation in moves:
+        board.push(parse_move(variant, notation, board))
+    return expected_piles(board.player_view())
 
 
 async def send_moves(client: ArenaClient, moves: list[str]) -> None:
@@ -79,6 +87,33 @@ async def test_two_friends_race_one_deal_from_a_link_to_race_over(base_url: str,
         await expect(player.page.get_by_role("link", name="Replay of Alice")).to_be_visible()
         await expect(player.page.get_by_role("link", name="Replay of Bob")).to_be_visible()
         await expect(player.room).to_have_attribute("data-room-status", "finished")
+
+    # Bob watches Alice's replay: step, slider, play at a chosen speed; every board is the engine's
+    page = bob.page
+    await page.get_by_role("link", name="Replay of Alice").click()
+    slider = page.get_by_role("slider", name="Replay position")
+    await expect(slider).to_have_value(str(len(SOLUTION)))
+    await expect(page.get_by_text("deal #1").first).to_be_visible()  # to play it again
+    assert shown_piles(await bob.read_board()) == engine_piles(SOLUTION)
+    await page.get_by_role("button", name="First position").click()
+    assert shown_piles(await bob.read_board()) == engine_piles([])
+    await page.get_by_role("button", name="Next move").click()
+    await expect(slider).to_have_value("1")
+    assert shown_piles(await bob.read_board()) == engine_piles(SOLUTION[:1])
+    await slider.focus()
+    for _ in range(9):
+        await slider.press("ArrowRight")
+    await expect(slider).to_have_value("10")
+    assert shown_piles(await bob.read_board()) == engine_piles(SOLUTION[:10])
+    await page.get_by_role("button", name="Previous move").click()
+    assert shown_piles(await bob.read_board()) == engine_piles(SOLUTION[:9])
+    await page.get_by_role("combobox", name="Speed").select_option("10")
+    await page.get_by_role("button", name="Play", exact=True).click()
+    await expect(slider).not_to_have_value("9")
+    await page.get_by_role("button", name="Pause").click()
+    at = int(await slider.input_value())
+    await page.wait_for_timeout(300)
+    await expect(slider).to_have_value(str(at))  # paused
 
 
 async def test_a_reload_in_the_middle_of_a_race_resumes_the_same_game(base_url: str, new_player: NewPlayer) -> None:

@@ -7,10 +7,14 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Page, expect
 
+SOLUTION = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn").read_text().split()
+"""A solution of Microsoft deal 1 in single-card moves, played with autoplay off."""
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
 VARIANT_NAMES = {
@@ -20,6 +24,7 @@ VARIANT_NAMES = {
     "cell-eleven": "Cell Eleven",
     "freecell-three-deck": "FreeCell Three Deck",
 }
+BLOCKING_IMPACTS = ("serious", "critical")
 ROOM_PATH = re.compile(r"/r/([A-Za-z0-9]+)")
 
 READ_BOARD = """() => Object.fromEntries([...document.querySelectorAll('.board [data-pile]')].map((pile) => [
@@ -172,3 +177,17 @@ def shown_piles(board: dict[str, dict[str, Any]]) -> dict[str, list[str | None]]
         cards = [card["text"] for card in content["cards"]]
         shown[pile] = cards[-1:] if pile.startswith("f") else cards
     return shown
+
+
+async def assert_accessible(player: Player, view: str, *, exclude: tuple[str, ...] = ()) -> None:
+    """axe-core on the page as it is now: no serious or critical violation (outside the `exclude` selectors,
+    each of which a test of its own must cover)."""
+    context = {"exclude": [[selector] for selector in exclude]} if exclude else None
+    results = await Axe().run(player.page, context=context)
+    blocking = [violation for violation in results.response["violations"] if violation["impact"] in BLOCKING_IMPACTS]
+    described = [
+        f"{view}: {violation['impact']} {violation['id']} ({violation['help']}) at "
+        + ", ".join(str(node["target"]) for node in violation["nodes"][:5])
+        for violation in blocking
+    ]
+    assert not described, "\n".join(described)

@@ -1,0 +1,75 @@
+"""The daily challenge in a real browser: today's deal played from its page to a ranked win, then the day's board
+showing it (on the daily page and the leaderboards page, with axe-core's check).
+
+The server runs in this process on a loopback port with a clock the test moves (as tests/server/test_daily.py
+does): a daily is ranked only for identities made before the day's deal opened, and a human's win under the
+fair-play time floors is set apart, so the test makes the player yesterday and paces the moves a second apart
+on the server's clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from arena_server import start_arena
+from boards_helpers import ManualClock
+from playwright.async_api import expect
+from webpages import NewPlayer, assert_accessible
+
+from freecell_arena.net.app import ArenaServer
+
+SECRET = "the browser test's daily secret"
+EVENT_LOG = ("#announcer",)
+"""Full after a whole game: test_browser_accessibility.py checks it on its own (a known defect)."""
+
+
+@pytest.fixture
+async def daily_server(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
+    clock = ManualClock(datetime.now(UTC).replace(microsecond=0) - timedelta(days=1))
+    server = await start_arena(
+        sqlite_url, clock, daily_variants="freecell", daily_secret=SECRET, daily_solver_nodes=50_000,
+        rate_limit_per_s=10_000.0, rate_limit_burst=10_000,
+    )  # fmt: skip
+    try:
+        yield server, clock
+    finally:
+        await server.shutdown()
+
+
+async def test_the_daily_challenge_played_and_its_board_showing_the_win(
+    daily_server: tuple[ArenaServer, ManualClock], new_player: NewPlayer
+) -> None:
+    server, clock = daily_server
+    base_url = f"http://127.0.0.1:{server.port}"
+    player = await new_player("Dana", base_url)
+    await player.open("/")  # the identity is made yesterday, on the server's clock
+    clock.advance(timedelta(days=1).total_seconds())
+    await server.daily.run_once()  # today's and tomorrow's deals, as the background task prepares them
+    today = clock.now().date()
+    deal = await server.store.dailies.deal("freecell", today)
+    assert deal is not None
+
+    await player.page.get_by_role("link", name="Play today\u2019s FreeCell", exact=True).click()
+    await player.wait_for_board()
+    await expect(player.page.locator("[data-ranked]")).to_have_attribute("data-ranked", "true")
+    await expect(player.page.get_by_text(f"par {deal.par} moves")).to_be_visible()
+    for notation in deal.solution:
+        clock.advance(1.0)  # a person's pace on the server's clock: the fair-play floors are met
+        await player.type_move(notation)
+    await expect(player.board).to_have_attribute("data-status", "won")
+    await expect(player.board).to_have_attribute("data-moves", str(deal.par))
+
+    board = player.page.get_by_role("region", name="The day\u2019s board (1 winner)")
+    await expect(board).to_be_visible()
+    row = board.get_by_role("table").get_by_role("row").nth(1)
+    await expect(row).to_contain_text("Dana")
+    await expect(row.get_by_role("cell").nth(2)).to_have_text(str(deal.par))
+    await assert_accessible(player, "daily game over", exclude=EVENT_LOG)
+
+    await player.page.get_by_role("link", name="The whole board").click()
+    results = player.page.get_by_role("region", name="Results")
+    await expect(results).to_contain_text(f"1 on the board of {today.isoformat()}")
+    await expect(results.get_by_role("row").nth(1)).to_contain_text("Dana")
+    await assert_accessible(player, "daily leaderboard", exclude=EVENT_LOG)

@@ -21,7 +21,7 @@ const PAGES = {
 
 const CONNECTION_WORDS = {
   idle: 'Not connected', connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…',
-  replaced: 'Opened elsewhere',
+  replaced: 'Opened elsewhere', refused: 'Name refused',
 };
 
 class App {
@@ -34,6 +34,7 @@ class App {
     this.generation = 0;
     this.session.subscribe((reason) => {
       if (reason === 'connection' || reason === 'welcome') this.showConnection();
+      if (reason === 'connection' && this.session.state === 'refused') this.askName(); // the server wants another name
     });
     window.addEventListener('popstate', () => this.show());
     window.addEventListener('hashchange', () => this.show());
@@ -69,7 +70,7 @@ class App {
     const { state, stateDetail } = this.session;
     this.status.dataset.state = state;
     const words = CONNECTION_WORDS[state] ?? state;
-    const detail = state === 'reconnecting' && stateDetail?.error ? ` (${stateDetail.error})` : '';
+    const detail = (state === 'reconnecting' || state === 'refused') && stateDetail?.error ? ` (${stateDetail.error})` : '';
     if (state === 'replaced') {
       replace(this.status, words, ' ', h('button', { type: 'button', onclick: () => this.session.reclaim() }, 'Play here'));
     } else {

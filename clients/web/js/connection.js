@@ -99,7 +99,7 @@ export class IdentityStore {
 export class Connection {
   /**
    * `onMessage(message)` gets every server message; `onState(state, detail)` every change of the
-   * connection's state: "idle", "connecting", "open", "reconnecting", "replaced".
+   * connection's state: "idle", "connecting", "open", "reconnecting", "replaced", "refused" (the name).
    */
   constructor({ url, identity, onMessage, onState, WebSocketImpl = globalThis.WebSocket, random = Math.random }) {
     this.url = url;
@@ -156,18 +156,38 @@ export class Connection {
     const hello = { type: 'hello', name: saved?.name ?? 'player' };
     if (saved?.token) hello.token = saved.token;
     try {
-      this.welcome = await this.request(hello);
-    } catch (error) {
-      if (error instanceof RequestError && error.code === 'unknown_token') {
+      try {
+        this.welcome = await this.request(hello);
+      } catch (error) {
+        if (!(error instanceof RequestError) || error.code !== 'unknown_token') throw error;
         this.identity.forgetToken(); // a server that lost its data: start over as a new player
-        this.welcome = await this.request({ type: 'hello', name: hello.name }).catch(() => null);
+        this.welcome = await this.request({ type: 'hello', name: hello.name });
       }
-      if (!this.welcome) return;
+    } catch (error) {
+      this.refused(error);
+      return;
     }
     this.identity.save({ name: this.welcome.name, token: this.welcome.token, player_id: this.welcome.player_id });
     this.attempt = 0;
     this.lastError = null;
     this.setState('open', this.welcome);
+  }
+
+  /**
+   * The server refused the hello. A name it will not take waits for the player to choose another ("refused");
+   * anything else (too many new players from this address, a server shutting down) is retried with backoff.
+   */
+  refused(error) {
+    if (!(error instanceof RequestError)) return; // the connection dropped: its close schedules the retry
+    this.lastError = error.message;
+    const socket = this.socket;
+    if (error.code === 'invalid_message') {
+      this.socket = null;
+      socket?.close();
+      this.setState('refused', { error: error.message });
+    } else {
+      socket?.close(); // closed() schedules the next attempt and says why
+    }
   }
 
   receive(data) {
@@ -197,7 +217,7 @@ export class Connection {
       this.setState('replaced');
       return;
     }
-    this.lastError = event.reason || (event.code === 1006 ? 'the server cannot be reached' : `closed (${event.code})`);
+    this.lastError = event.reason || this.lastError || (event.code === 1006 ? 'the server cannot be reached' : `closed (${event.code})`);
     this.scheduleRetry();
   }
 

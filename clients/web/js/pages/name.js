@@ -16,7 +16,7 @@ export function namePage(main, { session, done, current = '', home = '/' }) {
         return;
       }
       error.hidden = true;
-      if (current && name !== current) session.rename(name);
+      if ((current && name !== current) || session.state === 'refused') session.rename(name);
       await session.start(name);
       done();
     },
@@ -29,6 +29,10 @@ export function namePage(main, { session, done, current = '', home = '/' }) {
   h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Name'), input),
   error,
   h('button', { type: 'submit', class: 'primary' }, 'Continue'));
+  if (session.state === 'refused') {
+    error.hidden = false;
+    error.textContent = `The server did not take that name: ${session.stateDetail?.error ?? ''}`;
+  }
   main.replaceChildren(form);
   input.focus();
   return { destroy() {} };

@@ -7,8 +7,8 @@ browser revalidates with `If-None-Match`, which costs a 304 without a body. A de
 and new modules in one page.
 
 Every answer carries a Content-Security-Policy that allows scripts, style sheets and connections only from
-this origin, no inline script and no `<style>` element (style attributes are allowed), plus `nosniff`: a name
-a player chose is never run as code, even if a bug put it into HTML.
+this origin, with no inline script and no inline style, plus `nosniff`: a name a player chose is never run as
+code, even if a bug put it into HTML.
 
 The files come from the installed package (`freecell_arena/web/`, the wheel's copy of clients/web) or, in a
 checkout, from clients/web itself; `FREECELL_ARENA_WEB_ROOT` names another folder (working on the app).
@@ -57,10 +57,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
     (
         "default-src 'none'",
         "script-src 'self'",
-        "style-src 'self'",
-        # style attributes only (no <style> element, no script): the app sets CSS variables (a card's size, a
-        # column count) on elements; an attacker who cannot write HTML gains nothing from it
-        "style-src-attr 'unsafe-inline'",
+        "style-src 'self'",  # no <style> element, no style attribute: the app styles elements through the CSSOM
         "img-src 'self' data:",
         "font-src 'self'",
         "connect-src 'self'",  # CSP 3: 'self' includes ws:// and wss:// on this host and port

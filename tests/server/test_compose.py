@@ -4,6 +4,7 @@ What the balancer does with deploy/haproxy/haproxy.cfg is tested live in test_lo
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -93,3 +94,15 @@ def test_the_balancer_uses_the_repository_config_in_front_of_every_replica(servi
     assert re.search(r"^\s*timeout tunnel \d+[smh]$", config, re.M), "websockets outlive plain HTTP timeouts"
     assert re.search(r"^\s*http-check send meth GET uri /readyz", config, re.M)
     assert not re.search(r"^\s*(cookie|stick|balance source)", config, re.M), "no stickiness: any replica will do"
+
+
+def test_the_image_installs_the_package_and_serves_by_default() -> None:
+    lines = [line.strip() for line in (REPO / "Dockerfile").read_text().splitlines()]
+    assert next(line for line in lines if line.startswith("FROM")).startswith("FROM python:3.11")
+    assert any(line.startswith("RUN pip install --no-cache-dir .") for line in lines)
+    assert any(line.startswith("USER ") and line != "USER root" for line in lines), "the server does not run as root"
+    command = json.loads(next(line for line in lines if line.startswith("CMD ")).removeprefix("CMD "))
+    args = parsed_command({"command": command})
+    assert args.command == "serve" and args.host == "0.0.0.0" and args.port == 8765
+    ignored = (REPO / ".dockerignore").read_text().split()
+    assert {".git", ".venv"} <= set(ignored), "the build context leaves the repository's history and venv out"

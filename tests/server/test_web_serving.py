@@ -98,6 +98,14 @@ async def test_the_app_and_a_room_link_get_the_page(web_server: ArenaServer, pat
     assert answer.headers["etag"].startswith('"') and answer.headers["etag"].endswith('"')
 
 
+async def test_the_app_page_preloads_every_module_at_once(web_server: ArenaServer) -> None:
+    """A module is found only when the one importing it has arrived; the Link header names them all up front."""
+    for path in ("/", "/r/ABCD2345"):
+        assert (await fetch(web_server.port, path)).headers["link"] == "</js/app.js>; rel=modulepreload"
+    for path in ("/js/app.js", "/css/app.css"):
+        assert "link" not in (await fetch(web_server.port, path)).headers
+
+
 async def test_the_content_security_policy_allows_no_inline_script_and_no_other_origin(web_server: ArenaServer) -> None:
     policy = (await fetch(web_server.port, "/")).headers["content-security-policy"]
     directives = {part.split()[0]: part.split()[1:] for part in policy.split("; ")}

@@ -1,0 +1,122 @@
+"""The screenshots of docs/web.md: the landing, room, board, replay and leaderboard views at desktop (1366x768)
+and phone (390x844) sizes, taken in Debian's Chromium from a real server with a few players in it.
+
+    python3 tests/web/screenshots.py [--out docs/web]
+
+The server runs in this process with a clock the script moves (as tests/web/test_browser_daily.py does), so
+three program players can be made yesterday and win today's daily challenge at a person's pace: the daily board
+then has rows to show.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path[:0] = [str(HERE), str(REPO / "tests" / "server"), str(REPO / "server")]
+
+from arena_client import ArenaClient, connect_player  # noqa: E402
+from arena_server import start_arena  # noqa: E402
+from boards_helpers import ManualClock, play  # noqa: E402
+from playwright.async_api import async_playwright  # noqa: E402
+from webpages import DESKTOP, PHONE, SOLUTION, ConsoleWatch, Player  # noqa: E402
+
+from freecell_arena.store import migrate  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+               "--disable-sync", "--no-first-run"]  # fmt: skip
+DAILY_PLAYERS = {"Ada": 1.0, "Grace": 1.4, "Linus": 2.0}
+"""Program players of the daily challenge and their pace (seconds a move on the server's clock)."""
+
+
+async def populate(url: str, server: Any, clock: ManualClock) -> list[ArenaClient]:
+    """Three players made yesterday win today's daily deal, each at its own pace."""
+    players = [await connect_player(url, name) for name in DAILY_PLAYERS]
+    clock.advance(timedelta(days=1).total_seconds())
+    await server.daily.run_once()
+    deal = await server.store.dailies.deal("freecell", clock.now().date())
+    assert deal is not None
+    for client, pace in zip(players, DAILY_PLAYERS.values(), strict=True):
+        started = await client.request({"type": "play_daily", "variant": "freecell"})
+        assert started["type"] == "daily_started", started
+        await play(client, list(deal.solution), clock, seconds_per_move=pace)
+    return players
+
+
+async def shoot(page: Any, out: Path, view: str, size: str) -> None:
+    await page.wait_for_timeout(300)  # the last redraw and any card animation
+    await page.screenshot(path=str(out / f"{view}-{size}.png"))
+
+
+async def tour(browser: Any, base: str, url: str, friend: ArenaClient, out: Path, size: str,
+               viewport: dict[str, int]) -> None:  # fmt: skip
+    context = await browser.new_context(viewport=viewport, reduced_motion="reduce")
+    context.set_default_timeout(15_000)
+    page = await context.new_page()
+    console = ConsoleWatch(size)
+    console.attach(page)
+    player = Player(page, base, "Margaret", console)
+    await player.open("/")
+    await shoot(page, out, "landing", size)
+    code = await player.create_race("freecell", deal=1, autoplay=False)
+    await friend.request({"type": "leave_room"})  # the previous tour's room, if any
+    assert (await friend.request({"type": "join_room", "code": code}))["type"] == "room"
+    await page.get_by_role("list", name="Players").get_by_text("Ada").wait_for()
+    await shoot(page, out, "room", size)
+    await player.start_race()
+    for notation in SOLUTION[:12]:
+        await player.type_move(notation)
+    await shoot(page, out, "board", size)
+    assert (await friend.request({"type": "resign"}))["type"] == "game_over"
+    for notation in SOLUTION[12:]:
+        await player.type_move(notation)
+    await page.get_by_role("link", name="Replay of Margaret").click()
+    slider = page.get_by_role("slider", name="Replay position")
+    await slider.focus()
+    await slider.press("Home")
+    for _ in range(40):
+        await slider.press("ArrowRight")
+    await shoot(page, out, "replay", size)
+    await player.open("/#/leaderboards/freecell?board=daily")
+    await page.get_by_role("region", name="Results").get_by_role("table").wait_for()
+    await shoot(page, out, "leaderboard", size)
+    assert not console.unexpected(), console.unexpected()
+    await context.close()
+
+
+async def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="screenshots-") as folder:
+        database_url = f"sqlite+aiosqlite:///{Path(folder) / 'arena.db'}"
+        await migrate(database_url)
+        clock = ManualClock(datetime.now(UTC).replace(microsecond=0) - timedelta(days=1))
+        server = await start_arena(database_url, clock, daily_variants="freecell", daily_solver_nodes=50_000,
+                                   daily_secret="the screenshots' daily secret")  # fmt: skip
+        try:
+            url = f"ws://127.0.0.1:{server.port}/"
+            players = await populate(url, server, clock)
+            async with async_playwright() as playwright:
+                browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+                for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                    await tour(browser, f"http://127.0.0.1:{server.port}", url, players[0], out, size, viewport)
+                await browser.close()
+            for client in players:
+                await client.close()
+        finally:
+            await server.shutdown()
+    for path in sorted(out.glob("*.png")):
+        print(f"{path}: {path.stat().st_size / 1024:.0f} KB")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=REPO / "docs" / "web")
+    asyncio.run(main(parser.parse_args().out))

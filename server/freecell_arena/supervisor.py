@@ -139,19 +139,16 @@ class Supervisor:
                   f"ws://{settings.host}:{port}/ (database {display_url(settings.database_url)})", flush=True)
             keepers = [asyncio.create_task(self._keep_running(index, port)) for index in range(1, settings.workers + 1)]
             await self.stopping.wait()
-            log.info("stopping: SIGTERM to %d workers", len(self.processes))
-            for keeper in keepers:
-                keeper.cancel()
-            await asyncio.gather(*keepers, return_exceptions=True)
-            clean = await self._stop_workers()
+            clean = await self._stop_workers(keepers)
         print("freecell-arena: stopped", flush=True)
         return 0 if clean else 1
 
     async def _keep_running(self, index: int, port: int) -> None:
         """Start worker `index`, and start it again whenever it exits, after a backoff that grows while it keeps
-        dying young. Cancelled when the supervisor stops (the worker itself is stopped by `_stop_workers`)."""
+        dying young; return once the supervisor is stopping and the worker has exited. Never cancelled midway,
+        so a worker being started when the stop comes is registered, told to stop and waited for like the rest."""
         backoff = FIRST_BACKOFF_S
-        while True:
+        while not self.stopping.is_set():
             started = time.monotonic()
             try:
                 process = await asyncio.create_subprocess_exec(
@@ -162,6 +159,8 @@ class Supervisor:
                 log.error("worker %d could not start (%s); trying again in %.1f s", index, error, backoff)
             else:
                 self.processes[index] = process
+                if self.stopping.is_set():  # the stop came while it was starting: `_stop_workers` missed it
+                    terminate(process)
                 code = await process.wait()
                 if self.stopping.is_set():
                     return
@@ -169,25 +168,31 @@ class Supervisor:
                     backoff = FIRST_BACKOFF_S
                 log.warning("worker %d (pid %d) %s; restarting it in %.1f s", index, process.pid,
                             describe_exit(code), backoff)
-            await asyncio.sleep(backoff)
+            with contextlib.suppress(TimeoutError):  # the backoff, cut short by a stop
+                await asyncio.wait_for(self.stopping.wait(), backoff)
             backoff = min(backoff * 2, MAX_BACKOFF_S)
 
-    async def _stop_workers(self) -> bool:
-        """SIGTERM to every running worker, then wait; kill whoever is still there at the deadline. True when
-        all stopped by themselves."""
-        running = [process for process in self.processes.values() if process.returncode is None]
-        for process in running:
-            with contextlib.suppress(ProcessLookupError):
-                process.send_signal(signal.SIGTERM)
-        waits = [asyncio.create_task(process.wait()) for process in running]
-        if not waits:
+    async def _stop_workers(self, keepers: list[asyncio.Task[None]]) -> bool:
+        """SIGTERM to every running worker, then wait for their keepers; kill whoever is still there at the
+        deadline. True when all stopped by themselves."""
+        log.info("stopping: SIGTERM to %d workers", len(self.processes))
+        for process in self.processes.values():
+            terminate(process)
+        _, late = await asyncio.wait(keepers, timeout=self.settings.shutdown_timeout_s + STOP_GRACE_S)
+        if not late:
             return True
-        _, late = await asyncio.wait(waits, timeout=self.settings.shutdown_timeout_s + STOP_GRACE_S)
-        for process in running:
+        for process in self.processes.values():
             if process.returncode is None:
                 log.error("worker pid %d did not stop in time; killing it", process.pid)
                 with contextlib.suppress(ProcessLookupError):
                     process.kill()
-        if late:
-            await asyncio.wait(late, timeout=STOP_GRACE_S)
-        return not late
+        _, still = await asyncio.wait(late, timeout=STOP_GRACE_S)
+        for keeper in still:
+            keeper.cancel()
+        return False
+
+
+def terminate(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGTERM)

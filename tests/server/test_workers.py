@@ -18,7 +18,7 @@ import pytest
 from arena_client import connect_player
 from serverprocess import http_get_json, server_env, spawn
 
-from freecell_arena.supervisor import FIRST_BACKOFF_S, MAX_BACKOFF_S
+from freecell_arena.supervisor import FIRST_BACKOFF_S, MAX_BACKOFF_S, SUPERVISOR_PID_ENV
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -101,6 +101,16 @@ def _children(pid: int) -> list[psutil.Process]:
         return []
 
 
+def started_by(supervisor_pid: int) -> list[int]:
+    """Live processes a supervisor started, found by the variable it gives them (their parent may be gone)."""
+    found = []
+    for process in psutil.process_iter():
+        with contextlib.suppress(psutil.Error):
+            if process.environ().get(SUPERVISOR_PID_ENV) == str(supervisor_pid) and process.status() != "zombie":
+                found.append(process.pid)
+    return found
+
+
 async def wait_gone(pids: set[int], within: float = WAIT_S) -> None:
     async with asyncio.timeout(within):
         while any(psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE for pid in pids):
@@ -140,12 +150,13 @@ async def test_two_workers_share_one_port_and_a_killed_one_is_replaced(
         assert re.search(rf"worker \d \(pid {victim}\) was killed by SIGKILL; restarting it in 0\.5 s", log), log
 
 
-async def test_sigterm_to_the_supervisor_stops_every_worker_and_exits_0(
-    tmp_path: Path, postgres_database_url: str, redis_url: str
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+async def test_sigterm_or_sigint_to_the_supervisor_stops_every_worker_and_exits_0(
+    tmp_path: Path, postgres_database_url: str, redis_url: str, signum: signal.Signals
 ) -> None:
     async with supervising(tmp_path, *cluster_args(postgres_database_url, redis_url)) as cluster:
         pids = await cluster.pids_answering(2)
-        cluster.process.send_signal(signal.SIGTERM)
+        cluster.process.send_signal(signum)
         async with asyncio.timeout(WAIT_S):
             assert await cluster.process.wait() == 0
         await wait_gone(pids, within=5)
@@ -155,8 +166,10 @@ async def test_sigterm_to_the_supervisor_stops_every_worker_and_exits_0(
 async def test_workers_die_with_a_killed_supervisor(tmp_path: Path, postgres_database_url: str, redis_url: str) -> None:
     async with supervising(tmp_path, *cluster_args(postgres_database_url, redis_url)) as cluster:
         pids = await cluster.pids_answering(2)
+        assert set(started_by(cluster.process.pid)) == pids
         cluster.process.kill()
         await wait_gone(pids)  # PR_SET_PDEATHSIG: no orphan keeps serving the port
+        assert started_by(cluster.process.pid) == []
 
 
 async def test_a_worker_that_keeps_dying_is_restarted_ever_more_slowly(
@@ -173,6 +186,13 @@ async def test_a_worker_that_keeps_dying_is_restarted_ever_more_slowly(
         assert [float(delay) for delay in delays[: len(expected)]] == expected
         assert "exited with code 2" in cluster.log.read_text()
         assert max(expected) <= MAX_BACKOFF_S
+        # a stop in the middle of a backoff (or of a restart) ends it at once, leaving nobody behind
+        everyone = cluster.worker_pids() | pids
+        cluster.process.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(10):
+            assert await cluster.process.wait() == 0
+        await wait_gone(everyone, within=5)
+        assert started_by(cluster.process.pid) == [], "a worker outlived its supervisor"
 
 
 @pytest.mark.parametrize(

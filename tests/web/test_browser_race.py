@@ -11,9 +11,7 @@ from arena_client import ArenaClient, connect_player
 from playwright.async_api import expect
 from racing import open_race
 from serverprocess import ServerProcess, running_server, server_env
-from webpages import SOLUTION, NewPlayer, Player, expected_piles, shown_piles
-
-from freecell_arena.engine import Board, parse_move, variant_by_id
+from webpages import SOLUTION, NewPlayer, Player, engine_piles, shown_piles
 
 
 def ws_url(server: ServerProcess) -> str:
@@ -25,15 +23,6 @@ async def solo_race(player: Player, deal: int = 1) -> str:
     code = await player.create_race("freecell", deal=deal, autoplay=False)
     await player.start_race()
     return code
-
-
-def engine_piles(moves: list[str]) -> dict[str, list[str | None]]:
-    """MS deal 1 after `moves`, by the Python engine, as the page should draw it."""
-    variant = variant_by_id("freecell")
-    board = Board.deal(variant, 1)
-    for notation in moves:
-        board.push(parse_move(variant, notation, board))
-    return expected_piles(board.player_view())
 
 
 async def send_moves(client: ArenaClient, moves: list[str]) -> None:

@@ -13,6 +13,8 @@ from typing import Any
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Page, expect
 
+from freecell_arena.engine import Board, parse_move, variant_by_id
+
 SOLUTION = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn").read_text().split()
 """A solution of Microsoft deal 1 in single-card moves, played with autoplay off."""
 DESKTOP = {"width": 1366, "height": 768}
@@ -167,6 +169,15 @@ def expected_piles(view: dict[str, Any]) -> dict[str, list[str | None]]:
     for index, foundation in enumerate(view["foundations"]):
         piles[pile_of("foundation", index)] = [foundation["top"].upper()] if foundation.get("top") else []
     return piles
+
+
+def engine_piles(moves: list[str]) -> dict[str, list[str | None]]:
+    """MS deal 1 after `moves` (autoplay off), by the Python engine, as the page should draw it."""
+    variant = variant_by_id("freecell")
+    board = Board.deal(variant, 1)
+    for notation in moves:
+        board.push(parse_move(variant, notation, board))
+    return expected_piles(board.player_view())
 
 
 def shown_piles(board: dict[str, dict[str, Any]]) -> dict[str, list[str | None]]:

@@ -12,7 +12,9 @@ settings (database password included) travel in the child's environment, which o
 than on its command line.
 
 The parent:
-- checks the database once before any worker starts (PostgreSQL must already be migrated, as for one server);
+- checks the database once before any worker starts (PostgreSQL must already be migrated, as for one server),
+  in a child (`serve --check`), so the parent itself never loads the database stack (some 35 MiB it would hold
+  for nothing) and prints exactly the line one server would;
 - holds the port with a bound, non-listening SO_REUSEPORT socket, so port 0 means one free port for every worker
   and no other program takes the port while a worker restarts (a non-listening socket gets no connections);
 - restarts a worker that exits for any reason (kill -9 included) after a backoff that doubles from
@@ -33,7 +35,6 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Awaitable, Callable
 
 from freecell_arena.settings import Settings
 
@@ -43,6 +44,7 @@ FIRST_BACKOFF_S = 0.5
 MAX_BACKOFF_S = 30.0
 STABLE_AFTER_S = 30.0  # a worker that ran this long was healthy: its next restart starts the backoff again
 STOP_GRACE_S = 5.0
+CHECK_TIMEOUT_S = 120.0
 PR_SET_PDEATHSIG = 1
 
 log = logging.getLogger("freecell_arena.supervisor")
@@ -79,9 +81,9 @@ def reserve_port(host: str, port: int) -> socket.socket:
     return sock
 
 
-def worker_environment(settings: Settings, index: int, port: int) -> dict[str, str]:
+def settings_environment(settings: Settings) -> dict[str, str]:
     """The parent's environment with every resolved setting (flags included) written back as FREECELL_ARENA_*
-    variables, so a worker runs with exactly the parent's settings, as one process on the shared port."""
+    variables, so a child `serve` runs with exactly the parent's settings."""
     env = dict(os.environ)
     for name, value in settings.model_dump().items():
         variable = f"FREECELL_ARENA_{name.upper()}"
@@ -89,6 +91,12 @@ def worker_environment(settings: Settings, index: int, port: int) -> dict[str, s
             env.pop(variable, None)
         else:
             env[variable] = str(value)
+    return env
+
+
+def worker_environment(settings: Settings, index: int, port: int) -> dict[str, str]:
+    """The settings, as one process of the shared port, marked as worker `index` of this supervisor."""
+    env = settings_environment(settings)
     env.update({
         "FREECELL_ARENA_PORT": str(port),
         "FREECELL_ARENA_WORKERS": "1",
@@ -111,18 +119,14 @@ def describe_exit(code: int) -> str:
 class Supervisor:
     """Keeps `settings.workers` workers running on one port until SIGTERM or SIGINT."""
 
-    def __init__(self, settings: Settings, database_is_ready: Callable[[Settings], Awaitable[bool]]) -> None:
-        """`database_is_ready`: `serve`'s own check (migrate SQLite, refuse an unmigrated PostgreSQL, print why)."""
+    def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.database_is_ready = database_is_ready
         self.processes: dict[int, asyncio.subprocess.Process] = {}
         self.stopping = asyncio.Event()
 
     async def run(self) -> int:
-        from freecell_arena.store.urls import display_url
-
         settings = self.settings
-        if not await self.database_is_ready(settings):
+        if not await self._database_is_ready():
             return 2
         try:
             reservation = reserve_port(settings.host, settings.port)
@@ -136,12 +140,27 @@ class Supervisor:
         with reservation:
             port = int(reservation.getsockname()[1])
             print(f"freecell-arena: supervisor (pid {os.getpid()}) starting {settings.workers} workers on "
-                  f"ws://{settings.host}:{port}/ (database {display_url(settings.database_url)})", flush=True)
+                  f"ws://{settings.host}:{port}/", flush=True)
             keepers = [asyncio.create_task(self._keep_running(index, port)) for index in range(1, settings.workers + 1)]
             await self.stopping.wait()
             clean = await self._stop_workers(keepers)
         print("freecell-arena: stopped", flush=True)
         return 0 if clean else 1
+
+    async def _database_is_ready(self) -> bool:
+        """`serve --check` in a child with these settings: it prints why not itself (one line on stderr)."""
+        check = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "freecell_arena", "serve", "--check",
+            env=settings_environment(self.settings), stdout=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            async with asyncio.timeout(CHECK_TIMEOUT_S):
+                return await check.wait() == 0
+        except TimeoutError:
+            check.kill()
+            await check.wait()
+            print(f"freecell-arena: the database check did not finish in {CHECK_TIMEOUT_S:g} s", file=sys.stderr)
+            return False
 
     async def _keep_running(self, index: int, port: int) -> None:
         """Start worker `index`, and start it again whenever it exits, after a backoff that grows while it keeps

@@ -234,3 +234,22 @@ async def test_an_unmigrated_postgres_is_refused_before_any_worker_starts(
     finally:
         if process.returncode is None:
             process.kill()
+
+
+async def test_serve_check_says_whether_the_settings_and_the_database_are_ready(
+    tmp_path: Path, postgres_server: Any
+) -> None:
+    """What the supervisor runs before its workers (so that it never loads the database stack itself)."""
+    fresh = tmp_path / "fresh.db"
+    empty = postgres_server.url(postgres_server.create_database())
+    for url, code, expected in ((f"sqlite+aiosqlite:///{fresh}", 0, b"are ready"), (empty, 2, b"not migrated")):
+        process = await spawn(["serve", "--check", "--database-url", url], tmp_path, server_env())
+        try:
+            async with asyncio.timeout(60):
+                stdout, stderr = await process.communicate()
+        finally:
+            if process.returncode is None:
+                process.kill()
+        assert process.returncode == code, stderr
+        assert expected in stdout + stderr and b"Traceback" not in stderr
+    assert fresh.exists(), "a SQLite file is created and migrated by the check, as by serve"

@@ -35,6 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-level", help="logging level (default INFO)")
     parser.add_argument("--workers", type=int, help="server processes on the port (default 1; more: PostgreSQL, Redis)")
     parser.add_argument("--redis-url", help="Redis for room events between processes, e.g. redis://127.0.0.1:6379/0")
+    parser.add_argument("--check", action="store_true",
+                        help="check the settings and the database (a SQLite file is migrated), then exit: 0 when ready")
     parser.set_defaults(run=run)
 
 
@@ -201,8 +203,13 @@ def run(args: argparse.Namespace) -> int:
         print("freecell-arena: FREECELL_ARENA_EVENT_LOOP=uvloop but uvloop is not installed", file=sys.stderr)
         return 2
     with asyncio.Runner(loop_factory=factory) as runner:
+        if getattr(args, "check", False):
+            if not runner.run(database_is_ready(settings)):
+                return 2
+            print("freecell-arena: the settings and the database are ready", flush=True)
+            return 0
         if settings.workers > 1:
-            return runner.run(supervisor.Supervisor(settings, database_is_ready).run())
+            return runner.run(supervisor.Supervisor(settings).run())
         return runner.run(serve_until_stopped(settings, worker_label))
 
 

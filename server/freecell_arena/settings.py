@@ -26,6 +26,10 @@ class Settings(BaseSettings):
         default=DEFAULT_DATABASE_URL,
         description="SQLAlchemy async URL: a SQLite file (created and migrated on start) or PostgreSQL.",
     )
+    progress_window_ms: float = Field(
+        default=100.0, ge=0, le=1000,
+        description="A room's progress goes out at most once per player per this window (0 = every move).",
+    )  # fmt: skip
     max_message_bytes: int = Field(default=16_384, ge=256, description="Larger frames get `message_too_large`.")
     rate_limit_per_s: float = Field(default=30.0, gt=0, description="Sustained messages per second per connection.")
     rate_limit_burst: int = Field(default=60, ge=1, description="Messages a connection may send at once.")

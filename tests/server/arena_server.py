@@ -26,8 +26,8 @@ async def drop_schema(server: ArenaServer) -> None:
     from sqlalchemy import text
 
     async with server.store.engine.begin() as connection:
-        for table in ("leaderboard_entries", "daily_ranks", "season_standings", "moves", "games", "rooms",
-                      "players"):  # fmt: skip
+        for table in ("leaderboard_entries", "daily_ranks", "season_standings", "moves", "games", "room_members",
+                      "rooms", "players"):  # fmt: skip
             await connection.execute(text(f"DROP TABLE {table}"))
 
 

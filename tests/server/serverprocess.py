@@ -15,6 +15,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 LISTENING = re.compile(rb"listening on ws://127\.0\.0\.1:(\d+)/")
 START_TIMEOUT_S = 30.0
+LOG_TAIL_BYTES = 20_000
 
 
 class ServerProcess:
@@ -58,7 +59,8 @@ async def running_server(
     cwd: Path, *, database_url: str | None = None, env: dict[str, str] | None = None, port: int = 0
 ) -> AsyncIterator[ServerProcess]:
     """`port` 0 picks a free one; a fixed port lets a restarted server come back where its clients look."""
-    args = ["serve", "--port", str(port), "--log-level", "WARNING"]
+    # FREECELL_ARENA_TEST_SERVER_LOG=DEBUG shows what the servers did in a failing test's output
+    args = ["serve", "--port", str(port), "--log-level", os.environ.get("FREECELL_ARENA_TEST_SERVER_LOG", "WARNING")]
     if database_url is not None:
         args += ["--database-url", database_url]
     process = await spawn(args, cwd, env or server_env())
@@ -71,12 +73,29 @@ async def running_server(
             assert process.stderr is not None
             raise AssertionError(f"server did not start: {line!r} {(await process.stderr.read())[-2000:]!r}")
         yield ServerProcess(process, int(match.group(1)))
+    except BaseException:
+        await _stop(process)
+        await _show_log(process)  # a failing test shows what the server said
+        raise
     finally:
-        if process.returncode is None:
-            process.kill()
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(10):
-                await process.wait()
+        await _stop(process)
+
+
+async def _stop(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is None:
+        process.kill()
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(10):
+            await process.wait()
+
+
+async def _show_log(process: asyncio.subprocess.Process) -> None:
+    with contextlib.suppress(Exception):
+        assert process.stderr is not None
+        async with asyncio.timeout(5):
+            tail = (await process.stderr.read())[-LOG_TAIL_BYTES:]
+        text = tail.decode(errors="replace")
+        print(f"--- server pid {process.pid} stderr (last {LOG_TAIL_BYTES} bytes):\n{text}", file=sys.stderr)
 
 
 async def http_get_json(port: int, path: str, timeout: float = 5.0) -> tuple[int, dict[str, Any]]:

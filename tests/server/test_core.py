@@ -14,6 +14,7 @@ from freecell_arena.protocol.messages import (
     CreateRoomRequest,
     HelloRequest,
     JoinRoomRequest,
+    LeaveRoomRequest,
     MoveRequest,
     ResignRequest,
     RoomOptions,
@@ -136,3 +137,102 @@ def test_time_limit_ends_the_race_with_timeouts() -> None:
     with pytest.raises(Refusal) as refused:
         arena.handle(guest, MoveRequest(move="1a"))
     assert refused.value.code == "game_not_running"
+
+
+def test_room_changes_carry_consecutive_versions_and_a_lobby_picked_up_gives_up_absent_seats() -> None:
+    """Every membership or status change is a record with the room's next version (the store's compare-and-set);
+    a lobby adopted from the store keeps its members a while, then the absent ones leave and the last closes it."""
+    from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, PlayerRecord, StoredMember, StoredRoom
+
+    clock = ManualClock()
+    arena = Arena(clock)
+    host, _ = arena.register(HelloRequest(name="host"))
+    guest, _ = arena.register(HelloRequest(name="guest"))
+    created = arena.create_room(host, CreateRoomRequest(variant="freecell"))
+    room_record = created.records[0]
+    code = arena.players[host].room_code
+    assert code is not None
+    joined = arena.join_room(guest, JoinRoomRequest(code=code))
+    left = arena.leave_room(guest, LeaveRoomRequest())
+    versions = [record.version for effect in (created, joined, left) for record in effect.records
+                if isinstance(record, MemberRecord | MemberLeftRecord | RoomStatusRecord) and record.version]
+    assert [version.seq for version in versions] == [1, 2, 3]
+    assert [version.previous for version in versions] == ["", versions[0].tag, versions[1].tag]
+    assert len({version.tag for version in versions}) == 3, "every version has its own tag"
+    room_copy = arena.rooms[code]
+    failed = arena.join_room(guest, JoinRoomRequest(code=code))
+    assert failed.rollback is not None
+    failed.rollback()  # the store refused it: memory is as before, the version given back
+    assert (room_copy.seq, room_copy.tag) == (3, versions[2].tag) and guest not in room_copy.members
+
+    later = Arena(clock)  # another process (or this one restarted) picks the lobby up from the store
+    players = [arena.players[pid].record for pid in (host, guest)]
+    assert all(isinstance(player, PlayerRecord) for player in players)
+    members = [StoredMember(host, "player", clock.now())]
+    stored = StoredRoom(room_record, "lobby", None, None, [], members, seq=3, tag=versions[2].tag)
+    room = later.adopt_room(stored, [], players)  # type: ignore[arg-type]
+    assert list(room.members) == [host] and later.players[host].room_code == code
+    clock.advance(59)
+    assert not later.tick()
+    clock.advance(2)
+    [gone] = later.tick()
+    assert [type(record).__name__ for record in gone.records] == ["MemberLeftRecord", "RoomStatusRecord"]
+    assert [record.version.seq for record in gone.records] == [4, 5]  # type: ignore[union-attr]
+    assert gone.records[1].status == "closed" and code not in later.rooms  # type: ignore[union-attr]
+
+
+def test_a_copy_of_a_room_applies_events_built_on_its_version_and_asks_for_a_resync_otherwise() -> None:
+    """Two processes (two arenas, one clock): B's copy of A's room follows A's events by version; a repeated
+    event is `seen`, an event built on a version B never saw is a `gap` (B then re-reads the store)."""
+    from freecell_arena.core.ports import PlayerRecord, StoredMember, StoredRoom
+    from freecell_arena.protocol.messages import MemberJoinedMessage
+
+    clock = ManualClock()
+    a, b = Arena(clock), Arena(clock)
+    host, _ = a.register(HelloRequest(name="host"))
+    created = a.create_room(host, CreateRoomRequest(variant="freecell"))
+    code = a.players[host].room_code
+    assert code is not None
+    room_a = a.rooms[code]
+    host_record = a.players[host].record
+    assert isinstance(host_record, PlayerRecord)
+    stored = StoredRoom(created.records[0], "lobby", None, None, [], [StoredMember(host, "player", clock.now())],  # type: ignore[arg-type]
+                        seq=room_a.seq, tag=room_a.tag)  # fmt: skip
+    b.shared = True
+    room_b = b.adopt_room(stored, [], [host_record])
+    first, second = (a.register(HelloRequest(name=name))[0] for name in ("first", "second"))
+    joins = [a.join_room(player, JoinRoomRequest(code=code)) for player in (first, second)]
+    events = [(effect.publications[0].message, effect.publications[0].version) for effect in joins]
+    assert all(isinstance(message, MemberJoinedMessage) for message, _ in events)
+    assert b.apply_remote(*events[0]) == "applied" and first in room_b.members
+    assert b.apply_remote(*events[0]) == "seen", "a repeated event changes nothing"
+    assert (room_b.seq, room_b.tag) == (events[0][1].seq, events[0][1].tag)  # type: ignore[union-attr]
+    third, _ = a.register(HelloRequest(name="third"))
+    missed = a.join_room(third, JoinRoomRequest(code=code)).publications[0]
+    assert b.apply_remote(missed.message, missed.version) == "gap", "built on a version this copy never saw"
+    assert third not in room_b.members
+    assert b.apply_remote(*events[1]) == "applied" and second in room_b.members
+
+
+def test_a_race_with_a_player_of_another_process_begins_and_deals_them_a_game() -> None:
+    """A member known only from another process's event has no identity here: the race still begins, and their
+    deal goes to their own process through their player topic (which adopts the game from the store)."""
+    from freecell_arena.core.ports import RoomVersion
+    from freecell_arena.protocol.messages import MemberJoinedMessage, RoomMember
+
+    clock = ManualClock()
+    arena = Arena(clock)
+    arena.shared = True
+    host, _ = arena.register(HelloRequest(name="host"))
+    arena.create_room(host, CreateRoomRequest(variant="freecell", options=RoomOptions(countdown_s=0)))
+    code = arena.players[host].room_code
+    assert code is not None
+    room = arena.rooms[code]
+    remote = RoomMember(player_id="p_elsewhere", name="far", bot=False, role="player", connected=True)
+    assert arena.apply_remote(MemberJoinedMessage(code=code, member=remote), RoomVersion(room.seq + 1, "t", room.tag))
+    arena.start_race(host, StartRaceRequest())
+    clock.advance(0.1)
+    [begun] = arena.tick()
+    dealt = {publication.topic for publication in begun.publications if publication.message.type == "race_started"}
+    assert dealt == {f"player:{host}", "player:p_elsewhere"}
+    assert set(room.games) == {host, "p_elsewhere"} and "p_elsewhere" not in arena.players

@@ -178,3 +178,46 @@ async def test_a_race_whose_time_limit_passed_while_down_is_finished_at_start(tm
         assert room.finished_at is not None and room.started_at is not None
     finally:
         await store.close()
+
+
+async def test_a_lobby_and_a_countdown_survive_a_restart(tmp_path: Path) -> None:
+    """kill -9 with one room in its lobby and one in its countdown: after a restart, the members who come back
+    (with their tokens) find their room as it was: the lobby's members and host, the countdown's start instant;
+    the countdown then starts the race on time for everyone, and the lobby can be started."""
+    database_url = f"sqlite+aiosqlite:///{tmp_path / 'rooms.db'}"
+    async with running_server(tmp_path, database_url=database_url) as server:
+        host = await connect_player(server.url, "host")
+        guest = await connect_player(server.url, "guest")
+        lobby = await host.request({"type": "create_room", "variant": "freecell", "deal": 5})
+        await guest.request({"type": "join_room", "code": lobby["room"]["code"]})
+        starter = await connect_player(server.url, "starter")
+        other = await connect_player(server.url, "other")
+        counting = await starter.request(
+            {"type": "create_room", "variant": "freecell", "deal": 7, "options": {"countdown_s": 4}}
+        )
+        await other.request({"type": "join_room", "code": counting["room"]["code"]})
+        countdown = await starter.request({"type": "start_race"})
+        assert countdown["type"] == "countdown"
+        server.process.send_signal(signal.SIGKILL)
+        assert await server.wait() == -signal.SIGKILL
+    async with running_server(tmp_path, database_url=database_url) as restarted:
+        clients = []
+        try:
+            for name, token in (("host", host.token), ("guest", guest.token), ("other", other.token)):
+                client = await ArenaClient.open(restarted.url)
+                clients.append(client)
+                assert (await client.hello(name, token=token))["resumed"]
+            host_back, _guest_back, other_back = clients
+            state = await host_back.request({"type": "get_state"})
+            room = state["room"]
+            assert room["code"] == lobby["room"]["code"] and room["status"] == "lobby"
+            assert room["host_id"] == host.player_id
+            assert {member["player_id"] for member in room["members"]} == {host.player_id, guest.player_id}
+            waiting = (await other_back.request({"type": "get_state"}))["room"]
+            assert waiting["status"] == "countdown" and waiting["starts_at"] == countdown["starts_at"]
+            started = await other_back.expect("race_started", timeout=10)
+            assert started["code"] == counting["room"]["code"]
+            assert (await host_back.request({"type": "start_race"}))["type"] == "countdown"
+        finally:
+            for client in clients:
+                await client.close()

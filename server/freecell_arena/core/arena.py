@@ -29,15 +29,18 @@ from freecell_arena.core.identity import (
 from freecell_arena.core.leaderboard import deal_board, resolve_ranked
 from freecell_arena.core.player_game import MOVE_ACCEPTED, OUTCOME_SENTENCES, PLAYED_MOVE, PlayerGame, played
 from freecell_arena.core.ports import (
+    MemberLeftRecord,
+    MemberRecord,
     MoveRecord,
     PlayerRecord,
     Record,
     RoomRecord,
     RoomStatusRecord,
+    RoomVersion,
     StoredGame,
     StoredRoom,
 )
-from freecell_arena.core.room import COUNTDOWN, FINISHED, LOBBY, RUNNING, Member, Room
+from freecell_arena.core.room import CLOSED, COUNTDOWN, FINISHED, LOBBY, RUNNING, Member, Room
 from freecell_arena.core.shared_state import PlayerState, SharedState, known_variant
 from freecell_arena.engine import (
     IllegalMoveError,
@@ -88,7 +91,13 @@ FORGET_FINISHED_AFTER = timedelta(seconds=30)
 """How long a finished race stays in memory at least, even when nobody of it is connected."""
 FORGET_IDLE_PLAYER_AFTER = timedelta(seconds=60)
 """How long an identity with nothing going on stays in memory after its last connection closed."""
+TAKEOVER_GRACE = timedelta(seconds=2)
+"""A race's countdown end or time limit, seen by a process that did not start the race: it acts this much later,
+only if the room's keeper has not (the keeper's process may have died); the room's version check lets one win."""
 SWEEP_INTERVAL = timedelta(seconds=1)
+LOBBY_RETURN_GRACE = timedelta(seconds=60)
+"""A lobby picked up from the store (after a restart, or a process that died): how long its members have to
+reconnect before their seats are given up (a member who closes their connection in a lobby leaves at once)."""
 """How often the finished races are looked at (not on every tick: a race whose players stay costs nothing)."""
 
 class Arena:
@@ -112,6 +121,13 @@ class Arena:
         self._finished: dict[Room, datetime] = {}
         """Finished races, by when they finished: each leaves memory once nobody of it is connected."""
         self._next_sweep: datetime | None = None
+        self.shared = False
+        """Other processes share the database and this process's rooms (set by the cluster adapter): a race is
+        finished from the stored games (`settle`), as other processes hold some of its players' games."""
+        self.due: dict[Room, None] = {}
+        """Shared rooms that may be over: the adapter re-reads their games, then calls `settle`."""
+        self._lobby_returns: dict[Room, datetime] = {}
+        """Lobbies picked up from the store, by when their members must be back (`LOBBY_RETURN_GRACE`)."""
         self._unconnected_since: dict[str, datetime] = {}
         """Players whose last connection closed, and when: candidates to leave memory (`_forget_idle_players`)."""
 
@@ -248,13 +264,14 @@ class Arena:
         state = self.players[player_id]
         room.members[player_id] = Member(player_id, state.record.display_name, state.record.bot, "player")
         state.room_code = code
+        joined = MemberRecord(record.room_id, player_id, "player", now, room.next_version())
 
         def rollback() -> None:
             self._drop_room(room)
             state.room_code = None
 
         reply = RoomMessage(id=request.id, room=room.view(now, self.is_connected))
-        records: list[Record] = [record, RoomStatusRecord(record.room_id, LOBBY, now)]
+        records: list[Record] = [record, RoomStatusRecord(record.room_id, LOBBY, now), joined]
         return leaving.merge(Effect(records=records, replies=[reply], rollback=rollback))
 
     def join_room(self, player_id: str, request: JoinRoomRequest) -> Effect:
@@ -277,13 +294,20 @@ class Arena:
         leaving = self.leave_finished_room(player_id)
         role = "spectator" if request.spectator else "player"
         room.members[player_id] = Member(player_id, state.record.display_name, state.record.bot, role)
-        state.room_code = code
+        previous_room, state.room_code = state.room_code, code
         now = self.clock.now()
+        record = MemberRecord(room.record.room_id, player_id, role, now, room.next_version())
+
+        def rollback() -> None:
+            room.members.pop(player_id, None)
+            room.undo_version(record.version)
+            state.room_code = previous_room
+
         view = room.view(now, self.is_connected)
         reply = RoomMessage(id=request.id, room=view)
         joined = MemberJoinedMessage(code=code, member=next(m for m in view.members if m.player_id == player_id))
-        publication = Publication(room_topic(code), joined, skip=player_id)
-        return leaving.merge(Effect(replies=[reply], publications=[publication]))
+        publication = Publication(room_topic(code), joined, skip=player_id, version=record.version)
+        return leaving.merge(Effect(records=[record], replies=[reply], publications=[publication], rollback=rollback))
 
     def leave_room(self, player_id: str, request: LeaveRoomRequest) -> Effect:
         return self._leave(player_id, request.id, reply=True)
@@ -298,19 +322,23 @@ class Arena:
             raise Refusal(ErrorCode.not_enough_players, "a race needs at least one player")
         now = self.clock.now()
         starts_at = room.schedule(now)
+        room.keeps_time = True
         self._clocked[room] = None
+        version = room.next_version()
+        record = RoomStatusRecord(room.record.room_id, COUNTDOWN, starts_at, version)
 
         def rollback() -> None:
             room.status = LOBBY
             room.starts_at = None
+            room.undo_version(version)
 
         countdown = CountdownMessage(code=room.code, starts_at=starts_at, seconds=room.options.countdown_s)
         return Effect(
-            records=[RoomStatusRecord(room.record.room_id, COUNTDOWN, now)],
+            records=[record],
             replies=[countdown.model_copy(update={"id": request.id})],
-            publications=[Publication(room_topic(room.code), countdown, skip=player_id)],
+            publications=[Publication(room_topic(room.code), countdown, skip=player_id, version=version)],
             rollback=rollback,
-        ).merge(self._membership_changed(room.code))
+        ).merge(self._membership_changed(room.code, version))
 
     # ------------------------------------------------------------------ the game
 
@@ -483,23 +511,48 @@ class Arena:
         now = self.clock.now()
         effects = []
         for room in list(self._clocked):
+            grace = TAKEOVER_GRACE if self.shared and not room.keeps_time else timedelta(0)
             if room.status == COUNTDOWN:
-                if room.starts_at is not None and room.starts_at <= now:
+                if room.starts_at is not None and room.starts_at + grace <= now:
                     effects.append(self._begin_race(room))
             elif room.status == RUNNING and room.ends_at is not None:
-                if room.ends_at <= now:
-                    effects.append(self._finish_race(room))
+                if room.ends_at + grace <= now:
+                    if self.shared:
+                        self.due[room] = None
+                        del self._clocked[room]
+                    else:
+                        effects.append(self._finish_race(room))
             else:
                 del self._clocked[room]
+        for room, deadline in list(self._lobby_returns.items()):
+            if deadline <= now:
+                del self._lobby_returns[room]
+                effects.extend(self._give_up_seats(room))
         settling, self._settling = self._settling, {}
         for room in settling:
-            if room.status == RUNNING and room.everyone_done():
+            if room.status == RUNNING and self.shared:
+                self.due[room] = None
+            elif room.status == RUNNING and room.everyone_done():
                 effects.append(self._finish_race(room))
         if (self._finished or self._unconnected_since) and (self._next_sweep is None or now >= self._next_sweep):
             self._next_sweep = now + SWEEP_INTERVAL
             self._forget_unwatched_races(now)
             self._forget_idle_players(now)
         return effects + self.dailies.tick(now)
+
+    def _give_up_seats(self, room: Room) -> list[Effect]:
+        """The members of a picked-up lobby who did not come back leave it (the last one closes it)."""
+        if room.status != LOBBY or self.rooms.get(room.code) is not room:
+            return []
+        gone = [
+            player_id
+            for player_id, member in room.members.items()
+            if not self.is_connected(player_id)
+            and not member.elsewhere
+            and (state := self.players.get(player_id)) is not None
+            and state.room_code == room.code
+        ]
+        return [self._leave(player_id, None, reply=False) for player_id in gone]
 
     def _forget_unwatched_races(self, now: datetime) -> None:
         """A finished race whose members have all gone leaves memory, its games with it.
@@ -556,7 +609,8 @@ class Arena:
         assert room.starts_at is not None
         started_at = room.starts_at
         room.begin()
-        records: list[Record] = [RoomStatusRecord(room.record.room_id, RUNNING, started_at)]
+        version = room.next_version()
+        records: list[Record] = [RoomStatusRecord(room.record.room_id, RUNNING, started_at, version)]
         publications: list[Publication] = []
         previous_games: dict[str, str | None] = {}
         for member in room.players():
@@ -576,9 +630,10 @@ class Arena:
             )
             room.games[member.player_id] = game
             self.games[game.game_id] = game
-            state = self.players[member.player_id]
-            previous_games[member.player_id] = state.game_id
-            state.game_id = game.game_id
+            state = self.players.get(member.player_id)  # None: a player of another process (it adopts the game)
+            if state is not None:
+                previous_games[member.player_id] = state.game_id
+                state.game_id = game.game_id
             records.append(game.record)
             view = game.view(self.clock.now(), seed_public=room.seed_public)
             publications.append(
@@ -588,13 +643,16 @@ class Arena:
         def rollback() -> None:
             for player_id, game in room.games.items():
                 self.games.pop(game.game_id, None)
-                self.players[player_id].game_id = previous_games.get(player_id)
+                if player_id in previous_games:
+                    self.players[player_id].game_id = previous_games[player_id]
             room.games.clear()
-            room.status = LOBBY
-            room.starts_at = room.ends_at = None
+            room.status = COUNTDOWN
+            room.ends_at = None
+            room.undo_version(version)
+            self._clocked[room] = None
 
         effect = Effect(records=records, publications=publications, rollback=rollback)
-        return effect.merge(self._membership_changed(room.code))
+        return effect.merge(self._membership_changed(room.code, version))
 
     def _finish_race(self, room: Room) -> Effect:
         # a time limit that passed while no process held the race ends it at the limit, not at the restart
@@ -607,11 +665,13 @@ class Arena:
             publications.append(Publication(player_topic(game.player_id), self.game_over_message(game, None)))
         room.status = FINISHED
         self._finished[room] = now
-        records.append(RoomStatusRecord(room.record.room_id, FINISHED, now))
+        version = room.next_version()
+        records.append(RoomStatusRecord(room.record.room_id, FINISHED, now, version))
         publications.append(
             Publication(
                 room_topic(room.code),
                 RaceOverMessage(code=room.code, seed=room.record.seed, standings=room.standings()),
+                version=version,
             )
         )
 
@@ -619,12 +679,13 @@ class Arena:
             for game in timed_out:
                 game.finish = None
             room.status = RUNNING
+            room.undo_version(version)
             self._finished.pop(room, None)
             self._clocked[room] = None
             self._settling[room] = None
 
         effect = Effect(records=records, publications=publications, rollback=rollback)
-        return effect.merge(self._membership_changed(room.code))
+        return effect.merge(self._membership_changed(room.code, version))
 
     # ------------------------------------------------------------------ restoring from the store
 
@@ -637,12 +698,23 @@ class Arena:
         room = Room(stored.room, variant, RoomOptions.model_validate(stored.room.options))
         room.status = stored.status
         room.starts_at = stored.started_at
+        room.seq, room.tag = stored.seq, stored.tag
+        room.keeps_time = False  # another process (alive or not) started it: see TAKEOVER_GRACE
         if stored.status in (RUNNING, FINISHED) and stored.started_at is not None:
             room.begin()
             room.status = stored.status
         names = {record.player_id: record for record in players}
         for record in players:
             self.adopt_player(record)
+        for stored_member in stored.members:
+            player = names.get(stored_member.player_id)
+            if player is None:
+                continue
+            member = Member(player.player_id, player.display_name, player.bot, stored_member.role)
+            room.members[player.player_id] = member
+            state = self.players.get(player.player_id)
+            if state is not None and state.room_code is None and room.status != FINISHED:
+                state.room_code = room.code
         for stored_game in games:
             player = names.get(stored_game.game.player_id)
             name = player.display_name if player else stored_game.game.player_id
@@ -661,6 +733,8 @@ class Arena:
         if room.status in (COUNTDOWN, RUNNING):
             self._clocked[room] = None
             self._settling[room] = None  # its games may all have ended before the restart
+        if room.status == LOBBY:  # its members' connections are gone: they have a while to come back
+            self._lobby_returns[room] = self.clock.now() + LOBBY_RETURN_GRACE
         return room
 
     def adopt_game(self, stored: StoredGame) -> PlayerGame:
@@ -678,12 +752,161 @@ class Arena:
         existing = self.games.get(stored.game.game_id)
         if existing is not None:
             return existing
+        return self._restore_game(stored, name, room_code)
+
+    def _restore_game(self, stored: StoredGame, name: str, room_code: str | None) -> PlayerGame:
         variant = variant_by_id(stored.game.variant)
         actions = [move.notation for move in sorted(stored.moves, key=lambda move: move.index)]
         game = PlayerGame.restore(stored.game, variant, name, room_code, actions, stored.result)
         self.games[game.game_id] = game
         self.dailies.track(game)
         return game
+
+    # ------------------------------------------------------------------ rooms shared with other processes
+
+    def apply_remote(self, message: Message, version: RoomVersion | None) -> str:
+        """A room event another process published after its commit: bring this process's copy of the room up to
+        date. Returns `applied`, `seen` (a version this copy has had already), `gap` (the event is not built on
+        this copy's version, or needs what only the store has: re-read the room with `resync`), or `unknown` (no
+        copy here). An event without a version (progress, connections) is applied as it comes."""
+        code = getattr(message, "code", None)
+        room = self.rooms.get(code) if isinstance(code, str) else None
+        if room is None:
+            return "unknown"
+        if version is not None:
+            if version.tag == room.tag or version.seq < room.seq:
+                return "seen"
+            if version.previous != room.tag:
+                return "gap"
+        outcome = self._apply_event(room, message)
+        if version is not None and outcome == "applied":
+            room.at_version(version)
+        return outcome
+
+    def _apply_event(self, room: Room, message: Message) -> str:
+        if isinstance(message, MemberJoinedMessage):
+            new = message.member
+            room.members[new.player_id] = Member(new.player_id, new.name, new.bot, new.role, elsewhere=new.connected)
+        elif isinstance(message, MemberLeftMessage):
+            room.members.pop(message.player_id, None)
+            room.host_id = message.host_id
+        elif isinstance(message, MemberConnectionMessage) and message.player_id in room.members:
+            room.members[message.player_id].elsewhere = message.connected
+        elif isinstance(message, CountdownMessage):
+            room.status, room.starts_at, room.keeps_time = COUNTDOWN, message.starts_at, False
+            self._clocked[room] = None
+        elif isinstance(message, RoomMessage) and message.room is not None:
+            view = message.room
+            if view.status in (RUNNING, FINISHED) and not room.games:
+                return "gap"  # the games were dealt by another process: they are in the store
+            room.status, room.host_id = view.status, view.host_id
+            room.starts_at, room.ends_at = view.starts_at, view.ends_at
+            room.members = {
+                member.player_id: Member(
+                    member.player_id, member.name, member.bot, member.role,
+                    elsewhere=member.connected and not self.is_connected(member.player_id),
+                )
+                for member in view.members
+            }  # fmt: skip
+        elif isinstance(message, RaceOverMessage):
+            self._end_race_here(room)
+        elif isinstance(message, ProgressMessage) and message.progress.status not in ("playing", "waiting"):
+            self._settling[room] = None  # a game ended on another process: maybe the race is over
+        return "applied"
+
+    def _end_race_here(self, room: Room) -> None:
+        """Another process finished the race (and stored every result): games still running here end too."""
+        now = self.clock.now()
+        ended_at = min(now, room.ends_at) if room.ends_at is not None else now
+        for game in room.games.values():
+            if game.running:
+                game.end("timeout", ended_at)
+        room.status = FINISHED
+        self._finished[room] = now
+        self._clocked.pop(room, None)
+
+    def resync(self, stored: StoredRoom, games: list[StoredGame], players: list[PlayerRecord]) -> Room:
+        """Replace this process's copy of a room with the store's (after a gap in its events, or a change of ours
+        the store refused because another process changed the room first). Games played here keep what memory
+        has beyond the store (a move being written)."""
+        room = self.rooms_by_id.get(stored.room.room_id)
+        if room is None:
+            return self.adopt_room(stored, games, players)
+        for record in players:
+            self.adopt_player(record)
+        names = {record.player_id: record for record in players}
+        room.status, room.host_id = stored.status, stored.room.host_id
+        room.seq, room.tag = stored.seq, stored.tag
+        room.starts_at, room.ends_at = stored.started_at, None
+        if stored.status in (RUNNING, FINISHED) and stored.started_at is not None:
+            room.begin()
+            room.status = stored.status
+        room.members = {}
+        for stored_member in stored.members:
+            if (player := names.get(stored_member.player_id)) is not None:
+                elsewhere = not self.is_connected(player.player_id)
+                room.members[player.player_id] = Member(
+                    player.player_id, player.display_name, player.bot, stored_member.role, elsewhere=elsewhere
+                )
+        self.refresh_games(room, games, names)
+        if room.status in (COUNTDOWN, RUNNING):
+            self._clocked[room] = None
+        if room.status == RUNNING:
+            self._settling[room] = None
+        if room.status == FINISHED:
+            self._end_race_here(room)
+        return room
+
+    def refresh_games(self, room: Room, games: list[StoredGame], names: dict[str, PlayerRecord]) -> None:
+        """The stored games of a shared room replace the copies here that are behind them (games played on other
+        processes); a game whose player plays here is never rewound."""
+        for stored_game in games:
+            player_id = stored_game.game.player_id
+            current = room.games.get(player_id)
+            if current is not None and current.game_id == stored_game.game.game_id:
+                if not _behind(stored_game, current):
+                    continue
+                self.games.pop(current.game_id, None)
+            player = names.get(player_id) or (self.players[player_id].record if player_id in self.players else None)
+            name = player.display_name if player else player_id
+            game = self._restore_game(stored_game, name, room.code)
+            room.games[player_id] = game
+            room.members.setdefault(player_id, Member(player_id, name, bool(player and player.bot), "player"))
+            state = self.players.get(player_id)
+            if state is not None and (game.running or state.game_id in (None, current and current.game_id)):
+                state.room_code = state.room_code or room.code
+                state.game_id = game.game_id
+
+    def refresh_game(self, stored: StoredGame) -> None:
+        """A game another process may have played (a daily, or a racer's game seen from here, before its replay):
+        the store's copy replaces this one when it is ahead."""
+        current = self.games.get(stored.game.game_id)
+        room = self.rooms_by_id.get(stored.game.room_id or "")
+        if room is not None:
+            record = self.players[stored.game.player_id].record if stored.game.player_id in self.players else None
+            self.refresh_games(room, [stored], {record.player_id: record} if record is not None else {})
+            return
+        state = self.players.get(stored.game.player_id)
+        if state is None:
+            return
+        if current is not None:
+            if not _behind(stored, current):
+                return
+            self.games.pop(current.game_id, None)
+        game = self._restore_game(stored, state.record.display_name, None)
+        if game.running or state.game_id == game.game_id:
+            state.game_id = game.game_id
+
+    def settle(self, room: Room) -> Effect | None:
+        """A shared room that may be over, its games just re-read from the store (`due`): finish the race when
+        every game has ended or the time limit has passed; None when it goes on."""
+        self.due.pop(room, None)
+        if room.status != RUNNING:
+            return None
+        out_of_time = room.ends_at is not None and room.ends_at <= self.clock.now()
+        if not out_of_time and not room.everyone_done():
+            return None
+        return self._finish_race(room)
 
     # ------------------------------------------------------------------ helpers
 
@@ -723,6 +946,7 @@ class Arena:
         self._clocked.pop(room, None)
         self._settling.pop(room, None)
         self._finished.pop(room, None)
+        self._lobby_returns.pop(room, None)
 
     def _room_of(self, player_id: str) -> Room:
         code = self.players[player_id].room_code
@@ -771,23 +995,34 @@ class Arena:
             effect = self._resign(game, None)
         member = room.members.pop(player_id, None)
         state.room_code = None
+        host_before = room.host_id
         if room.host_id == player_id:
             successors = room.players() or list(room.members.values())
             if successors:
                 room.host_id = successors[0].player_id
+        now = self.clock.now()
+        records: list[MemberLeftRecord | RoomStatusRecord] = [
+            MemberLeftRecord(room.record.room_id, player_id, room.host_id, room.next_version())
+        ]
         if not room.members and room.status not in (RUNNING, FINISHED):  # a finished race goes with the sweep
             self._drop_room(room)
+            records.append(RoomStatusRecord(room.record.room_id, CLOSED, now, room.next_version()))
 
         def rollback() -> None:
             if member is not None:
                 room.members[player_id] = member
             state.room_code = room.code
+            room.host_id = host_before
+            for record in reversed(records):
+                room.undo_version(record.version)
             self._add_room(room)
 
-        left = Effect(replies=[LeftRoomMessage(id=request_id, code=room.code)] if reply else [], rollback=rollback)
+        replies: list[Reply] = [LeftRoomMessage(id=request_id, code=room.code)] if reply else []
+        left = Effect(records=list(records), replies=replies, rollback=rollback)
         if room.members:
             gone = MemberLeftMessage(code=room.code, player_id=player_id, host_id=room.host_id)
-            left = left.merge(Effect(publications=[Publication(room_topic(room.code), gone)]))
+            publication = Publication(room_topic(room.code), gone, version=records[0].version)
+            left = left.merge(Effect(publications=[publication]))
         return effect.merge(left)
 
     def _connection_changed(self, code: str | None, player_id: str, *, connected: bool) -> Effect:
@@ -798,10 +1033,15 @@ class Arena:
         message = MemberConnectionMessage(code=room.code, player_id=player_id, connected=connected)
         return Effect(publications=[Publication(room_topic(room.code), message, skip=player_id)])
 
-    def _membership_changed(self, code: str | None, skip: str | None = None) -> Effect:
+    def _membership_changed(self, code: str | None, version: RoomVersion) -> Effect:
         """The whole room to everyone in it: only when its status changes (start, begin, finish), once a race."""
         room = self.rooms.get(code) if code else None
         if room is None:
             return Effect()
         message = RoomMessage(room=room.view(self.clock.now(), self.is_connected))
-        return Effect(publications=[Publication(room_topic(room.code), message, skip=skip)])
+        return Effect(publications=[Publication(room_topic(room.code), message, version=version)])
+
+
+def _behind(stored: StoredGame, current: PlayerGame) -> bool:
+    """The copy in memory lacks moves (or the result) the store has: another process played them."""
+    return len(stored.moves) > len(current.game.actions) or (stored.result is not None and current.running)

@@ -5,18 +5,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from freecell_arena.core.ports import Record
+from freecell_arena.core.ports import Record, RoomVersion
 from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
 from freecell_arena.protocol.trusted import Reply
 
 
 @dataclass(frozen=True)
 class Publication:
-    """A message for a topic; `skip` names a player who already got it as a reply."""
+    """A message for a topic; `skip` names a player who already got it as a reply. `version` is the room's
+    version the message brings its receivers to (a room event that changes the room), so a process that shares
+    the room's events with others can tell a missed event (a gap) from a repeated one."""
 
     topic: str
     message: Message
     skip: str | None = None
+    version: RoomVersion | None = None
 
 
 @dataclass

@@ -1,9 +1,9 @@
 """Where messages go after a commit: a small publish/subscribe interface.
 
 Topics are `room:<code>` (everyone in a room: progress, membership, countdown, results) and
-`player:<id>` (one player's own messages, e.g. their copy of the deal). Today `InProcessPublisher` fans out
-to the connections of this process; several processes sharing PostgreSQL would put Redis pub/sub behind the
-same interface without touching core.
+`player:<id>` (one player's own messages, e.g. their copy of the deal). `InProcessPublisher` fans out to the
+connections of this process; several processes sharing PostgreSQL put Redis pub/sub behind the same interface
+without touching core (`freecell_arena.net.cluster.ClusterPublisher`).
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Protocol
 
-from freecell_arena.protocol.messages import Message
+from freecell_arena.core.ports import RoomVersion
+from freecell_arena.protocol.trusted import Reply
 
-Subscriber = Callable[[Message], None]
+Subscriber = Callable[[Reply], None]
 
 
 def room_topic(code: str) -> str:
@@ -26,8 +27,9 @@ def player_topic(player_id: str) -> str:
 
 
 class Publisher(Protocol):
-    def publish(self, topic: str, message: Message, skip: str | None = None) -> None:
-        """Deliver to every subscriber of `topic` except those subscribed on behalf of player `skip`."""
+    def publish(self, topic: str, message: Reply, skip: str | None = None, version: RoomVersion | None = None) -> None:
+        """Deliver to every subscriber of `topic` except those subscribed on behalf of player `skip`; `version`
+        is the room version a room event brings (`Publication.version`), for processes that share rooms."""
 
 
 class InProcessPublisher:
@@ -49,7 +51,7 @@ class InProcessPublisher:
 
         return unsubscribe
 
-    def publish(self, topic: str, message: Message, skip: str | None = None) -> None:
+    def publish(self, topic: str, message: Reply, skip: str | None = None, version: RoomVersion | None = None) -> None:
         for owner, subscriber in list(self._subscribers.get(topic, ())):
             if skip is None or owner != skip:
                 subscriber(message)

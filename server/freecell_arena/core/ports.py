@@ -46,11 +46,53 @@ class RoomRecord:
 
 @dataclass(frozen=True, slots=True)
 class RoomStatusRecord:
-    """A room's lifecycle step: `lobby` -> `countdown` -> `running` -> `finished`."""
+    """A room's lifecycle step: `lobby` -> `countdown` -> `running` -> `finished` (or `closed`: a lobby
+    everyone left while no process held it). `at` is when the step happens: for `countdown` the instant the
+    race will start, so a restarted process resumes the countdown where it was."""
 
     room_id: str
     status: str
     at: datetime
+    version: RoomVersion | None = None
+    """The room's version after this step (see `RoomVersion`); None writes the status unconditionally."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoomVersion:
+    """A room's version after a change of its membership or status.
+
+    The store writes a change only over the version it was built on (`previous`), a compare-and-set: of two
+    processes changing the same room from the same version exactly one succeeds, and the other's change is
+    refused (it re-reads the room). A random `tag` names each version, not just its number: a change built on
+    a change that then failed carries that failed version's tag and fails too, even when another process has
+    meanwhile written a version with the same number. `seq` orders versions, so a process that receives the
+    room's events can tell a missed one (a gap) from a repeated one.
+    """
+
+    seq: int
+    tag: str
+    previous: str
+
+
+@dataclass(frozen=True, slots=True)
+class MemberRecord:
+    """A player or spectator joined a room (a compare-and-set on the room's version)."""
+
+    room_id: str
+    player_id: str
+    role: str
+    at: datetime
+    version: RoomVersion
+
+
+@dataclass(frozen=True, slots=True)
+class MemberLeftRecord:
+    """A member left a room; `host_id` is the room's host afterwards (the host may have been the one leaving)."""
+
+    room_id: str
+    player_id: str
+    host_id: str
+    version: RoomVersion
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +173,25 @@ class DailyRecord:
     prepared_at: datetime
 
 
-Record = PlayerRecord | RoomRecord | RoomStatusRecord | GameRecord | MoveRecord | ResultRecord
+Record = (
+    PlayerRecord
+    | RoomRecord
+    | RoomStatusRecord
+    | MemberRecord
+    | MemberLeftRecord
+    | GameRecord
+    | MoveRecord
+    | ResultRecord
+)
+MEMBERSHIP_RECORDS = (MemberRecord, MemberLeftRecord)
+"""Written through the store's general path (they are rare, and two statements each), not the direct writers."""
+
+
+def changes_room(record: Record) -> bool:
+    """Whether the record moves a room to its next version (a compare-and-set another process may win)."""
+    if isinstance(record, RoomStatusRecord):
+        return record.version is not None
+    return isinstance(record, MEMBERSHIP_RECORDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,14 +204,25 @@ class StoredGame:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredMember:
+    player_id: str
+    role: str
+    joined_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class StoredRoom:
-    """A room as read back, with its current status and its games."""
+    """A room as read back: its current status (and host, in `room.host_id`), its members, its games, and its
+    version (`MemberRecord.seq`). `started_at` is the countdown's end while the status is `countdown`."""
 
     room: RoomRecord
     status: str
     started_at: datetime | None
     finished_at: datetime | None
     game_ids: list[str] = field(default_factory=list)
+    members: list[StoredMember] = field(default_factory=list)
+    seq: int = 0
+    tag: str = ""
 
 
 class Store(Protocol):

@@ -141,8 +141,12 @@ class ServerStore(Store, Protocol):
         """Raise unless the database answers now."""
         ...
 
-    async def running_rooms(self) -> list[StoredRoom]:
-        """The races stored as running (picked up at start, so their timers fire with nobody connected)."""
+    async def live_rooms(self) -> list[StoredRoom]:
+        """Lobbies, countdowns and running races: what a starting process picks up."""
+        ...
+
+    async def live_rooms_of(self, player_id: str) -> list[StoredRoom]:
+        """The live rooms a player is a member of (a returning player finds their lobby on any process)."""
         ...
 
     @property

@@ -6,17 +6,20 @@ of the deal, all started at the same instant) -> `finished` (everyone is done or
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from freecell_arena.core.player_game import PlayerGame
-from freecell_arena.core.ports import RoomRecord
+from freecell_arena.core.ports import RoomRecord, RoomVersion
 from freecell_arena.core.ranking import rank
 from freecell_arena.engine import Variant
 from freecell_arena.protocol.messages import Progress, RoomMember, RoomOptions, RoomView, Standing
 
 LOBBY, COUNTDOWN, RUNNING, FINISHED = "lobby", "countdown", "running", "finished"
+CLOSED = "closed"
+"""Stored only: a lobby everyone left. Nobody is in it to be told."""
 
 
 @dataclass
@@ -25,6 +28,8 @@ class Member:
     name: str
     bot: bool
     role: str  # "player" | "spectator"
+    elsewhere: bool = False
+    """Connected to another process that shares this room (told by its room events)."""
 
 
 class Room:
@@ -38,6 +43,26 @@ class Room:
         self.games: dict[str, PlayerGame] = {}
         self.starts_at: datetime | None = None
         self.ends_at: datetime | None = None
+        self.seq = 0
+        self.tag = ""
+        """The room's version in the store (`RoomVersion`): each membership or status change is written over the
+        version it was built on, which is how processes sharing a database agree on one history of the room."""
+        self.keeps_time = True
+        """This process started the countdown (or is alone): it begins and ends the race on time. A process that
+        learned of the room from another one does so only after a grace period (its keeper may have died)."""
+
+    def next_version(self) -> RoomVersion:
+        """Move to a new version for a change (`undo_version` goes back when the change is rolled back)."""
+        version = RoomVersion(self.seq + 1, secrets.token_hex(6), self.tag)
+        self.seq, self.tag = version.seq, version.tag
+        return version
+
+    def undo_version(self, version: RoomVersion | None) -> None:
+        if version is not None and (self.seq, self.tag) == (version.seq, version.tag):
+            self.seq, self.tag = version.seq - 1, version.previous
+
+    def at_version(self, version: RoomVersion) -> None:
+        self.seq, self.tag = version.seq, version.tag
 
     @property
     def code(self) -> str:
@@ -121,7 +146,7 @@ class Room:
                     name=member.name,
                     bot=member.bot,
                     role=member.role,
-                    connected=connected(member.player_id),
+                    connected=member.elsewhere or connected(member.player_id),
                 )
                 for member in self.members.values()
             ],

@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
@@ -27,8 +27,9 @@ from freecell_arena.core.arena import Arena
 from freecell_arena.core.clock import Clock, SystemClock
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import InProcessPublisher
-from freecell_arena.core.ports import Record
+from freecell_arena.core.ports import Record, changes_room
 from freecell_arena.core.reads import ServerStore
+from freecell_arena.net.coalesce import CoalescingPublisher
 from freecell_arena.net.connection import CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_REPLACED, Connection, client_address
 from freecell_arena.net.daily_service import LOADS_FOR, DailyService
 from freecell_arena.net.http_api import HttpApi, method_not_allowed, response
@@ -39,8 +40,12 @@ from freecell_arena.net.ratelimit import PerAddress
 from freecell_arena.net.restore import RESTORES_FOR, adopt_room, restore_for
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.net.web import WebApp
-from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
+from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, ReplayRequest, RequestId
 from freecell_arena.settings import Settings
+from freecell_arena.store.errors import RecordRefusedError
+
+if TYPE_CHECKING:
+    from freecell_arena.net.cluster import ClusterBridge, ClusterPublisher
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +69,14 @@ class ArenaServer:
         self.queries = Queries(store, self.clock, self.daily)
         self.http_api = HttpApi(self.queries, lambda: self.shutting_down)
         self.web = WebApp.load(Path(settings.web_root) if settings.web_root else None)
-        self.publisher = InProcessPublisher()
+        self.cluster: ClusterBridge | None = None
+        shared: InProcessPublisher | ClusterPublisher = InProcessPublisher()
+        if settings.redis_url is not None:  # processes share rooms: their events cross through Redis
+            from freecell_arena.net.cluster import ClusterBridge
+
+            self.cluster = ClusterBridge(self, settings.redis_url)
+            shared = self.cluster.publisher
+        self.publisher = CoalescingPublisher(shared, settings.progress_window_ms / 1000)
         self.connections: dict[str, Connection] = {}
         self.limits = PerAddress(settings.max_connections_per_address, settings.new_players_per_minute)
         self.metrics = ServerMetrics(self.arena.rooms_by_status, lambda: len(self.connections))
@@ -72,6 +84,7 @@ class ArenaServer:
             writer.on_commit = self.metrics.observe_commit
         self.shutting_down = False
         self.write_failures = ThrottledLog(log)
+        self.tick_failures = ThrottledLog(log)
         self._server: Server | None = None
         self._ticker: asyncio.Task[None] | None = None
         self._loop_lag: asyncio.Task[None] | None = None
@@ -84,13 +97,22 @@ class ArenaServer:
         if records:
             await self.writer.submit_many(list(records))
 
-    async def execute(self, effect: Effect, connection: Connection | None, request_id: RequestId = None) -> bool:
+    async def execute(
+        self, effect: Effect, connection: Connection | None, request_id: RequestId = None, *, may_retry: bool = False
+    ) -> bool | None:
+        """Store the effect's records, then send its replies and publications: True. False when the store refused
+        (memory rolled back, the requester told). None, only with `may_retry`, when another process changed the
+        room first: this process's copy has been re-read, and the request should be handled again."""
         try:
             await self.persist(effect.records)
         except Exception as error:
-            self.write_failures.warning(type(error).__name__, f"a write failed, nothing changed: {one_line(error)}")
             if effect.rollback is not None:
                 effect.rollback()
+            if self.cluster is not None and isinstance(error, RecordRefusedError):
+                await self.cluster.after_refusal(effect.records)  # another process changed it first: read it back
+                if may_retry and any(map(changes_room, effect.records)):
+                    return None
+            self.write_failures.warning(type(error).__name__, f"a write failed, nothing changed: {one_line(error)}")
             if connection is not None:
                 connection.send(
                     ErrorMessage(
@@ -103,7 +125,7 @@ class ArenaServer:
         self.metrics.count_records(effect.records)
         direct = connection.begin_replies(effect.replies) if connection is not None else []
         for publication in effect.publications:
-            self.publisher.publish(publication.topic, publication.message, publication.skip)
+            self.publisher.publish(publication.topic, publication.message, publication.skip, publication.version)
         if direct:
             assert connection is not None
             await connection.finish_replies(direct)
@@ -122,6 +144,8 @@ class ArenaServer:
         assert connection.player_id is not None
         await self.daily.load_for(connection.player_id, request)
         await restore_for(self.arena, self.store, request)
+        if self.cluster is not None and isinstance(request, ReplayRequest):
+            await self.cluster.refresh_game(request.game_id)  # another process may have played it
         return False
 
     # ------------------------------------------------------------------ identities and connections
@@ -137,18 +161,27 @@ class ArenaServer:
         if connection.player_id and self.connections.get(connection.player_id) is connection:
             del self.connections[connection.player_id]
 
-    def replace_connection(self, player_id: str, connection: Connection) -> None:
-        """A player resumed on a new connection: the old one is closed, one seat per identity."""
+    async def take_over(self, player_id: str, connection: Connection) -> None:
+        """A player resumed on a new connection: the old one is closed, one seat per identity (in a cluster, on
+        every process); what another process played of theirs since this one last saw them is read back."""
+        self.drop_connection(player_id, "replaced by a newer connection of the same player", keep=connection)
+        if self.cluster is not None:
+            self.cluster.took_over(player_id)
+            await self.cluster.refresh_player(player_id)
+
+    def drop_connection(self, player_id: str, reason: str, keep: Connection | None = None) -> None:
         old = self.connections.get(player_id)
-        if old is not None and old is not connection:
-            self._spawn(old.close(CLOSE_REPLACED, "replaced by a newer connection of the same player"))
+        if old is not None and old is not keep:
+            self._spawn(old.close(CLOSE_REPLACED, reason))
 
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
         settings = self.settings
-        for stored_room in await self.store.running_rooms():  # before the first tick: their timers fire on it
+        for stored_room in await self.store.live_rooms():  # before the first tick: their timers fire on it
             await adopt_room(self.arena, self.store, stored_room)
+        if self.cluster is not None:
+            self.cluster.start()
         self._server = await serve(
             self._handle,
             settings.host,
@@ -228,8 +261,15 @@ class ArenaServer:
     async def _tick_loop(self) -> None:
         while True:
             await asyncio.sleep(self.settings.tick_interval_s)
-            for effect in self.arena.tick():
+            try:
+                effects = self.arena.tick()
+            except Exception as error:  # a bug in one room's timers must not stop every other room's
+                self.tick_failures.exception(type(error).__name__, f"a tick failed: {one_line(error)}")
+                continue
+            for effect in effects:
                 self._spawn(self.execute(effect, None))
+            if self.cluster is not None:
+                self.cluster.settle_due()
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.ensure_future(coroutine)
@@ -244,6 +284,9 @@ class ArenaServer:
         await cancel_quietly(self._ticker)
         await cancel_quietly(self._loop_lag)
         await self.daily.close()
+        self.publisher.close()
+        if self.cluster is not None:
+            await self.cluster.close()
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(self.settings.shutdown_timeout_s):
                 if self._background:

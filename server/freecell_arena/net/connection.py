@@ -95,8 +95,12 @@ class Host(Protocol):
     @property
     def limits(self) -> PerAddress: ...
 
-    async def execute(self, effect: Effect, connection: Connection | None, request_id: RequestId = None) -> bool:
-        """Apply core's effect: store its records, send its replies and publications; False when it was refused."""
+    async def execute(
+        self, effect: Effect, connection: Connection | None, request_id: RequestId = None, *, may_retry: bool = False
+    ) -> bool | None:
+        """Apply core's effect: store its records, send its replies and publications; False when it was refused,
+        None (only with `may_retry`) when the request should be handled again (another process changed the room
+        first, and this process has read it back)."""
         ...
 
     async def answer_or_prepare(self, connection: Connection, request: Message) -> bool:
@@ -109,7 +113,10 @@ class Host(Protocol):
 
     def forget_connection(self, connection: Connection) -> None: ...
 
-    def replace_connection(self, player_id: str, connection: Connection) -> None: ...
+    async def take_over(self, player_id: str, connection: Connection) -> None:
+        """The player said hello with their token on `connection`: an older connection of theirs (here or on
+        another process) is closed, and what another process played of theirs is read back."""
+        ...
 
 
 class Connection:
@@ -233,14 +240,18 @@ class Connection:
             return  # a query, answered
         is_move = type(request) is MoveRequest
         variant = self.server.arena.variant_of(self.player_id) if is_move else ""
-        try:
-            effect = self.server.arena.handle(self.player_id, request)
-        except Refusal as refusal:
-            if is_move:
-                self.server.metrics.moves_refused[(variant, refusal.code.value)] += 1
-            self.send(self._error(request.id, refusal))
-            return
-        stored = await self.server.execute(effect, self, request.id)
+        stored: bool | None = None
+        for may_retry in (True, False):  # once more if another process changed the room first (a cluster)
+            try:
+                effect = self.server.arena.handle(self.player_id, request)
+            except Refusal as refusal:
+                if is_move:
+                    self.server.metrics.moves_refused[(variant, refusal.code.value)] += 1
+                self.send(self._error(request.id, refusal))
+                return
+            stored = await self.server.execute(effect, self, request.id, may_retry=may_retry)
+            if stored is not None:
+                break
         if is_move:
             metrics = self.server.metrics
             if stored:
@@ -273,7 +284,7 @@ class Connection:
             if not arena.knows(known):
                 await restore_player(arena, self.server.store, record)
         player_id = known
-        self.server.replace_connection(player_id, self)
+        await self.server.take_over(player_id, self)
         self._become(player_id)
         await self.server.execute(arena.resume(player_id, request), self, request.id)
         self._sync_room_subscription()

@@ -9,11 +9,14 @@ from __future__ import annotations
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.identity import normalize_room_code
 from freecell_arena.core.ports import PlayerRecord, Store, StoredGame, StoredRoom
+from freecell_arena.core.reads import ServerStore
 from freecell_arena.protocol.messages import JoinRoomRequest, Message, ReplayRequest
 
 
-async def restore_player(arena: Arena, store: Store, record: PlayerRecord) -> None:
+async def restore_player(arena: Arena, store: ServerStore, record: PlayerRecord) -> None:
     arena.adopt_player(record)
+    for live_room in await store.live_rooms_of(record.player_id):  # a lobby or countdown they sit in
+        await adopt_room(arena, store, live_room)
     for stored in await store.unfinished_games(record.player_id):
         if stored.game.game_id in arena.games:
             continue
@@ -26,17 +29,26 @@ async def restore_player(arena: Arena, store: Store, record: PlayerRecord) -> No
 
 
 async def adopt_room(arena: Arena, store: Store, stored_room: StoredRoom) -> None:
+    if stored_room.room.room_id in arena.rooms_by_id:
+        return
+    games, players = await load_room(store, stored_room)
+    arena.adopt_room(stored_room, games, players)
+
+
+async def load_room(store: Store, stored_room: StoredRoom) -> tuple[list[StoredGame], list[PlayerRecord]]:
+    """A stored room's games (with their moves) and the identities of its members and players."""
     games: list[StoredGame] = []
-    players: list[PlayerRecord] = []
     for game_id in stored_room.game_ids:
         game = await store.game(game_id)
-        if game is None:
-            continue
-        games.append(game)
-        player = await store.player(game.game.player_id)
+        if game is not None:
+            games.append(game)
+    player_ids = dict.fromkeys([*(game.game.player_id for game in games), *(m.player_id for m in stored_room.members)])
+    players: list[PlayerRecord] = []
+    for player_id in player_ids:
+        player = await store.player(player_id)
         if player is not None:
             players.append(player)
-    arena.adopt_room(stored_room, games, players)
+    return games, players
 
 
 RESTORES_FOR = (ReplayRequest, JoinRoomRequest)
@@ -59,8 +71,7 @@ async def restore_for(arena: Arena, store: Store, request: Message) -> None:
         if code in arena.rooms:
             return
         stored_room = await store.room_by_code(code)
-        # a lobby lived only in the memory of the process that died; running and finished races come back
-        if stored_room is not None and stored_room.status in ("running", "finished"):
+        if stored_room is not None and stored_room.status != "closed":
             await adopt_room(arena, store, stored_room)
 
 

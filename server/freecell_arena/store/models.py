@@ -81,6 +81,22 @@ class Room(Base):
     started_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
     seed_chosen: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    seq: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    version: Mapped[str] = mapped_column(String(16), server_default=text("''"))
+    """The room's version (`freecell_arena.core.ports.RoomVersion`): every membership or status change is written
+    only over the version it was built on (compare-and-set), so two processes can never both start a race or
+    both take the last seat; `seq` numbers the versions."""
+
+
+class RoomMember(Base):
+    """Who is in a room now (players and spectators): a lobby or countdown outlives the process that held it."""
+
+    __tablename__ = "room_members"
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    role: Mapped[str] = mapped_column(String(16))
+    joined_at: Mapped[datetime]
 
 
 class Game(Base):

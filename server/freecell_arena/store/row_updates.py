@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from freecell_arena.core.ports import ResultRecord, RoomStatusRecord
+from freecell_arena.core.ports import ResultRecord, RoomStatusRecord, RoomVersion
 
+COUNTDOWN = "countdown"
 RUNNING = "running"
 FINISHED = "finished"
 
@@ -29,12 +30,24 @@ class RowUpdate:
 
 def room_status_update(record: RoomStatusRecord) -> RowUpdate:
     values: dict[str, Any] = {"status": record.status}
-    if record.status == RUNNING:
-        values["started_at"] = record.at
+    if record.status in (COUNTDOWN, RUNNING):
+        values["started_at"] = record.at  # a countdown's end: when the race starts
     elif record.status == FINISHED:
         values["finished_at"] = record.at
+    where: dict[str, Any] = {"id": record.room_id}
+    refusal = f"status {record.status!r} for unknown room {record.room_id!r}"
+    if record.version is not None:
+        return room_version_update(record.room_id, record.version, values, f"status {record.status!r}")
+    return RowUpdate("rooms", values, where, refusal)
+
+
+def room_version_update(room_id: str, version: RoomVersion, values: dict[str, Any], change: str) -> RowUpdate:
+    """A change of the room written only over the version it was built on (compare-and-set), or refused."""
     return RowUpdate(
-        "rooms", values, {"id": record.room_id}, f"status {record.status!r} for unknown room {record.room_id!r}"
+        "rooms",
+        {**values, "seq": version.seq, "version": version.tag},
+        {"id": room_id, "version": version.previous},
+        f"room {room_id!r} changed meanwhile ({change} at version {version.seq})",
     )
 
 

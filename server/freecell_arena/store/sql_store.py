@@ -6,12 +6,14 @@ from collections.abc import Sequence
 from itertools import groupby
 from typing import Any
 
-from sqlalchemy import Table, insert, select, text, update
+from sqlalchemy import Table, delete, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from freecell_arena.core.ports import (
     GameRecord,
+    MemberLeftRecord,
+    MemberRecord,
     MoveRecord,
     PlayerRecord,
     Record,
@@ -19,6 +21,7 @@ from freecell_arena.core.ports import (
     RoomRecord,
     RoomStatusRecord,
     StoredGame,
+    StoredMember,
     StoredRoom,
 )
 from freecell_arena.store import leaderboards
@@ -27,9 +30,9 @@ from freecell_arena.store.engine import WRITE_OPTION, create_engine
 from freecell_arena.store.errors import RecordRefusedError
 from freecell_arena.store.history import HistoryReads
 from freecell_arena.store.leaderboards import CountDeltas, LeaderboardReads
-from freecell_arena.store.models import Game, Move, Player, Room, table_of
+from freecell_arena.store.models import Game, Move, Player, Room, RoomMember, table_of
 from freecell_arena.store.postgres_writer import PostgresWriter
-from freecell_arena.store.row_updates import RowUpdate, result_update, room_status_update
+from freecell_arena.store.row_updates import RowUpdate, result_update, room_status_update, room_version_update
 from freecell_arena.store.seasons import SeasonReads
 from freecell_arena.store.sqlite_writer import SqliteWriter
 
@@ -37,6 +40,7 @@ games = table_of(Game)
 moves = table_of(Move)
 players = table_of(Player)
 rooms = table_of(Room)
+room_members = table_of(RoomMember)
 
 _TABLES: dict[str, Table] = {"games": games, "moves": moves, "players": players, "rooms": rooms}
 
@@ -50,6 +54,8 @@ _INSERT_TABLES: dict[type, Table] = {
 }
 
 INITIAL_ROOM_STATUS = "lobby"
+LIVE_STATUSES = ("lobby", "countdown", "running")
+"""Rooms some process must hold: a server picks them up when it starts."""
 
 
 class SqlStore:
@@ -114,6 +120,23 @@ class SqlStore:
         elif record_type is RoomStatusRecord:
             for status in run:
                 await _execute_update(connection, room_status_update(status))  # type: ignore[arg-type]  # groupby by type: this run holds only RoomStatusRecord
+        elif record_type is MemberRecord:
+            for joined in run:
+                assert isinstance(joined, MemberRecord)
+                await _execute_update(connection, room_version_update(joined.room_id, joined.version, {}, "a join"))
+                row = {"room_id": joined.room_id, "player_id": joined.player_id, "role": joined.role,
+                       "joined_at": joined.at}  # fmt: skip
+                await connection.execute(insert(room_members), [row])
+        elif record_type is MemberLeftRecord:
+            for left in run:
+                assert isinstance(left, MemberLeftRecord)
+                update = room_version_update(left.room_id, left.version, {"host_id": left.host_id}, "a leave")
+                await _execute_update(connection, update)
+                await connection.execute(
+                    delete(room_members).where(
+                        room_members.c.room_id == left.room_id, room_members.c.player_id == left.player_id
+                    )
+                )
         elif record_type is ResultRecord:
             for result in run:
                 await _execute_update(connection, result_update(result))  # type: ignore[arg-type]  # groupby by type: this run holds only ResultRecord
@@ -154,11 +177,22 @@ class SqlStore:
             row = (await connection.execute(select(rooms).where(rooms.c.code == code))).first()
             return await _stored_room(connection, row) if row else None
 
-    async def running_rooms(self) -> list[StoredRoom]:
-        """Races that were running when their process stopped: a server picks them up when it starts."""
+    async def live_rooms(self) -> list[StoredRoom]:
+        """Lobbies, countdowns and running races: a server picks them up when it starts (their timers fire,
+        their members find them again)."""
         async with self.engine.connect() as connection:
-            found = (await connection.execute(select(rooms).where(rooms.c.status == "running"))).all()
+            found = (await connection.execute(select(rooms).where(rooms.c.status.in_(LIVE_STATUSES)))).all()
             return [await _stored_room(connection, row) for row in found]
+
+    async def live_rooms_of(self, player_id: str) -> list[StoredRoom]:
+        """The live rooms the player is a member of (a returning player finds their lobby on any process)."""
+        async with self.engine.connect() as connection:
+            query = (
+                select(rooms)
+                .join(room_members, room_members.c.room_id == rooms.c.id)
+                .where(room_members.c.player_id == player_id, rooms.c.status.in_(LIVE_STATUSES))
+            )
+            return [await _stored_room(connection, row) for row in (await connection.execute(query)).all()]
 
     async def room(self, room_id: str) -> StoredRoom | None:
         async with self.engine.connect() as connection:
@@ -295,6 +329,12 @@ async def with_moves(connection: AsyncConnection, game_rows: Sequence[Any]) -> l
 async def _stored_room(connection: AsyncConnection, row: Any) -> StoredRoom:
     query = select(games.c.id).where(games.c.room_id == row.id).order_by(games.c.started_at, games.c.id)
     game_ids = list((await connection.execute(query)).scalars())
+    members_query = (
+        select(room_members.c.player_id, room_members.c.role, room_members.c.joined_at)
+        .where(room_members.c.room_id == row.id)
+        .order_by(room_members.c.joined_at, room_members.c.player_id)
+    )
+    members = [StoredMember(*member) for member in await connection.execute(members_query)]
     room = RoomRecord(row.id, row.code, row.variant, row.seed, row.host_id, row.options, row.created_at,
                       row.seed_chosen)  # fmt: skip
-    return StoredRoom(room, row.status, row.started_at, row.finished_at, game_ids)
+    return StoredRoom(room, row.status, row.started_at, row.finished_at, game_ids, members, row.seq, row.version)

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Table, insert
 from sqlalchemy.engine import Dialect
 
-from freecell_arena.core.ports import Record, ResultRecord, RoomStatusRecord
+from freecell_arena.core.ports import MEMBERSHIP_RECORDS, Record, ResultRecord, RoomStatusRecord
 from freecell_arena.store.errors import RecordRefusedError
 from freecell_arena.store.row_updates import RowUpdate, result_update, room_status_update
 from freecell_arena.store.types import UtcDateTime
@@ -71,9 +71,12 @@ class StatementBuilder:
 
     @staticmethod
     def handles(records: Sequence[Record]) -> bool:
-        """Whether every record is one the direct paths store (everything but a leaderboard claim, which goes
-        through SQLAlchemy with its bucket counts)."""
-        return not any(type(record) is ResultRecord and record.claim is not None for record in records)
+        """Whether every record is one the direct paths store: everything but a leaderboard claim (written
+        through SQLAlchemy with its bucket counts) and a membership change (rare, and two statements each)."""
+        return not any(
+            (type(record) is ResultRecord and record.claim is not None) or isinstance(record, MEMBERSHIP_RECORDS)
+            for record in records
+        )
 
     def statements(self, records: Sequence[Record]) -> list[Statement]:
         """The statements of one transaction, in order: one executemany per run of inserts of one shape."""

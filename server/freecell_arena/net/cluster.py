@@ -1,0 +1,378 @@
+"""Several processes, one room: room events cross processes through Redis pub/sub; the room's truth stays in
+the database.
+
+Each process validates and stores the moves of the players connected to it (no move crosses processes); what
+crosses is what a room's members see of each other: membership, countdown, start, progress, results. Every
+process keeps a copy of the rooms it has members in (and of every live room after its start), changed in three
+ways only:
+
+- by its own players' requests, written to the database as a compare-and-set on the room's version
+  (`MemberRecord.seq`), so two processes can never both take a room's last seat or both start a race; the loser's
+  write is refused and its copy re-read (`resync`);
+- by the events of other processes (`Arena.apply_remote`), which carry the version they bring the room to;
+- by re-reading the room from the database (`resync`) when an event is missing (a version skipped: Redis
+  pub/sub delivers at most once), when Redis comes back after an outage, and when a race may be over (`settle`:
+  the games of the other processes' players are read from the store, which has every acknowledged move).
+
+The envelope on the wire is one header line (origin process, message type, skip, version) and the message's
+own JSON, which is sent on to local connections as is (never re-encoded). A process subscribes to every room
+and player channel of the cluster (`PSUBSCRIBE`): simple, and cheap at the scale of a few processes, since
+progress is coalesced per room. Redis down: moves go on (they need only the database); events wait in no
+queue (they are dropped, at most once); when the subscription comes back every live room is re-read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import random
+import secrets
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from freecell_arena.core.arena import Arena
+from freecell_arena.core.events import InProcessPublisher, Subscriber, player_topic, room_topic
+from freecell_arena.core.ports import (
+    MemberLeftRecord,
+    MemberRecord,
+    MoveRecord,
+    Record,
+    RoomStatusRecord,
+    RoomVersion,
+)
+from freecell_arena.core.room import FINISHED, RUNNING, Room
+from freecell_arena.net.restore import load_room
+from freecell_arena.net.throttled_log import ThrottledLog, one_line
+from freecell_arena.protocol.messages import (
+    SERVER_MESSAGES,
+    RaceOverMessage,
+    RaceStartedMessage,
+    RoomMessage,
+)
+from freecell_arena.protocol.trusted import Encoded, Reply, wire_text
+
+if TYPE_CHECKING:
+    from freecell_arena.core.effects import Effect
+    from freecell_arena.core.reads import ServerStore
+
+log = logging.getLogger(__name__)
+
+CHANNEL_PREFIX = "freecell-arena:"
+TAKEOVER = "takeover"
+"""The envelope type saying a player resumed on another process: the old connection here is closed."""
+ROOM_EVENTS = frozenset(
+    ("member_joined", "member_left", "member_connection", "countdown", "room", "race_over", "progress")
+)
+"""The room events a copy of the room applies (`Arena.apply_remote`); other messages only pass through."""
+BACKOFF_FIRST_S = 0.1
+BACKOFF_MAX_S = 5.0
+STATUS_CHECK_INTERVAL_S = 5.0
+"""How often a shared running race's status is compared with the store's (a race whose last event was lost)."""
+
+
+class ClusterHost(Protocol):
+    """What the bridge needs from the server process (`ArenaServer`)."""
+
+    @property
+    def arena(self) -> Arena: ...
+
+    @property
+    def store(self) -> ServerStore: ...
+
+    async def execute(
+        self, effect: Effect, connection: Any, request_id: Any = None, *, may_retry: bool = False
+    ) -> bool | None: ...
+
+    def drop_connection(self, player_id: str, reason: str) -> None:
+        """Close the player's connection on this process (they resumed on another one)."""
+        ...
+
+
+class ClusterPublisher:
+    """Local fan-out at once (the connections of this process), and the same event to the other processes."""
+
+    def __init__(self, origin: str) -> None:
+        self.origin = origin
+        self.local = InProcessPublisher()
+        self.outgoing: deque[tuple[str, str]] = deque()
+        self.wakeup = asyncio.Event()
+
+    def subscribe(self, topic: str, subscriber: Subscriber, owner: str | None = None) -> Callable[[], None]:
+        return self.local.subscribe(topic, subscriber, owner)
+
+    def publish(self, topic: str, message: Reply, skip: str | None = None, version: RoomVersion | None = None) -> None:
+        self.local.publish(topic, message, skip)
+        kind = message.type if isinstance(message, Encoded) else str(getattr(message, "type", ""))
+        self.send(topic, kind, wire_text(message), skip, version)
+
+    def send(
+        self, topic: str, kind: str, text: str, skip: str | None = None, version: RoomVersion | None = None
+    ) -> None:
+        stamp = None if version is None else [version.seq, version.tag, version.previous]
+        header = json.dumps([self.origin, kind, skip, stamp])
+        self.outgoing.append((CHANNEL_PREFIX + topic, f"{header}\n{text}"))
+        self.wakeup.set()
+
+
+class ClusterBridge:
+    """The Redis side: publishes what `ClusterPublisher` queued, applies what other processes published."""
+
+    def __init__(self, host: ClusterHost, redis_url: str) -> None:
+        self.host = host
+        self.redis_url = redis_url
+        self.publisher = ClusterPublisher(f"{os.getpid()}-{secrets.token_hex(4)}")
+        self.failures = ThrottledLog(log)
+        self.connected = asyncio.Event()
+        self.events_received = 0
+        self.resyncs = 0
+        self._tasks: list[asyncio.Task[None]] = []
+        self._settling: set[str] = set()
+        self._background: set[asyncio.Task[Any]] = set()
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        self.host.arena.shared = True
+        self._tasks = [
+            asyncio.create_task(self._receive_forever()),
+            asyncio.create_task(self._send_forever()),
+            asyncio.create_task(self._check_forever()),
+        ]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # ------------------------------------------------------------------ what this process tells the others
+
+    def took_over(self, player_id: str) -> None:
+        """A player said hello here with their token: their connection on any other process is closed."""
+        self.publisher.send(player_topic(player_id), TAKEOVER, "")
+
+    async def _send_forever(self) -> None:
+        from redis.asyncio import Redis
+
+        backoff = BACKOFF_FIRST_S
+        while True:
+            client = Redis.from_url(self.redis_url)
+            try:
+                while True:
+                    if not self.publisher.outgoing:
+                        self.publisher.wakeup.clear()
+                        await self.publisher.wakeup.wait()
+                    batch: list[tuple[str, str]] = []
+                    while self.publisher.outgoing and len(batch) < 500:
+                        batch.append(self.publisher.outgoing.popleft())
+                    async with client.pipeline(transaction=False) as pipe:
+                        for channel, payload in batch:
+                            pipe.publish(channel, payload)
+                        await pipe.execute()
+                    backoff = BACKOFF_FIRST_S
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # Redis is down: events are dropped (at most once); copies resync later
+                self.publisher.outgoing.clear()
+                self.failures.warning("publish", f"Redis publish failed, events dropped: {one_line(error)}")
+                backoff = await _pause(backoff)
+            finally:
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+
+    # ------------------------------------------------------------------ what the others tell this process
+
+    async def _receive_forever(self) -> None:
+        from redis.asyncio import Redis
+
+        backoff = BACKOFF_FIRST_S
+        first = True
+        while True:
+            client = Redis.from_url(self.redis_url)
+            pubsub = client.pubsub()
+            try:
+                await pubsub.psubscribe(CHANNEL_PREFIX + "*")
+                await pubsub.get_message(timeout=1.0)  # the subscription's confirmation
+                self.connected.set()
+                if not first:  # events were lost while the subscription was down
+                    await self.resync_all()
+                first, backoff = False, BACKOFF_FIRST_S
+                while True:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if message is not None and message.get("type") == "pmessage":
+                        await self._on_message(message["channel"], message["data"])
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                self.connected.clear()
+                self.failures.warning("subscribe", f"Redis subscription lost, retrying: {one_line(error)}")
+                backoff = await _pause(backoff)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]  # redis-py leaves PubSub.aclose untyped
+                    await client.aclose()
+
+    async def _on_message(self, channel: bytes, data: bytes) -> None:
+        header, _, text = data.decode().partition("\n")
+        origin, kind, skip, stamp = json.loads(header)
+        if origin == self.publisher.origin:
+            return
+        self.events_received += 1
+        log.debug("event %s on %s at version %s", kind, channel, stamp)
+        topic = channel.decode()[len(CHANNEL_PREFIX) :]
+        if kind == TAKEOVER:
+            self.host.drop_connection(topic.partition(":")[2], "resumed on another connection")
+            return
+        try:
+            await self._apply(topic, kind, text, None if stamp is None else RoomVersion(*stamp))
+        except Exception as error:  # one bad event must not stop the subscription
+            self.failures.warning("apply", f"a room event could not be applied: {one_line(error)}")
+        self.publisher.local.publish(topic, Encoded(kind, text), skip)
+
+    async def _apply(self, topic: str, kind: str, text: str, version: RoomVersion | None) -> None:
+        arena = self.host.arena
+        if topic.startswith("room:") and kind in ROOM_EVENTS:
+            message = SERVER_MESSAGES.validate_json(text)
+            if arena.apply_remote(message, version) == "gap":
+                await self.resync(topic.partition(":")[2])
+        elif kind == "race_started":  # the player's game was dealt elsewhere: it must be here before their move
+            started = SERVER_MESSAGES.validate_json(text)
+            assert isinstance(started, RaceStartedMessage)
+            if started.game.game_id not in arena.games:
+                await self.resync(started.code, announce=False)
+
+    # ------------------------------------------------------------------ re-reading rooms from the store
+
+    async def resync(self, code: str, *, announce: bool = True) -> None:
+        """Replace this process's copy of the room with the store's; tell its members here what changed."""
+        arena, store = self.host.arena, self.host.store
+        self.resyncs += 1
+        stored = await store.room_by_code(code)
+        if stored is None:
+            return
+        before = arena.rooms.get(code)
+        status_before = before.status if before is not None else None
+        games, players = await load_room(store, stored)
+        room = arena.resync(stored, games, players)
+        log.debug("resync %s: version %s (%s)", code, room.seq, room.status)
+        if not announce:
+            return
+        now = arena.clock.now()
+        local = self.publisher.local
+        local.publish(room_topic(code), RoomMessage(room=room.view(now, arena.is_connected)))
+        if room.status == RUNNING and status_before not in (RUNNING, FINISHED):
+            for game in room.games.values():
+                view = game.view(now, seed_public=room.seed_public)
+                local.publish(player_topic(game.player_id), RaceStartedMessage(code=code, game=view))
+        if room.status == FINISHED and status_before != FINISHED:
+            over = RaceOverMessage(code=code, seed=room.record.seed, standings=room.standings())
+            local.publish(room_topic(code), over)
+
+    async def after_refusal(self, records: Sequence[Record]) -> None:
+        """A write of ours was refused: another process changed the room (or played the game) first."""
+        arena = self.host.arena
+        codes = set()
+        for record in records:
+            if isinstance(record, MemberRecord | MemberLeftRecord | RoomStatusRecord):
+                room = arena.rooms_by_id.get(record.room_id)
+                codes.add(room.code if room is not None else None)
+            elif isinstance(record, MoveRecord) and (game := arena.games.get(record.game_id)) is not None:
+                codes.add(game.room_code)
+        for code in codes - {None}:
+            assert code is not None
+            await self._quietly(self.resync(code))
+
+    async def refresh_player(self, player_id: str) -> None:
+        """A player resumed here: their rooms are re-read (another process may have played their moves)."""
+        for stored in await self.host.store.live_rooms_of(player_id):
+            await self._quietly(self.resync(stored.room.code, announce=False))
+        store = self.host.store
+        for stored_game in await store.unfinished_games(player_id):
+            room_id = stored_game.game.room_id
+            stored_room = await store.room(room_id) if room_id else None
+            if stored_room is not None:
+                await self._quietly(self.resync(stored_room.room.code, announce=False))
+            else:
+                self.host.arena.refresh_game(stored_game)
+
+    async def refresh_game(self, game_id: str) -> None:
+        """A game this process may hold only a stale copy of (a racer on another process): read it back."""
+        stored = await self.host.store.game(game_id)
+        if stored is not None:
+            self.host.arena.refresh_game(stored)
+
+    async def resync_all(self) -> None:
+        for code, room in list(self.host.arena.rooms.items()):
+            if room.status != FINISHED:
+                await self._quietly(self.resync(code))
+
+    async def resync_room_of(self, room_id: str) -> None:
+        """After a room change of ours was refused: another process changed the room first."""
+        room = self.host.arena.rooms_by_id.get(room_id)
+        if room is not None:
+            await self._quietly(self.resync(room.code))
+
+    def settle_due(self) -> None:
+        """The races that may be over (`Arena.due`): each is settled from the store, one at a time per room."""
+        for room in list(self.host.arena.due):
+            if room.code not in self._settling:
+                self._settling.add(room.code)
+                self._spawn(self._settle(room))
+
+    async def _settle(self, room: Room) -> None:
+        arena = self.host.arena
+        try:
+            stored = await self.host.store.room(room.record.room_id)
+            if stored is None:
+                return
+            if stored.tag != room.tag or stored.status != room.status:
+                log.debug("settle %s: the store has version %s, this copy %s", room.code, stored.seq, room.seq)
+                await self.resync(room.code)
+                arena.due.pop(room, None)
+                return
+            games, players = await load_room(self.host.store, stored)
+            arena.refresh_games(room, games, {player.player_id: player for player in players})
+            effect = arena.settle(room)
+            log.debug("settle %s: %s", room.code, "finishing" if effect is not None else "goes on")
+            if effect is not None and not await self.host.execute(effect, None):
+                await self.resync(room.code)
+        except Exception as error:
+            self.failures.warning("settle", f"a race could not be settled, retrying later: {one_line(error)}")
+            arena.due[room] = None
+        finally:
+            self._settling.discard(room.code)
+
+    async def _check_forever(self) -> None:
+        """A safety net for lost events: a running race here whose stored version moved on is re-read."""
+        while True:
+            await asyncio.sleep(STATUS_CHECK_INTERVAL_S)
+            for room in [room for room in self.host.arena.rooms.values() if room.status != FINISHED]:
+                try:
+                    stored = await self.host.store.room(room.record.room_id)
+                except Exception as error:
+                    self.failures.warning("check", f"room check failed: {one_line(error)}")
+                    break
+                if stored is not None and stored.seq > room.seq:  # behind (ahead: a change of ours being written)
+                    await self._quietly(self.resync(room.code))
+
+    async def _quietly(self, work: Awaitable[None]) -> None:
+        try:
+            await work
+        except Exception as error:
+            self.failures.warning("resync", f"a room could not be re-read: {one_line(error)}")
+
+    def _spawn(self, coroutine: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+
+async def _pause(backoff: float) -> float:
+    """Sleep with jitter (a cluster's processes must not retry in step); the next pause is longer."""
+    await asyncio.sleep(backoff * random.uniform(0.5, 1.5))
+    return min(backoff * 2, BACKOFF_MAX_S)

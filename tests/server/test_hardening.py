@@ -251,7 +251,8 @@ async def test_a_member_who_stops_reading_is_cut_off_by_bytes_queued(tmp_path: P
 
     database_url = f"sqlite+aiosqlite:///{tmp_path / 'arena.db'}"
     await migrate(database_url)
-    server = await start_arena(database_url, outbox_limit_bytes=65_536)
+    # every move's progress, not one per window: the frames must pile up faster than the kernel takes them
+    server = await start_arena(database_url, outbox_limit_bytes=65_536, progress_window_ms=0)
     url = f"ws://127.0.0.1:{server.port}/"
     try:
         host = await connect_player(url, "host")

@@ -138,3 +138,32 @@ async def test_duplicate_token_hash_and_room_code_are_refused(store: SqlStore) -
         await store.write([PlayerRecord("p_other", "Other", ann.token_hash, False, T0)])
     with pytest.raises(RecordRefusedError):
         await store.write([RoomRecord("r_other", room(1).code, "freecell", 1, ann.player_id, {}, T0)])
+
+
+async def test_room_changes_are_written_only_over_the_version_they_were_built_on(store: SqlStore) -> None:
+    """The compare-and-set that lets several processes share a room: of two changes built on one version, the
+    second is refused and keeps nothing; a change built on a refused one is refused too, whatever its number;
+    members, host and version come back as written; the direct batch writers leave membership to SQLAlchemy."""
+    from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, RoomVersion, StoredMember
+
+    host, ann, bob = player(1), player(2), player(3)
+    created = room(1, host)
+    first = RoomVersion(1, "tag-1", "")
+    await store.write([host, ann, bob, created, MemberRecord(created.room_id, host.player_id, "player", T0, first)])
+    ann_joins = RoomVersion(2, "tag-ann", "tag-1")
+    bob_joins = RoomVersion(2, "tag-bob", "tag-1")  # another process, from the same version
+    await store.write([MemberRecord(created.room_id, ann.player_id, "player", T0, ann_joins)])
+    with pytest.raises(RecordRefusedError, match="changed meanwhile"):
+        await store.write([MemberRecord(created.room_id, bob.player_id, "player", T0, bob_joins)])
+    built_on_refused = RoomVersion(3, "tag-start", "tag-bob")
+    with pytest.raises(RecordRefusedError, match="changed meanwhile"):
+        await store.write([RoomStatusRecord(created.room_id, "countdown", T0, built_on_refused)])
+    leaves = RoomVersion(3, "tag-leave", "tag-ann")
+    await store.write([MemberLeftRecord(created.room_id, host.player_id, ann.player_id, leaves)])
+    stored = await store.room(created.room_id)
+    assert stored is not None
+    assert (stored.seq, stored.tag, stored.status) == (3, "tag-leave", "lobby")
+    assert stored.room.host_id == ann.player_id
+    assert stored.members == [StoredMember(ann.player_id, "player", T0)]
+    assert [found.room.room_id for found in await store.live_rooms_of(ann.player_id)] == [created.room_id]
+    assert await store.live_rooms_of(bob.player_id) == []

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from arena_client import ArenaClient, connect_player
+from redis_support import RedisServer
 from serverprocess import ServerProcess, running_server, server_env
 
 pytestmark = pytest.mark.postgres
@@ -64,11 +65,11 @@ async def send_moves(client: ArenaClient, moves: list[str]) -> list[dict[str, An
 
 
 async def test_a_race_spread_over_three_processes_runs_as_on_one(
-    tmp_path: Path, cluster_database_url: str, redis_server: Any
+    tmp_path: Path, cluster_database_url: str, redis_url: str
 ) -> None:
     """Host on process 0, a rival on 1, another on 2, a spectator on 1: membership, countdown, start, progress,
     results and replays all cross processes; the winner wins on the known solution."""
-    async with cluster(tmp_path, cluster_database_url, redis_server.url, 3) as processes:
+    async with cluster(tmp_path, cluster_database_url, redis_url, 3) as processes:
         host = await connect_player(processes[0].url, "host")
         rival = await connect_player(processes[1].url, "rival")
         third = await connect_player(processes[2].url, "third")
@@ -123,9 +124,9 @@ async def test_a_race_spread_over_three_processes_runs_as_on_one(
 
 
 async def test_two_processes_racing_for_the_last_seat_and_for_the_start_let_exactly_one_win(
-    tmp_path: Path, cluster_database_url: str, redis_server: Any
+    tmp_path: Path, cluster_database_url: str, redis_url: str
 ) -> None:
-    async with cluster(tmp_path, cluster_database_url, redis_server.url, 2) as processes:
+    async with cluster(tmp_path, cluster_database_url, redis_url, 2) as processes:
         clients: list[ArenaClient] = []
         try:
             for _ in range(10):
@@ -149,11 +150,11 @@ async def test_two_processes_racing_for_the_last_seat_and_for_the_start_let_exac
 
 
 async def test_a_reconnect_to_another_process_resumes_the_game(
-    tmp_path: Path, cluster_database_url: str, redis_server: Any
+    tmp_path: Path, cluster_database_url: str, redis_url: str
 ) -> None:
     """A player on process 0 plays, then comes back on process 1 with their token: the same game, every move;
     the old connection is closed; the race goes on and finishes for the host on process 0."""
-    async with cluster(tmp_path, cluster_database_url, redis_server.url, 2) as processes:
+    async with cluster(tmp_path, cluster_database_url, redis_url, 2) as processes:
         host = await connect_player(processes[0].url, "host")
         player = await connect_player(processes[0].url, "player")
         moved: ArenaClient | None = None
@@ -187,11 +188,11 @@ async def test_a_reconnect_to_another_process_resumes_the_game(
 
 
 async def test_kill_9_of_a_process_mid_race_loses_no_acknowledged_move(
-    tmp_path: Path, cluster_database_url: str, redis_server: Any
+    tmp_path: Path, cluster_database_url: str, redis_url: str
 ) -> None:
     """The process holding one racer dies (kill -9) mid-race: the racer resumes on the other process exactly
     where their last acknowledged move left them, finishes, and the race ends once for everyone."""
-    async with cluster(tmp_path, cluster_database_url, redis_server.url, 2) as processes:
+    async with cluster(tmp_path, cluster_database_url, redis_url, 2) as processes:
         host = await connect_player(processes[0].url, "host")
         racer = await connect_player(processes[1].url, "racer")
         back: ArenaClient | None = None
@@ -228,11 +229,11 @@ async def test_kill_9_of_a_process_mid_race_loses_no_acknowledged_move(
 
 
 async def test_a_countdown_whose_process_died_still_starts_the_race_once(
-    tmp_path: Path, cluster_database_url: str, redis_server: Any
+    tmp_path: Path, cluster_database_url: str, redis_url: str
 ) -> None:
     """The host's process starts a countdown and dies (kill -9) before its end: the other process begins the race
     (a short grace after the countdown's end), once; its players get their deal and race to the end."""
-    async with cluster(tmp_path, cluster_database_url, redis_server.url, 2) as processes:
+    async with cluster(tmp_path, cluster_database_url, redis_url, 2) as processes:
         host = await connect_player(processes[0].url, "host")
         racer = await connect_player(processes[1].url, "racer")
         try:
@@ -260,11 +261,11 @@ async def test_a_countdown_whose_process_died_still_starts_the_race_once(
 
 
 async def test_redis_stopped_and_started_mid_race_loses_nothing(
-    tmp_path: Path, cluster_database_url: str, redis_server: Any
+    tmp_path: Path, cluster_database_url: str, redis_url: str, redis_server: RedisServer
 ) -> None:
     """Redis goes down in the middle of a race spread over two processes: moves go on (they need only the
     database), and once Redis is back the room's events flow again and the race ends for both sides."""
-    async with cluster(tmp_path, cluster_database_url, redis_server.url, 2) as processes:
+    async with cluster(tmp_path, cluster_database_url, redis_url, 2) as processes:
         host = await connect_player(processes[0].url, "host")
         racer = await connect_player(processes[1].url, "racer")
         try:
@@ -277,12 +278,9 @@ async def test_redis_stopped_and_started_mid_race_loses_nothing(
             assert (await host.request({"type": "start_race"}))["type"] == "countdown"
             await racer.expect("race_started", code=code)
             await send_moves(racer, SOLUTION[:10])
-            redis_server.stop()
-            try:
+            with redis_server.stopped():
                 during = await send_moves(racer, SOLUTION[10:40])  # no Redis: moves are still stored and acknowledged
                 assert during[-1]["player_moves"] >= 30
-            finally:
-                redis_server.start()
             await asyncio.sleep(1.0)  # the processes notice and subscribe again (backoff with jitter)
             await send_moves(racer, SOLUTION[40:])
             assert (await host.request({"type": "resign"}))["type"] == "game_over"

@@ -73,7 +73,7 @@ export class GameView {
   }
 
   play(notation, meta) {
-    this.refusal.hidden = true;
+    setProperty(this.refusal, 'hidden', true);
     return this.session.move(notation, meta);
   }
 
@@ -91,15 +91,16 @@ export class GameView {
     this.renderer.render(game, this.session.pendingSources());
     this.input.refresh();
     const { variant, seed, undo_allowed: undoAllowed, daily } = game.game;
-    this.title.textContent = `${variantName(variant)} · ${daily ? `daily ${daily}` : dealLabel(variant, seed)}`;
-    this.moves.textContent = String(game.counts.player_moves);
-    this.moves.dataset.moves = String(game.counts.player_moves);
-    this.status.textContent = game.playing ? (game.onlyUndoLeft ? 'No move left: undo or resign' : 'Playing') : (OUTCOME_TITLES[game.status] ?? game.status);
-    this.status.dataset.gameStatus = game.status ?? '';
-    this.undoButton.hidden = !undoAllowed;
-    this.undoButton.disabled = !game.playing || game.actions.length === 0;
-    this.resignButton.disabled = !game.playing;
-    this.moveInput.disabled = !game.playing;
+    // Only what changed is written: a write the page does not need costs a frame while a move is in flight.
+    setText(this.title, `${variantName(variant)} · ${daily ? `daily ${daily}` : dealLabel(variant, seed)}`);
+    setText(this.moves, String(game.counts.player_moves));
+    setData(this.moves, 'moves', String(game.counts.player_moves));
+    setText(this.status, game.playing ? (game.onlyUndoLeft ? 'No move left: undo or resign' : 'Playing') : (OUTCOME_TITLES[game.status] ?? game.status));
+    setData(this.status, 'gameStatus', game.status ?? '');
+    setProperty(this.undoButton, 'hidden', !undoAllowed);
+    setProperty(this.undoButton, 'disabled', !game.playing || game.actions.length === 0);
+    setProperty(this.resignButton, 'disabled', !game.playing);
+    setProperty(this.moveInput, 'disabled', !game.playing);
     this.updateTimer();
     this.updateOutcome(game);
     const refusal = this.session.lastRefusal;
@@ -108,15 +109,17 @@ export class GameView {
       this.refusal.dataset.reason = refusal.reason ?? refusal.code ?? '';
       this.refusal.textContent = `${refusal.move}: ${refusal.message}`;
     } else if (reason === 'move_accepted') {
-      this.refusal.hidden = true;
+      setProperty(this.refusal, 'hidden', true);
     }
   }
 
   updateOutcome(game) {
     if (game.playing || !game.status) {
-      this.outcome.hidden = true;
+      setProperty(this.outcome, 'hidden', true);
       return;
     }
+    if (this.outcome.dataset.shown === `${game.gameId} ${game.status} ${game.counts.player_moves}`) return;
+    this.outcome.dataset.shown = `${game.gameId} ${game.status} ${game.counts.player_moves}`;
     this.outcome.hidden = false;
     this.outcome.dataset.outcome = game.status;
     this.outcome.className = `outcome ${game.status}`;
@@ -128,7 +131,19 @@ export class GameView {
   updateTimer() {
     const game = this.session.game;
     const elapsed = game.elapsedMs(Date.now());
-    this.timer.textContent = formatDuration(elapsed);
+    setText(this.timer, formatDuration(elapsed));
     this.timer.dataset.timeMs = String(elapsed);
   }
+}
+
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
+}
+
+function setData(element, key, value) {
+  if (element.dataset[key] !== value) element.dataset[key] = value;
+}
+
+function setProperty(element, name, value) {
+  if (element[name] !== value) element[name] = value;
 }

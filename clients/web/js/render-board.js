@@ -67,6 +67,7 @@ export class BoardRenderer {
     this.info = info;
     this.drawn.clear();
     this.piles.clear();
+    this.sizes = null;
     const cells = h('div', { class: 'cells' });
     const foundations = h('div', { class: 'foundations' });
     const tableau = h('div', { class: 'tableau' });
@@ -122,7 +123,7 @@ export class BoardRenderer {
     this.hadPending = new Map(pendingSources);
     if (changed.length) {
       this.layout();
-      this.animateFrom(before);
+      this.animateFrom(before, changed.map(([, , id]) => this.piles.get(id)));
     }
   }
 
@@ -161,10 +162,11 @@ export class BoardRenderer {
     return spots;
   }
 
-  animateFrom(before) {
+  /** Moves each card of the redrawn `piles` from where it was to where it is now (a card moved, or autoplay). */
+  animateFrom(before, piles) {
     if (!before || !before.size) return;
     const seen = new Map();
-    for (const card of this.board.querySelectorAll('.card.face')) {
+    for (const card of piles.flatMap((pile) => [...pile.querySelectorAll('.card.face')])) {
       const key = card.dataset.card;
       const list = before.get(key);
       if (!list) continue;
@@ -204,6 +206,9 @@ export class BoardRenderer {
     const room = Math.max(160, window.innerHeight - topHeight - 110); // the game bar and the Move box stay in view
     const minFan = Math.round(font * 1.35);
     const fan = Math.max(minFan, Math.min(Math.round(cardWidth * 0.32), Math.floor((room - cardWidth * 1.4) / Math.max(1, longest - 1))));
+    const sizes = `${split} ${gap} ${cardWidth} ${slotWidth} ${fan} ${font} ${slotFont}`;
+    if (sizes === this.sizes) return; // unchanged: leave the styles of every card alone
+    this.sizes = sizes;
     board.classList.toggle('split-top', split);
     board.style.setProperty('--gap', `${gap}px`);
     board.style.setProperty('--cw', `${cardWidth}px`);

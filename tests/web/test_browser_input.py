@@ -73,3 +73,14 @@ async def test_an_unknown_rooms_link_says_so_and_the_page_goes_on(base_url: str,
     await player.page.get_by_role("link", name="Back to the start").click()
     await expect(player.page.get_by_role("button", name="Create race")).to_be_visible()
     await player.create_race("freecell")  # the page keeps working
+
+
+async def test_dragging_a_card_takes_the_run_above_it(base_url: str, new_player: NewPlayer) -> None:
+    player = await new_player("Dragger", base_url)
+    await deal_one(player)
+    for notation in SOLUTION[:6]:
+        await player.type_move(notation)
+    run_base = player.pile("t8").locator("[data-card]").nth(-2)  # the engine's first run move here: 82v2
+    await player.drag(run_base, player.pile("t2"))
+    await expect(player.board).to_have_attribute("data-moves", "7")
+    assert shown_piles(await player.read_board()) == engine_piles([*SOLUTION[:6], "82v2"])

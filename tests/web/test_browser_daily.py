@@ -73,3 +73,9 @@ async def test_the_daily_challenge_played_and_its_board_showing_the_win(
     await expect(results).to_contain_text(f"1 on the board of {today.isoformat()}")
     await expect(results.get_by_role("row").nth(1)).to_contain_text("Dana")
     await assert_accessible(player, "daily leaderboard", exclude=EVENT_LOG)
+
+    await results.get_by_role("link", name="Dana", exact=True).click()  # the player's games
+    await expect(player.page.get_by_role("heading", name="Games of Dana")).to_be_visible()
+    game = player.page.get_by_role("table").get_by_role("row").nth(1)
+    await expect(game).to_contain_text(f"daily {today.isoformat()}")
+    await expect(game).to_contain_text("won")

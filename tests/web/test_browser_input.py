@@ -84,3 +84,17 @@ async def test_dragging_a_card_takes_the_run_above_it(base_url: str, new_player:
     await player.drag(run_base, player.pile("t2"))
     await expect(player.board).to_have_attribute("data-moves", "7")
     assert shown_piles(await player.read_board()) == engine_piles([*SOLUTION[:6], "82v2"])
+
+
+async def test_four_colour_suits_are_kept_across_a_reload(base_url: str, new_player: NewPlayer) -> None:
+    player = await new_player("Colours", base_url)
+    await deal_one(player)
+    colour = """(text) => getComputedStyle(document.querySelector(`.board [data-card="${text}"] .rank`)).color"""
+    hearts, diamonds = "6H", "3D"  # both on top of a column of MS deal 1
+    assert await player.page.evaluate(colour, hearts) == await player.page.evaluate(colour, diamonds)
+    await player.page.get_by_role("checkbox", name="Four-colour suits").check()
+    assert await player.page.evaluate(colour, hearts) != await player.page.evaluate(colour, diamonds)
+    await player.page.reload()
+    await player.wait_for_board()
+    await expect(player.page.get_by_role("checkbox", name="Four-colour suits")).to_be_checked()
+    assert await player.page.evaluate(colour, hearts) != await player.page.evaluate(colour, diamonds)

@@ -213,3 +213,18 @@ async def test_the_lobby_shows_players_and_spectators_live_and_names_as_text(
         await expect(players).not_to_contain_text(hostile)
     finally:
         await mallory.close()
+
+
+async def test_a_full_rooms_link_offers_to_watch(server: ServerProcess, base_url: str, new_player: NewPlayer) -> None:
+    host = await connect_player(ws_url(server), "Host")
+    try:
+        created = await host.request({"type": "create_room", "variant": "freecell", "options": {"max_players": 1}})
+        code = created["room"]["code"]
+        dora = await new_player("Dora", base_url)
+        await dora.open(f"/r/{code}")
+        await expect(dora.page.get_by_role("alert")).to_contain_text(f"Room {code} is full")
+        await dora.page.get_by_role("button", name="Watch").click()
+        await expect(dora.page.get_by_role("list", name="Spectators")).to_contain_text("Dora")
+        await expect(dora.page.get_by_role("button", name="Start", exact=True)).to_have_count(0)
+    finally:
+        await host.close()

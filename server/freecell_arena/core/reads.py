@@ -7,6 +7,7 @@ websocket and HTTP adapters in `freecell_arena.net` depend on these protocols on
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Protocol
@@ -143,6 +144,10 @@ class ServerStore(Store, Protocol):
 
     async def live_rooms(self) -> list[StoredRoom]:
         """Lobbies, countdowns and running races: what a starting process picks up."""
+        ...
+
+    async def room_versions(self, room_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """The stored (seq, tag) of each room, in one query."""
         ...
 
     async def live_rooms_of(self, player_id: str) -> list[StoredRoom]:

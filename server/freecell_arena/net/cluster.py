@@ -68,6 +68,8 @@ ROOM_EVENTS = frozenset(
     ("member_joined", "member_left", "member_connection", "countdown", "room", "race_over", "progress")
 )
 """The room events a copy of the room applies (`Arena.apply_remote`); other messages only pass through."""
+_STILL_PLAYING = '"status":"playing"'
+"""How a progress event of a game that goes on reads on the wire (compact JSON): no need to parse it."""
 BACKOFF_FIRST_S = 0.1
 BACKOFF_MAX_S = 5.0
 STATUS_CHECK_INTERVAL_S = 5.0
@@ -105,9 +107,10 @@ class ClusterPublisher:
         return self.local.subscribe(topic, subscriber, owner)
 
     def publish(self, topic: str, message: Reply, skip: str | None = None, version: RoomVersion | None = None) -> None:
+        if not isinstance(message, Encoded):  # encoded once, for the local connections and for Redis
+            message = Encoded(str(getattr(message, "type", "")), wire_text(message))
         self.local.publish(topic, message, skip)
-        kind = message.type if isinstance(message, Encoded) else str(getattr(message, "type", ""))
-        self.send(topic, kind, wire_text(message), skip, version)
+        self.send(topic, message.type, message.text, skip, version)
 
     def send(
         self, topic: str, kind: str, text: str, skip: str | None = None, version: RoomVersion | None = None
@@ -125,6 +128,7 @@ class ClusterBridge:
         self.host = host
         self.redis_url = redis_url
         self.publisher = ClusterPublisher(f"{os.getpid()}-{secrets.token_hex(4)}")
+        self._own_prefix = json.dumps([self.publisher.origin]).encode()[:-1] + b","
         self.failures = ThrottledLog(log)
         self.connected = asyncio.Event()
         self.events_received = 0
@@ -218,10 +222,10 @@ class ClusterBridge:
                     await client.aclose()
 
     async def _on_message(self, channel: bytes, data: bytes) -> None:
-        header, _, text = data.decode().partition("\n")
-        origin, kind, skip, stamp = json.loads(header)
-        if origin == self.publisher.origin:
+        if data.startswith(self._own_prefix):  # this process's own event, back from Redis: already delivered
             return
+        header, _, text = data.decode().partition("\n")
+        _origin, kind, skip, stamp = json.loads(header)
         self.events_received += 1
         log.debug("event %s on %s at version %s", kind, channel, stamp)
         topic = channel.decode()[len(CHANNEL_PREFIX) :]
@@ -236,6 +240,8 @@ class ClusterBridge:
 
     async def _apply(self, topic: str, kind: str, text: str, version: RoomVersion | None) -> None:
         arena = self.host.arena
+        if kind == "progress" and _STILL_PLAYING in text:
+            return  # the common case, a move of a game that goes on: nothing for this copy to change
         if topic.startswith("room:") and kind in ROOM_EVENTS:
             message = SERVER_MESSAGES.validate_json(text)
             if arena.apply_remote(message, version) == "gap":
@@ -348,16 +354,19 @@ class ClusterBridge:
             self._settling.discard(room.code)
 
     async def _check_forever(self) -> None:
-        """A safety net for lost events: a running race here whose stored version moved on is re-read."""
+        """A safety net for lost events: a live room here whose stored version moved past this copy's is re-read
+        (one query for every room, every `STATUS_CHECK_INTERVAL_S`)."""
         while True:
             await asyncio.sleep(STATUS_CHECK_INTERVAL_S)
-            for room in [room for room in self.host.arena.rooms.values() if room.status != FINISHED]:
-                try:
-                    stored = await self.host.store.room(room.record.room_id)
-                except Exception as error:
-                    self.failures.warning("check", f"room check failed: {one_line(error)}")
-                    break
-                if stored is not None and stored.seq > room.seq:  # behind (ahead: a change of ours being written)
+            live = {room.record.room_id: room for room in self.host.arena.rooms.values() if room.status != FINISHED}
+            try:
+                stored = await self.host.store.room_versions(list(live))
+            except Exception as error:
+                self.failures.warning("check", f"room check failed: {one_line(error)}")
+                continue
+            for room_id, (seq, tag) in stored.items():
+                room = live[room_id]
+                if seq > room.seq or (seq == room.seq and tag != room.tag):  # behind (ahead: ours being written)
                     await self._quietly(self.resync(room.code))
 
     async def _quietly(self, work: Awaitable[None]) -> None:

@@ -184,6 +184,15 @@ class SqlStore:
             found = (await connection.execute(select(rooms).where(rooms.c.status.in_(LIVE_STATUSES)))).all()
             return [await _stored_room(connection, row) for row in found]
 
+    async def room_versions(self, room_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """The stored version (`seq`, tag) of each of these rooms, in one query (a cluster's check for lost
+        events compares them with its copies)."""
+        if not room_ids:
+            return {}
+        async with self.engine.connect() as connection:
+            query = select(rooms.c.id, rooms.c.seq, rooms.c.version).where(rooms.c.id.in_(list(room_ids)))
+            return {room_id: (seq, tag) for room_id, seq, tag in await connection.execute(query)}
+
     async def live_rooms_of(self, player_id: str) -> list[StoredRoom]:
         """The live rooms the player is a member of (a returning player finds their lobby on any process)."""
         async with self.engine.connect() as connection:

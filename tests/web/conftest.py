@@ -7,6 +7,7 @@ Chromium and Playwright are installed by `.ci/run`; without them the tests skip 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
@@ -19,7 +20,14 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))  # the server tests' process helpers
 
 from serverprocess import ServerProcess, running_server, server_env
-from webpages import DESKTOP, ConsoleWatch, NewPlayer, Player
+
+LIBRARIES = ("playwright", "axe_playwright_python")
+if any(importlib.util.find_spec(name) is None for name in LIBRARIES) and os.environ.get("CI") != "true":
+    # the test modules import them: without them (locally) they are not collected; under CI=true the import
+    # error below fails the run
+    collect_ignore_glob = ["test_*.py"]
+else:
+    from webpages import DESKTOP, ConsoleWatch, NewPlayer, Player
 
 CHROMIUM = Path(os.environ.get("FREECELL_ARENA_CHROMIUM", "/usr/bin/chromium"))
 LAUNCH_ARGS = [

@@ -253,3 +253,25 @@ async def test_serve_check_says_whether_the_settings_and_the_database_are_ready(
         assert process.returncode == code, stderr
         assert expected in stdout + stderr and b"Traceback" not in stderr
     assert fresh.exists(), "a SQLite file is created and migrated by the check, as by serve"
+
+
+async def test_one_sqlite_process_never_imports_redis(tmp_path: Path) -> None:
+    """Redis is for several processes: the embedded default does not pay for importing it (`-X importtime` lists
+    every module the server imported, from start to SIGTERM)."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-X", "importtime", "-m", "freecell_arena", "serve", "--port", "0",
+        cwd=tmp_path, env=server_env(), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        async with asyncio.timeout(START_TIMEOUT_S):
+            assert b"listening on" in await process.stdout.readline()
+        process.send_signal(signal.SIGTERM)
+        async with asyncio.timeout(WAIT_S):
+            _, stderr = await process.communicate()
+    finally:
+        if process.returncode is None:
+            process.kill()
+    imported = re.findall(rb"^import time:.*\|\s+([\w.]+)$", stderr, re.M)
+    assert b"sqlalchemy" in imported and b"websockets" in imported, "the probe sees the server's imports"
+    assert not [name for name in imported if name.split(b".")[0] in (b"redis", b"hiredis")]

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import signal
@@ -85,12 +86,12 @@ def settings_environment(settings: Settings) -> dict[str, str]:
     """The parent's environment with every resolved setting (flags included) written back as FREECELL_ARENA_*
     variables, so a child `serve` runs with exactly the parent's settings."""
     env = dict(os.environ)
-    for name, value in settings.model_dump().items():
+    for name, value in settings.model_dump(mode="json").items():
         variable = f"FREECELL_ARENA_{name.upper()}"
         if value is None:
             env.pop(variable, None)
-        else:
-            env[variable] = str(value)
+        else:  # pydantic-settings reads anything but a string as JSON
+            env[variable] = value if isinstance(value, str) else json.dumps(value)
     return env
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 import signal
 import sys
@@ -18,7 +19,14 @@ import pytest
 from arena_client import connect_player
 from serverprocess import http_get_json, server_env, spawn
 
-from freecell_arena.supervisor import FIRST_BACKOFF_S, MAX_BACKOFF_S, SUPERVISOR_PID_ENV
+from freecell_arena.settings import Settings
+from freecell_arena.supervisor import (
+    FIRST_BACKOFF_S,
+    MAX_BACKOFF_S,
+    SUPERVISOR_PID_ENV,
+    WORKER_INDEX_ENV,
+    worker_environment,
+)
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -275,3 +283,19 @@ async def test_one_sqlite_process_never_imports_redis(tmp_path: Path) -> None:
     imported = re.findall(rb"^import time:.*\|\s+([\w.]+)$", stderr, re.M)
     assert b"sqlalchemy" in imported and b"websockets" in imported, "the probe sees the server's imports"
     assert not [name for name in imported if name.split(b".")[0] in (b"redis", b"hiredis")]
+
+
+def test_a_worker_reads_back_exactly_the_supervisors_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Flags and environment merged in the supervisor reach its workers through their environment, every
+    field of every type (a setting added later included)."""
+    chosen = Settings(workers=3, redis_url="redis://127.0.0.1:6379/2", port=8123, tick_interval_s=0.07,
+                      compression="none", daily_secret="s" * 16, gc_thresholds="5000,10,10")
+    environment = worker_environment(chosen, index=2, port=8123)
+    for variable in [name for name in os.environ if name.startswith("FREECELL_ARENA_")]:
+        monkeypatch.delenv(variable)
+    for variable, value in environment.items():
+        if variable.startswith("FREECELL_ARENA_"):
+            monkeypatch.setenv(variable, value)
+    expected = chosen.model_copy(update={"workers": 1, "reuse_port": True})
+    assert Settings() == expected
+    assert environment[WORKER_INDEX_ENV] == "2" and environment[SUPERVISOR_PID_ENV] == str(os.getpid())

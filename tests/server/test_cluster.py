@@ -187,8 +187,9 @@ async def test_a_reconnect_to_another_process_resumes_the_game(
                     await client.close()
 
 
+@pytest.mark.parametrize("moves_before_kill", [1, 25, 150])
 async def test_kill_9_of_a_process_mid_race_loses_no_acknowledged_move(
-    tmp_path: Path, cluster_database_url: str, redis_url: str
+    tmp_path: Path, cluster_database_url: str, redis_url: str, moves_before_kill: int
 ) -> None:
     """The process holding one racer dies (kill -9) mid-race: the racer resumes on the other process exactly
     where their last acknowledged move left them, finishes, and the race ends once for everyone."""
@@ -209,14 +210,14 @@ async def test_kill_9_of_a_process_mid_race_loses_no_acknowledged_move(
             assert (await racer.request({"type": "join_room", "code": code}))["type"] == "room"
             assert (await host.request({"type": "start_race"}))["type"] == "countdown"
             await racer.expect("race_started")
-            acknowledged = await send_moves(racer, SOLUTION[:25])
+            acknowledged = await send_moves(racer, SOLUTION[:moves_before_kill])
             processes[1].process.send_signal(signal.SIGKILL)
             assert await processes[1].wait() == -signal.SIGKILL
             back = await ArenaClient.open(processes[0].url)
             assert (await back.hello("racer", token=racer.token))["resumed"]
             state = await back.expect("game_state")
             assert state["game"]["player_moves"] == acknowledged[-1]["player_moves"]
-            await send_moves(back, SOLUTION[25:])
+            await send_moves(back, SOLUTION[moves_before_kill:])
             assert (await host.request({"type": "resign"}))["type"] == "game_over"
             overs = [await client.expect("race_over", code=code, timeout=15) for client in (host, back)]
             assert overs[0]["standings"] == overs[1]["standings"]
@@ -290,6 +291,38 @@ async def test_redis_stopped_and_started_mid_race_loses_nothing(
             assert won["player_id"] == racer.player_id and won["outcome"] == "won"
             replay = await host.request({"type": "get_replay", "game_id": won["game_id"]})
             assert len(replay["actions"]) == len(SOLUTION), "every move, none twice"
+        finally:
+            for client in (host, racer):
+                with contextlib.suppress(Exception):
+                    await client.close()
+
+
+async def test_a_time_limit_whose_keeper_died_ends_the_race_once(
+    tmp_path: Path, cluster_database_url: str, redis_url: str
+) -> None:
+    """The process that started the race dies with its host; the time limit passes: the other process ends the
+    race (after its grace), the host's game as a timeout at the limit, and tells its racer once."""
+    async with cluster(tmp_path, cluster_database_url, redis_url, 2) as processes:
+        host = await connect_player(processes[0].url, "host")
+        racer = await connect_player(processes[1].url, "racer")
+        try:
+            created = await host.request(
+                {"type": "create_room", "variant": "freecell", "deal": 1,
+                 "options": {"countdown_s": 0, "autoplay": False, "time_limit_s": 5}}
+            )  # fmt: skip
+            code = created["room"]["code"]
+            assert (await racer.request({"type": "join_room", "code": code}))["type"] == "room"
+            assert (await host.request({"type": "start_race"}))["type"] == "countdown"
+            await racer.expect("race_started", code=code)
+            await send_moves(racer, SOLUTION[:5])
+            processes[0].process.send_signal(signal.SIGKILL)
+            assert await processes[0].wait() == -signal.SIGKILL
+            over = await racer.expect("race_over", code=code, timeout=15)
+            outcomes = {row["player_id"]: (row["outcome"], row["moves"]) for row in over["standings"]}
+            assert outcomes == {host.player_id: ("timeout", 0), racer.player_id: ("timeout", 5)}
+            assert all(5_000 <= row["time_ms"] <= 5_100 for row in over["standings"]), "ended at the limit"
+            with pytest.raises(TimeoutError):
+                await racer.expect("race_over", timeout=1.0)
         finally:
             for client in (host, racer):
                 with contextlib.suppress(Exception):

@@ -181,11 +181,7 @@ def report(label: str, samples: list[float]) -> str:
 
 async def run(options: argparse.Namespace) -> int:
     app = WebApp.load()
-    gzipped = sum(
-        len(file.gzipped.body if file.gzipped else file.plain.body)
-        for file in app.files.values()
-        if file.content_type.startswith(("text/javascript", "text/css"))
-    )
+    gzipped = sum(len((file.gzipped or file.plain).body) for file in app.app_code)
     env = server_env(FREECELL_ARENA_RATE_LIMIT_PER_S="10000", FREECELL_ARENA_RATE_LIMIT_BURST="10000")
     with tempfile.TemporaryDirectory(prefix="bench-web-") as folder:
         async with running_server(Path(folder), env=env) as server, async_playwright() as playwright:

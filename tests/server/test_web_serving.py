@@ -158,8 +158,12 @@ async def test_gzip_when_the_browser_takes_it(web_server: ArenaServer) -> None:
     assert gzip.decompress(packed.body) == APP_JS and len(packed.body) < len(APP_JS)
     assert packed.headers["etag"] != plain.headers["etag"], "each representation has its own ETag"
     assert "content-encoding" not in plain.headers and plain.headers["vary"] == "Accept-Encoding"
-    refused = await fetch(web_server.port, "/js/app.js", Accept_Encoding="gzip;q=0")
-    assert refused.body == APP_JS and "content-encoding" not in refused.headers
+    for refusing in ("gzip;q=0", "gzip; q=0.000", "identity", "*;q=0", "br", "gzip;q=nonsense"):
+        refused = await fetch(web_server.port, "/js/app.js", Accept_Encoding=refusing)
+        assert refused.body == APP_JS and "content-encoding" not in refused.headers, refusing
+    for taking in ("GZIP", "br, gzip;q=0.5", "*"):
+        taken = await fetch(web_server.port, "/js/app.js", Accept_Encoding=taking)
+        assert taken.headers["content-encoding"] == "gzip", taking
     etag = packed.headers["etag"]
     revalidated = await fetch(web_server.port, "/js/app.js", Accept_Encoding="gzip", If_None_Match=etag)
     assert revalidated.status == 304

@@ -49,6 +49,7 @@ CONTENT_TYPES = {
 }
 """The only files served: anything else in the folder (tests, Python helpers, notes) stays private."""
 
+APP_CODE_TYPES = ("text/javascript", "text/css")
 PRIVATE_FOLDERS = frozenset({"tests", "node_modules", "__pycache__"})
 COMPRESSIBLE = ("text/", "image/svg+xml", "application/json", "application/manifest+json")
 MIN_GZIP_SAVING = 0.1  # a gzip copy is kept only when it is at least 10% smaller
@@ -138,10 +139,16 @@ def _tokens(header: str) -> set[str]:
 
 
 def _accepts_gzip(request: Request) -> bool:
+    """`gzip` (or `*`) in Accept-Encoding with a weight above 0 (RFC 9110 12.5.3)."""
     for token in _tokens(request.headers.get("Accept-Encoding", "")):
-        name, _, parameters = token.partition(";")
-        if name.strip().lower() in ("gzip", "*"):
-            return parameters.replace(" ", "").lower() not in ("q=0", "q=0.0", "q=0.00", "q=0.000")
+        name, *parameters = (part.strip().lower() for part in token.split(";"))
+        if name not in ("gzip", "*"):
+            continue
+        weights = [parameter.removeprefix("q=") for parameter in parameters if parameter.startswith("q=")]
+        try:
+            return not weights or float(weights[0]) > 0
+        except ValueError:
+            return False
     return False
 
 
@@ -156,7 +163,7 @@ class WebApp:
 
     def __init__(self, files: dict[str, StaticFile]) -> None:
         self.files = files
-        modules = [path for path, file in files.items() if file.content_type.startswith("text/javascript")]
+        modules = [path for path, file in files.items() if file.content_type.startswith(APP_CODE_TYPES[0])]
         self.preload = ", ".join(f"<{path}>; rel=modulepreload" for path in modules)
         """The app page's `Link` header: every module fetched at once, instead of level by level as the imports
         are discovered (five round trips deep from app.js to the board's modules)."""
@@ -170,11 +177,14 @@ class WebApp:
         return cls(files)
 
     @property
+    def app_code(self) -> list[StaticFile]:
+        """The app's own JavaScript and CSS (docs/performance.md tracks their size)."""
+        return [file for file in self.files.values() if file.content_type.startswith(APP_CODE_TYPES)]
+
+    @property
     def app_bytes(self) -> int:
-        """The app's own JavaScript and CSS, uncompressed (the budget docs/performance.md tracks)."""
-        return sum(
-            len(file.plain.body) for file in self.files.values() if file.content_type.startswith(("text/j", "text/c"))
-        )
+        """The app's own JavaScript and CSS, uncompressed."""
+        return sum(len(file.plain.body) for file in self.app_code)
 
     def respond(self, request: Request) -> Response | None:
         """The file, the app at `/` and `/r/CODE`, or a 404; None for the API and websocket handshakes."""

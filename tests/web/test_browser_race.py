@@ -228,3 +228,24 @@ async def test_a_full_rooms_link_offers_to_watch(server: ServerProcess, base_url
         await expect(dora.page.get_by_role("button", name="Start", exact=True)).to_have_count(0)
     finally:
         await host.close()
+
+
+async def test_a_time_limit_ends_the_game_with_a_clear_state(
+    server: ServerProcess, base_url: str, new_player: NewPlayer
+) -> None:
+    host = await connect_player(ws_url(server), "Host")
+    try:
+        options = {"time_limit_s": 5, "countdown_s": 0, "autoplay": False}
+        created = await host.request({"type": "create_room", "variant": "freecell", "deal": 1, "options": options})
+        tim = await new_player("Tim", base_url)
+        await tim.open(f"/r/{created['room']['code']}")
+        await expect(tim.page.get_by_role("list", name="Players")).to_contain_text("Host")
+        assert (await host.request({"type": "start_race"}))["type"] == "countdown"
+        await tim.wait_for_board()
+        await tim.type_move(SOLUTION[0])
+        await expect(tim.board).to_have_attribute("data-status", "timeout", timeout=15_000)
+        await expect(tim.page.locator("[data-outcome]")).to_contain_text("Time is up")
+        await expect(tim.page.get_by_role("textbox", name="Move")).to_be_disabled()
+        await expect(tim.room).to_have_attribute("data-room-status", "finished")
+    finally:
+        await host.close()

@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import contextlib
 import importlib.util
-import json
 import os
 import random
 import re
@@ -37,10 +36,11 @@ import psutil
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
+sys.path[:0] = [str(REPO), str(REPO / "tests"), str(BENCH)]
+
+from ws_player import WsPlayer, pick_move  # noqa: E402
 
 LISTENING = re.compile(r"listening on (ws://127\.0\.0\.1:\d+/)")
-TIMEOUT_S = 30.0
 
 
 def fixtures() -> Any:
@@ -91,56 +91,8 @@ def servers(count: int, database_url: str, env: dict[str, str]) -> Iterator[list
                 process.kill()
 
 
-class Client:
-    def __init__(self, url: str, name: str) -> None:
-        self.url, self.name = url, name
-        self.websocket: Any = None
-        self.ids = 0
-        self.replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.progress_seen: dict[int, float] = {}
-        self.reader: asyncio.Task[None] | None = None
-        self.player_id = ""
-
-    async def open(self) -> None:
-        from websockets.asyncio.client import connect
-
-        self.websocket = await connect(self.url, max_queue=None, proxy=None)
-        self.reader = asyncio.create_task(self._read())
-        welcome = await self.request({"type": "hello", "name": self.name, "bot": True})
-        self.player_id = welcome["player_id"]
-
-    async def _read(self) -> None:
-        async for frame in self.websocket:
-            data = json.loads(frame)
-            if data.get("type") == "progress":
-                self.progress_seen.setdefault(data["progress"]["moves"], time.perf_counter())
-            elif (future := self.replies.pop(data.get("id"), None)) is not None:
-                future.set_result(data)
-            else:
-                self.events.put_nowait(data)
-
-    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        self.ids += 1
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.replies[self.ids] = future
-        await self.websocket.send(json.dumps({**message, "id": self.ids}))
-        async with asyncio.timeout(TIMEOUT_S):
-            return await future
-
-    async def expect(self, kind: str) -> dict[str, Any]:
-        async with asyncio.timeout(TIMEOUT_S):
-            while (event := await self.events.get()).get("type") != kind:
-                pass
-        return event
-
-    async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await self.websocket.close()
-
-
 class Room:
-    def __init__(self, mover: Client, watcher: Client, index: int) -> None:
+    def __init__(self, mover: WsPlayer, watcher: WsPlayer, index: int) -> None:
         self.mover, self.watcher = mover, watcher
         self.rng = random.Random(index)
         self.game: Any = None
@@ -158,13 +110,11 @@ class Room:
         self.game = Game(variant_by_id("freecell"), int(started["game"]["seed"]), autoplay=True)
 
     async def move(self) -> bool:
-        from freecell_arena.engine import FOUNDATION, format_move
+        from freecell_arena.engine import format_move
 
-        moves = list(self.game.board.legal_moves)
-        if not moves or self.game.board.is_won():
+        move = pick_move(self.game, self.rng)
+        if move is None or self.game.board.is_won():
             return False
-        home = [move for move in moves if move.to_zone == FOUNDATION]
-        move = self.rng.choice(home or moves)
         sent = time.perf_counter()
         reply = await self.mover.request({"type": "move", "move": format_move(self.game.variant, move)})
         if reply.get("type") != "move_accepted":
@@ -183,8 +133,8 @@ async def one_run(urls: list[str], rooms: int, rate: float, duration_s: float) -
     clients = []
     built = []
     for index in range(rooms):
-        mover = Client(urls[index % len(urls)], f"mover-{index}")
-        watcher = Client(urls[(index + 1) % len(urls)], f"watcher-{index}")  # the other process, when two
+        mover = WsPlayer(urls[index % len(urls)], f"mover-{index}")
+        watcher = WsPlayer(urls[(index + 1) % len(urls)], f"watcher-{index}")  # the other process, when two
         await mover.open()
         await watcher.open()
         clients += [mover, watcher]

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import random
 import sys
 import tempfile
@@ -24,76 +23,30 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "server"))
+sys.path[:0] = [str(REPO / "server"), str(REPO / "bench")]
 
-REPLY_TIMEOUT_S = 30.0
+from ws_player import WsPlayer, pick_move  # noqa: E402
 
 
-class Racer:
+class Racer(WsPlayer):
     def __init__(self, url: str, index: int) -> None:
-        self.url = url
-        self.index = index
-        self.websocket: Any = None
-        self.ids = 0
-        self.progress_frames = 0
+        super().__init__(url, f"racer-{index}")
         self.moves = 0
         self.game: Any = None
         self.rng = random.Random(index)
-        self.replies: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.reader: asyncio.Task[None] | None = None
-
-    async def open(self) -> None:
-        from websockets.asyncio.client import connect
-
-        self.websocket = await connect(self.url, max_queue=None, proxy=None)
-        self.reader = asyncio.create_task(self._read())
-        await self.request({"type": "hello", "name": f"racer-{self.index}", "bot": True})
-
-    async def _read(self) -> None:
-        async for frame in self.websocket:
-            data = json.loads(frame)
-            if data.get("type") == "progress":
-                self.progress_frames += 1
-            elif (future := self.replies.pop(data.get("id"), None)) is not None:
-                future.set_result(data)
-            else:
-                await self.events.put(data)
-
-    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        self.ids += 1
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.replies[self.ids] = future
-        await self.websocket.send(json.dumps({**message, "id": self.ids}))
-        async with asyncio.timeout(REPLY_TIMEOUT_S):
-            return await future
-
-    async def wait_for(self, kind: str) -> dict[str, Any]:
-        async with asyncio.timeout(REPLY_TIMEOUT_S):
-            while (event := await self.events.get()).get("type") != kind:
-                pass
-        return event
 
     async def play(self, until: float) -> None:
-        from freecell_arena.engine import FOUNDATION, format_move
+        from freecell_arena.engine import format_move
 
         while time.monotonic() < until and not self.game.board.is_won():
-            moves = list(self.game.board.legal_moves)
-            if not moves:
+            move = pick_move(self.game, self.rng)
+            if move is None:
                 return
-            home = [move for move in moves if move.to_zone == FOUNDATION]
-            move = self.rng.choice(home or moves)
             reply = await self.request({"type": "move", "move": format_move(self.game.variant, move)})
             if reply.get("type") != "move_accepted":
                 return
             self.moves += 1
             self.game.play(move)
-
-    async def close(self) -> None:
-        await self.websocket.close()
-        if self.reader is not None:
-            with contextlib.suppress(Exception):
-                await self.reader
 
 
 async def one_run(players: int, duration_s: float, window_ms: float, folder: Path) -> tuple[int, int]:
@@ -123,7 +76,7 @@ async def one_run(players: int, duration_s: float, window_ms: float, folder: Pat
             await racer.request({"type": "join_room", "code": code})
         await host.request({"type": "start_race"})
         for racer in racers:
-            started = await racer.wait_for("race_started")
+            started = await racer.expect("race_started")
             racer.game = Game(variant_by_id("freecell"), int(started["game"]["seed"]), autoplay=True)
             racer.progress_frames = 0
         until = time.monotonic() + duration_s

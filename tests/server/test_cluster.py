@@ -55,6 +55,24 @@ async def cluster(tmp_path: Path, database_url: str, redis_url: str, size: int) 
         yield processes
 
 
+async def race_of_two(host: ArenaClient, racer: ArenaClient, **options: Any) -> str:
+    """Deal 1, no autoplay (the atomic solution plays every move), started at once unless `options` say; the
+    room's code once the host's countdown is accepted."""
+    settings = {"countdown_s": 0, "autoplay": False, **options}
+    created = await host.request({"type": "create_room", "variant": "freecell", "deal": 1, "options": settings})
+    code: str = created["room"]["code"]
+    assert (await racer.request({"type": "join_room", "code": code}))["type"] == "room"
+    assert (await host.request({"type": "start_race"}))["type"] == "countdown"
+    return code
+
+
+async def close_all(*clients: ArenaClient | None) -> None:
+    for client in clients:
+        if client is not None:
+            with contextlib.suppress(Exception):
+                await client.close()
+
+
 async def send_moves(client: ArenaClient, moves: list[str]) -> list[dict[str, Any]]:
     replies = []
     for notation in moves:
@@ -119,8 +137,7 @@ async def test_a_race_spread_over_three_processes_runs_as_on_one(
             assert replay["type"] == "replay" and replay["outcome"] == "won"
             assert len(replay["actions"]) == len(SOLUTION)
         finally:
-            for client in clients:
-                await client.close()
+            await close_all(*clients)
 
 
 async def test_two_processes_racing_for_the_last_seat_and_for_the_start_let_exactly_one_win(
@@ -145,8 +162,7 @@ async def test_two_processes_racing_for_the_last_seat_and_for_the_start_let_exac
                 kinds = sorted(answer.get("code", answer["type"]) for answer in answers)
                 assert kinds == ["room", "room_full"], answers
         finally:
-            for client in clients:
-                await client.close()
+            await close_all(*clients)
 
 
 async def test_a_reconnect_to_another_process_resumes_the_game(
@@ -159,17 +175,7 @@ async def test_a_reconnect_to_another_process_resumes_the_game(
         player = await connect_player(processes[0].url, "player")
         moved: ArenaClient | None = None
         try:
-            created = await host.request(
-                {
-                    "type": "create_room",
-                    "variant": "freecell",
-                    "deal": 1,
-                    "options": {"countdown_s": 0, "autoplay": False},
-                }
-            )
-            code = created["room"]["code"]
-            assert (await player.request({"type": "join_room", "code": code}))["type"] == "room"
-            assert (await host.request({"type": "start_race"}))["type"] == "countdown"
+            code = await race_of_two(host, player)
             await player.expect("race_started")
             await host.expect("race_started")
             first = await send_moves(player, SOLUTION[:10])
@@ -182,9 +188,7 @@ async def test_a_reconnect_to_another_process_resumes_the_game(
             over = await host.expect("race_over", code=code, timeout=15)
             assert over["standings"][0]["player_id"] == player.player_id and over["standings"][0]["outcome"] == "won"
         finally:
-            for client in (host, player, moved):
-                if client is not None:
-                    await client.close()
+            await close_all(host, player, moved)
 
 
 @pytest.mark.parametrize("moves_before_kill", [1, 25, 150])
@@ -198,17 +202,7 @@ async def test_kill_9_of_a_process_mid_race_loses_no_acknowledged_move(
         racer = await connect_player(processes[1].url, "racer")
         back: ArenaClient | None = None
         try:
-            created = await host.request(
-                {
-                    "type": "create_room",
-                    "variant": "freecell",
-                    "deal": 1,
-                    "options": {"countdown_s": 0, "autoplay": False},
-                }
-            )
-            code = created["room"]["code"]
-            assert (await racer.request({"type": "join_room", "code": code}))["type"] == "room"
-            assert (await host.request({"type": "start_race"}))["type"] == "countdown"
+            code = await race_of_two(host, racer)
             await racer.expect("race_started")
             acknowledged = await send_moves(racer, SOLUTION[:moves_before_kill])
             processes[1].process.send_signal(signal.SIGKILL)
@@ -223,10 +217,7 @@ async def test_kill_9_of_a_process_mid_race_loses_no_acknowledged_move(
             assert overs[0]["standings"] == overs[1]["standings"]
             assert overs[0]["standings"][0]["player_id"] == racer.player_id
         finally:
-            for client in (host, racer, back):
-                if client is not None:
-                    with contextlib.suppress(Exception):
-                        await client.close()
+            await close_all(host, racer, back)
 
 
 async def test_a_countdown_whose_process_died_still_starts_the_race_once(
@@ -238,13 +229,7 @@ async def test_a_countdown_whose_process_died_still_starts_the_race_once(
         host = await connect_player(processes[0].url, "host")
         racer = await connect_player(processes[1].url, "racer")
         try:
-            created = await host.request(
-                {"type": "create_room", "variant": "freecell", "deal": 1,
-                 "options": {"countdown_s": 1, "autoplay": False}}
-            )  # fmt: skip
-            code = created["room"]["code"]
-            assert (await racer.request({"type": "join_room", "code": code}))["type"] == "room"
-            assert (await host.request({"type": "start_race"}))["type"] == "countdown"
+            code = await race_of_two(host, racer, countdown_s=1)
             await racer.expect("countdown", code=code)
             processes[0].process.send_signal(signal.SIGKILL)
             assert await processes[0].wait() == -signal.SIGKILL
@@ -256,9 +241,7 @@ async def test_a_countdown_whose_process_died_still_starts_the_race_once(
             state = await racer.request({"type": "get_state"})
             assert state["game"]["game_id"] == started["game"]["game_id"]
         finally:
-            for client in (host, racer):
-                with contextlib.suppress(Exception):
-                    await client.close()
+            await close_all(host, racer)
 
 
 async def test_redis_stopped_and_started_mid_race_loses_nothing(
@@ -270,13 +253,7 @@ async def test_redis_stopped_and_started_mid_race_loses_nothing(
         host = await connect_player(processes[0].url, "host")
         racer = await connect_player(processes[1].url, "racer")
         try:
-            created = await host.request(
-                {"type": "create_room", "variant": "freecell", "deal": 1,
-                 "options": {"countdown_s": 0, "autoplay": False}}
-            )  # fmt: skip
-            code = created["room"]["code"]
-            assert (await racer.request({"type": "join_room", "code": code}))["type"] == "room"
-            assert (await host.request({"type": "start_race"}))["type"] == "countdown"
+            code = await race_of_two(host, racer)
             await racer.expect("race_started", code=code)
             await send_moves(racer, SOLUTION[:10])
             with redis_server.stopped():
@@ -292,9 +269,7 @@ async def test_redis_stopped_and_started_mid_race_loses_nothing(
             replay = await host.request({"type": "get_replay", "game_id": won["game_id"]})
             assert len(replay["actions"]) == len(SOLUTION), "every move, none twice"
         finally:
-            for client in (host, racer):
-                with contextlib.suppress(Exception):
-                    await client.close()
+            await close_all(host, racer)
 
 
 async def test_a_time_limit_whose_keeper_died_ends_the_race_once(
@@ -306,13 +281,7 @@ async def test_a_time_limit_whose_keeper_died_ends_the_race_once(
         host = await connect_player(processes[0].url, "host")
         racer = await connect_player(processes[1].url, "racer")
         try:
-            created = await host.request(
-                {"type": "create_room", "variant": "freecell", "deal": 1,
-                 "options": {"countdown_s": 0, "autoplay": False, "time_limit_s": 5}}
-            )  # fmt: skip
-            code = created["room"]["code"]
-            assert (await racer.request({"type": "join_room", "code": code}))["type"] == "room"
-            assert (await host.request({"type": "start_race"}))["type"] == "countdown"
+            code = await race_of_two(host, racer, time_limit_s=5)
             await racer.expect("race_started", code=code)
             await send_moves(racer, SOLUTION[:5])
             processes[0].process.send_signal(signal.SIGKILL)
@@ -324,6 +293,4 @@ async def test_a_time_limit_whose_keeper_died_ends_the_race_once(
             with pytest.raises(TimeoutError):
                 await racer.expect("race_over", timeout=1.0)
         finally:
-            for client in (host, racer):
-                with contextlib.suppress(Exception):
-                    await client.close()
+            await close_all(host, racer)

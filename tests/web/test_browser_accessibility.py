@@ -72,8 +72,6 @@ async def test_the_leaderboard_view_has_no_serious_violation(
     await assert_accessible(player, "season table")
 
 
-@pytest.mark.xfail(strict=True, reason="app defect: the event log (#announcer, role log) scrolls once it is full and "
-                   "cannot be reached by keyboard (axe scrollable-region-focusable, serious); tabindex=0 fixes it")
 async def test_the_event_log_stays_accessible_after_a_long_game(base_url: str, new_player: NewPlayer) -> None:
     player = await new_player("Axe", base_url)
     await player.open("/")

@@ -10,6 +10,8 @@ import { formatDuration, variantName } from './notation.js';
 import { BoardRenderer } from './render-board.js';
 import { settings } from './settings.js';
 
+const PENDING_MARK_DELAY_MS = 150;
+
 const OUTCOME_TITLES = {
   won: 'You won!', resigned: 'You resigned', stuck: 'Stuck: no move is left', timeout: 'Time is up',
 };
@@ -68,6 +70,7 @@ export class GameView {
   destroy() {
     this.unsubscribe();
     clearInterval(this.tick);
+    clearTimeout(this.pendingTimer);
     this.input.destroy();
     this.renderer.destroy();
   }
@@ -88,6 +91,11 @@ export class GameView {
   update(reason) {
     const game = this.session.game;
     if (!game.game) return;
+    if (reason === 'pending') { // marked only if the answer is slow: see BoardInput.send
+      clearTimeout(this.pendingTimer);
+      this.pendingTimer = setTimeout(() => this.update('pending-shown'), PENDING_MARK_DELAY_MS);
+      return;
+    }
     this.renderer.render(game, this.session.pendingSources());
     this.input.refresh();
     const { variant, seed, undo_allowed: undoAllowed, daily } = game.game;

@@ -75,11 +75,21 @@ export class BoardInput {
   }
 
   /** Moves the picked cards (or `count` from `source`) to `target`. */
+  /**
+   * Sends a move. The picked cards keep their mark until the answer redraws the board (they are marked
+   * pending only when the answer is slow): one redraw per move instead of two.
+   */
   send(source, count, target) {
-    this.select(null);
-    if (!this.canPlay() || source === target) return;
+    this.selection = null;
+    if (!this.canPlay() || source === target) {
+      this.refresh();
+      return;
+    }
     const from = parsePileId(source);
-    if (!from || from.zone === 'foundation') return;
+    if (!from || from.zone === 'foundation') {
+      this.refresh();
+      return;
+    }
     this.play(moveNotation(source, target, count), { source, count });
   }
 
@@ -220,7 +230,10 @@ export class BoardInput {
   focusIn(event) {
     const pile = event.target.closest?.('[data-pile]');
     if (!pile || event.target !== pile) return;
-    for (const other of this.container.querySelectorAll('[data-pile]')) other.tabIndex = other === pile ? 0 : -1;
+    for (const other of this.container.querySelectorAll('[data-pile]')) {
+      const tabIndex = other === pile ? 0 : -1;
+      if (other.tabIndex !== tabIndex) other.tabIndex = tabIndex;
+    }
   }
 
   focusPile(pile) {

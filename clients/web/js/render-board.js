@@ -50,9 +50,14 @@ export class BoardRenderer {
     this.variant = null;
     this.drawn = new Map();
     this.piles = new Map();
+    this.pendingMarked = new Set();
+    this.width = null; // the holder's width, kept by the observer: reading it per move would force a layout
     this.resize = () => this.layout();
     window.addEventListener('resize', this.resize);
-    this.observer = typeof ResizeObserver === 'function' ? new ResizeObserver(this.resize) : null;
+    this.observer = typeof ResizeObserver === 'function' ? new ResizeObserver((entries) => {
+      this.width = entries.at(-1).contentRect.width || null;
+      this.layout();
+    }) : null;
     this.observer?.observe(container); // the board's width is known only once it is on the page
   }
 
@@ -68,6 +73,7 @@ export class BoardRenderer {
     this.drawn.clear();
     this.piles.clear();
     this.sizes = null;
+    this.pendingMarked = new Set();
     const cells = h('div', { class: 'cells' });
     const foundations = h('div', { class: 'foundations' });
     const tableau = h('div', { class: 'tableau' });
@@ -112,40 +118,66 @@ export class BoardRenderer {
     ];
     for (const [zone, index, part] of parts) {
       const id = pileId(zone, index);
-      if (this.drawn.get(id) === part && !pendingSources.has(id) && !this.hadPending?.has(id)) continue;
-      changed.push([zone, index, id, part]);
+      if (this.drawn.get(id) !== part) changed.push([zone, index, id, part]);
     }
     const before = this.positions(changed.map(([, , id]) => id));
+    const fresh = [];
     for (const [zone, index, id, part] of changed) {
-      this.drawPile(zone, index, this.piles.get(id), view, pendingSources.get(id) ?? 0);
+      fresh.push(...this.drawPile(zone, index, this.piles.get(id), view));
       this.drawn.set(id, part);
     }
-    this.hadPending = new Map(pendingSources);
+    this.markPending(pendingSources);
     if (changed.length) {
       this.layout();
-      this.animateFrom(before, changed.map(([, , id]) => this.piles.get(id)));
+      this.animateFrom(before, fresh);
     }
   }
 
-  drawPile(zone, index, element, view, pending) {
+  /**
+   * Brings one pile's elements in line with the view and returns the card elements it made. A column keeps
+   * the cards it still holds from the bottom up and only removes or adds the rest: a move touches the top.
+   */
+  drawPile(zone, index, element, view) {
     const cards = pileCards(view, zone, index);
+    if (zone === 'tableau') {
+      const children = [...element.children];
+      let keep = 0;
+      while (keep < children.length && keep < cards.length && children[keep].dataset.card === (cards[keep] ?? '')) keep += 1;
+      children.slice(keep).forEach((node) => node.remove());
+      const nodes = cards.slice(keep).map((text, offset) => cardElement(text, keep + offset));
+      nodes.forEach((node, offset) => node.style.setProperty('--i', String(keep + offset)));
+      element.append(...nodes);
+      element.dataset.count = String(cards.length);
+      element.style.setProperty('--n', String(Math.max(1, cards.length)));
+      return nodes;
+    }
     const nodes = cards.map((text, depth) => cardElement(text, depth));
+    const extra = [];
     if (zone === 'foundation') {
-      element.dataset.count = String(view.foundations[index].cards);
-      if (!nodes.length) nodes.push(h('span', { class: 'slot-mark', 'aria-hidden': 'true' }, cardFace(`A${view.foundations[index].suit}`).symbol));
+      const slot = view.foundations[index];
+      element.dataset.count = String(slot.cards);
+      if (!nodes.length) extra.push(h('span', { class: 'slot-mark', 'aria-hidden': 'true' }, cardFace(`A${slot.suit}`).symbol));
       const capacity = this.info.foundationCards;
-      if (capacity && view.foundations[index].cards) { // Three Deck: Ace to King three times on one foundation
-        nodes.push(h('span', { class: 'found-count', 'aria-hidden': 'true' }, `${view.foundations[index].cards}/${capacity}`));
+      if (capacity && slot.cards) { // Three Deck: Ace to King three times on one foundation
+        extra.push(h('span', { class: 'found-count', 'aria-hidden': 'true' }, `${slot.cards}/${capacity}`));
       }
     } else {
       element.dataset.count = String(cards.length);
     }
-    if (zone === 'tableau') {
-      element.style.setProperty('--n', String(Math.max(1, cards.length)));
-      nodes.forEach((node, depth) => node.style.setProperty('--i', String(depth)));
+    element.replaceChildren(...nodes, ...extra);
+    return nodes;
+  }
+
+  /** Marks the cards of moves in flight (a class on the cards there: no pile is redrawn for it). */
+  markPending(pendingSources) {
+    for (const id of new Set([...this.pendingMarked, ...pendingSources.keys()])) {
+      const cards = this.piles.get(id)?.querySelectorAll('.card') ?? [];
+      const from = cards.length - (pendingSources.get(id) ?? 0);
+      cards.forEach((card, depth) => {
+        if (card.classList.contains('pending') !== depth >= from) card.classList.toggle('pending');
+      });
     }
-    for (let depth = cards.length - pending; depth < cards.length; depth += 1) nodes[depth]?.classList.add('pending');
-    element.replaceChildren(...nodes);
+    this.pendingMarked = new Set(pendingSources.keys());
   }
 
   /** Where each card of these piles is now, by card text and copy, to animate it to its new place. */
@@ -162,11 +194,11 @@ export class BoardRenderer {
     return spots;
   }
 
-  /** Moves each card of the redrawn `piles` from where it was to where it is now (a card moved, or autoplay). */
-  animateFrom(before, piles) {
+  /** Moves each new card element from where its card was to where it is now (a card moved, or autoplay). */
+  animateFrom(before, cards) {
     if (!before || !before.size) return;
     const seen = new Map();
-    for (const card of piles.flatMap((pile) => [...pile.querySelectorAll('.card.face')])) {
+    for (const card of cards.filter((node) => node.classList.contains('face'))) {
       const key = card.dataset.card;
       const list = before.get(key);
       if (!list) continue;
@@ -189,7 +221,7 @@ export class BoardRenderer {
   layout() {
     const board = this.board;
     if (!board || !this.info) return;
-    const width = (this.container.clientWidth || window.innerWidth) - 16; // the board's padding
+    const width = (this.width ?? (this.container.clientWidth || window.innerWidth)) - 16; // the board's padding
     const columns = this.piles.size ? this.info.columns : 8;
     const gap = width < 500 ? 2 : 6;
     const cardWidth = Math.max(18, Math.min(96, Math.floor((width - gap * (columns - 1)) / columns)));

@@ -4,7 +4,7 @@
     python bench/load.py --connections 1000 --rate 5000 --target server    # paced: p99 at 5,000 moves/s
     python bench/load.py --connections 1000 --idle                         # memory per greeted connection
     python bench/load.py --figures                                         # every figure of docs/performance.md
-    python bench/load.py --workers 2 --connections 200                     # --workers 1 then 2, PostgreSQL + Redis
+    python bench/load.py --workers 2 --connections 200                     # 1 process, 1 + Redis, 2 + Redis (PG)
 
 The server under test is `python -m freecell_arena serve` on a free loopback port, on a fresh SQLite file or a throwaway
 PostgreSQL (tests/conftest.py's), with the rate limit lifted (the bench is the only client). The load comes from
@@ -409,20 +409,26 @@ def compare(args: argparse.Namespace, database: str) -> tuple[Result | None, Res
 
 
 def compare_workers(args: argparse.Namespace) -> None:
-    """`--workers 1` then `--workers N`, on one PostgreSQL database and one Redis, in the same run: the same
-    load, the server's CPU per move summed over its processes. A client's games stay on the worker that took its
-    connection; rooms spread over workers cost what the room events crossing processes cost."""
+    """On one PostgreSQL database, under the same load, in the same run: one process without Redis (the single
+    process of today), `--workers 1` with Redis (what the cluster's machinery costs one process), then
+    `--workers N` with Redis (what the split costs). The server's CPU per move is summed over its processes.
+    A client's games stay on the worker that took its connection."""
     fixtures = _test_fixtures()
     with database_url("postgres") as url, fixtures.throwaway_redis() as redis:
+        runs = [("server x1 (pg)", 1, None), ("server x1 +redis", 1, redis.url),
+                (f"server x{args.workers} +redis", args.workers, redis.url)]
         results = []
-        for workers in (1, args.workers):
-            with serving(url, f"server x{workers} (pg)", workers, redis.url) as target:
+        for name, workers, redis_url in runs:
+            with serving(url, name, workers, redis_url) as target:
                 results.append(run_load(target, args))
             print(results[-1].line(), flush=True)
-    one, several = results
-    print(f"--workers {args.workers} / --workers 1 at {args.connections} connections: moves/s "
-          f"{several.moves_per_s / max(one.moves_per_s, 1e-9):.2f} x, server CPU per move "
-          f"{several.server_us_per_move / one.server_us_per_move:.2f} x", flush=True)
+    alone, one, several = results
+    print(f"at {args.connections} connections: with Redis / without: server CPU per move "
+          f"{one.server_us_per_move / alone.server_us_per_move:.2f} x, moves/s "
+          f"{one.moves_per_s / max(alone.moves_per_s, 1e-9):.2f} x", flush=True)
+    print(f"--workers {args.workers} / --workers 1 (both with Redis): server CPU per move "
+          f"{several.server_us_per_move / one.server_us_per_move:.2f} x, moves/s "
+          f"{several.moves_per_s / max(one.moves_per_s, 1e-9):.2f} x", flush=True)
 
 
 def idle_memory(args: argparse.Namespace, database: str) -> None:
@@ -478,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--client-processes", type=int, default=2, help="load client processes (default %(default)s)")
     parser.add_argument("--variant", default="freecell")
     parser.add_argument("--workers", type=int, default=1,
-                        help="N > 1: the server with --workers 1, then N, on PostgreSQL and Redis (server only)")
+                        help="N > 1: one process, then --workers 1 and N with Redis, on one PostgreSQL (server only)")
     parser.add_argument("--idle", action="store_true", help="memory per greeted idle connection, server and echo")
     parser.add_argument("--figures", action="store_true", help="run every figure of docs/performance.md")
     parser.add_argument("--py-spy", metavar="FILE",

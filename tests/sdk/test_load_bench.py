@@ -67,9 +67,10 @@ def test_workers_are_measured_beside_one_worker_on_the_same_database(postgres_se
     result = bench("--workers", "2", "--connections", "4", "--duration", "1", "--client-processes", "1")
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    for name in ("server x1 (pg)", "server x2 (pg)"):
+    for name in ("server x1 (pg)", "server x1 +redis", "server x2 +redis"):
         line = next(line for line in lines if line.startswith(name))
         assert "errors 0" in line and re.search(r"conns\s+4\b", line), line
         moves = re.search(r"moves/s\s+(\d+)", line)
         assert moves is not None and int(moves.group(1)) > 0, line
-    assert any(line.startswith("--workers 2 / --workers 1 at 4 connections: moves/s ") for line in lines), lines
+    assert any(line.startswith("at 4 connections: with Redis / without: server CPU per move ") for line in lines)
+    assert any(line.startswith("--workers 2 / --workers 1 (both with Redis): server CPU per move ") for line in lines)

@@ -67,8 +67,14 @@ async def test_the_daily_challenge_played_and_its_board_showing_the_win(
     await expect(row).to_contain_text("Dana")
     await expect(row.get_by_role("cell").nth(2)).to_have_text(str(deal.par))
     await assert_accessible(player, "daily game over", exclude=EVENT_LOG)
+    await player.page.get_by_role("button", name="Play again (practice)").click()  # later games are not ranked
+    await expect(player.page.locator("[data-ranked]")).to_have_attribute("data-ranked", "false")
+    await expect(player.board).to_have_attribute("data-status", "playing")
+    await player.page.get_by_role("button", name="Resign").click()
+    await expect(player.board).to_have_attribute("data-status", "resigned")
+    await player.page.get_by_role("link", name="Daily", exact=True).click()
+    await player.page.get_by_role("link", name="Today\u2019s board", exact=True).first.click()
 
-    await player.page.get_by_role("link", name="The whole board").click()
     results = player.page.get_by_role("region", name="Results")
     await expect(results).to_contain_text(f"1 on the board of {today.isoformat()}")
     await expect(results.get_by_role("row").nth(1)).to_contain_text("Dana")
@@ -76,6 +82,9 @@ async def test_the_daily_challenge_played_and_its_board_showing_the_win(
 
     await results.get_by_role("link", name="Dana", exact=True).click()  # the player's games
     await expect(player.page.get_by_role("heading", name="Games of Dana")).to_be_visible()
-    game = player.page.get_by_role("table").get_by_role("row").nth(1)
-    await expect(game).to_contain_text(f"daily {today.isoformat()}")
-    await expect(game).to_contain_text("won")
+    games = player.page.get_by_role("table").get_by_role("row")
+    await expect(games).to_have_count(3)  # the header, the practice game (newest first), the ranked win
+    await expect(games.nth(1)).to_contain_text("unranked")
+    await expect(games.nth(1)).to_contain_text("resigned")
+    await expect(games.nth(2)).to_contain_text(f"daily {today.isoformat()}")
+    await expect(games.nth(2)).to_contain_text("won")

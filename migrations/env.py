@@ -50,10 +50,16 @@ def do_run_migrations(connection: Connection) -> None:
     configure(connection=connection)
     with context.begin_transaction():
         context.run_migrations()
+        if connection.dialect.name == "sqlite":
+            # SQLite migrations run with foreign keys not enforced (batch mode drops and rebuilds tables that
+            # other rows reference: `create_engine(foreign_keys=False)`), so every reference is checked here
+            broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+            if broken:
+                raise RuntimeError(f"the migration left references to missing rows: {broken[:5]}")
 
 
 async def run_async_migrations() -> None:
-    engine = create_engine(database_url(), poolclass=pool.NullPool)
+    engine = create_engine(database_url(), foreign_keys=False, poolclass=pool.NullPool)
     try:
         async with engine.connect() as connection:
             connection = await connection.execution_options(**{WRITE_OPTION: True})

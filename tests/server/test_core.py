@@ -236,3 +236,18 @@ def test_a_race_with_a_player_of_another_process_begins_and_deals_them_a_game() 
     dealt = {publication.topic for publication in begun.publications if publication.message.type == "race_started"}
     assert dealt == {f"player:{host}", "player:p_elsewhere"}
     assert set(room.games) == {host, "p_elsewhere"} and "p_elsewhere" not in arena.players
+
+
+def test_a_lobby_stored_without_members_is_closed_when_its_grace_ends() -> None:
+    """A lobby written before rooms had members in the store comes back empty: nobody can return to it, so it
+    is closed (not kept in memory and in the store as a lobby forever)."""
+    from freecell_arena.core.ports import RoomRecord, StoredRoom
+
+    clock = ManualClock()
+    arena = Arena(clock)
+    record = RoomRecord("r_old", "OLDROOM1", "freecell", 1, "p_gone", {}, clock.now())
+    arena.adopt_room(StoredRoom(record, "lobby", None, None), [], [])
+    clock.advance(61)
+    [closed] = arena.tick()
+    assert [(type(r).__name__, getattr(r, "status", None)) for r in closed.records] == [("RoomStatusRecord", "closed")]
+    assert "OLDROOM1" not in arena.rooms

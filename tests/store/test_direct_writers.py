@@ -15,10 +15,17 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from store_builders import PARIS, T0, game, move, player, room
 
-from freecell_arena.core.ports import Record, ResultRecord, RoomStatusRecord
+from freecell_arena.core.ports import (
+    MemberLeftRecord,
+    MemberRecord,
+    Record,
+    ResultRecord,
+    RoomStatusRecord,
+    RoomVersion,
+)
 from freecell_arena.store import RecordRefusedError, SqlStore
 
-TABLES = ("players", "rooms", "games", "moves")
+TABLES = ("players", "rooms", "room_members", "games", "moves")
 
 
 def records() -> list[Record]:
@@ -31,6 +38,11 @@ def records() -> list[Record]:
         host,
         other,
         lobby,
+        MemberRecord(lobby.room_id, host.player_id, "player", T0, RoomVersion(1, "joined-1", "")),
+        MemberRecord(
+            lobby.room_id, other.player_id, "spectator", T0.astimezone(PARIS), RoomVersion(2, "joined-2", "joined-1")
+        ),
+        MemberLeftRecord(lobby.room_id, host.player_id, other.player_id, RoomVersion(3, "left-3", "joined-2")),
         RoomStatusRecord(lobby.room_id, "running", T0.astimezone(PARIS)),
         first,
         daily,

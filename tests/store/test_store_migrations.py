@@ -103,3 +103,34 @@ def test_migrate_command_refuses_a_bad_database_in_one_line(tmp_path: Path, url:
     assert result.stderr.startswith("freecell-arena: cannot migrate")
     assert len(result.stderr.strip().splitlines()) == 1
     assert "Traceback" not in result.stderr
+
+
+def test_a_sqlite_file_with_rooms_and_games_migrates_to_head(tmp_path: Path) -> None:
+    """Batch mode rebuilds a SQLite table that other rows reference (rooms, under games): the migration runs
+    with foreign keys not enforced and checks every reference at the end, so a populated file upgrades."""
+    import asyncio
+    import sqlite3
+
+    from alembic import command
+
+    from freecell_arena.store.migrations import alembic_config
+
+    path = tmp_path / "populated.db"
+    url = f"sqlite+aiosqlite:///{path}"
+    command.upgrade(alembic_config(url), "0003")
+    with sqlite3.connect(path) as connection:
+        connection.execute("INSERT INTO players VALUES ('p_1', 'Ann', ?, 0, '2026-11-25 00:00:00.000000')", ("a" * 64,))
+        connection.execute(
+            "INSERT INTO rooms (id, code, variant, seed, host_id, options, status, created_at, seed_chosen) "
+            "VALUES ('r_1', 'CODE1', 'freecell', 1, 'p_1', '{}', 'running', '2026-11-25 00:00:00.000000', 0)"
+        )
+        connection.execute(
+            "INSERT INTO games (id, room_id, player_id, variant, seed, rules_version, autoplay, undo_allowed, ranked, "
+            "started_at) VALUES ('g_1', 'r_1', 'p_1', 'freecell', 1, '1', 1, 0, 0, '2026-11-25 00:00:00.000000')"
+        )
+    asyncio.run(migrate(url))
+    assert asyncio.run(current_revision(url)) == head_revision()
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT id, seq, version FROM rooms").fetchall() == [("r_1", 0, "")]
+        assert connection.execute("SELECT room_id FROM games").fetchall() == [("r_1",)]
+        assert connection.execute("PRAGMA foreign_key_check").fetchall() == []

@@ -552,7 +552,12 @@ class Arena:
             and (state := self.players.get(player_id)) is not None
             and state.room_code == room.code
         ]
-        return [self._leave(player_id, None, reply=False) for player_id in gone]
+        effects = [self._leave(player_id, None, reply=False) for player_id in gone]
+        if not room.members and self.rooms.get(room.code) is room:  # stored with no members (before migration 0004)
+            self._drop_room(room)
+            closed = RoomStatusRecord(room.record.room_id, CLOSED, self.clock.now(), room.next_version())
+            effects.append(Effect(records=[closed]))
+        return effects
 
     def _forget_unwatched_races(self, now: datetime) -> None:
         """A finished race whose members have all gone leaves memory, its games with it.

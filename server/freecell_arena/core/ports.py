@@ -184,7 +184,6 @@ Record = (
     | ResultRecord
 )
 MEMBERSHIP_RECORDS = (MemberRecord, MemberLeftRecord)
-"""Written through the store's general path (they are rare, and two statements each), not the direct writers."""
 
 
 def changes_room(record: Record) -> bool:

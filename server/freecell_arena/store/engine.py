@@ -14,16 +14,18 @@ SQLITE_BUSY_TIMEOUT_MS = 10_000
 WRITE_OPTION = "freecell_arena_write"  # execution option: this transaction will write (SQLite: BEGIN IMMEDIATE)
 
 
-def create_engine(url: str, **engine_options: Any) -> AsyncEngine:
-    """An async engine for `url` (plain URLs are mapped to aiosqlite/asyncpg)."""
+def create_engine(url: str, *, foreign_keys: bool = True, **engine_options: Any) -> AsyncEngine:
+    """An async engine for `url` (plain URLs are mapped to aiosqlite/asyncpg). `foreign_keys=False` is for
+    migrations only: SQLite's batch mode rebuilds a table (copy, drop, rename), and dropping a table that other
+    rows reference fails while foreign keys are enforced; the migration checks every reference itself."""
     parsed = parse_database_url(url)
     engine = create_async_engine(parsed, **engine_options)
     if parsed.get_backend_name() == "sqlite":
-        _configure_sqlite(engine)
+        _configure_sqlite(engine, foreign_keys)
     return engine
 
 
-def _configure_sqlite(engine: AsyncEngine) -> None:
+def _configure_sqlite(engine: AsyncEngine, foreign_keys: bool) -> None:
     """WAL + synchronous=FULL + foreign keys + busy timeout, and real transactions.
 
     The Python sqlite3 driver by default opens a transaction only before a data change and never before a
@@ -41,7 +43,7 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
             cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
             cursor.execute("PRAGMA journal_mode = WAL")
             cursor.execute("PRAGMA synchronous = FULL")
-            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.execute(f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}")
         finally:
             cursor.close()
 

@@ -52,7 +52,7 @@ def head_revision() -> str:
 async def migrate(url: str) -> None:
     """Upgrade the database at `url` to head (creates a new SQLite file). Safe to run again: no-op at head."""
     config = alembic_config(url)
-    engine = create_engine(normalize_database_url(url), poolclass=pool.NullPool)
+    engine = create_engine(normalize_database_url(url), foreign_keys=False, poolclass=pool.NullPool)
     try:
         async with engine.connect() as connection:
             connection = await connection.execution_options(**{WRITE_OPTION: True})

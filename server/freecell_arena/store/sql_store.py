@@ -42,7 +42,9 @@ players = table_of(Player)
 rooms = table_of(Room)
 room_members = table_of(RoomMember)
 
-_TABLES: dict[str, Table] = {"games": games, "moves": moves, "players": players, "rooms": rooms}
+_TABLES: dict[str, Table] = {
+    "games": games, "moves": moves, "players": players, "rooms": rooms, "room_members": room_members
+}  # fmt: skip
 
 # Rows that are plain inserts: consecutive records of one of these types go to the database as one
 # executemany, which is what makes a batch of a thousand moves cheap.

@@ -18,9 +18,9 @@ from typing import Any
 from sqlalchemy import Table, insert
 from sqlalchemy.engine import Dialect
 
-from freecell_arena.core.ports import MEMBERSHIP_RECORDS, Record, ResultRecord, RoomStatusRecord
+from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, Record, ResultRecord, RoomStatusRecord
 from freecell_arena.store.errors import RecordRefusedError
-from freecell_arena.store.row_updates import RowUpdate, result_update, room_status_update
+from freecell_arena.store.row_updates import RowUpdate, result_update, room_status_update, room_version_update
 from freecell_arena.store.types import UtcDateTime
 
 Processor = Callable[[Any], Any] | None
@@ -72,11 +72,8 @@ class StatementBuilder:
     @staticmethod
     def handles(records: Sequence[Record]) -> bool:
         """Whether every record is one the direct paths store: everything but a leaderboard claim (written
-        through SQLAlchemy with its bucket counts) and a membership change (rare, and two statements each)."""
-        return not any(
-            (type(record) is ResultRecord and record.claim is not None) or isinstance(record, MEMBERSHIP_RECORDS)
-            for record in records
-        )
+        through SQLAlchemy with its bucket counts)."""
+        return not any(type(record) is ResultRecord and record.claim is not None for record in records)
 
     def statements(self, records: Sequence[Record]) -> list[Statement]:
         """The statements of one transaction, in order: one executemany per run of inserts of one shape."""
@@ -93,6 +90,9 @@ class StatementBuilder:
                 elif record_type is RoomStatusRecord:
                     for status in batch:
                         statements.append(self._update(room_status_update(status)))  # type: ignore[arg-type]  # groupby by type: this batch holds only RoomStatusRecord
+                elif record_type is MemberRecord or record_type is MemberLeftRecord:
+                    for change in batch:
+                        statements.extend(self._membership(change))  # type: ignore[arg-type]  # groupby by type: only membership records here
                 elif record_type is ResultRecord:
                     for result in batch:
                         statements.append(self._update(result_update(result)))  # type: ignore[arg-type]  # groupby by type: this batch holds only ResultRecord
@@ -101,6 +101,23 @@ class StatementBuilder:
         except (ValueError, TypeError) as error:
             raise RecordRefusedError(f"record refused: {error}") from error  # a value that cannot be stored
         return statements
+
+    def _membership(self, change: MemberRecord | MemberLeftRecord) -> list[Statement]:
+        """A join or a leave: the room's version moves (compare-and-set, `row_updates`), then the member row."""
+        if isinstance(change, MemberRecord):
+            row = {"room_id": change.room_id, "player_id": change.player_id, "role": change.role,
+                   "joined_at": change.at}  # fmt: skip
+            keys = tuple(row)
+            member = self._inserts.get((MemberRecord, keys))
+            if member is None:
+                member = self._inserts[(MemberRecord, keys)] = _Insert(self.tables["room_members"], keys, self.dialect)
+            version = self._update(room_version_update(change.room_id, change.version, {}, "a join"))
+            return [version, (member.sql, member.rows([row]), None)]
+        version = self._update(
+            room_version_update(change.room_id, change.version, {"host_id": change.host_id}, "a leave")
+        )
+        delete = f"DELETE FROM room_members WHERE room_id = {self._marker(1)} AND player_id = {self._marker(2)}"
+        return [version, (delete, [(change.room_id, change.player_id)], None)]
 
     def _insert(self, record_type: type, keys: tuple[str, ...]) -> _Insert:
         statement = self._inserts.get((record_type, keys))

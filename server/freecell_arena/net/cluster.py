@@ -333,13 +333,24 @@ class ClusterBridge:
     async def _settle(self, room: Room) -> None:
         arena = self.host.arena
         try:
+            if room.status != RUNNING:  # it ended here meanwhile (our finish may still be being written)
+                arena.due.pop(room, None)
+                return
+            if room.games and all(map(arena.is_connected, room.games)):  # every game is played here: no copy to
+                effect = arena.settle(room)  # refresh (a finish is still a compare-and-set on the room's version)
+                if effect is not None and not await self.host.execute(effect, None):
+                    await self.resync(room.code)
+                return
             stored = await self.host.store.room(room.record.room_id)
             if stored is None:
-                return
-            if stored.tag != room.tag or stored.status != room.status:
-                log.debug("settle %s: the store has version %s, this copy %s", room.code, stored.seq, room.seq)
-                await self.resync(room.code)
                 arena.due.pop(room, None)
+                return
+            if stored.seq < room.seq:
+                return  # a change of ours to the room is still being written: it stays due, a later tick looks again
+            if (stored.seq, stored.tag, stored.status) != (room.seq, room.tag, room.status):
+                log.debug("settle %s: the store has version %s, this copy %s", room.code, stored.seq, room.seq)
+                arena.due.pop(room, None)
+                await self.resync(room.code)  # behind: re-read (never over changes of ours being written)
                 return
             games, players = await load_room(self.host.store, stored)
             arena.refresh_games(room, games, {player.player_id: player for player in players})

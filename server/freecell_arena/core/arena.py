@@ -737,7 +737,8 @@ class Arena:
             self._finished[room] = self.clock.now()
         if room.status in (COUNTDOWN, RUNNING):
             self._clocked[room] = None
-            self._settling[room] = None  # its games may all have ended before the restart
+        if room.status == RUNNING and room.everyone_done():  # every game ended before the restart
+            self._settling[room] = None
         if room.status == LOBBY:  # its members' connections are gone: they have a while to come back
             self._lobby_returns[room] = self.clock.now() + LOBBY_RETURN_GRACE
         return room
@@ -856,7 +857,7 @@ class Arena:
         self.refresh_games(room, games, names)
         if room.status in (COUNTDOWN, RUNNING):
             self._clocked[room] = None
-        if room.status == RUNNING:
+        if room.status == RUNNING and room.everyone_done():  # the games just read say the race may be over
             self._settling[room] = None
         if room.status == FINISHED:
             self._end_race_here(room)

@@ -32,7 +32,7 @@ import hypothesis  # noqa: F401  (see below)
 import pytest
 from redis_support import NOT_INSTALLED as REDIS_NOT_INSTALLED
 from redis_support import RedisServer, redis_binary, throwaway_redis
-from services import free_port, service_missing
+from services import free_port, service_missing, start_on_a_free_port
 
 from freecell_arena.store import migrate
 
@@ -172,14 +172,7 @@ def throwaway_postgres() -> Iterator[PostgresServer]:
         result = server.run("initdb", "-D", str(server.data), "-A", "trust", "-U", "postgres", "--no-sync")
         if result.returncode != 0:
             raise RuntimeError(f"initdb failed: {result.stdout}{result.stderr}")
-        for attempt in range(3):  # the free port may be taken between choosing and binding it
-            try:
-                server.start()
-                break
-            except RuntimeError:
-                if attempt == 2:
-                    raise
-                server.port = free_port()
+        start_on_a_free_port(server)
         try:
             yield server
         finally:

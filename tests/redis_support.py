@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from services import free_port
+from services import free_port, start_on_a_free_port
 
 START_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 10.0
@@ -112,14 +112,7 @@ def throwaway_redis() -> Iterator[RedisServer]:
     base = Path(tempfile.mkdtemp(prefix="freecell-arena-redis-"))
     server = RedisServer(binary, base, free_port())
     try:
-        for attempt in range(3):  # the free port may be taken between choosing and binding it
-            try:
-                server.start()
-                break
-            except RuntimeError:
-                if attempt == 2:
-                    raise
-                server.port = free_port()
+        start_on_a_free_port(server)
         yield server
     finally:
         server.stop()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import socket
-from typing import NoReturn
+from typing import NoReturn, Protocol
 
 import pytest
 
@@ -21,3 +21,22 @@ def service_missing(reason: str) -> NoReturn:
     if os.environ.get("CI") == "true":
         pytest.fail(f"{reason}; CI=true requires it", pytrace=False)
     pytest.skip(reason)
+
+
+class Service(Protocol):
+    port: int
+
+    def start(self) -> None:
+        """Start on `port`; RuntimeError when it does not come up."""
+
+
+def start_on_a_free_port(service: Service, attempts: int = 3) -> None:
+    """Start the service, on another free port when its own was taken between choosing it and binding it."""
+    for attempt in range(attempts):
+        try:
+            service.start()
+            return
+        except RuntimeError:
+            if attempt == attempts - 1:
+                raise
+            service.port = free_port()

@@ -554,9 +554,7 @@ class Arena:
         ]
         effects = [self._leave(player_id, None, reply=False) for player_id in gone]
         if not room.members and self.rooms.get(room.code) is room:  # stored with no members (before migration 0004)
-            self._drop_room(room)
-            closed = RoomStatusRecord(room.record.room_id, CLOSED, self.clock.now(), room.next_version())
-            effects.append(Effect(records=[closed]))
+            effects.append(Effect(records=[self._close(room)]))
         return effects
 
     def _forget_unwatched_races(self, now: datetime) -> None:
@@ -701,13 +699,8 @@ class Arena:
             return existing
         variant = variant_by_id(stored.room.variant)
         room = Room(stored.room, variant, RoomOptions.model_validate(stored.room.options))
-        room.status = stored.status
-        room.starts_at = stored.started_at
-        room.seq, room.tag = stored.seq, stored.tag
+        _take_stored_status(room, stored)
         room.keeps_time = False  # another process (alive or not) started it: see TAKEOVER_GRACE
-        if stored.status in (RUNNING, FINISHED) and stored.started_at is not None:
-            room.begin()
-            room.status = stored.status
         names = {record.player_id: record for record in players}
         for record in players:
             self.adopt_player(record)
@@ -841,12 +834,7 @@ class Arena:
         for record in players:
             self.adopt_player(record)
         names = {record.player_id: record for record in players}
-        room.status, room.host_id = stored.status, stored.room.host_id
-        room.seq, room.tag = stored.seq, stored.tag
-        room.starts_at, room.ends_at = stored.started_at, None
-        if stored.status in (RUNNING, FINISHED) and stored.started_at is not None:
-            room.begin()
-            room.status = stored.status
+        _take_stored_status(room, stored)
         room.members = {}
         for stored_member in stored.members:
             if (player := names.get(stored_member.player_id)) is not None:
@@ -954,6 +942,11 @@ class Arena:
         self._finished.pop(room, None)
         self._lobby_returns.pop(room, None)
 
+    def _close(self, room: Room) -> RoomStatusRecord:
+        """A lobby everyone left leaves memory; the store keeps it as `closed`."""
+        self._drop_room(room)
+        return RoomStatusRecord(room.record.room_id, CLOSED, self.clock.now(), room.next_version())
+
     def _room_of(self, player_id: str) -> Room:
         code = self.players[player_id].room_code
         room = self.rooms.get(code) if code else None
@@ -1006,13 +999,11 @@ class Arena:
             successors = room.players() or list(room.members.values())
             if successors:
                 room.host_id = successors[0].player_id
-        now = self.clock.now()
         records: list[MemberLeftRecord | RoomStatusRecord] = [
             MemberLeftRecord(room.record.room_id, player_id, room.host_id, room.next_version())
         ]
         if not room.members and room.status not in (RUNNING, FINISHED):  # a finished race goes with the sweep
-            self._drop_room(room)
-            records.append(RoomStatusRecord(room.record.room_id, CLOSED, now, room.next_version()))
+            records.append(self._close(room))
 
         def rollback() -> None:
             if member is not None:
@@ -1051,3 +1042,14 @@ class Arena:
 def _behind(stored: StoredGame, current: PlayerGame) -> bool:
     """The copy in memory lacks moves (or the result) the store has: another process played them."""
     return len(stored.moves) > len(current.game.actions) or (stored.result is not None and current.running)
+
+
+def _take_stored_status(room: Room, stored: StoredRoom) -> None:
+    """The room's host, status, version and start as the store has them (a started race's end follows from its
+    start)."""
+    room.status, room.host_id = stored.status, stored.room.host_id
+    room.seq, room.tag = stored.seq, stored.tag
+    room.starts_at, room.ends_at = stored.started_at, None
+    if stored.status in (RUNNING, FINISHED) and stored.started_at is not None:
+        room.begin()
+        room.status = stored.status

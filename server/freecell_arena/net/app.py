@@ -108,14 +108,14 @@ class ArenaServer:
         except Exception as error:
             if effect.rollback is not None:
                 effect.rollback()
-            conflict = isinstance(error, RecordRefusedError) and any(map(changes_room, effect.records))
             if self.cluster is not None and isinstance(error, RecordRefusedError):
                 await self.cluster.after_refusal(effect.records)  # another process changed it first: read it back
-                if may_retry and conflict:
-                    return None
-            if self.cluster is not None and conflict and connection is None:
-                log.info("another process changed room first, this copy re-read it: %s", one_line(error))
-                return False  # a timer's change that another process made first: the normal race of a cluster
+                if any(map(changes_room, effect.records)):
+                    if may_retry:
+                        return None
+                    if connection is None:  # a timer's change another process made first: a cluster's normal race
+                        log.info("another process changed room first, this copy re-read it: %s", one_line(error))
+                        return False
             self.write_failures.warning(type(error).__name__, f"a write failed, nothing changed: {one_line(error)}")
             if connection is not None:
                 connection.send(

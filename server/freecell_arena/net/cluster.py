@@ -317,12 +317,6 @@ class ClusterBridge:
             if room.status != FINISHED:
                 await self._quietly(self.resync(code))
 
-    async def resync_room_of(self, room_id: str) -> None:
-        """After a room change of ours was refused: another process changed the room first."""
-        room = self.host.arena.rooms_by_id.get(room_id)
-        if room is not None:
-            await self._quietly(self.resync(room.code))
-
     def settle_due(self) -> None:
         """The races that may be over (`Arena.due`): each is settled from the store, one at a time per room."""
         for room in list(self.host.arena.due):
@@ -333,36 +327,45 @@ class ClusterBridge:
     async def _settle(self, room: Room) -> None:
         arena = self.host.arena
         try:
-            if room.status != RUNNING:  # it ended here meanwhile (our finish may still be being written)
-                arena.due.pop(room, None)
-                return
-            if room.games and all(map(arena.is_connected, room.games)):  # every game is played here: no copy to
-                effect = arena.settle(room)  # refresh (a finish is still a compare-and-set on the room's version)
-                if effect is not None and not await self.host.execute(effect, None):
-                    await self.resync(room.code)
-                return
-            stored = await self.host.store.room(room.record.room_id)
-            if stored is None:
-                arena.due.pop(room, None)
-                return
-            if stored.seq < room.seq:
-                return  # a change of ours to the room is still being written: it stays due, a later tick looks again
-            if (stored.seq, stored.tag, stored.status) != (room.seq, room.tag, room.status):
-                log.debug("settle %s: the store has version %s, this copy %s", room.code, stored.seq, room.seq)
-                arena.due.pop(room, None)
-                await self.resync(room.code)  # behind: re-read (never over changes of ours being written)
-                return
-            games, players = await load_room(self.host.store, stored)
-            arena.refresh_games(room, games, {player.player_id: player for player in players})
-            effect = arena.settle(room)
-            log.debug("settle %s: %s", room.code, "finishing" if effect is not None else "goes on")
-            if effect is not None and not await self.host.execute(effect, None):
-                await self.resync(room.code)
+            if await self._settle_from_store(room):
+                await self._finish(room)
         except Exception as error:
             self.failures.warning("settle", f"a race could not be settled, retrying later: {one_line(error)}")
             arena.due[room] = None
         finally:
             self._settling.discard(room.code)
+
+    async def _settle_from_store(self, room: Room) -> bool:
+        """Bring the copies of the room's games up to date before it is settled: False when there is nothing to
+        settle now (the race ended here meanwhile, the copy was behind and has been re-read, or a change of ours
+        is still being written)."""
+        arena = self.host.arena
+        if room.status != RUNNING:  # it ended here meanwhile (our finish may still be being written)
+            arena.due.pop(room, None)
+            return False
+        if room.games and all(map(arena.is_connected, room.games)):  # every game is played here: no copy to
+            return True  # refresh (a finish is still a compare-and-set on the room's version)
+        stored = await self.host.store.room(room.record.room_id)
+        if stored is None:
+            arena.due.pop(room, None)
+            return False
+        if stored.seq < room.seq:
+            return False  # a change of ours to the room is still being written: it stays due, a later tick looks again
+        if (stored.seq, stored.tag, stored.status) != (room.seq, room.tag, room.status):
+            log.debug("settle %s: the store has version %s, this copy %s", room.code, stored.seq, room.seq)
+            arena.due.pop(room, None)
+            await self.resync(room.code)  # behind: re-read (never over changes of ours being written)
+            return False
+        games, players = await load_room(self.host.store, stored)
+        arena.refresh_games(room, games, {player.player_id: player for player in players})
+        return True
+
+    async def _finish(self, room: Room) -> None:
+        """Finish the race if it is over; a finish another process wrote first is read back instead."""
+        effect = self.host.arena.settle(room)
+        log.debug("settle %s: %s", room.code, "finishing" if effect is not None else "goes on")
+        if effect is not None and not await self.host.execute(effect, None):
+            await self.resync(room.code)
 
     async def _check_forever(self) -> None:
         """A safety net for lost events: a live room here whose stored version moved past this copy's is re-read

@@ -70,6 +70,9 @@ class CoalescingPublisher:
         window = self._windows.get(topic)
         if window is None or not window.pending:
             return
+        self._send_pending(topic, window)
+
+    def _send_pending(self, topic: str, window: _Window) -> None:
         pending, window.pending = window.pending, {}
         for message, skip in pending.values():
             self._send(topic, message, skip)
@@ -86,8 +89,7 @@ class CoalescingPublisher:
     def _close(self, topic: str) -> None:
         window = self._windows.pop(topic, None)
         if window is not None and window.pending:
-            for message, skip in window.pending.values():
-                self._send(topic, message, skip)
+            self._send_pending(topic, window)
             self._open(topic)  # still busy: the next window collects what comes meanwhile
 
     def close(self) -> None:

@@ -327,7 +327,7 @@ class Connection:
         if type(message) is ErrorMessage:
             self.server.metrics.errors[message.code.value] += 1
         text = _encoded(message)
-        size = len(text) if text.isascii() else len(text.encode())
+        size = _utf8_size(text)
         if self.outbox_bytes + size > self.server.settings.outbox_limit_bytes:
             self.server.metrics.frames_dropped += 1
             if not self._overflowed:
@@ -375,7 +375,7 @@ class Connection:
         while True:
             while outbox and not self._replying:
                 text = outbox.popleft()
-                self.outbox_bytes -= len(text) if text.isascii() else len(text.encode())
+                self.outbox_bytes -= _utf8_size(text)
                 await self.websocket.send(text)  # written before send() first yields: order kept
             if self._stopping and not outbox:
                 return
@@ -406,3 +406,8 @@ def client_address(websocket: ServerConnection) -> str:
     """The peer's IP address, the key of the per-address limits ("unknown" when the transport has none)."""
     peer = websocket.remote_address
     return str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
+
+
+def _utf8_size(text: str) -> int:
+    """A frame's size on the wire (the outbox limit counts bytes); most frames are ASCII, counted without a copy."""
+    return len(text) if text.isascii() else len(text.encode())

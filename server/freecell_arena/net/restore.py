@@ -10,6 +10,7 @@ from freecell_arena.core.arena import Arena
 from freecell_arena.core.identity import normalize_room_code
 from freecell_arena.core.ports import PlayerRecord, Store, StoredGame, StoredRoom
 from freecell_arena.core.reads import ServerStore
+from freecell_arena.core.room import CLOSED
 from freecell_arena.protocol.messages import JoinRoomRequest, Message, ReplayRequest
 
 
@@ -71,7 +72,7 @@ async def restore_for(arena: Arena, store: Store, request: Message) -> None:
         if code in arena.rooms:
             return
         stored_room = await store.room_by_code(code)
-        if stored_room is not None and stored_room.status != "closed":
+        if stored_room is not None and stored_room.status != CLOSED:
             await adopt_room(arena, store, stored_room)
 
 

@@ -214,6 +214,36 @@ def test_a_copy_of_a_room_applies_events_built_on_its_version_and_asks_for_a_res
     assert b.apply_remote(*events[1]) == "applied" and second in room_b.members
 
 
+def test_a_copy_of_a_room_learns_a_race_began_elsewhere_from_the_room_event() -> None:
+    """The whole room (`room`, sent when its status changes) carries no `code` of its own: a copy must still find
+    its room by the code inside. A race begun by another process holds games only the store has: a `gap`, which
+    re-reads them (without it, the copy stayed in its countdown and began the race again after its grace)."""
+    from freecell_arena.core.ports import PlayerRecord, StoredMember, StoredRoom
+    from freecell_arena.protocol.messages import RoomMessage
+
+    clock = ManualClock()
+    a, b = Arena(clock), Arena(clock)
+    host, _ = a.register(HelloRequest(name="host"))
+    created = a.create_room(host, CreateRoomRequest(variant="freecell", options=RoomOptions(countdown_s=0)))
+    code = a.players[host].room_code
+    assert code is not None
+    room_a = a.rooms[code]
+    host_record = a.players[host].record
+    assert isinstance(host_record, PlayerRecord)
+    stored = StoredRoom(created.records[0], "lobby", None, None, [], [StoredMember(host, "player", clock.now())],  # type: ignore[arg-type]
+                        seq=room_a.seq, tag=room_a.tag)  # fmt: skip
+    b.shared = True
+    b.adopt_room(stored, [], [host_record])
+    countdown = a.start_race(host, StartRaceRequest())
+    whole = [p for p in countdown.publications if isinstance(p.message, RoomMessage)]
+    assert [b.apply_remote(p.message, p.version) for p in whole] == ["applied"]
+    assert b.rooms[code].status == "countdown"
+    clock.advance(0.1)
+    [begun] = a.tick()
+    [running] = [p for p in begun.publications if isinstance(p.message, RoomMessage)]
+    assert b.apply_remote(running.message, running.version) == "gap"
+
+
 def test_a_race_with_a_player_of_another_process_begins_and_deals_them_a_game() -> None:
     """A member known only from another process's event has no identity here: the race still begins, and their
     deal goes to their own process through their player topic (which adopts the game from the store)."""

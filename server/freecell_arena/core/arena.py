@@ -768,8 +768,7 @@ class Arena:
         date. Returns `applied`, `seen` (a version this copy has had already), `gap` (the event is not built on
         this copy's version, or needs what only the store has: re-read the room with `resync`), or `unknown` (no
         copy here). An event without a version (progress, connections) is applied as it comes."""
-        code = getattr(message, "code", None)
-        room = self.rooms.get(code) if isinstance(code, str) else None
+        room = self.rooms.get(_room_code_of(message) or "")
         if room is None:
             return "unknown"
         if version is not None:
@@ -1037,6 +1036,14 @@ class Arena:
             return Effect()
         message = RoomMessage(room=room.view(self.clock.now(), self.is_connected))
         return Effect(publications=[Publication(room_topic(room.code), message, version=version)])
+
+
+def _room_code_of(message: Message) -> str | None:
+    """The room a room event is about: its `code`, or the code of the room it carries whole (`RoomMessage`)."""
+    if isinstance(message, RoomMessage):
+        return message.room.code if message.room is not None else None
+    code = getattr(message, "code", None)
+    return code if isinstance(code, str) else None
 
 
 def _behind(stored: StoredGame, current: PlayerGame) -> bool:

@@ -243,10 +243,14 @@ class ClusterBridge:
         if kind == "progress" and _STILL_PLAYING in text:
             return  # the common case, a move of a game that goes on: nothing for this copy to change
         if topic.startswith("room:") and kind in ROOM_EVENTS:
+            if topic.partition(":")[2] not in arena.rooms:
+                return  # a room with nobody here: no copy to change (parsing it would cost every process)
             message = SERVER_MESSAGES.validate_json(text)
             if arena.apply_remote(message, version) == "gap":
                 await self.resync(topic.partition(":")[2])
-        elif kind == "race_started":  # the player's game was dealt elsewhere: it must be here before their move
+        elif kind == "race_started" and arena.is_connected(topic.partition(":")[2]):
+            # the game of a player connected here was dealt elsewhere: it must be here before their first move
+            # (every process hears every player's channel; the others have no use for the game)
             started = SERVER_MESSAGES.validate_json(text)
             assert isinstance(started, RaceStartedMessage)
             if started.game.game_id not in arena.games:

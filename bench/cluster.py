@@ -5,11 +5,14 @@
 Two runs on one throwaway PostgreSQL and one throwaway redis-server, both on 127.0.0.1:
 
 - baseline: one server process (with Redis, as a cluster of one), every room's two players on it;
+- apart: two server processes, each room's two players on the same one (half the rooms on each): what splitting
+  the load costs when no room event has to cross;
 - spread: two server processes, each room's two players on different processes.
 
 In each run every room has a mover and a watcher; the movers play legal moves at `--rate` moves/s in total
 (paced, spread evenly), the watchers only read. Printed per run: moves acknowledged, the servers' CPU per move
-(all server processes, measured with psutil; redis-server's CPU beside it), and the latency of a room event
+while the races are played (all server processes, measured with psutil; redis-server's CPU beside it; opening the
+rooms and starting their races is left out), and the latency of a room event
 across processes: from the mover sending move N to the watcher receiving progress with N moves, p50 and p99.
 Run it with `--window-ms 0` too: the default coalescing window (100 ms) delays a room's progress while the room
 is busy, which is what it is for; with 0 the figure is the crossing alone. Bounded by `--duration`.
@@ -129,12 +132,17 @@ class Room:
         return [(seen[count] - sent) * 1000 for count, sent in self.sent.items() if count in seen]
 
 
-async def one_run(urls: list[str], rooms: int, rate: float, duration_s: float) -> tuple[int, list[float]]:
+async def one_run(
+    urls: list[str], rooms: int, rate: float, duration_s: float, spread: bool, meters: list[list[psutil.Process]]
+) -> tuple[int, list[float], list[float]]:
+    """The rooms are opened and their races started, then played for `duration_s`: moves, event latencies, and the
+    CPU seconds of each group of `meters` over the play alone (opening a room and starting its race is not what a
+    move costs)."""
     clients = []
     built = []
     for index in range(rooms):
         mover = WsPlayer(urls[index % len(urls)], f"mover-{index}")
-        watcher = WsPlayer(urls[(index + 1) % len(urls)], f"watcher-{index}")  # the other process, when two
+        watcher = WsPlayer(urls[(index + spread) % len(urls)], f"watcher-{index}")  # spread: the other process
         await mover.open()
         await watcher.open()
         clients += [mover, watcher]
@@ -142,6 +150,7 @@ async def one_run(urls: list[str], rooms: int, rate: float, duration_s: float) -
         await room.open()
         built.append(room)
     interval = rooms / rate
+    cpu_before = [cpu_seconds(group) for group in meters]
     until = time.perf_counter() + duration_s
 
     async def drive(room: Room, offset: float) -> None:
@@ -154,10 +163,22 @@ async def one_run(urls: list[str], rooms: int, rate: float, duration_s: float) -
 
     await asyncio.gather(*(drive(room, interval * index / rooms) for index, room in enumerate(built)))
     await asyncio.sleep(0.5)
+    cpu = [cpu_seconds(group) - before for group, before in zip(meters, cpu_before, strict=True)]
     latencies = [value for room in built for value in room.latencies_ms()]
     for client in clients:
         await client.close()
-    return sum(room.moves for room in built), latencies
+    return sum(room.moves for room in built), latencies, cpu
+
+
+def profile(pid: int, output: str, duration_s: float) -> subprocess.Popen[bytes]:
+    """py-spy on one server process (collapsed stacks, sampled while it holds the GIL), from room setup on."""
+    command = ["py-spy", "record", "--pid", str(pid), "--duration", str(int(duration_s) + 2), "--rate", "250",
+               "--gil", "--nonblocking", "--format", "raw", "--output", output]  # fmt: skip
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def slug(label: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
 
 
 def cpu_seconds(processes: list[psutil.Process]) -> float:
@@ -177,21 +198,29 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1000.0, help="moves/s of all rooms together")
     parser.add_argument("--duration", type=float, default=10.0)
     parser.add_argument("--window-ms", type=float, default=100.0, help="FREECELL_ARENA_PROGRESS_WINDOW_MS")
+    parser.add_argument("--py-spy", metavar="FILE", help="profile each server process: FILE.<run>.<process>")
     args = parser.parse_args()
     module = fixtures()
     rows = []
     with module.throwaway_postgres() as postgres, module.throwaway_redis() as redis_server:
         redis_process = psutil.Process(redis_server.process.pid)
-        for label, count in (("1 process (baseline)", 1), ("2 processes, rooms spread", 2)):
+        runs = (("1 process (baseline)", 1, False), ("2 processes, rooms apart", 2, False),
+                ("2 processes, rooms spread", 2, True))  # fmt: skip
+        for label, count, spread in runs:
             url = postgres.url(postgres.create_database())
             env = environment(redis_server.url, args.window_ms)
             subprocess.run([sys.executable, "-m", "freecell_arena", "migrate", "--database-url", url], cwd=REPO,
                            env=env, check=True, capture_output=True, timeout=120)  # fmt: skip
             with servers(count, url, env) as started:
                 processes = [process for _, process in started]
-                before, redis_before = cpu_seconds(processes), cpu_seconds([redis_process])
-                moves, latencies = asyncio.run(one_run([u for u, _ in started], args.rooms, args.rate, args.duration))
-                cpu, redis_cpu = cpu_seconds(processes) - before, cpu_seconds([redis_process]) - redis_before
+                profilers = [profile(process.pid, f"{args.py_spy}.{slug(label)}.{index}", args.duration)
+                             for index, process in enumerate(processes)] if args.py_spy else []  # fmt: skip
+                meters = [processes, [redis_process]]
+                moves, latencies, (cpu, redis_cpu) = asyncio.run(
+                    one_run([u for u, _ in started], args.rooms, args.rate, args.duration, spread, meters)
+                )
+                for profiler in profilers:
+                    profiler.wait(30)
             rows.append((label, moves, cpu, redis_cpu, latencies))
     print(f"{args.rooms} rooms of a mover and a watcher, {args.rate:g} moves/s paced for {args.duration:g} s; "
           f"progress window {args.window_ms:g} ms; PostgreSQL + Redis on loopback")  # fmt: skip
@@ -200,9 +229,11 @@ def main() -> None:
         per_move, redis_per_move = cpu / max(moves, 1) * 1e6, redis_cpu / max(moves, 1) * 1e6
         print(f"{label:<28} {moves:>7} {per_move:>13.0f} us {redis_per_move:>12.0f} us "
               f"{percentile(latencies, 0.5):>7.1f} ms {percentile(latencies, 0.99):>6.1f} ms")  # fmt: skip
-    base, spread = (row[2] / max(row[1], 1) for row in rows)
-    print(f"server CPU per move, 2 processes / 1: {spread / base:.2f} x; median event latency over all moves: "
-          f"{statistics.median(rows[1][4]) if rows[1][4] else float('nan'):.1f} ms")  # fmt: skip
+    base, apart, spread = (row[2] / max(row[1], 1) for row in rows)
+    print(f"server CPU per move, 2 processes rooms spread / 1 process: {spread / base:.2f} x; rooms apart / 1 process "
+          f"(the split alone, nothing crossing): {apart / base:.2f} x; spread / apart (what crossing costs): "
+          f"{spread / apart:.2f} x; median event latency over all moves, spread: "
+          f"{statistics.median(rows[2][4]) if rows[2][4] else float('nan'):.1f} ms")  # fmt: skip
 
 
 if __name__ == "__main__":

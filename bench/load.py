@@ -23,6 +23,8 @@ import json
 import multiprocessing
 import os
 import re
+import shlex
+import socket
 import subprocess
 import sys
 import tempfile
@@ -125,6 +127,24 @@ def serving(url: str, name: str, workers: int = 1, redis_url: str | None = None)
         command += ["--workers", str(workers)]
     with started(name, command, listeners=workers) as target:
         yield target
+
+
+@contextlib.contextmanager
+def independent_servers(url: str, name: str, count: int) -> Iterator[Target]:
+    """`count` plain servers (no Redis, no supervisor) sharing one port (SO_REUSEPORT) and the database, under one
+    shell: what splitting the same load over processes costs this machine when nothing crosses between them (the
+    bench's rooms have one player each, so each process serves its own players alone)."""
+    serve = [sys.executable, "-m", "freecell_arena", "serve", "--port", str(_free_port()), "--database-url", url]
+    script = (f'for i in $(seq {count}); do FREECELL_ARENA_REUSE_PORT=true {shlex.join(serve)} & pids="$pids $!"; '
+              'done; trap \'kill $pids; wait; exit 0\' TERM; wait')
+    with started(name, ["sh", "-c", script], listeners=count) as target:
+        yield target
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 @contextlib.contextmanager
@@ -371,11 +391,16 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
 
 
 def _profile(target: Target, args: argparse.Namespace) -> subprocess.Popen[bytes] | None:
-    """py-spy on the server under test for the load window (the echo's profile goes to FILE.echo): collapsed stacks
+    """py-spy on the server under test for the load window (the echo's profile goes to FILE.echo, each run of
+    `--workers` to FILE.<run>): collapsed stacks
     for flame graphs, sampled only while the GIL is held, so time spent waiting for a CPU is not blamed on code."""
     output = args.py_spy + (".echo" if target.name.startswith("echo") else "")
+    if args.workers > 1 and not target.name.startswith("echo"):  # three runs: one profile each
+        output += "." + re.sub(r"[^a-z0-9]+", "-", target.name).strip("-")
     command = ["py-spy", "record", "--pid", str(target.process.pid), "--duration", str(int(args.duration)),
                "--rate", "250", "--gil", "--format", "raw", "--output", output]
+    if target.whole_tree:  # a supervisor: its workers are the server
+        command.append("--subprocesses")
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -411,7 +436,9 @@ def compare(args: argparse.Namespace, database: str) -> tuple[Result | None, Res
 def compare_workers(args: argparse.Namespace) -> None:
     """On one PostgreSQL database, under the same load, in the same run: one process without Redis (the single
     process of today), `--workers 1` with Redis (what the cluster's machinery costs one process), then
-    `--workers N` with Redis (what the split costs). The server's CPU per move is summed over its processes.
+    `--workers N` with Redis (what the split costs), then N independent plain processes without Redis on one port
+    (what the split alone costs the machine, nothing crossing). The server's CPU per move is summed over its
+    processes.
     A client's games stay on the worker that took its connection."""
     fixtures = _test_fixtures()
     with database_url("postgres") as url, fixtures.throwaway_redis() as redis:
@@ -422,6 +449,9 @@ def compare_workers(args: argparse.Namespace) -> None:
             with serving(url, name, workers, redis_url) as target:
                 results.append(run_load(target, args))
             print(results[-1].line(), flush=True)
+        with independent_servers(url, f"{args.workers} x plain", args.workers) as target:
+            apart = run_load(target, args)
+        print(apart.line(), flush=True)
     alone, one, several = results
     print(f"at {args.connections} connections: with Redis / without: server CPU per move "
           f"{one.server_us_per_move / alone.server_us_per_move:.2f} x, moves/s "
@@ -429,6 +459,10 @@ def compare_workers(args: argparse.Namespace) -> None:
     print(f"--workers {args.workers} / --workers 1 (both with Redis): server CPU per move "
           f"{several.server_us_per_move / one.server_us_per_move:.2f} x, moves/s "
           f"{several.moves_per_s / max(one.moves_per_s, 1e-9):.2f} x", flush=True)
+    print(f"{args.workers} independent plain processes / 1 plain process (no Redis, nothing crosses; what the split "
+          f"alone costs this machine): server CPU per move {apart.server_us_per_move / alone.server_us_per_move:.2f} x"
+          f"; --workers {args.workers} +redis / {args.workers} independent: "
+          f"{several.server_us_per_move / apart.server_us_per_move:.2f} x", flush=True)
 
 
 def idle_memory(args: argparse.Namespace, database: str) -> None:

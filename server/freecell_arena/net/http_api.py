@@ -92,14 +92,13 @@ def response(status: HTTPStatus, body: bytes, content_type: str, *extra: tuple[s
     return Response(status.value, status.phrase, headers, body)
 
 
-def json_response(status: HTTPStatus, message: Message) -> Response:
-    return response(status, (encode(message) + "\n").encode(), "application/json")
+def json_response(status: HTTPStatus, message: Message, *extra: tuple[str, str]) -> Response:
+    return response(status, (encode(message) + "\n").encode(), "application/json", *extra)
 
 
 def method_not_allowed(method: str) -> Response:
     message = ErrorMessage(code=ErrorCode.method_not_allowed, message=f"{method} is not allowed here: use GET")
-    body = (encode(message) + "\n").encode()
-    return response(HTTPStatus.METHOD_NOT_ALLOWED, body, "application/json", ("Allow", ALLOWED_METHODS))
+    return json_response(HTTPStatus.METHOD_NOT_ALLOWED, message, ("Allow", ALLOWED_METHODS))
 
 
 def error_response(code: ErrorCode, message: str) -> Response:

@@ -34,11 +34,10 @@ def room_status_update(record: RoomStatusRecord) -> RowUpdate:
         values["started_at"] = record.at  # a countdown's end: when the race starts
     elif record.status == FINISHED:
         values["finished_at"] = record.at
-    where: dict[str, Any] = {"id": record.room_id}
-    refusal = f"status {record.status!r} for unknown room {record.room_id!r}"
     if record.version is not None:
         return room_version_update(record.room_id, record.version, values, f"status {record.status!r}")
-    return RowUpdate("rooms", values, where, refusal)
+    refusal = f"status {record.status!r} for unknown room {record.room_id!r}"
+    return RowUpdate("rooms", values, {"id": record.room_id}, refusal)
 
 
 def room_version_update(room_id: str, version: RoomVersion, values: dict[str, Any], change: str) -> RowUpdate:

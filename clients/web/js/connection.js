@@ -100,12 +100,15 @@ export class Connection {
   /**
    * `onMessage(message)` gets every server message; `onState(state, detail)` every change of the
    * connection's state: "idle", "connecting", "open", "reconnecting", "replaced", "refused" (the name).
+   * Without them (a connection started before the app has loaded: `startEarly`), both are kept in order
+   * until `listen` gives them.
    */
-  constructor({ url, identity, onMessage, onState, WebSocketImpl = globalThis.WebSocket, random = Math.random }) {
+  constructor({ url, identity, onMessage = null, onState = null, WebSocketImpl = globalThis.WebSocket, random = Math.random }) {
     this.url = url;
     this.identity = identity;
     this.onMessage = onMessage;
     this.onState = onState;
+    this.unheard = onMessage ? null : [];
     this.WebSocketImpl = WebSocketImpl;
     this.random = random;
     this.socket = null;
@@ -120,6 +123,18 @@ export class Connection {
 
   get playerId() {
     return this.welcome?.player_id ?? null;
+  }
+
+  /** Gives the listeners, and replays to them what happened before, in order. */
+  listen({ onMessage, onState }) {
+    this.onMessage = onMessage;
+    this.onState = onState;
+    const unheard = this.unheard ?? [];
+    this.unheard = null;
+    for (const [kind, ...args] of unheard) {
+      if (kind === 'state') this.onState?.(...args);
+      else this.onMessage(...args);
+    }
   }
 
   /** Connects (or reconnects) as `name`, resuming the saved token if there is one. */
@@ -205,7 +220,8 @@ export class Connection {
       if (message.type === 'error') reject(new RequestError(message, kind));
       else resolve(message);
     }
-    this.onMessage(message);
+    if (this.unheard) this.unheard.push(['message', message]);
+    else this.onMessage(message);
   }
 
   closed(socket, event) {
@@ -238,7 +254,8 @@ export class Connection {
 
   setState(state, detail = null) {
     this.state = state;
-    this.onState?.(state, detail);
+    if (this.unheard) this.unheard.push(['state', state, detail]);
+    else this.onState?.(state, detail);
   }
 
   /** Sends `message` with a fresh id; resolves with the reply, rejects with RequestError or ConnectionLost. */
@@ -263,4 +280,26 @@ export class Connection {
     });
     return { id, reply };
   }
+}
+
+let early = null;
+
+/**
+ * A returning player's connection, started by boot.js as soon as this module has arrived: the socket opens,
+ * says hello and takes the resumed state while the rest of the app is still loading (on a first visit the
+ * modules take about as long as all of that). A new player (no saved name) is asked first, as before.
+ */
+export function startEarly(location, storage) {
+  const url = serverUrl(location);
+  const identity = new IdentityStore(storage, url);
+  if (early || !identity.load()) return;
+  early = new Connection({ url, identity });
+  early.start();
+}
+
+/** The connection `startEarly` began for `url`, once (the session takes it); else null. */
+export function takeEarly(url) {
+  const connection = early?.url === url ? early : null;
+  early = null;
+  return connection;
 }

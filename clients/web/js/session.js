@@ -4,7 +4,7 @@
  * through it. It holds no rules: a move goes to the server and the board changes when the answer comes.
  */
 
-import { Connection, IdentityStore, RequestError, serverUrl } from './connection.js';
+import { Connection, IdentityStore, RequestError, serverUrl, takeEarly } from './connection.js';
 import { GameState } from './view-state.js';
 import { applyMembership, applyProgress, clockOffsetFromCountdown } from './room-state.js';
 import { formatDuration } from './notation.js';
@@ -29,14 +29,15 @@ export class Session {
     this.daily = null;
     this.clockOffsetMs = 0;
     this.lastRefusal = null;
-    this.connection = new Connection({
-      url: this.url,
-      identity: this.identity,
+    this.ready = null;
+    this.resolveReady = null;
+    this.resumedState = null; // after a resumed welcome: the game_state the server sends with it
+    this.resolveResumed = null;
+    this.connection = takeEarly(this.url) ?? new Connection({ url: this.url, identity: this.identity });
+    this.connection.listen({
       onMessage: (message) => this.receive(message),
       onState: (state, detail) => this.connectionState(state, detail),
     });
-    this.ready = null;
-    this.resolveReady = null;
   }
 
   get playerId() {
@@ -55,6 +56,7 @@ export class Session {
   start(name = null) {
     if (name) this.identity.save({ ...(this.identity.load() ?? {}), name });
     if (!this.ready) this.ready = new Promise((resolve) => { this.resolveReady = resolve; });
+    if (this.isOpen) this.resolveReady(); // the early connection (boot.js) is open already
     this.connection.start();
     return this.ready;
   }
@@ -93,6 +95,12 @@ export class Session {
     const was = this.state;
     this.state = state;
     this.stateDetail = detail;
+    this.resolveResumed?.(null); // a connection that closed before its state came: nothing will
+    this.resolveResumed = null;
+    this.resumedState = null;
+    if (state === 'open' && detail?.resumed) {
+      this.resumedState = new Promise((resolve) => { this.resolveResumed = resolve; });
+    }
     if (state === 'open') {
       this.resolveReady?.();
       if (was === 'reconnecting') this.say('Connected again.', 'info');
@@ -276,6 +284,20 @@ export class Session {
     else this.room = null;
     if (message.game) this.game.load(message.game);
     else this.game = new GameState();
+    if (message.id === undefined || message.id === null) {
+      this.resolveResumed?.(message);
+      this.resolveResumed = null;
+    }
+  }
+
+  /**
+   * The room the server holds us in (`{ room }`). After a resumed welcome the server sends our whole state with
+   * it, and every room message since keeps `this.room` current: no need to ask (a first visit's board comes a
+   * round trip and a second whole redraw sooner). Otherwise asked for (`get_state`).
+   */
+  async currentState() {
+    if (this.resumedState && (await this.resumedState)) return { room: this.room };
+    return this.ask({ type: 'get_state' });
   }
 
   on_error(message) {

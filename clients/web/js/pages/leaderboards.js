@@ -78,6 +78,7 @@ export function leaderboardsPage(main, { session, location, navigate, variant, q
   }
 
   function show(reply, appended) {
+    if (reply.day && !dayInput.value) dayInput.value = reply.day; // the day shown, when the server chose it
     const table = reply.type === 'season' ? seasonTable(reply) : boardTable(reply, session, location);
     const heading = reply.type === 'season'
       ? h('p', {}, `${reply.total} players over the last ${reply.days} closed days${reply.through ? ` (through ${reply.through})` : ''}${reply.bots ? ', bots' : ''}.`)

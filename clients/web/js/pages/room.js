@@ -56,7 +56,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
 
   async function join(spectator = watch) {
     try {
-      const state = await session.ask({ type: 'get_state' }); // the session took it in already
+      const state = await session.currentState(); // the session took it in already
       if (state.room?.code === code) {
         joined = true;
         return;

@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from freecell_arena.core.ports import Record
 from freecell_arena.store.errors import RecordRefusedError
-from freecell_arena.store.statements import StatementBuilder, dollar_number
+from freecell_arena.store.statements import Statement, StatementBuilder, dollar_number
 
 
 class PostgresWriter:
@@ -57,21 +57,21 @@ class PostgresWriter:
         statements = self._builder.statements(records)  # values are converted here: a bad one is refused before BEGIN
         async with self._lock:
             driver = await self._connect()
-            sql = "BEGIN"
-            parameters: list[Any] = []
+            current: list[Any] = ["BEGIN", []]  # the statement under way, for the error
+            work = asyncio.ensure_future(_transaction(driver, statements, current))
+            work.add_done_callback(_retrieve)
             try:
-                if len(statements) == 1 and statements[0][2] is None:  # the common batch: one run of inserts (moves)
-                    sql, parameters, _ = statements[0]
-                    await driver.executemany(sql, parameters)  # atomic alone: one round trip, not three
-                else:
-                    async with driver.transaction():
-                        for sql, parameters, refusal in statements:
-                            await _execute(driver, sql, parameters, refusal)
+                # Shielded: asyncpg swallows a cancellation that arrives while an executemany waits to send more
+                # rows (it then awaits the server's answer, which cannot come before the rest is sent), so a
+                # cancelled write would hang. Here the cancellation reaches this coroutine at once, and cutting
+                # the connection (below) ends the statement left behind.
+                await asyncio.shield(work)
             except asyncpg.IntegrityConstraintViolationError as error:  # rolled back; the connection is sound
                 raise RecordRefusedError(f"record refused by the database: {error}") from error
             except RecordRefusedError:  # an UPDATE that matched no row: rolled back likewise
                 raise
             except Exception as error:
+                sql, parameters = current
                 # The database failed, or the connection did (a PostgresError, an InterfaceError, an OSError, or
                 # asyncpg's InternalClientError when the server cut the connection between two batches): start the
                 # next batch on a fresh connection rather than trust this one's state (failures are rare; a
@@ -81,7 +81,7 @@ class PostgresWriter:
                 if closed:  # the server cut us off (a restart?): its pooled connections are likely gone too, and
                     await self._engine.dispose(close=False)  # SQLAlchemy itself renews the pool on a disconnect
                 raise DBAPIError.instance(sql, parameters, error, Exception, connection_invalidated=closed) from error
-            except BaseException:  # cancelled mid-transaction: the connection's state is unknown
+            except BaseException:  # cancelled mid-transaction: the connection's state is unknown; cut it
                 self._forget()
                 raise
             self.commits += 1
@@ -129,6 +129,24 @@ async def _give_back_invalid(connection: AsyncConnection | None) -> None:
         with contextlib.suppress(Exception):
             await connection.invalidate()
             await connection.close()
+
+
+async def _transaction(driver: Any, statements: list[Statement], current: list[Any]) -> None:
+    """The batch's statements in one transaction; `current` names the statement under way."""
+    if len(statements) == 1 and statements[0][2] is None:  # the common batch: one run of inserts (moves)
+        current[:] = statements[0][:2]
+        await driver.executemany(*current)  # atomic alone: one round trip, not three
+        return
+    async with driver.transaction():
+        for sql, parameters, refusal in statements:
+            current[:] = [sql, parameters]
+            await _execute(driver, sql, parameters, refusal)
+
+
+def _retrieve(work: asyncio.Future[None]) -> None:
+    """A statement cut off by a cancelled write fails when its connection is cut: nobody waits for it."""
+    if not work.cancelled():
+        work.exception()
 
 
 async def _execute(driver: Any, sql: str, parameters: list[tuple[Any, ...]], refusal: str | None) -> None:

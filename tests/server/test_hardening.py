@@ -91,6 +91,17 @@ async def test_every_plain_http_answer_says_nosniff(arena: RunningArena) -> None
         assert headers["X-Content-Type-Options"] == "nosniff", path
 
 
+async def test_every_plain_http_answer_says_the_connection_closes(arena: RunningArena) -> None:
+    """websockets closes the connection after a plain HTTP answer: without `Connection: close` a browser keeps it
+    for its next file, finds it dead and sends that request again on a new one."""
+    for path in ("/", "/js/app.js", "/styles.css", "/api/daily/freecell", "/healthz", "/readyz", "/metrics",
+                 "/nowhere"):  # fmt: skip
+        _, headers, _ = await asyncio.to_thread(raw_http, arena.server.port, "GET", path)
+        assert headers["Connection"] == "close", path
+    _, headers, _ = await asyncio.to_thread(raw_http, arena.server.port, "POST", "/healthz")
+    assert headers["Connection"] == "close", "405"
+
+
 async def test_readyz_is_503_while_the_database_cannot_commit(database_url: str) -> None:
     """Liveness stays 200 (the process answers); readiness follows what a write just did, then the database."""
     server = await start_arena(database_url, readiness_failure_window_s=30)

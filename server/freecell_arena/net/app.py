@@ -220,6 +220,13 @@ class ArenaServer:
             self.limits.disconnect(address)
 
     async def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        answer = await self._answer_http(request)
+        if answer is not None:  # websockets closes the connection after a plain HTTP answer: say so, or a browser
+            answer.headers["Connection"] = "close"  # keeps it for its next file, finds it dead and asks again
+        return answer
+
+    async def _answer_http(self, request: Request) -> Response | None:
+        """A plain HTTP request's answer; None for a websocket handshake (websockets goes on with it)."""
         if request.method != "GET":
             return method_not_allowed(request.method)
         path = request.path.split("?")[0]

@@ -82,6 +82,16 @@ async def send_moves(client: ArenaClient, moves: list[str]) -> list[dict[str, An
     return replies
 
 
+async def resume_on(url: str, player: ArenaClient, name: str, last_acknowledged: dict[str, Any]) -> ArenaClient:
+    """The player says hello with their token on another process: resumed, their game exactly where their last
+    acknowledged move left it."""
+    client = await ArenaClient.open(url)
+    assert (await client.hello(name, token=player.token))["resumed"]
+    state = await client.expect("game_state")
+    assert state["game"]["player_moves"] == last_acknowledged["player_moves"]
+    return client
+
+
 async def test_a_race_spread_over_three_processes_runs_as_on_one(
     tmp_path: Path, cluster_database_url: str, redis_url: str
 ) -> None:
@@ -179,10 +189,7 @@ async def test_a_reconnect_to_another_process_resumes_the_game(
             await player.expect("race_started")
             await host.expect("race_started")
             first = await send_moves(player, SOLUTION[:10])
-            moved = await ArenaClient.open(processes[1].url)
-            assert (await moved.hello("player", token=player.token))["resumed"]
-            state = await moved.expect("game_state")
-            assert state["game"]["player_moves"] == first[-1]["player_moves"]
+            moved = await resume_on(processes[1].url, player, "player", first[-1])
             await send_moves(moved, SOLUTION[10:])
             assert (await host.request({"type": "resign"}))["type"] == "game_over"
             over = await host.expect("race_over", code=code, timeout=15)
@@ -207,10 +214,7 @@ async def test_kill_9_of_a_process_mid_race_loses_no_acknowledged_move(
             acknowledged = await send_moves(racer, SOLUTION[:moves_before_kill])
             processes[1].process.send_signal(signal.SIGKILL)
             assert await processes[1].wait() == -signal.SIGKILL
-            back = await ArenaClient.open(processes[0].url)
-            assert (await back.hello("racer", token=racer.token))["resumed"]
-            state = await back.expect("game_state")
-            assert state["game"]["player_moves"] == acknowledged[-1]["player_moves"]
+            back = await resume_on(processes[0].url, racer, "racer", acknowledged[-1])
             await send_moves(back, SOLUTION[moves_before_kill:])
             assert (await host.request({"type": "resign"}))["type"] == "game_over"
             overs = [await client.expect("race_over", code=code, timeout=15) for client in (host, back)]

@@ -181,16 +181,15 @@ def test_room_changes_carry_consecutive_versions_and_a_lobby_picked_up_gives_up_
     assert gone.records[1].status == "closed" and code not in later.rooms  # type: ignore[union-attr]
 
 
-def test_a_copy_of_a_room_applies_events_built_on_its_version_and_asks_for_a_resync_otherwise() -> None:
-    """Two processes (two arenas, one clock): B's copy of A's room follows A's events by version; a repeated
-    event is `seen`, an event built on a version B never saw is a `gap` (B then re-reads the store)."""
+def _a_room_shared_by_two_processes(options: RoomOptions | None = None) -> tuple[ManualClock, Arena, Arena, str, str]:
+    """Two processes (two arenas, one clock): A's host creates a room; B holds a copy of it as the store has it.
+    Returns (clock, a, b, host, code)."""
     from freecell_arena.core.ports import PlayerRecord, StoredMember, StoredRoom
-    from freecell_arena.protocol.messages import MemberJoinedMessage
 
     clock = ManualClock()
     a, b = Arena(clock), Arena(clock)
     host, _ = a.register(HelloRequest(name="host"))
-    created = a.create_room(host, CreateRoomRequest(variant="freecell"))
+    created = a.create_room(host, CreateRoomRequest(variant="freecell", options=options or RoomOptions()))
     code = a.players[host].room_code
     assert code is not None
     room_a = a.rooms[code]
@@ -199,7 +198,17 @@ def test_a_copy_of_a_room_applies_events_built_on_its_version_and_asks_for_a_res
     stored = StoredRoom(created.records[0], "lobby", None, None, [], [StoredMember(host, "player", clock.now())],  # type: ignore[arg-type]
                         seq=room_a.seq, tag=room_a.tag)  # fmt: skip
     b.shared = True
-    room_b = b.adopt_room(stored, [], [host_record])
+    b.adopt_room(stored, [], [host_record])
+    return clock, a, b, host, code
+
+
+def test_a_copy_of_a_room_applies_events_built_on_its_version_and_asks_for_a_resync_otherwise() -> None:
+    """B's copy of A's room follows A's events by version; a repeated event is `seen`, an event built on a
+    version B never saw is a `gap` (B then re-reads the store)."""
+    from freecell_arena.protocol.messages import MemberJoinedMessage
+
+    _, a, b, _, code = _a_room_shared_by_two_processes()
+    room_b = b.rooms[code]
     first, second = (a.register(HelloRequest(name=name))[0] for name in ("first", "second"))
     joins = [a.join_room(player, JoinRoomRequest(code=code)) for player in (first, second)]
     events = [(effect.publications[0].message, effect.publications[0].version) for effect in joins]
@@ -218,22 +227,9 @@ def test_a_copy_of_a_room_learns_a_race_began_elsewhere_from_the_room_event() ->
     """The whole room (`room`, sent when its status changes) carries no `code` of its own: a copy must still find
     its room by the code inside. A race begun by another process holds games only the store has: a `gap`, which
     re-reads them (without it, the copy stayed in its countdown and began the race again after its grace)."""
-    from freecell_arena.core.ports import PlayerRecord, StoredMember, StoredRoom
     from freecell_arena.protocol.messages import RoomMessage
 
-    clock = ManualClock()
-    a, b = Arena(clock), Arena(clock)
-    host, _ = a.register(HelloRequest(name="host"))
-    created = a.create_room(host, CreateRoomRequest(variant="freecell", options=RoomOptions(countdown_s=0)))
-    code = a.players[host].room_code
-    assert code is not None
-    room_a = a.rooms[code]
-    host_record = a.players[host].record
-    assert isinstance(host_record, PlayerRecord)
-    stored = StoredRoom(created.records[0], "lobby", None, None, [], [StoredMember(host, "player", clock.now())],  # type: ignore[arg-type]
-                        seq=room_a.seq, tag=room_a.tag)  # fmt: skip
-    b.shared = True
-    b.adopt_room(stored, [], [host_record])
+    clock, a, b, host, code = _a_room_shared_by_two_processes(RoomOptions(countdown_s=0))
     countdown = a.start_race(host, StartRaceRequest())
     whole = [p for p in countdown.publications if isinstance(p.message, RoomMessage)]
     assert [b.apply_remote(p.message, p.version) for p in whole] == ["applied"]

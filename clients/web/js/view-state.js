@@ -50,6 +50,12 @@ export function pileCards(view, zone, index) {
 
 export const FINISHED = Object.freeze(['won', 'resigned', 'stuck', 'timeout']);
 
+/** The four counts the server sends with a whole game, each accepted move and `game_over`. */
+function countsOf(source) {
+  const { player_moves, single_card_moves, cards_on_foundations, time_ms } = source;
+  return { player_moves, single_card_moves, cards_on_foundations, time_ms };
+}
+
 export class GameState {
   constructor() {
     this.game = null;
@@ -78,12 +84,7 @@ export class GameState {
     this.game = game;
     this.view = game.view;
     this.actions = [...game.actions];
-    this.counts = {
-      player_moves: game.player_moves,
-      single_card_moves: game.single_card_moves,
-      cards_on_foundations: game.cards_on_foundations,
-      time_ms: game.time_ms,
-    };
+    this.counts = countsOf(game);
     this.status = game.status;
     this.onlyUndoLeft = false;
     if (!FINISHED.includes(game.status)) {
@@ -118,12 +119,7 @@ export class GameState {
     if (message.index > this.actions.length) return 'gap';
     this.view = applyViewChanges(this.view, message.changes);
     this.actions.push(message.action);
-    this.counts = {
-      player_moves: message.player_moves,
-      single_card_moves: message.single_card_moves,
-      cards_on_foundations: message.cards_on_foundations,
-      time_ms: message.time_ms,
-    };
+    this.counts = countsOf(message);
     this.status = message.status;
     this.onlyUndoLeft = Boolean(message.only_undo_left);
     this.lastMove = message;
@@ -138,12 +134,7 @@ export class GameState {
     this.outcome = message.outcome;
     this.outcomeMessage = message.message;
     this.onlyUndoLeft = false;
-    this.counts = {
-      player_moves: message.player_moves,
-      single_card_moves: message.single_card_moves,
-      cards_on_foundations: message.cards_on_foundations,
-      time_ms: message.time_ms,
-    };
+    this.counts = countsOf(message);
     this.pending.clear();
     return true;
   }

@@ -1,7 +1,9 @@
 """Install the project as a user would, outside the checkout, and use it there (run by .ci/run).
 
-Builds the wheel, checks its top-level names are exactly `freecell_arena` and `freecell_arena_client`, installs
-it into a fresh virtualenv in a temporary folder, and there runs `freecell-arena --help`, `migrate` and `serve`
+Builds the wheel and checks its top-level names are exactly `freecell_arena` and `freecell_arena_client`; installs
+the project into a fresh virtualenv in a temporary folder with the Dockerfile's own `pip install` commands (the
+server lock, then the project with no further resolution), so the image's install is tested without Docker; there
+runs `freecell-arena --help`, `migrate` and `serve`
 on a temporary SQLite file (until /healthz answers, then every file of the browser app from the wheel's copy),
 and imports the SDK from a folder that holds a `server.py`
 (the name that broke bots while the package was called `server`). Exits non-zero on the first failure.
@@ -66,6 +68,17 @@ def check_web_app(port: int) -> None:
     print(f"browser app: {len(servable_web_files())} files served from the installed package")
 
 
+def dockerfile_installs() -> list[list[str]]:
+    """The image's `RUN pip install ...` commands, as argument lists (what follows `&&` is not pip's)."""
+    commands = []
+    for instruction in re.split(r"\n(?=[A-Z]+ )", (REPO / "Dockerfile").read_text().replace("\\\n", " ")):
+        if instruction.startswith("RUN pip install"):
+            commands.append(instruction.removeprefix("RUN ").split("&&")[0].split())
+    if len(commands) != 2:
+        raise SystemExit(f"expected the Dockerfile's two pip installs (lock, then project), found {commands}")
+    return commands
+
+
 def serve_until_healthy(bin_dir: Path, database_url: str, cwd: Path) -> None:
     env = {key: value for key, value in os.environ.items() if not key.startswith("FREECELL_ARENA_")}
     env["FREECELL_ARENA_DAILY_PREPARE_INTERVAL_S"] = "0"
@@ -98,10 +111,11 @@ def serve_until_healthy(bin_dir: Path, database_url: str, cwd: Path) -> None:
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="freecell-arena-install-") as folder:
         work = Path(folder)
-        wheel = build_wheel(work)
+        build_wheel(work)  # its contents checked; the venv gets what the Dockerfile installs
         run(sys.executable, "-m", "venv", work / "venv", cwd=work)
         bin_dir = work / "venv" / "bin"
-        run(bin_dir / "python", "-m", "pip", "install", "-q", wheel, cwd=work, timeout=900)
+        for pip_install in dockerfile_installs():  # run from the checkout, as the image's COPY . . lays it out
+            run(bin_dir / "python", "-m", *pip_install, "-q", cwd=REPO, timeout=900)
         located = run(bin_dir / "python", "-c", "import freecell_arena; print(freecell_arena.__file__)", cwd=work)
         if "site-packages" not in located or str(REPO) in located:
             raise SystemExit(f"freecell_arena was imported from {located.strip()}, not from the installed wheel")

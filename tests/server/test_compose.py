@@ -99,10 +99,15 @@ def test_the_balancer_uses_the_repository_config_in_front_of_every_replica(servi
 def test_the_image_installs_the_package_and_serves_by_default() -> None:
     lines = [line.strip() for line in (REPO / "Dockerfile").read_text().splitlines()]
     assert next(line for line in lines if line.startswith("FROM")).startswith("FROM python:3.11")
-    assert any(line.startswith("RUN pip install --no-cache-dir .") for line in lines)
+    installs = [line for line in lines if line.startswith("RUN pip install")]
+    assert installs[0] == "RUN pip install --no-cache-dir -r requirements/server.lock", "the image installs the lock"
+    assert installs[1].startswith("RUN pip install --no-cache-dir --no-deps --no-build-isolation ."), (
+        "then the project, resolving nothing more than the lock pinned"
+    )
     assert any(line.startswith("USER ") and line != "USER root" for line in lines), "the server does not run as root"
     command = json.loads(next(line for line in lines if line.startswith("CMD ")).removeprefix("CMD "))
     args = parsed_command({"command": command})
     assert args.command == "serve" and args.host == "0.0.0.0" and args.port == 8765
     ignored = (REPO / ".dockerignore").read_text().split()
     assert {".git", ".venv"} <= set(ignored), "the build context leaves the repository's history and venv out"
+    assert not any(pattern.startswith("requirements") for pattern in ignored), "the lock is in the build context"

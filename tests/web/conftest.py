@@ -47,7 +47,7 @@ def need_a_browser() -> None:
     try:
         import playwright.async_api  # noqa: F401
     except ImportError:
-        missing.append("the playwright package (pip install -e '.[dev]')")
+        missing.append("the playwright package (README's test command installs it)")
     if not (CHROMIUM.is_file() or shutil.which(str(CHROMIUM))):
         missing.append(f"Chromium at {CHROMIUM} (apt-get install chromium)")
     if missing:

@@ -398,6 +398,7 @@ class Arena:
             records.append(game.end(outcome, now))
             self._game_ended(game)
         variant = game.variant
+        counts = game.counts(now)
         accepted = MOVE_ACCEPTED.encode(
             id=request_id,
             game_id=game.game_id,
@@ -406,10 +407,10 @@ class Arena:
             move=None if turn.move is None else PLAYED_MOVE.values(notation=turn.action, move=move_to_json(turn.move)),
             autoplay=[played(variant, move) for move in turn.autoplay],
             undone=[played(variant, move) for move in turn.undone],
-            player_moves=game.game.player_moves,
-            single_card_moves=game.game.single_card_moves,
-            cards_on_foundations=game.game.cards_on_foundations,
-            time_ms=game.time_ms(now),
+            player_moves=counts.moves,
+            single_card_moves=counts.single_card_moves,
+            cards_on_foundations=counts.cards_home,
+            time_ms=counts.time_ms,
             status=game.status,
             only_undo_left=only_undo_left,
             changes=game.view_changes(turn),
@@ -425,15 +426,16 @@ class Arena:
 
     def game_over_message(self, game: PlayerGame, request_id: RequestId) -> GameOverMessage:
         assert game.finish is not None
+        counts = game.counts()
         return GameOverMessage(
             id=request_id,
             game_id=game.game_id,
             outcome=game.finish.outcome,
             message=OUTCOME_SENTENCES[game.finish.outcome],
-            player_moves=game.game.player_moves,
-            single_card_moves=game.game.single_card_moves,
-            cards_on_foundations=game.game.cards_on_foundations,
-            time_ms=game.finish.time_ms,
+            player_moves=counts.moves,
+            single_card_moves=counts.single_card_moves,
+            cards_on_foundations=counts.cards_home,
+            time_ms=counts.time_ms,
         )
 
     def _progress(self, game: PlayerGame, now: datetime | None = None) -> list[Publication]:

@@ -9,11 +9,12 @@ from typing import Any
 from freecell_arena.core.clock import elapsed_ms
 from freecell_arena.core.fair_play import bots_side, implausible_win, is_human_board
 from freecell_arena.core.ports import BoardClaim, GameRecord, ResultRecord
-from freecell_arena.engine import RULES_VERSION, Game, Move, Turn, Variant, format_move, move_to_json
-from freecell_arena.protocol.messages import GameView, MoveAcceptedMessage, PlayedMove, PlayerStatus, Progress
+from freecell_arena.engine import RULES_VERSION, Counts, Game, Move, Turn, Variant, format_move, move_to_json
+from freecell_arena.protocol.messages import GameView, MoveAcceptedMessage, PlayedMove, Progress
 from freecell_arena.protocol.trusted import TrustedEncoder
+from freecell_arena.protocol.vocabulary import Outcome, PlayerStatus
 
-OUTCOME_SENTENCES = {
+OUTCOME_SENTENCES: dict[Outcome, str] = {
     "won": "You won: every card is on the foundations.",
     "resigned": "You resigned.",
     "stuck": "No legal move is left: the game is over.",
@@ -23,7 +24,7 @@ OUTCOME_SENTENCES = {
 
 @dataclass
 class Finish:
-    outcome: str
+    outcome: Outcome
     time_ms: int
     at: datetime
 
@@ -113,10 +114,17 @@ class PlayerGame:
 
     @property
     def status(self) -> PlayerStatus:
-        return "playing" if self.finish is None else self.finish.outcome  # type: ignore[return-value]  # a finish outcome is one of the PlayerStatus words
+        return "playing" if self.finish is None else self.finish.outcome
 
     def time_ms(self, now: datetime) -> int:
         return self.finish.time_ms if self.finish else elapsed_ms(self.record.started_at, now)
+
+    def counts(self, now: datetime | None = None) -> Counts:
+        """The counts every message and record of this game shows; `now` only matters while it runs."""
+        if self.finish is not None:
+            return self.game.counts(self.finish.time_ms)
+        assert now is not None, "a running game's time needs the time now"
+        return self.game.counts(elapsed_ms(self.record.started_at, now))
 
     def rewind(self, action_count: int) -> None:
         """Undo in-memory actions after a failed commit: replay the log up to `action_count`."""
@@ -129,43 +137,46 @@ class PlayerGame:
         )
         self.finish = None
 
-    def end(self, outcome: str, now: datetime) -> ResultRecord:
+    def end(self, outcome: Outcome, now: datetime) -> ResultRecord:
         self.finish = Finish(outcome, elapsed_ms(self.record.started_at, now), now)
         return self.result_record()
 
     def result_record(self) -> ResultRecord:
         """Only a won ranked game claims a place on its board (stored in the result's own transaction)."""
         assert self.finish is not None
+        counts = self.counts()
         board = self.record.board
         flag = None
         if board and self.finish.outcome == "won" and is_human_board(board):
-            flag = implausible_win(self.variant, self.game.player_moves, self.finish.time_ms)
+            flag = implausible_win(self.variant, counts.moves, counts.time_ms)
             if flag is not None:
                 board = bots_side(board)
         claim = BoardClaim(board, self.player_id) if board and self.finish.outcome == "won" else None
         return ResultRecord(
             game_id=self.game_id,
             outcome=self.finish.outcome,
-            player_moves=self.game.player_moves,
-            single_card_moves=self.game.single_card_moves,
-            cards_on_foundations=self.game.cards_on_foundations,
-            time_ms=self.finish.time_ms,
+            player_moves=counts.moves,
+            single_card_moves=counts.single_card_moves,
+            cards_on_foundations=counts.cards_home,
+            time_ms=counts.time_ms,
             finished_at=self.finish.at,
             claim=claim,
             flag=flag,
         )
 
     def progress(self, now: datetime) -> Progress:
+        counts = self.counts(now)
         return Progress(
             player_id=self.player_id,
             name=self.name,
             status=self.status,
-            cards_on_foundations=self.game.cards_on_foundations,
-            moves=self.game.player_moves,
-            time_ms=self.time_ms(now),
+            cards_on_foundations=counts.cards_home,
+            moves=counts.moves,
+            time_ms=counts.time_ms,
         )
 
     def view(self, now: datetime, *, seed_public: bool) -> GameView:
+        counts = self.counts(now)
         return GameView(
             game_id=self.game_id,
             room_code=self.room_code,
@@ -175,10 +186,10 @@ class PlayerGame:
             undo_allowed=self.record.undo_allowed,
             started_at=self.record.started_at,
             status=self.status,
-            player_moves=self.game.player_moves,
-            single_card_moves=self.game.single_card_moves,
-            cards_on_foundations=self.game.cards_on_foundations,
-            time_ms=self.time_ms(now),
+            player_moves=counts.moves,
+            single_card_moves=counts.single_card_moves,
+            cards_on_foundations=counts.cards_home,
+            time_ms=counts.time_ms,
             actions=list(self.game.actions),
             view=self.board_view(),
             daily=self.record.daily_day,

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Protocol
 
+from freecell_arena.protocol.vocabulary import MemberRole, Outcome, StoredRoomStatus
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerRecord:
@@ -51,7 +53,7 @@ class RoomStatusRecord:
     race will start, so a restarted process resumes the countdown where it was."""
 
     room_id: str
-    status: str
+    status: StoredRoomStatus
     at: datetime
     version: RoomVersion | None = None
     """The room's version after this step (see `RoomVersion`); None writes the status unconditionally."""
@@ -80,7 +82,7 @@ class MemberRecord:
 
     room_id: str
     player_id: str
-    role: str
+    role: MemberRole
     at: datetime
     version: RoomVersion
 
@@ -130,10 +132,10 @@ class MoveRecord:
 
 @dataclass(frozen=True, slots=True)
 class ResultRecord:
-    """How a game ended. `outcome` is one of `won`, `resigned`, `stuck`, `timeout`."""
+    """How a game ended."""
 
     game_id: str
-    outcome: str
+    outcome: Outcome
     player_moves: int
     single_card_moves: int
     cards_on_foundations: int
@@ -205,7 +207,7 @@ class StoredGame:
 @dataclass(frozen=True, slots=True)
 class StoredMember:
     player_id: str
-    role: str
+    role: MemberRole
     joined_at: datetime
 
 
@@ -215,7 +217,7 @@ class StoredRoom:
     version (`MemberRecord.seq`). `started_at` is the countdown's end while the status is `countdown`."""
 
     room: RoomRecord
-    status: str
+    status: StoredRoomStatus
     started_at: datetime | None
     finished_at: datetime | None
     game_ids: list[str] = field(default_factory=list)

@@ -16,10 +16,18 @@ from freecell_arena.core.ports import RoomRecord, RoomVersion
 from freecell_arena.core.ranking import rank
 from freecell_arena.engine import Variant
 from freecell_arena.protocol.messages import Progress, RoomMember, RoomOptions, RoomView, Standing
+from freecell_arena.protocol.vocabulary import (
+    CLOSED,
+    COUNTDOWN,
+    FINISHED,
+    LOBBY,
+    PLAYER,
+    RUNNING,
+    MemberRole,
+    RoomStatus,
+)
 
-LOBBY, COUNTDOWN, RUNNING, FINISHED = "lobby", "countdown", "running", "finished"
-CLOSED = "closed"
-"""Stored only: a lobby everyone left. Nobody is in it to be told."""
+__all__ = ["CLOSED", "COUNTDOWN", "FINISHED", "LOBBY", "RUNNING", "Member", "Room"]
 
 
 @dataclass
@@ -27,7 +35,7 @@ class Member:
     player_id: str
     name: str
     bot: bool
-    role: str  # "player" | "spectator"
+    role: MemberRole
     elsewhere: bool = False
     """Connected to another process that shares this room (told by its room events)."""
 
@@ -37,7 +45,7 @@ class Room:
         self.record = record
         self.variant = variant
         self.options = options
-        self.status = LOBBY
+        self.status: RoomStatus = LOBBY
         self.host_id = record.host_id
         self.members: dict[str, Member] = {}
         self.games: dict[str, PlayerGame] = {}
@@ -79,7 +87,7 @@ class Room:
         return self.status == FINISHED or not self.variant.face_down
 
     def players(self) -> list[Member]:
-        return [member for member in self.members.values() if member.role == "player"]
+        return [member for member in self.members.values() if member.role == PLAYER]
 
     def is_full(self) -> bool:
         return len(self.players()) >= self.options.max_players
@@ -102,6 +110,7 @@ class Room:
         rows = []
         for game in self.games.values():
             assert game.finish is not None
+            counts = game.counts()
             rows.append(
                 Standing(
                     rank=0,
@@ -109,10 +118,10 @@ class Room:
                     name=game.name,
                     game_id=game.game_id,
                     outcome=game.finish.outcome,
-                    moves=game.game.player_moves,
-                    single_card_moves=game.game.single_card_moves,
-                    cards_on_foundations=game.game.cards_on_foundations,
-                    time_ms=game.finish.time_ms,
+                    moves=counts.moves,
+                    single_card_moves=counts.single_card_moves,
+                    cards_on_foundations=counts.cards_home,
+                    time_ms=counts.time_ms,
                 )
             )
         return rank(rows, self.options.ranking)

@@ -14,7 +14,7 @@ from freecell_arena.engine.errors import (
     NotationError,
     UnknownVariantError,
 )
-from freecell_arena.engine.game import Game, ReplayError, Turn
+from freecell_arena.engine.game import Counts, Game, ReplayError, Turn
 from freecell_arena.engine.moves import CELL, FOUNDATION, TABLEAU, Move, Zone
 from freecell_arena.engine.notation import (
     UNDO,
@@ -38,6 +38,7 @@ __all__ = [
     "VARIANTS",
     "BadSeedError",
     "Board",
+    "Counts",
     "EngineError",
     "Game",
     "IllegalMoveError",

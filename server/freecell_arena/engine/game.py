@@ -37,6 +37,18 @@ class Turn:
         return [*self.autoplay, *self.undone] if self.move is None else [self.move, *self.autoplay]
 
 
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """A game's counts as every message and record shows them (`move_accepted`, `game_over`, standings, stored
+    results): built in one place so the four can never disagree. `time_ms` is the playing time the caller
+    measured (the engine keeps no clock)."""
+
+    moves: int
+    single_card_moves: int
+    cards_home: int
+    time_ms: int
+
+
 class ReplayError(ValueError):
     """A stored or typed action log that does not replay: which action (1-based), what it said, why."""
 
@@ -160,6 +172,9 @@ class Game:
         if position == "stuck" and self.can_undo():
             return None, True
         return position, False
+
+    def counts(self, time_ms: int) -> Counts:
+        return Counts(self.player_moves, self.single_card_moves, self.board.cards_on_foundations, time_ms)
 
     @property
     def cards_on_foundations(self) -> int:

@@ -16,6 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
+from freecell_arena.protocol.vocabulary import MemberRole, Outcome, PlayerStatus, RoomStatus
+
 PROTOCOL_VERSION = 3
 
 RequestId = Annotated[str | int | None, Field(description="Chosen by the client; echoed in the reply.")]
@@ -110,7 +112,6 @@ class RoomOptions(Message):
     )
 
 
-PlayerStatus = Literal["waiting", "playing", "won", "resigned", "stuck", "timeout"]
 
 
 class Progress(Message):
@@ -130,7 +131,7 @@ class RoomMember(Message):
     player_id: str
     name: str
     bot: bool
-    role: Literal["player", "spectator"]
+    role: MemberRole
     connected: bool
 
 
@@ -142,7 +143,7 @@ class RoomView(Message):
     seed: int | None
     host_id: str
     options: RoomOptions
-    status: Literal["lobby", "countdown", "running", "finished"]
+    status: RoomStatus
     members: list[RoomMember]
     starts_at: datetime | None = None
     ends_at: datetime | None = None
@@ -179,7 +180,7 @@ class Standing(Message):
     player_id: str
     name: str
     game_id: str
-    outcome: Literal["won", "resigned", "stuck", "timeout"]
+    outcome: Outcome
     moves: int
     single_card_moves: int
     cards_on_foundations: int
@@ -528,7 +529,7 @@ class GameOverMessage(Message):
     type: Literal["game_over"] = "game_over"
     id: RequestId = None
     game_id: str
-    outcome: Literal["won", "resigned", "stuck", "timeout"]
+    outcome: Outcome
     message: str
     player_moves: int
     single_card_moves: int
@@ -649,7 +650,7 @@ class HistoryGame(Message):
     day: date | None
     seed: int | None
     ranked: bool
-    outcome: Literal["won", "resigned", "stuck", "timeout"]
+    outcome: Outcome
     player_moves: int
     single_card_moves: int
     cards_on_foundations: int

@@ -78,3 +78,31 @@ def test_layers() -> None:
                 name, targets)  # fmt: skip
     assert "freecell_arena.net.app" not in edges["freecell_arena.net.connection"]  # it talks to a Host
     assert "freecell_arena.core.arena" not in edges["freecell_arena.core.daily_play"]  # SharedState + DailyHost
+
+
+CORE_INTERNALS = {
+    f"freecell_arena.core.{name}"
+    for name in ("arena", "players", "lobby", "play", "races", "race_clock", "rebuild", "replica", "room",
+                 "room_messages", "player_game", "shared_state", "daily_play")
+}  # fmt: skip
+"""The rooms of core behind its facade: net sees them through the protocols of `core.seams` only."""
+COMPOSITION_ROOT = "freecell_arena.net.app"
+"""The one module of net that builds the arena (and hands its parts to the rest of net as protocols)."""
+
+
+def test_net_sees_core_only_through_its_protocols() -> None:
+    edges = graph()
+    for name, targets in edges.items():
+        if not name.startswith("freecell_arena.net"):
+            continue
+        reached = targets & CORE_INTERNALS
+        if name == COMPOSITION_ROOT:
+            reached -= {"freecell_arena.core.arena"}
+        assert not reached, (name, reached)
+
+
+def test_the_rooms_of_core_never_import_the_arena() -> None:
+    """Each part of core takes a narrow bundle of what it needs (lila-ws's `Deps`), never the whole arena."""
+    edges = graph()
+    for name in CORE_INTERNALS - {"freecell_arena.core.arena"}:
+        assert "freecell_arena.core.arena" not in edges[name], name

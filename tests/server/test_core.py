@@ -148,19 +148,19 @@ def test_room_changes_carry_consecutive_versions_and_a_lobby_picked_up_gives_up_
     arena = Arena(clock)
     host, _ = arena.register(HelloRequest(name="host"))
     guest, _ = arena.register(HelloRequest(name="guest"))
-    created = arena.create_room(host, CreateRoomRequest(variant="freecell"))
+    created = arena.lobby.create_room(host, CreateRoomRequest(variant="freecell"))
     room_record = created.records[0]
     code = arena.players[host].room_code
     assert code is not None
-    joined = arena.join_room(guest, JoinRoomRequest(code=code))
-    left = arena.leave_room(guest, LeaveRoomRequest())
+    joined = arena.lobby.join_room(guest, JoinRoomRequest(code=code))
+    left = arena.lobby.leave_room(guest, LeaveRoomRequest())
     versions = [record.version for effect in (created, joined, left) for record in effect.records
                 if isinstance(record, MemberRecord | MemberLeftRecord | RoomStatusRecord) and record.version]
     assert [version.seq for version in versions] == [1, 2, 3]
     assert [version.previous for version in versions] == ["", versions[0].tag, versions[1].tag]
     assert len({version.tag for version in versions}) == 3, "every version has its own tag"
     room_copy = arena.rooms[code]
-    failed = arena.join_room(guest, JoinRoomRequest(code=code))
+    failed = arena.lobby.join_room(guest, JoinRoomRequest(code=code))
     assert failed.rollback is not None
     failed.rollback()  # the store refused it: memory is as before, the version given back
     assert (room_copy.seq, room_copy.tag) == (3, versions[2].tag) and guest not in room_copy.members
@@ -170,7 +170,7 @@ def test_room_changes_carry_consecutive_versions_and_a_lobby_picked_up_gives_up_
     assert all(isinstance(player, PlayerRecord) for player in players)
     members = [StoredMember(host, "player", clock.now())]
     stored = StoredRoom(room_record, "lobby", None, None, [], members, seq=3, tag=versions[2].tag)
-    room = later.adopt_room(stored, [], players)  # type: ignore[arg-type]
+    room = later.rebuild.adopt_room(stored, [], players)  # type: ignore[arg-type]
     assert list(room.members) == [host] and later.players[host].room_code == code
     clock.advance(59)
     assert not later.tick()
@@ -187,9 +187,9 @@ def _a_room_shared_by_two_processes(options: RoomOptions | None = None) -> tuple
     from freecell_arena.core.ports import PlayerRecord, StoredMember, StoredRoom
 
     clock = ManualClock()
-    a, b = Arena(clock), Arena(clock)
+    a, b = Arena(clock), Arena(clock, shared=True)
     host, _ = a.register(HelloRequest(name="host"))
-    created = a.create_room(host, CreateRoomRequest(variant="freecell", options=options or RoomOptions()))
+    created = a.lobby.create_room(host, CreateRoomRequest(variant="freecell", options=options or RoomOptions()))
     code = a.players[host].room_code
     assert code is not None
     room_a = a.rooms[code]
@@ -197,8 +197,7 @@ def _a_room_shared_by_two_processes(options: RoomOptions | None = None) -> tuple
     assert isinstance(host_record, PlayerRecord)
     stored = StoredRoom(created.records[0], "lobby", None, None, [], [StoredMember(host, "player", clock.now())],  # type: ignore[arg-type]
                         seq=room_a.seq, tag=room_a.tag)  # fmt: skip
-    b.shared = True
-    b.adopt_room(stored, [], [host_record])
+    b.rebuild.adopt_room(stored, [], [host_record])
     return clock, a, b, host, code
 
 
@@ -210,17 +209,17 @@ def test_a_copy_of_a_room_applies_events_built_on_its_version_and_asks_for_a_res
     _, a, b, _, code = _a_room_shared_by_two_processes()
     room_b = b.rooms[code]
     first, second = (a.register(HelloRequest(name=name))[0] for name in ("first", "second"))
-    joins = [a.join_room(player, JoinRoomRequest(code=code)) for player in (first, second)]
+    joins = [a.lobby.join_room(player, JoinRoomRequest(code=code)) for player in (first, second)]
     events = [(effect.publications[0].message, effect.publications[0].version) for effect in joins]
     assert all(isinstance(message, MemberJoinedMessage) for message, _ in events)
-    assert b.apply_remote(*events[0]) == "applied" and first in room_b.members
-    assert b.apply_remote(*events[0]) == "seen", "a repeated event changes nothing"
+    assert b.replica.apply_remote(*events[0]) == "applied" and first in room_b.members
+    assert b.replica.apply_remote(*events[0]) == "seen", "a repeated event changes nothing"
     assert (room_b.seq, room_b.tag) == (events[0][1].seq, events[0][1].tag)  # type: ignore[union-attr]
     third, _ = a.register(HelloRequest(name="third"))
-    missed = a.join_room(third, JoinRoomRequest(code=code)).publications[0]
-    assert b.apply_remote(missed.message, missed.version) == "gap", "built on a version this copy never saw"
+    missed = a.lobby.join_room(third, JoinRoomRequest(code=code)).publications[0]
+    assert b.replica.apply_remote(missed.message, missed.version) == "gap", "built on a version this copy never saw"
     assert third not in room_b.members
-    assert b.apply_remote(*events[1]) == "applied" and second in room_b.members
+    assert b.replica.apply_remote(*events[1]) == "applied" and second in room_b.members
 
 
 def test_a_copy_of_a_room_learns_a_race_began_elsewhere_from_the_room_event() -> None:
@@ -230,14 +229,14 @@ def test_a_copy_of_a_room_learns_a_race_began_elsewhere_from_the_room_event() ->
     from freecell_arena.protocol.messages import RoomMessage
 
     clock, a, b, host, code = _a_room_shared_by_two_processes(RoomOptions(countdown_s=0))
-    countdown = a.start_race(host, StartRaceRequest())
+    countdown = a.lobby.start_race(host, StartRaceRequest())
     whole = [p for p in countdown.publications if isinstance(p.message, RoomMessage)]
-    assert [b.apply_remote(p.message, p.version) for p in whole] == ["applied"]
+    assert [b.replica.apply_remote(p.message, p.version) for p in whole] == ["applied"]
     assert b.rooms[code].status == "countdown"
     clock.advance(0.1)
     [begun] = a.tick()
     [running] = [p for p in begun.publications if isinstance(p.message, RoomMessage)]
-    assert b.apply_remote(running.message, running.version) == "gap"
+    assert b.replica.apply_remote(running.message, running.version) == "gap"
 
 
 def test_a_race_with_a_player_of_another_process_begins_and_deals_them_a_game() -> None:
@@ -247,16 +246,16 @@ def test_a_race_with_a_player_of_another_process_begins_and_deals_them_a_game() 
     from freecell_arena.protocol.messages import MemberJoinedMessage, RoomMember
 
     clock = ManualClock()
-    arena = Arena(clock)
-    arena.shared = True
+    arena = Arena(clock, shared=True)
     host, _ = arena.register(HelloRequest(name="host"))
-    arena.create_room(host, CreateRoomRequest(variant="freecell", options=RoomOptions(countdown_s=0)))
+    arena.lobby.create_room(host, CreateRoomRequest(variant="freecell", options=RoomOptions(countdown_s=0)))
     code = arena.players[host].room_code
     assert code is not None
     room = arena.rooms[code]
     remote = RoomMember(player_id="p_elsewhere", name="far", bot=False, role="player", connected=True)
-    assert arena.apply_remote(MemberJoinedMessage(code=code, member=remote), RoomVersion(room.seq + 1, "t", room.tag))
-    arena.start_race(host, StartRaceRequest())
+    joined = MemberJoinedMessage(code=code, member=remote)
+    assert arena.replica.apply_remote(joined, RoomVersion(room.seq + 1, "t", room.tag))
+    arena.lobby.start_race(host, StartRaceRequest())
     clock.advance(0.1)
     [begun] = arena.tick()
     dealt = {publication.topic for publication in begun.publications if publication.message.type == "race_started"}
@@ -272,7 +271,7 @@ def test_a_lobby_stored_without_members_is_closed_when_its_grace_ends() -> None:
     clock = ManualClock()
     arena = Arena(clock)
     record = RoomRecord("r_old", "OLDROOM1", "freecell", 1, "p_gone", {}, clock.now())
-    arena.adopt_room(StoredRoom(record, "lobby", None, None), [], [])
+    arena.rebuild.adopt_room(StoredRoom(record, "lobby", None, None), [], [])
     clock.advance(61)
     [closed] = arena.tick()
     assert [(type(r).__name__, getattr(r, "status", None)) for r in closed.records] == [("RoomStatusRecord", "closed")]

@@ -48,7 +48,7 @@ def play_random_game(variant_id: str, seed: int, actions: int) -> list[str]:
     arena.handle(player, CreateRoomRequest(variant=variant_id, seed=None if hidden else seed, options=options))
     arena.handle(player, StartRaceRequest())
     arena.tick()
-    game = arena._running_game(player, None)
+    game = arena.play.running_game(player, None)
     rng = random.Random(seed)
     texts: list[str] = []
     for number in range(actions):

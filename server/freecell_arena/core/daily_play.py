@@ -22,31 +22,35 @@ from datetime import date, datetime
 from typing import Protocol
 
 from freecell_arena.core import daily
-from freecell_arena.core.effects import Effect, Publication, Refusal
-from freecell_arena.core.events import player_topic
+from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.identity import new_id
 from freecell_arena.core.leaderboard import daily_board
 from freecell_arena.core.player_game import PlayerGame
 from freecell_arena.core.ports import DailyRecord
-from freecell_arena.core.room import FINISHED
-from freecell_arena.core.shared_state import SharedState, known_variant
-from freecell_arena.protocol.messages import (
-    DailyStartedMessage,
-    ErrorCode,
-    GameOverMessage,
-    PlayDailyRequest,
-    RequestId,
-)
+from freecell_arena.core.room_messages import game_over_to_player
+from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.variant_request import known_variant
+from freecell_arena.protocol.messages import DailyStartedMessage, ErrorCode, PlayDailyRequest
+from freecell_arena.protocol.vocabulary import FINISHED
 
 
 class DailyHost(Protocol):
-    """What the daily challenges need from the arena besides the shared state."""
+    """What the daily challenges need from the rest of core besides the shared state (the lobby)."""
 
     def leave_finished_room(self, player_id: str) -> Effect:
         """Leave a finished race's room before playing (refused in any other room)."""
         ...
 
-    def game_over_message(self, game: PlayerGame, request_id: RequestId) -> GameOverMessage: ...
+
+def refuse_while_playing(state: SharedState, player_id: str) -> None:
+    """Joining a race as a player would take the player away from a running daily game."""
+    game = state.current_game(player_id)
+    if game is not None and game.running and game.record.daily_day is not None:
+        raise Refusal(
+            ErrorCode.game_in_progress,
+            f"your daily {game.variant.name} game is still running (its clock does not stop): "
+            "finish or resign it first",
+        )
 
 
 class DailyChallenges:
@@ -143,17 +147,6 @@ class DailyChallenges:
         started = Effect(records=[game.record], replies=[self._started(request, game, deal, now)], rollback=rollback)
         return leaving.merge(started)
 
-    def refuse_while_playing(self, player_id: str) -> None:
-        """Joining a race as a player would take the player away from a running daily game."""
-        state = self.shared.players[player_id]
-        game = self.shared.games.get(state.game_id) if state.game_id else None
-        if game is not None and game.running and game.record.daily_day is not None:
-            raise Refusal(
-                ErrorCode.game_in_progress,
-                f"your daily {game.variant.name} game is still running (its clock does not stop): "
-                "finish or resign it first",
-            )
-
     def _started(self, request: PlayDailyRequest, game: PlayerGame, deal: DailyRecord, now: datetime) -> (
         DailyStartedMessage
     ):
@@ -193,7 +186,4 @@ class DailyChallenges:
             game.finish = None
             self.track(game)
 
-        over = self.host.game_over_message(game, None)
-        return Effect(
-            records=[result], publications=[Publication(player_topic(game.player_id), over)], rollback=rollback
-        )
+        return Effect(records=[result], publications=[game_over_to_player(game)], rollback=rollback)

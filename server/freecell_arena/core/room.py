@@ -16,18 +16,7 @@ from freecell_arena.core.ports import RoomRecord, RoomVersion
 from freecell_arena.core.ranking import rank
 from freecell_arena.engine import Variant
 from freecell_arena.protocol.messages import Progress, RoomMember, RoomOptions, RoomView, Standing
-from freecell_arena.protocol.vocabulary import (
-    CLOSED,
-    COUNTDOWN,
-    FINISHED,
-    LOBBY,
-    PLAYER,
-    RUNNING,
-    MemberRole,
-    RoomStatus,
-)
-
-__all__ = ["CLOSED", "COUNTDOWN", "FINISHED", "LOBBY", "RUNNING", "Member", "Room"]
+from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED, LOBBY, PLAYER, RUNNING, MemberRole, RoomStatus
 
 
 @dataclass

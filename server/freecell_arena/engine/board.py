@@ -11,7 +11,7 @@ the server validates every move of every player on this path.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, Literal
 
 from freecell_arena.engine.atomic import single_card_moves
 from freecell_arena.engine.cards import CARD_LIMIT, SUIT_LETTERS, card_text, make_card, rank_of, suit_of
@@ -19,6 +19,8 @@ from freecell_arena.engine.errors import IllegalMoveError
 from freecell_arena.engine.moves import CELL, FOUNDATION, TABLEAU, Move, Zone
 from freecell_arena.engine.variants import ALTERNATE_COLORS, Variant
 
+Position = Literal["won", "stuck"]
+"""What a position says of its game: every card is home, or no legal move is left."""
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RANK_WORDS = ("", "Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen",
               "King")
@@ -390,7 +392,7 @@ class Board:
     def is_won(self) -> bool:
         return sum(self.foundations) == self.variant.total_cards
 
-    def outcome(self) -> str | None:
+    def outcome(self) -> Position | None:
         """`won`, `stuck` (no legal move left), or None while the game goes on."""
         if self.is_won():
             return "won"

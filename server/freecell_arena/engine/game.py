@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from freecell_arena.engine.autoplay import safe_autoplay
-from freecell_arena.engine.board import Board
+from freecell_arena.engine.board import Board, Position
 from freecell_arena.engine.errors import IllegalMoveError, NotationError
 from freecell_arena.engine.moves import Move
 from freecell_arena.engine.notation import UNDO, format_move, parse_move
@@ -35,6 +36,10 @@ class Turn:
     def moves(self) -> list[Move]:
         """Every move this action made or took back: the places on the board it changed."""
         return [*self.autoplay, *self.undone] if self.move is None else [self.move, *self.autoplay]
+
+
+GameOutcome = Position | Literal["resigned"]
+"""How a game ended by the rules: its position (`won`, `stuck`), or the player gave up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,11 +162,11 @@ class Game:
             raise IllegalMoveError("game_over", "this game is over: it is won")
 
     @property
-    def outcome(self) -> str | None:
+    def outcome(self) -> GameOutcome | None:
         """`won`, `resigned`, `stuck` (no legal move left and no undo that could help) or None while it goes on."""
         return self.verdict()[0]
 
-    def verdict(self) -> tuple[str | None, bool]:
+    def verdict(self) -> tuple[GameOutcome | None, bool]:
         """(outcome, only_undo_left). A position with no legal move ends the game as `stuck` only when an undo
         cannot rescue it (undo off, nothing to take back, or the last move turned a card up); otherwise the game
         goes on and `only_undo_left` is true, so the player can be told to undo or resign. One look at the

@@ -29,6 +29,7 @@ from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import InProcessPublisher
 from freecell_arena.core.ports import Record, changes_room
 from freecell_arena.core.reads import ServerStore
+from freecell_arena.core.seams import Sessions, SharedRooms, StoredCopies
 from freecell_arena.net.coalesce import CoalescingPublisher
 from freecell_arena.net.connection import CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_REPLACED, Connection, client_address
 from freecell_arena.net.daily_service import LOADS_FOR, DailyService
@@ -64,8 +65,8 @@ class ArenaServer:
         self.store = store
         self.writer = writer
         self.clock = clock or SystemClock()
-        self.arena = Arena(self.clock, settings.max_spectators)
-        self.daily = DailyService(settings, store, self.arena, self.clock)
+        self.arena = Arena(self.clock, settings.max_spectators, shared=settings.redis_url is not None)
+        self.daily = DailyService(settings, store, self.arena.dailies, self.clock)
         self.queries = Queries(store, self.clock, self.daily)
         self.http_api = HttpApi(self.queries, lambda: self.shutting_down)
         self.web = WebApp.load(Path(settings.web_root) if settings.web_root else None)
@@ -147,15 +148,24 @@ class ArenaServer:
             return True
         assert connection.player_id is not None
         await self.daily.load_for(connection.player_id, request)
-        await restore_for(self.arena, self.store, request)
+        await restore_for(self.arena.rebuild, self.store, request)
         if self.cluster is not None and isinstance(request, ReplayRequest):
             await self.cluster.refresh_game(request.game_id)  # another process may have played it
         return False
 
     # ------------------------------------------------------------------ identities and connections
 
-    def player_by_token_hash(self, token_hash: str) -> str | None:
-        return self.arena.player_by_token_hash(token_hash)
+    @property
+    def sessions(self) -> Sessions:
+        return self.arena
+
+    @property
+    def copies(self) -> StoredCopies:
+        return self.arena.rebuild
+
+    @property
+    def rooms(self) -> SharedRooms:
+        return self.arena.replica
 
     def remember_connection(self, connection: Connection) -> None:
         assert connection.player_id is not None
@@ -183,7 +193,7 @@ class ArenaServer:
     async def start(self) -> None:
         settings = self.settings
         for stored_room in await self.store.live_rooms():  # before the first tick: their timers fire on it
-            await adopt_room(self.arena, self.store, stored_room)
+            await adopt_room(self.arena.rebuild, self.store, stored_room)
         if self.cluster is not None:
             self.cluster.start()
         self._server = await serve(

@@ -9,7 +9,7 @@ ways only:
 - by its own players' requests, written to the database as a compare-and-set on the room's version
   (`MemberRecord.seq`), so two processes can never both take a room's last seat or both start a race; the loser's
   write is refused and its copy re-read (`resync`);
-- by the events of other processes (`Arena.apply_remote`), which carry the version they bring the room to;
+- by the events of other processes (`SharedRooms.apply_remote`), which carry the version they bring the room to;
 - by re-reading the room from the database (`resync`) when an event is missing (a version skipped: Redis
   pub/sub delivers at most once), when Redis comes back after an outage, and when a race may be over (`settle`:
   the games of the other processes' players are read from the store, which has every acknowledged move).
@@ -34,26 +34,14 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from freecell_arena.core.arena import Arena
-from freecell_arena.core.events import InProcessPublisher, Subscriber, player_topic, room_topic
-from freecell_arena.core.ports import (
-    MemberLeftRecord,
-    MemberRecord,
-    MoveRecord,
-    Record,
-    RoomStatusRecord,
-    RoomVersion,
-)
-from freecell_arena.core.room import FINISHED, RUNNING, Room
+from freecell_arena.core.events import InProcessPublisher, Subscriber, player_topic
+from freecell_arena.core.ports import Record, RoomVersion
+from freecell_arena.core.seams import SharedRooms
 from freecell_arena.net.restore import load_room
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
-from freecell_arena.protocol.messages import (
-    SERVER_MESSAGES,
-    RaceOverMessage,
-    RaceStartedMessage,
-    RoomMessage,
-)
+from freecell_arena.protocol.messages import SERVER_MESSAGES, RaceStartedMessage
 from freecell_arena.protocol.trusted import Encoded, Reply, wire_text
+from freecell_arena.protocol.vocabulary import RUNNING
 
 if TYPE_CHECKING:
     from freecell_arena.core.effects import Effect
@@ -67,7 +55,7 @@ TAKEOVER = "takeover"
 ROOM_EVENTS = frozenset(
     ("member_joined", "member_left", "member_connection", "countdown", "room", "race_over", "progress")
 )
-"""The room events a copy of the room applies (`Arena.apply_remote`); other messages only pass through."""
+"""The room events a copy of the room applies (`SharedRooms.apply_remote`); other messages only pass through."""
 _STILL_PLAYING = '"status":"playing"'
 """How a progress event of a game that goes on reads on the wire (compact JSON): no need to parse it."""
 BACKOFF_FIRST_S = 0.1
@@ -80,7 +68,9 @@ class ClusterHost(Protocol):
     """What the bridge needs from the server process (`ArenaServer`)."""
 
     @property
-    def arena(self) -> Arena: ...
+    def rooms(self) -> SharedRooms:
+        """This process's copies of shared rooms (core's `Replica`)."""
+        ...
 
     @property
     def store(self) -> ServerStore: ...
@@ -140,7 +130,6 @@ class ClusterBridge:
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
-        self.host.arena.shared = True
         self._tasks = [
             asyncio.create_task(self._receive_forever()),
             asyncio.create_task(self._send_forever()),
@@ -239,62 +228,43 @@ class ClusterBridge:
         self.publisher.local.publish(topic, Encoded(kind, text), skip)
 
     async def _apply(self, topic: str, kind: str, text: str, version: RoomVersion | None) -> None:
-        arena = self.host.arena
+        rooms = self.host.rooms
         if kind == "progress" and _STILL_PLAYING in text:
             return  # the common case, a move of a game that goes on: nothing for this copy to change
         if topic.startswith("room:") and kind in ROOM_EVENTS:
-            if topic.partition(":")[2] not in arena.rooms:
+            if not rooms.holds_room(topic.partition(":")[2]):
                 return  # a room with nobody here: no copy to change (parsing it would cost every process)
             message = SERVER_MESSAGES.validate_json(text)
-            if arena.apply_remote(message, version) == "gap":
+            if rooms.apply_remote(message, version) == "gap":
                 await self.resync(topic.partition(":")[2])
-        elif kind == "race_started" and arena.is_connected(topic.partition(":")[2]):
+        elif kind == "race_started" and rooms.is_connected(topic.partition(":")[2]):
             # the game of a player connected here was dealt elsewhere: it must be here before their first move
             # (every process hears every player's channel; the others have no use for the game)
             started = SERVER_MESSAGES.validate_json(text)
             assert isinstance(started, RaceStartedMessage)
-            if started.game.game_id not in arena.games:
+            if not rooms.holds_game(started.game.game_id):
                 await self.resync(started.code, announce=False)
 
     # ------------------------------------------------------------------ re-reading rooms from the store
 
     async def resync(self, code: str, *, announce: bool = True) -> None:
-        """Replace this process's copy of the room with the store's; tell its members here what changed."""
-        arena, store = self.host.arena, self.host.store
+        """Replace this process's copy of the room with the store's; tell its members here what changed (core
+        says what: the effect's publications, for this process's connections only)."""
+        store = self.host.store
         self.resyncs += 1
         stored = await store.room_by_code(code)
         if stored is None:
             return
-        before = arena.rooms.get(code)
-        status_before = before.status if before is not None else None
         games, players = await load_room(store, stored)
-        room = arena.resync(stored, games, players)
-        log.debug("resync %s: version %s (%s)", code, room.seq, room.status)
-        if not announce:
-            return
-        now = arena.clock.now()
-        local = self.publisher.local
-        local.publish(room_topic(code), RoomMessage(room=room.view(now, arena.is_connected)))
-        if room.status == RUNNING and status_before not in (RUNNING, FINISHED):
-            for game in room.games.values():
-                view = game.view(now, seed_public=room.seed_public)
-                local.publish(player_topic(game.player_id), RaceStartedMessage(code=code, game=view))
-        if room.status == FINISHED and status_before != FINISHED:
-            over = RaceOverMessage(code=code, seed=room.record.seed, standings=room.standings())
-            local.publish(room_topic(code), over)
+        effect = self.host.rooms.resync(stored, games, players)
+        log.debug("resync %s: version %s (%s)", code, stored.seq, stored.status)
+        if announce:
+            for publication in effect.publications:
+                self.publisher.local.publish(publication.topic, publication.message, publication.skip)
 
     async def after_refusal(self, records: Sequence[Record]) -> None:
         """A write of ours was refused: another process changed the room (or played the game) first."""
-        arena = self.host.arena
-        codes = set()
-        for record in records:
-            if isinstance(record, MemberRecord | MemberLeftRecord | RoomStatusRecord):
-                room = arena.rooms_by_id.get(record.room_id)
-                codes.add(room.code if room is not None else None)
-            elif isinstance(record, MoveRecord) and (game := arena.games.get(record.game_id)) is not None:
-                codes.add(game.room_code)
-        for code in codes - {None}:
-            assert code is not None
+        for code in self.host.rooms.rooms_touched_by(records):
             await self._quietly(self.resync(code))
 
     async def refresh_player(self, player_id: str) -> None:
@@ -308,82 +278,85 @@ class ClusterBridge:
             if stored_room is not None:
                 await self._quietly(self.resync(stored_room.room.code, announce=False))
             else:
-                self.host.arena.refresh_game(stored_game)
+                self.host.rooms.refresh_game(stored_game)
 
     async def refresh_game(self, game_id: str) -> None:
         """A game this process may hold only a stale copy of (a racer on another process): read it back."""
         stored = await self.host.store.game(game_id)
         if stored is not None:
-            self.host.arena.refresh_game(stored)
+            self.host.rooms.refresh_game(stored)
 
     async def resync_all(self) -> None:
-        for code, room in list(self.host.arena.rooms.items()):
-            if room.status != FINISHED:
-                await self._quietly(self.resync(code))
+        for copy in self.host.rooms.live_copies():
+            await self._quietly(self.resync(copy.code))
 
     def settle_due(self) -> None:
-        """The races that may be over (`Arena.due`): each is settled from the store, one at a time per room."""
-        for room in list(self.host.arena.due):
-            if room.code not in self._settling:
-                self._settling.add(room.code)
-                self._spawn(self._settle(room))
+        """The races that may be over (`SharedRooms.take_due`): each is settled from the store, one at a time per
+        room; one already being settled is handed back for a later tick."""
+        rooms = self.host.rooms
+        for code in rooms.take_due():
+            if code in self._settling:
+                rooms.settle_later(code)
+            else:
+                self._settling.add(code)
+                self._spawn(self._settle(code))
 
-    async def _settle(self, room: Room) -> None:
-        arena = self.host.arena
+    async def _settle(self, code: str) -> None:
         try:
-            if await self._settle_from_store(room):
-                await self._finish(room)
+            if await self._settle_from_store(code):
+                await self._finish(code)
         except Exception as error:
             self.failures.warning("settle", f"a race could not be settled, retrying later: {one_line(error)}")
-            arena.due[room] = None
+            self.host.rooms.settle_later(code)
         finally:
-            self._settling.discard(room.code)
+            self._settling.discard(code)
 
-    async def _settle_from_store(self, room: Room) -> bool:
+    async def _settle_from_store(self, code: str) -> bool:
         """Bring the copies of the room's games up to date before it is settled: False when there is nothing to
         settle now (the race ended here meanwhile, the copy was behind and has been re-read, or a change of ours
         is still being written)."""
-        arena = self.host.arena
-        if room.status != RUNNING:  # it ended here meanwhile (our finish may still be being written)
-            arena.due.pop(room, None)
+        rooms = self.host.rooms
+        copy = rooms.copy_of(code)
+        if copy is None or copy.status != RUNNING:  # it ended here meanwhile (our finish may still be being written)
             return False
-        if room.games and all(map(arena.is_connected, room.games)):  # every game is played here: no copy to
-            return True  # refresh (a finish is still a compare-and-set on the room's version)
-        stored = await self.host.store.room(room.record.room_id)
+        if rooms.plays_every_game_here(code):  # every game is played here: no copy to refresh (a finish is still
+            return True  # a compare-and-set on the room's version)
+        stored = await self.host.store.room(copy.room_id)
         if stored is None:
-            arena.due.pop(room, None)
             return False
-        if stored.seq < room.seq:
-            return False  # a change of ours to the room is still being written: it stays due, a later tick looks again
-        if (stored.seq, stored.tag, stored.status) != (room.seq, room.tag, room.status):
-            log.debug("settle %s: the store has version %s, this copy %s", room.code, stored.seq, room.seq)
-            arena.due.pop(room, None)
-            await self.resync(room.code)  # behind: re-read (never over changes of ours being written)
+        if stored.seq < copy.seq:  # a change of ours to the room is still being written: a later tick looks again
+            rooms.settle_later(code)
+            return False
+        if (stored.seq, stored.tag, stored.status) != (copy.seq, copy.tag, copy.status):
+            log.debug("settle %s: the store has version %s, this copy %s", code, stored.seq, copy.seq)
+            await self.resync(code)  # behind: re-read (never over changes of ours being written)
             return False
         games, players = await load_room(self.host.store, stored)
-        arena.refresh_games(room, games, {player.player_id: player for player in players})
+        rooms.refresh_games(code, games, players)
         return True
 
-    async def _finish(self, room: Room) -> None:
+    async def _finish(self, code: str) -> None:
         """Finish the race if it is over; a finish another process wrote first is read back instead."""
-        effect = self.host.arena.settle(room)
-        log.debug("settle %s: %s", room.code, "finishing" if effect is not None else "goes on")
+        effect = self.host.rooms.settle(code)
+        log.debug("settle %s: %s", code, "finishing" if effect is not None else "goes on")
         if effect is not None and not await self.host.execute(effect, None):
-            await self.resync(room.code)
+            await self.resync(code)
 
     async def _check_forever(self) -> None:
         """A safety net for lost events: a live room here whose stored version moved past this copy's is re-read
         (one query for every room, every `STATUS_CHECK_INTERVAL_S`)."""
         while True:
             await asyncio.sleep(STATUS_CHECK_INTERVAL_S)
-            live = {room.record.room_id: room for room in self.host.arena.rooms.values() if room.status != FINISHED}
+            live = {copy.room_id: copy for copy in self.host.rooms.live_copies()}
             try:
                 stored = await self.host.store.room_versions(list(live))
             except Exception as error:
                 self.failures.warning("check", f"room check failed: {one_line(error)}")
                 continue
             for room_id, (seq, tag) in stored.items():
-                room = live[room_id]
+                room = self.host.rooms.copy_of(live[room_id].code)  # as it is now, after the query's wait
+                if room is None:
+                    continue
                 if seq > room.seq or (seq == room.seq and tag != room.tag):  # behind (ahead: ours being written)
                     await self._quietly(self.resync(room.code))
 

@@ -23,11 +23,11 @@ from typing import Protocol
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
-from freecell_arena.core.arena import Arena
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Subscriber, player_topic, room_topic
 from freecell_arena.core.identity import hash_token
 from freecell_arena.core.reads import ServerStore
+from freecell_arena.core.seams import Sessions, StoredCopies
 from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.ratelimit import PerAddress, TokenBucket
 from freecell_arena.net.restore import restore_player
@@ -73,7 +73,14 @@ class Host(Protocol):
     def settings(self) -> Settings: ...
 
     @property
-    def arena(self) -> Arena: ...
+    def sessions(self) -> Sessions:
+        """Core, as a connection sees it."""
+        ...
+
+    @property
+    def copies(self) -> StoredCopies:
+        """Where a returning player's identity, rooms and games are brought back to (core's `Rebuild`)."""
+        ...
 
     @property
     def store(self) -> ServerStore: ...
@@ -106,8 +113,6 @@ class Host(Protocol):
     async def answer_or_prepare(self, connection: Connection, request: Message) -> bool:
         """Answer a query outside core (True), or load what core needs for the request (False)."""
         ...
-
-    def player_by_token_hash(self, token_hash: str) -> str | None: ...
 
     def remember_connection(self, connection: Connection) -> None: ...
 
@@ -155,7 +160,7 @@ class Connection:
             self._unsubscribe()
             if self.player_id is not None:
                 self.server.forget_connection(self)
-                await self.server.execute(self.server.arena.disconnect(self.player_id), None)
+                await self.server.execute(self.server.sessions.disconnect(self.player_id), None)
             self._stopping = True
             self._wake_sender()
             with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
@@ -239,11 +244,11 @@ class Connection:
         if type(request) in self.server.prepared_types and await self.server.answer_or_prepare(self, request):
             return  # a query, answered
         is_move = type(request) is MoveRequest
-        variant = self.server.arena.variant_of(self.player_id) if is_move else ""
+        variant = self.server.sessions.variant_of(self.player_id) if is_move else ""
         stored: bool | None = None
         for may_retry in (True, False):  # once more if another process changed the room first (a cluster)
             try:
-                effect = self.server.arena.handle(self.player_id, request)
+                effect = self.server.sessions.handle(self.player_id, request)
             except Refusal as refusal:
                 if is_move:
                     self.server.metrics.moves_refused[(variant, refusal.code.value)] += 1
@@ -262,31 +267,31 @@ class Connection:
         self._sync_room_subscription()
 
     async def _hello(self, request: HelloRequest) -> None:
-        arena = self.server.arena
+        sessions = self.server.sessions
         if request.token is None:
             if not self.server.limits.allow_new_identity(self.address):
                 limit = self.server.limits.describe_identities()
                 self.send(self._error(request.id, Refusal(ErrorCode.rate_limited, f"too many new players: {limit}")))
                 return
-            player_id, effect = arena.register(request)
+            player_id, effect = sessions.register(request)
             self._become(player_id)
             if not await self.server.execute(effect, self, request.id):
                 self._forget_identity()
             return
         token_hash = hash_token(request.token)
-        known = self.server.player_by_token_hash(token_hash)
+        known = sessions.player_by_token_hash(token_hash)
         if known is None:
             record = await self.server.store.player_by_token_hash(token_hash)
             if record is None:
                 self.send(self._error(request.id, Refusal(ErrorCode.unknown_token, "no player has this token")))
                 return
             known = record.player_id
-            if not arena.knows(known):
-                await restore_player(arena, self.server.store, record)
+            if not self.server.copies.knows(known):
+                await restore_player(self.server.copies, self.server.store, record)
         player_id = known
         await self.server.take_over(player_id, self)
         self._become(player_id)
-        await self.server.execute(arena.resume(player_id, request), self, request.id)
+        await self.server.execute(sessions.resume(player_id, request), self, request.id)
         self._sync_room_subscription()
 
     def _become(self, player_id: str) -> None:
@@ -303,7 +308,7 @@ class Connection:
 
     def _sync_room_subscription(self) -> None:
         """Follow the player's room: subscribe to its events after joining, drop them after leaving."""
-        code = self.server.arena.room_code_of(self.player_id) if self.player_id else None
+        code = self.server.sessions.room_code_of(self.player_id) if self.player_id else None
         if code == self._room_code:
             return
         if self._unsubscribe_room is not None:

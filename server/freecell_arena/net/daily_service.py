@@ -24,10 +24,10 @@ from datetime import date, timedelta
 from multiprocessing.pool import Pool
 
 from freecell_arena.core import daily
-from freecell_arena.core.arena import Arena
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.ports import DailyRecord
 from freecell_arena.core.reads import ServerStore
+from freecell_arena.core.seams import DailyDesk
 from freecell_arena.protocol.messages import Message, PlayDailyRequest
 from freecell_arena.settings import Settings
 
@@ -45,17 +45,17 @@ def _die_with_parent() -> None:
 
 
 class DailyService:
-    def __init__(self, settings: Settings, store: ServerStore, arena: Arena, clock: Clock) -> None:
+    def __init__(self, settings: Settings, store: ServerStore, desk: DailyDesk, clock: Clock) -> None:
         self.settings = settings
         self.store = store
-        self.arena = arena
+        self.desk = desk
         self.clock = clock
         self._secret: bytes | None = None
         self._pool: Pool | None = None
         self._task: asyncio.Task[None] | None = None
         self._deals: dict[tuple[str, date], DailyRecord] = {}
         self._preparing = asyncio.Lock()
-        arena.dailies.offered = set(settings.daily_variant_ids)
+        desk.offered = set(settings.daily_variant_ids)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -180,10 +180,10 @@ class DailyService:
         """Before `play_daily` reaches core: today's deal, and whether this player already had a ranked try."""
         if not isinstance(request, LOADS_FOR):
             return
-        day = self.arena.dailies.today()
+        day = self.desk.today()
         found = await self.deal(request.variant, day)
         if found is None:
             return  # core refuses with daily_not_ready (or unknown_variant)
-        self.arena.dailies.know_deal(found)
+        self.desk.know_deal(found)
         if await self.store.dailies.has_ranked_attempt(player_id, request.variant, day):
-            self.arena.dailies.know_attempt(player_id, request.variant, day)
+            self.desk.know_attempt(player_id, request.variant, day)

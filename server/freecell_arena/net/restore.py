@@ -6,34 +6,34 @@ of another process), a replay of an older game, a room joined by code. Never on 
 
 from __future__ import annotations
 
-from freecell_arena.core.arena import Arena
 from freecell_arena.core.identity import normalize_room_code
 from freecell_arena.core.ports import PlayerRecord, Store, StoredGame, StoredRoom
 from freecell_arena.core.reads import ServerStore
-from freecell_arena.core.room import CLOSED
+from freecell_arena.core.seams import StoredCopies
 from freecell_arena.protocol.messages import JoinRoomRequest, Message, ReplayRequest
+from freecell_arena.protocol.vocabulary import CLOSED
 
 
-async def restore_player(arena: Arena, store: ServerStore, record: PlayerRecord) -> None:
-    arena.adopt_player(record)
+async def restore_player(copies: StoredCopies, store: ServerStore, record: PlayerRecord) -> None:
+    copies.adopt_player(record)
     for live_room in await store.live_rooms_of(record.player_id):  # a lobby or countdown they sit in
-        await adopt_room(arena, store, live_room)
+        await adopt_room(copies, store, live_room)
     for stored in await store.unfinished_games(record.player_id):
-        if stored.game.game_id in arena.games:
+        if copies.holds_game(stored.game.game_id):
             continue
         room_id = stored.game.room_id
         stored_room = await store.room(room_id) if room_id else None
         if stored_room is None:
-            arena.adopt_game(stored)
+            copies.adopt_game(stored)
         else:
-            await adopt_room(arena, store, stored_room)
+            await adopt_room(copies, store, stored_room)
 
 
-async def adopt_room(arena: Arena, store: Store, stored_room: StoredRoom) -> None:
-    if stored_room.room.room_id in arena.rooms_by_id:
+async def adopt_room(copies: StoredCopies, store: Store, stored_room: StoredRoom) -> None:
+    if copies.holds_room_id(stored_room.room.room_id):
         return
     games, players = await load_room(store, stored_room)
-    arena.adopt_room(stored_room, games, players)
+    copies.adopt_room(stored_room, games, players)
 
 
 async def load_room(store: Store, stored_room: StoredRoom) -> tuple[list[StoredGame], list[PlayerRecord]]:
@@ -56,28 +56,28 @@ RESTORES_FOR = (ReplayRequest, JoinRoomRequest)
 """The requests that may name something this process does not hold."""
 
 
-async def restore_for(arena: Arena, store: Store, request: Message) -> None:
+async def restore_for(copies: StoredCopies, store: Store, request: Message) -> None:
     """Load what `request` names when this process does not hold it (no-op otherwise)."""
-    if isinstance(request, ReplayRequest) and request.game_id not in arena.games:
+    if isinstance(request, ReplayRequest) and not copies.holds_game(request.game_id):
         stored = await store.game(request.game_id)
         if stored is None:
             return
         room = await store.room(stored.game.room_id) if stored.game.room_id else None
         if room is not None:
-            await adopt_room(arena, store, room)
-        elif stored.game.player_id in arena.players or await _adopt_owner(arena, store, stored):
-            arena.adopt_stored_game(stored)
+            await adopt_room(copies, store, room)
+        elif copies.knows(stored.game.player_id) or await _adopt_owner(copies, store, stored):
+            copies.adopt_stored_game(stored)
     elif isinstance(request, JoinRoomRequest):
         code = normalize_room_code(request.code)
-        if code in arena.rooms:
+        if copies.holds_room(code):
             return
         stored_room = await store.room_by_code(code)
         if stored_room is not None and stored_room.status != CLOSED:
-            await adopt_room(arena, store, stored_room)
+            await adopt_room(copies, store, stored_room)
 
 
-async def _adopt_owner(arena: Arena, store: Store, stored: StoredGame) -> bool:
+async def _adopt_owner(copies: StoredCopies, store: Store, stored: StoredGame) -> bool:
     player = await store.player(stored.game.player_id)
     if player is not None:
-        arena.adopt_player(player)
+        copies.adopt_player(player)
     return player is not None

@@ -1,0 +1,302 @@
+"""Rooms before and around their race: create, join, leave, start; who sits where, and who is told.
+
+Every membership or status change is a record carrying the room's next version (the store writes it as a
+compare-and-set, which is how processes sharing a database agree on one history of a room), and a small room
+event to the others (`member_joined`, `member_left`, `member_connection`); the whole room goes out only when its
+status changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from freecell_arena.core.daily_play import refuse_while_playing
+from freecell_arena.core.effects import Effect, Publication, Refusal
+from freecell_arena.core.events import room_topic
+from freecell_arena.core.identity import new_id, new_room_code, normalize_room_code, random_seed
+from freecell_arena.core.leaderboard import resolve_ranked
+from freecell_arena.core.player_game import PlayerGame
+from freecell_arena.core.players import Players
+from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, Record, RoomRecord, RoomStatusRecord
+from freecell_arena.core.race_clock import RaceClock
+from freecell_arena.core.room import Member, Room
+from freecell_arena.core.room_messages import whole_room
+from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.variant_request import known_variant
+from freecell_arena.engine import Variant
+from freecell_arena.protocol.messages import (
+    CountdownMessage,
+    CreateRoomRequest,
+    ErrorCode,
+    JoinRoomRequest,
+    LeaveRoomRequest,
+    LeftRoomMessage,
+    MemberConnectionMessage,
+    MemberJoinedMessage,
+    MemberLeftMessage,
+    RequestId,
+    RoomMessage,
+    StartRaceRequest,
+)
+from freecell_arena.protocol.trusted import Reply
+from freecell_arena.protocol.vocabulary import (
+    CLOSED,
+    COUNTDOWN,
+    FINISHED,
+    LOBBY,
+    PLAYER,
+    RUNNING,
+    SPECTATOR,
+    MemberRole,
+)
+
+DEFAULT_MAX_SPECTATORS = 64
+"""Every spectator gets every room event: a cap keeps one room from costing the server without bound."""
+LOBBY_RETURN_GRACE = timedelta(seconds=60)
+"""A lobby picked up from the store (after a restart, or a process that died): how long its members have to
+reconnect before their seats are given up (a member who closes their connection in a lobby leaves at once)."""
+
+SeedDraw = Callable[[int, int], int]
+"""Where seeds nobody chose come from (a secret random draw between two bounds); injected for tests."""
+
+
+@dataclass(frozen=True)
+class LobbyDeps:
+    state: SharedState
+    players: Players
+    timers: RaceClock
+    resign: Callable[[PlayerGame], Effect]
+    """Resign a running game (a player leaving a running race gives it up)."""
+    max_spectators: int = DEFAULT_MAX_SPECTATORS
+
+
+class Lobby:
+    def __init__(self, deps: LobbyDeps) -> None:
+        self.state = deps.state
+        self.players = deps.players
+        self.timers = deps.timers
+        self.resign = deps.resign
+        self.max_spectators = deps.max_spectators
+        self.draw_seed: SeedDraw = random_seed
+
+    # ------------------------------------------------------------------ requests
+
+    def create_room(self, player_id: str, request: CreateRoomRequest) -> Effect:
+        refuse_while_playing(self.state, player_id)
+        leaving = self.leave_finished_room(player_id)
+        variant = known_variant(request.variant)
+        options = resolve_ranked(variant, request.options)
+        seed = choose_seed(variant, request.seed, request.deal, self.draw_seed)
+        now = self.state.clock.now()
+        code = new_room_code()
+        while code in self.state.rooms:
+            code = new_room_code()
+        record = RoomRecord(
+            room_id=new_id("r"),
+            code=code,
+            variant=variant.id,
+            seed=seed,
+            host_id=player_id,
+            options=options.model_dump(mode="json"),
+            created_at=now,
+            seed_chosen=request.seed is not None or request.deal is not None,
+        )
+        room = Room(record, variant, options)
+        self.state.add_room(room)
+        player = self.state.players[player_id]
+        room.members[player_id] = Member(player_id, player.record.display_name, player.record.bot, PLAYER)
+        player.room_code = code
+        joined = MemberRecord(record.room_id, player_id, PLAYER, now, room.next_version())
+
+        def rollback() -> None:
+            self._drop(room)
+            player.room_code = None
+
+        reply = RoomMessage(id=request.id, room=room.view(now, self.players.is_connected))
+        records: list[Record] = [record, RoomStatusRecord(record.room_id, LOBBY, now), joined]
+        return leaving.merge(Effect(records=records, replies=[reply], rollback=rollback))
+
+    def join_room(self, player_id: str, request: JoinRoomRequest) -> Effect:
+        code = normalize_room_code(request.code)
+        room = self.state.rooms.get(code)
+        if room is None:
+            raise Refusal(ErrorCode.unknown_room, f"there is no room with code {request.code!r}")
+        player = self.state.players[player_id]
+        if player.room_code == code:
+            raise Refusal(ErrorCode.already_in_room, f"you are already in room {code}")
+        if not request.spectator:
+            refuse_while_playing(self.state, player_id)
+            if room.status != LOBBY:
+                raise Refusal(ErrorCode.room_started, f"the race in room {code} has already started")
+            if room.is_full():
+                limit = room.options.max_players
+                raise Refusal(ErrorCode.room_full, f"room {code} is full ({limit} players)")
+        elif len(room.members) - len(room.players()) >= self.max_spectators:
+            raise Refusal(ErrorCode.room_full, f"room {code} has its {self.max_spectators} spectators already")
+        leaving = self.leave_finished_room(player_id)
+        role: MemberRole = SPECTATOR if request.spectator else PLAYER
+        room.members[player_id] = Member(player_id, player.record.display_name, player.record.bot, role)
+        previous_room, player.room_code = player.room_code, code
+        now = self.state.clock.now()
+        record = MemberRecord(room.record.room_id, player_id, role, now, room.next_version())
+
+        def rollback() -> None:
+            room.members.pop(player_id, None)
+            room.undo_version(record.version)
+            player.room_code = previous_room
+
+        view = room.view(now, self.players.is_connected)
+        reply = RoomMessage(id=request.id, room=view)
+        joined = MemberJoinedMessage(code=code, member=next(m for m in view.members if m.player_id == player_id))
+        publication = Publication(room_topic(code), joined, skip=player_id, version=record.version)
+        return leaving.merge(Effect(records=[record], replies=[reply], publications=[publication], rollback=rollback))
+
+    def leave_room(self, player_id: str, request: LeaveRoomRequest) -> Effect:
+        return self.leave(player_id, request.id, reply=True)
+
+    def start_race(self, player_id: str, request: StartRaceRequest) -> Effect:
+        room = self.room_of(player_id)
+        if room.host_id != player_id:
+            raise Refusal(ErrorCode.not_host, "only the host starts the race")
+        if room.status != LOBBY:
+            raise Refusal(ErrorCode.room_started, f"the race in room {room.code} has already started")
+        if not room.players():
+            raise Refusal(ErrorCode.not_enough_players, "a race needs at least one player")
+        now = self.state.clock.now()
+        starts_at = room.schedule(now)
+        room.keeps_time = True
+        self.timers.watch(room)
+        version = room.next_version()
+        record = RoomStatusRecord(room.record.room_id, COUNTDOWN, starts_at, version)
+
+        def rollback() -> None:
+            room.status = LOBBY
+            room.starts_at = None
+            room.undo_version(version)
+
+        countdown = CountdownMessage(code=room.code, starts_at=starts_at, seconds=room.options.countdown_s)
+        return Effect(
+            records=[record],
+            replies=[countdown.model_copy(update={"id": request.id})],
+            publications=[
+                Publication(room_topic(room.code), countdown, skip=player_id, version=version),
+                whole_room(room, now, self.players.is_connected, version),
+            ],
+            rollback=rollback,
+        )
+
+    # ------------------------------------------------------------------ seats
+
+    def room_of(self, player_id: str) -> Room:
+        room = self.state.room_of_player(player_id)
+        if room is None:
+            raise Refusal(ErrorCode.not_in_room, "you are not in a room")
+        return room
+
+    def leave_finished_room(self, player_id: str) -> Effect:
+        """Create/join while sitting in a finished room: leave it first; in any other room: refuse."""
+        code = self.state.players[player_id].room_code
+        if code is None:
+            return Effect()
+        room = self.state.rooms.get(code)
+        if room is not None and room.status != FINISHED:
+            raise Refusal(ErrorCode.already_in_room, f"you are in room {code}: leave it first")
+        return self.leave(player_id, None, reply=False)
+
+    def leave(self, player_id: str, request_id: RequestId, *, reply: bool) -> Effect:
+        """The player leaves their room (a running game of theirs is resigned); the host's seat passes to the next
+        player; a lobby everyone left closes."""
+        player = self.state.players[player_id]
+        room = self.room_of(player_id)
+        effect = Effect()
+        game = room.games.get(player_id)
+        if room.status == RUNNING and game is not None and game.running:
+            effect = self.resign(game)
+        member = room.members.pop(player_id, None)
+        player.room_code = None
+        host_before = room.host_id
+        if room.host_id == player_id:
+            successors = room.players() or list(room.members.values())
+            if successors:
+                room.host_id = successors[0].player_id
+        records: list[MemberLeftRecord | RoomStatusRecord] = [
+            MemberLeftRecord(room.record.room_id, player_id, room.host_id, room.next_version())
+        ]
+        if not room.members and room.status not in (RUNNING, FINISHED):  # a finished race goes with the sweep
+            records.append(self._close(room))
+
+        def rollback() -> None:
+            if member is not None:
+                room.members[player_id] = member
+            player.room_code = room.code
+            room.host_id = host_before
+            for record in reversed(records):
+                room.undo_version(record.version)
+            self.state.add_room(room)
+
+        replies: list[Reply] = [LeftRoomMessage(id=request_id, code=room.code)] if reply else []
+        left = Effect(records=list(records), replies=replies, rollback=rollback)
+        if room.members:
+            gone = MemberLeftMessage(code=room.code, player_id=player_id, host_id=room.host_id)
+            left.publications.append(Publication(room_topic(room.code), gone, version=records[0].version))
+        return effect.merge(left)
+
+    def give_up_seats(self, room: Room) -> list[Effect]:
+        """The members of a picked-up lobby who did not come back leave it (the last one closes it)."""
+        rooms = self.state.rooms
+        if room.status != LOBBY or rooms.get(room.code) is not room:
+            return []
+        gone = [
+            player_id
+            for player_id, member in room.members.items()
+            if not self.players.is_connected(player_id)
+            and not member.elsewhere
+            and (player := self.state.players.get(player_id)) is not None
+            and player.room_code == room.code
+        ]
+        effects = [self.leave(player_id, None, reply=False) for player_id in gone]
+        if not room.members and rooms.get(room.code) is room:  # stored with no members (before migration 0004)
+            effects.append(Effect(records=[self._close(room)]))
+        return effects
+
+    def await_return(self, room: Room) -> None:
+        """A lobby picked up from the store: its members' connections are gone, they have a while to come back."""
+        self.timers.await_return(room, self.state.clock.now() + LOBBY_RETURN_GRACE)
+
+    def connection_changed(self, player_id: str, *, connected: bool) -> Effect:
+        """A member's connection went down or came back: a small event to the others, not the whole room."""
+        room = self.state.room_of_player(player_id)
+        if room is None:
+            return Effect()
+        message = MemberConnectionMessage(code=room.code, player_id=player_id, connected=connected)
+        return Effect(publications=[Publication(room_topic(room.code), message, skip=player_id)])
+
+    def _close(self, room: Room) -> RoomStatusRecord:
+        """A lobby everyone left leaves memory; the store keeps it as `closed`."""
+        self._drop(room)
+        return RoomStatusRecord(room.record.room_id, CLOSED, self.state.clock.now(), room.next_version())
+
+    def _drop(self, room: Room) -> None:
+        self.state.remove_room(room)
+        self.timers.forget(room)
+
+
+def choose_seed(variant: Variant, seed: int | None, deal: int | None, draw_seed: SeedDraw) -> int:
+    """The seed a host chose (a seed or a Microsoft deal number), checked against the variant; or a secret draw."""
+    if seed is not None and deal is not None and seed != deal:
+        raise Refusal(ErrorCode.bad_seed, "give a seed or a deal number, not two different ones")
+    chosen = seed if seed is not None else deal
+    low, high = variant.seed_range
+    if chosen is None:
+        return draw_seed(low, high)
+    if variant.face_down:
+        raise Refusal(
+            ErrorCode.bad_seed,
+            f"{variant.name} hides cards: its rooms deal from a seed the server draws, so nobody (the host "
+            "included) knows the face-down cards; the seed is shown once the race is over",
+        )
+    if not low <= chosen <= high:
+        raise Refusal(ErrorCode.bad_seed, f"{variant.name} seeds run from {low} to {high}, not {chosen}")
+    return chosen

@@ -298,7 +298,7 @@ async def test_a_member_who_stops_reading_is_cut_off_by_bytes_queued(tmp_path: P
                 sent += 1
         assert sent < 1_000, f"cut after {sent} moves: by its 64 KiB of frames, not after 2,000 frames"
         sleeper_connection = server.connections.get(sleeper_id)
-        assert sleeper_connection is None or sleeper_connection.outbox_bytes <= 65_536
+        assert sleeper_connection is None or sleeper_connection.outbox.queued_bytes <= 65_536
         assert (await host.request({"type": "get_state"}))["type"] == "game_state", "the player goes on"
         await host.close()
         sleeper.transport.abort()

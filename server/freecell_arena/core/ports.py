@@ -12,7 +12,7 @@ A game is `(variant, seed, actions)`: the store keeps seeds and action logs, nev
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Protocol
@@ -224,6 +224,27 @@ class StoredRoom:
     members: list[StoredMember] = field(default_factory=list)
     seq: int = 0
     tag: str = ""
+
+
+CommitObserver = Callable[[int, float, bool], None]
+"""Told (records, seconds, committed) after every batch transaction."""
+
+
+class RecordWriter(Protocol):
+    """Where the server hands the records of its effects: durable once `submit_many` returns, batched with the
+    records of other players into few transactions (`freecell_arena.store.GroupCommitWriter`)."""
+
+    last_failure_at: float | None
+    """time.monotonic() of the first failed transaction since the last one that committed (readiness)."""
+    on_commit: CommitObserver | None
+
+    async def submit_many(self, records: Sequence[Record]) -> None:
+        """Durable before return, in order, in one transaction (never split); raises if refused."""
+
+    async def flush(self) -> None:
+        """Wait until everything submitted so far is written."""
+
+    async def close(self) -> None: ...
 
 
 class Store(Protocol):

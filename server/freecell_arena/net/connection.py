@@ -4,10 +4,9 @@ Requests of one connection are handled one at a time: the next frame is read onl
 request's records are durable and its replies sent or queued. That keeps a rollback simple (nothing of this
 player ran ahead of the failed write) while the moves of many connections still share one commit.
 
-Frames for a connection go out in the order they were produced. Messages published to it (room events, other
-players' progress) are queued and written by the sender task, so a publisher never waits for a slow client.
-The reader writes the replies to its own request itself when nothing is queued before them (the common case:
-one task switch less per request); messages published meanwhile wait behind those replies.
+Frames for a connection go out in the order they were produced, through its `Outbox` (net/outbox.py): published
+messages are queued for a sender task, so a publisher never waits for a slow client, and the reader writes the
+replies to its own request itself when nothing is queued before them.
 """
 
 from __future__ import annotations
@@ -16,12 +15,12 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import CloseCode
 
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Subscriber, player_topic, room_topic
@@ -29,33 +28,22 @@ from freecell_arena.core.identity import hash_token
 from freecell_arena.core.reads import ServerStore
 from freecell_arena.core.seams import Sessions, StoredCopies
 from freecell_arena.net.metrics import ServerMetrics
+from freecell_arena.net.outbox import Outbox
 from freecell_arena.net.ratelimit import PerAddress, TokenBucket
 from freecell_arena.net.restore import restore_player
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.codec import decode, request_id_of
 from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, HelloRequest, Message, MoveRequest, RequestId
-from freecell_arena.protocol.trusted import Reply, wire_text
+from freecell_arena.protocol.trusted import Reply
 from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)
 failures = ThrottledLog(log)
 """Unexpected failures while handling a frame, logged once per kind and interval for the whole process."""
 
-CLOSE_GOING_AWAY = 1001
-CLOSE_POLICY = 1008
 CLOSE_REPLACED = 4000
+"""A private close code (4000-4999): the same identity connected again (the SDK knows it)."""
 
-
-_last_encoded: list[tuple[Reply, str]] = []
-
-
-def _encoded(message: Reply) -> str:
-    """A published message goes to every member in a row: encode it once, not once per connection."""
-    if _last_encoded and _last_encoded[0][0] is message:
-        return _last_encoded[0][1]
-    text = wire_text(message)
-    _last_encoded[:] = [(message, text)]
-    return text
 
 
 class Subscriptions(Protocol):
@@ -131,16 +119,12 @@ class Connection:
         self.address = address
         settings = server.settings
         self.bucket = TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst)
-        self.outbox: deque[str] = deque()  # frames the sender task writes, in order
-        self.outbox_bytes = 0  # their size in UTF-8: the limit counts bytes (a frame may be 100 bytes or 6 KB)
-        self._sender_waiting: asyncio.Future[None] | None = None
-        self._replying = False  # the reader is writing its replies: queued frames wait behind them
-        self._stopping = False
+        self.outbox = Outbox(websocket, settings.outbox_limit_bytes, websocket.transport.abort)
+        """A close handshake would wait behind the unread frames: an overflowing client's transport is aborted."""
         self.player_id: str | None = None
         self._unsubscribe_player: Callable[[], None] | None = None
         self._unsubscribe_room: Callable[[], None] | None = None
         self._room_code: str | None = None
-        self._overflowed = False
         self._waiting_since: float | None = None  # the reader waits for a frame since (loop time); None: handling
         self._idle_timer: asyncio.TimerHandle | None = None
         self._idle_close: asyncio.Task[None] | None = None
@@ -148,7 +132,7 @@ class Connection:
     # ------------------------------------------------------------------ lifecycle
 
     async def run(self) -> None:
-        sender = asyncio.create_task(self._send_loop())
+        sender = asyncio.create_task(self.outbox.send_forever())
         metrics = self.server.metrics
         metrics.connections += 1
         try:
@@ -161,8 +145,7 @@ class Connection:
             if self.player_id is not None:
                 self.server.forget_connection(self)
                 await self.server.execute(self.server.sessions.disconnect(self.player_id), None)
-            self._stopping = True
-            self._wake_sender()
+            self.outbox.stop()
             with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
                 await sender
 
@@ -181,7 +164,7 @@ class Connection:
         """A connection must say who it is soon: an anonymous socket holds a seat and costs memory for nothing."""
         if self.player_id is None and self._idle_close is None:
             reason = f"no hello within {self.server.settings.hello_timeout_s:g} s"
-            self._idle_close = asyncio.create_task(self.close(CLOSE_POLICY, reason))
+            self._idle_close = asyncio.create_task(self.close(CloseCode.POLICY_VIOLATION, reason))
 
     def _check_idle(self) -> None:
         """The idle timeout, without a timer per frame: the timer looks at when the reader began waiting."""
@@ -190,7 +173,7 @@ class Connection:
         since = self._waiting_since
         if since is not None and loop.time() - since >= timeout:
             reason = f"idle timeout: no message for {timeout:g} s"
-            self._idle_close = asyncio.create_task(self.close(CLOSE_POLICY, reason))
+            self._idle_close = asyncio.create_task(self.close(CloseCode.POLICY_VIOLATION, reason))
             return  # recv() then raises ConnectionClosed and the connection ends
         self._idle_timer = loop.call_at((loop.time() if since is None else since) + timeout, self._check_idle)
 
@@ -328,77 +311,20 @@ class Connection:
     # ------------------------------------------------------------------ sending
 
     def send(self, message: Reply) -> None:
-        """Queue a frame; a client that stops reading is cut off instead of growing the queue forever."""
+        """Queue a frame (`Outbox`); a client that stops reading is cut off instead of growing the queue forever."""
         if type(message) is ErrorMessage:
             self.server.metrics.errors[message.code.value] += 1
-        text = _encoded(message)
-        size = _utf8_size(text)
-        if self.outbox_bytes + size > self.server.settings.outbox_limit_bytes:
+        if not self.outbox.put(message):
             self.server.metrics.frames_dropped += 1
-            if not self._overflowed:
-                self._overflowed = True
-                log.warning("dropping a connection that does not read its messages (%d bytes queued)",
-                            self.outbox_bytes)  # fmt: skip
-                self.websocket.transport.abort()  # a close handshake would wait behind the unread frames
-            return
-        self.outbox.append(text)
-        self.outbox_bytes += size
-        if not self._replying:
-            self._wake_sender()
 
     def begin_replies(self, replies: Sequence[Reply]) -> list[str]:
-        """The replies to the request being handled (called by the reader, before the request's publications).
-        When nothing is queued, they are returned for `finish_replies` to write directly, and whatever is
-        published until then waits behind them; otherwise they are queued behind what is there (returns [])."""
-        if self.outbox or self._stopping or self._replying:
-            for reply in replies:
-                self.send(reply)
-            return []
-        if replies:
-            self._replying = True
-        return [wire_text(reply) for reply in replies]
+        return self.outbox.begin_replies(list(replies))
 
     async def finish_replies(self, texts: list[str]) -> None:
-        if not texts:
-            return
-        try:
-            for text in texts:
-                await self.websocket.send(text)  # writes at once; waits only while the client's buffer is full
-        finally:
-            self._replying = False
-            if self.outbox:
-                self._wake_sender()
-
-    def _wake_sender(self) -> None:
-        waiting = self._sender_waiting
-        if waiting is not None and not waiting.done():
-            waiting.set_result(None)
-
-    async def _send_loop(self) -> None:
-        outbox = self.outbox
-        loop = asyncio.get_running_loop()
-        while True:
-            while outbox and not self._replying:
-                text = outbox.popleft()
-                self.outbox_bytes -= _utf8_size(text)
-                await self.websocket.send(text)  # written before send() first yields: order kept
-            if self._stopping and not outbox:
-                return
-            self._sender_waiting = loop.create_future()
-            try:
-                await self._sender_waiting
-            finally:
-                self._sender_waiting = None
-
-    async def drain(self) -> None:
-        """Wait (briefly) until every queued frame is handed to the socket."""
-        for _ in range(100):
-            if not self.outbox and not self._replying:
-                return
-            await asyncio.sleep(0.01)
+        await self.outbox.finish_replies(texts)
 
     async def close(self, code: int, reason: str) -> None:
-        await self.drain()
+        await self.outbox.drain()
         await self.websocket.close(code, reason)
 
     @staticmethod
@@ -412,7 +338,3 @@ def client_address(websocket: ServerConnection) -> str:
     peer = websocket.remote_address
     return str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
 
-
-def _utf8_size(text: str) -> int:
-    """A frame's size on the wire (the outbox limit counts bytes); most frames are ASCII, counted without a copy."""
-    return len(text) if text.isascii() else len(text.encode())

@@ -26,15 +26,14 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from freecell_arena.core.ports import PlayerRecord, Record, Store, StoredGame, StoredRoom
+from freecell_arena.core.ports import CommitObserver, PlayerRecord, Record, Store, StoredGame, StoredRoom
 from freecell_arena.store.errors import RecordRefusedError, WriterClosedError
 
 log = logging.getLogger(__name__)
 
-CommitObserver = Callable[[int, float, bool], None]
 DEFAULT_MAX_DELAY_MS = 2.0
 DEFAULT_MAX_BATCH = 1000
 

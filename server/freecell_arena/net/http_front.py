@@ -1,0 +1,101 @@
+"""What answers plain HTTP on the game's port: `/metrics`, `/healthz`, `/readyz`, the browser app and `/api/`.
+
+websockets hands every request to `process_request` first: a plain HTTP request gets its answer here, a
+websocket handshake gets None and goes on to a `Connection`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from http import HTTPStatus
+from typing import Protocol
+
+from websockets.asyncio.server import ServerConnection
+from websockets.http11 import Request, Response
+
+from freecell_arena.core.ports import RecordWriter
+from freecell_arena.core.reads import ServerStore
+from freecell_arena.net.http_api import HttpApi, method_not_allowed, response
+from freecell_arena.net.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from freecell_arena.net.metrics import ServerMetrics
+from freecell_arena.net.web import WebApp
+from freecell_arena.settings import Settings
+
+
+class ProcessStatus(Protocol):
+    """What the health answers tell of the server process (`ArenaServer`)."""
+
+    @property
+    def shutting_down(self) -> bool: ...
+
+    def rooms_held(self) -> int: ...
+
+    def connection_count(self) -> int: ...
+
+
+class HttpFront:
+    def __init__(
+        self, settings: Settings, store: ServerStore, writer: RecordWriter, metrics: ServerMetrics, web: WebApp,
+        api: HttpApi, status: ProcessStatus,
+    ) -> None:  # fmt: skip
+        self.settings = settings
+        self.store = store
+        self.writer = writer
+        self.metrics = metrics
+        self.web = web
+        self.api = api
+        self.status = status
+
+    async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        answer = await self.answer(request)
+        if answer is not None:  # websockets closes the connection after a plain HTTP answer: say so, or a browser
+            answer.headers["Connection"] = "close"  # keeps it for its next file, finds it dead and asks again
+        return answer
+
+    async def answer(self, request: Request) -> Response | None:
+        """A plain HTTP request's answer; None for a websocket handshake (websockets goes on with it)."""
+        if request.method != "GET":
+            return method_not_allowed(request.method)
+        path = request.path.split("?")[0]
+        if path == "/metrics":
+            return response(HTTPStatus.OK, self.metrics.render(), METRICS_CONTENT_TYPE)
+        if path == "/healthz":
+            return self._health(HTTPStatus.SERVICE_UNAVAILABLE if self.status.shutting_down else HTTPStatus.OK, None)
+        if path == "/readyz":
+            reason = await self.not_ready_because()
+            return self._health(HTTPStatus.OK if reason is None else HTTPStatus.SERVICE_UNAVAILABLE, reason)
+        page = self.web.respond(request)
+        if page is not None:
+            return page
+        return await self.api.respond(request)
+
+    def _health(self, status: HTTPStatus, reason: str | None) -> Response:
+        shutting_down = self.status.shutting_down
+        body: dict[str, object] = {
+            "status": "shutting_down" if shutting_down else ("ok" if status == HTTPStatus.OK else "not_ready"),
+            "rooms": self.status.rooms_held(),
+            "connections": self.status.connection_count(),
+            "pid": os.getpid(),
+        }
+        if reason is not None:
+            body["reason"] = reason
+        return response(status, (json.dumps(body) + "\n").encode(), "application/json")
+
+    async def not_ready_because(self) -> str | None:
+        """Readiness (`GET /readyz`): None when this process can take players, else why not. Liveness
+        (`/healthz`) only says the process answers; a load balancer should send players by readiness, so a
+        server that cannot store a move (database down, disk full) gets none."""
+        if self.status.shutting_down:
+            return "shutting down"
+        failed_at = self.writer.last_failure_at
+        if failed_at is not None and time.monotonic() - failed_at < self.settings.readiness_failure_window_s:
+            return "the last write to the database failed"
+        try:
+            async with asyncio.timeout(self.settings.readiness_timeout_s):
+                await self.store.ping()
+        except Exception as error:  # any failure to answer is the answer
+            return f"the database does not answer ({type(error).__name__})"
+        return None

@@ -1,0 +1,130 @@
+"""A connection's outgoing frames, in the order they were produced, written by one sender task.
+
+Messages published to a connection (room events, other players' progress) are queued here and written by the
+sender task, so a publisher never waits for a slow client; a client that stops reading is cut off once its
+queue passes a byte limit, instead of growing it forever. The replies to the request being handled are written
+by the reader itself when nothing is queued before them (the common case: one task switch less per request);
+what is published meanwhile waits behind those replies (`begin_replies`, `finish_replies`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+from collections.abc import Callable
+from typing import Protocol
+
+from freecell_arena.protocol.trusted import Reply, wire_text
+
+log = logging.getLogger(__name__)
+
+_last_encoded: list[tuple[Reply, str]] = []
+
+
+def encoded(message: Reply) -> str:
+    """A published message goes to every member in a row: encode it once, not once per connection."""
+    if _last_encoded and _last_encoded[0][0] is message:
+        return _last_encoded[0][1]
+    text = wire_text(message)
+    _last_encoded[:] = [(message, text)]
+    return text
+
+
+class Socket(Protocol):
+    """What the outbox writes to (websockets' `ServerConnection`)."""
+
+    async def send(self, message: str) -> None: ...
+
+
+class Outbox:
+    def __init__(self, socket: Socket, limit_bytes: int, on_overflow: Callable[[], None]) -> None:
+        """`on_overflow` is called once, when the queue would pass `limit_bytes`: it cuts the client off."""
+        self.socket = socket
+        self.limit_bytes = limit_bytes
+        self.on_overflow = on_overflow
+        self.frames: deque[str] = deque()
+        self.queued_bytes = 0  # their size in UTF-8: the limit counts bytes (a frame may be 100 bytes or 6 KB)
+        self.overflowed = False
+        self._sender_waiting: asyncio.Future[None] | None = None
+        self._replying = False  # the reader is writing its replies: queued frames wait behind them
+        self._stopping = False
+
+    def put(self, message: Reply) -> bool:
+        """Queue a frame; False (and the frame dropped) once the client has stopped reading."""
+        text = encoded(message)
+        size = _utf8_size(text)
+        if self.queued_bytes + size > self.limit_bytes:
+            if not self.overflowed:
+                self.overflowed = True
+                log.warning("dropping a connection that does not read its messages (%d bytes queued)",
+                            self.queued_bytes)  # fmt: skip
+                self.on_overflow()
+            return False
+        self.frames.append(text)
+        self.queued_bytes += size
+        if not self._replying:
+            self._wake_sender()
+        return True
+
+    def begin_replies(self, replies: list[Reply]) -> list[str]:
+        """The replies to the request being handled (called by the reader, before the request's publications).
+        When nothing is queued, they are returned for `finish_replies` to write directly, and whatever is
+        published until then waits behind them; otherwise they are queued behind what is there (returns [])."""
+        if self.frames or self._stopping or self._replying:
+            for reply in replies:
+                self.put(reply)
+            return []
+        if replies:
+            self._replying = True
+        return [wire_text(reply) for reply in replies]
+
+    async def finish_replies(self, texts: list[str]) -> None:
+        if not texts:
+            return
+        try:
+            for text in texts:
+                await self.socket.send(text)  # writes at once; waits only while the client's buffer is full
+        finally:
+            self._replying = False
+            if self.frames:
+                self._wake_sender()
+
+    def stop(self) -> None:
+        """The sender task ends once the queue is written."""
+        self._stopping = True
+        self._wake_sender()
+
+    async def send_forever(self) -> None:
+        """The sender task: write what is queued, in order, until `stop`."""
+        frames = self.frames
+        loop = asyncio.get_running_loop()
+        while True:
+            while frames and not self._replying:
+                text = frames.popleft()
+                self.queued_bytes -= _utf8_size(text)
+                await self.socket.send(text)  # written before send() first yields: order kept
+            if self._stopping and not frames:
+                return
+            self._sender_waiting = loop.create_future()
+            try:
+                await self._sender_waiting
+            finally:
+                self._sender_waiting = None
+
+    async def drain(self) -> None:
+        """Wait (briefly) until every queued frame is handed to the socket."""
+        for _ in range(100):
+            if not self.frames and not self._replying:
+                return
+            await asyncio.sleep(0.01)
+
+    def _wake_sender(self) -> None:
+        waiting = self._sender_waiting
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
+
+
+def _utf8_size(text: str) -> int:
+    """A frame's size on the wire (the outbox limit counts bytes); most frames are ASCII, counted without a copy."""
+    return len(text) if text.isascii() else len(text.encode())

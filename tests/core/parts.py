@@ -1,0 +1,41 @@
+"""The rooms of core wired as the arena wires them, for the tests that need more than one (a lobby needs play to
+resign a leaver's game; races need the clock). Each test still drives the one module it is about."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from freecell_arena.core.lobby import Lobby, LobbyDeps
+from freecell_arena.core.play import Play, PlayDeps
+from freecell_arena.core.players import Players
+from freecell_arena.core.race_clock import RaceClock
+from freecell_arena.core.races import RaceDeps, Races
+from freecell_arena.core.rebuild import Rebuild, RebuildDeps
+from freecell_arena.core.replica import Replica, ReplicaDeps
+from freecell_arena.core.shared_state import SharedState
+
+
+@dataclass
+class Parts:
+    state: SharedState
+    players: Players
+    timers: RaceClock
+    play: Play
+    lobby: Lobby
+    races: Races
+    rebuild: Rebuild
+    replica: Replica
+
+    def tick(self) -> list[object]:
+        return list(self.timers.ring(self.races, self.lobby))
+
+
+def wire(state: SharedState, *, shared: bool = False) -> Parts:
+    players = Players(state)
+    timers = RaceClock(state.clock, shared=shared)
+    play = Play(PlayDeps(state, timers, players.is_connected))
+    lobby = Lobby(LobbyDeps(state, players, timers, play.resign_game))
+    races = Races(RaceDeps(state, timers, players.is_connected))
+    rebuild = Rebuild(RebuildDeps(state, players, timers, lambda game: None, lobby.await_return))
+    replica = Replica(ReplicaDeps(state, players, timers, rebuild, races))
+    return Parts(state, players, timers, play, lobby, races, rebuild, replica)

@@ -1,0 +1,114 @@
+"""`core.play.Play`: moves, undo, resign, state and replays, on a race begun through the race clock."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from core_support import ManualClock, known_player
+from parts import Parts, wire
+
+from freecell_arena.core.effects import Refusal
+from freecell_arena.core.ports import MoveRecord, ResultRecord
+from freecell_arena.core.shared_state import SharedState
+from freecell_arena.protocol.messages import (
+    CreateRoomRequest,
+    GameOverMessage,
+    GameStateMessage,
+    JoinRoomRequest,
+    MoveRequest,
+    ProgressMessage,
+    ReplayRequest,
+    ResignRequest,
+    RoomOptions,
+    StartRaceRequest,
+    StateRequest,
+    UndoRequest,
+)
+from freecell_arena.protocol.trusted import Encoded
+
+
+def racing(state: SharedState, clock: ManualClock, *players: str) -> Parts:
+    """A race of deal 1 begun, one game per player."""
+    parts = wire(state)
+    for player in players:
+        known_player(state, player)
+    host, *guests = players
+    parts.lobby.create_room(host, CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
+    code = state.players[host].room_code or ""
+    for guest in guests:
+        parts.lobby.join_room(guest, JoinRoomRequest(code=code))
+    parts.lobby.start_race(host, StartRaceRequest())
+    clock.advance(0.1)
+    parts.tick()
+    return parts
+
+
+def test_a_move_is_one_record_one_reply_and_progress_for_the_others(state: SharedState, clock: ManualClock) -> None:
+    play = racing(state, clock, "host", "guest").play
+    clock.advance(2)
+    effect = play.move("host", MoveRequest(move="1a"))
+    assert [type(record) for record in effect.records] == [MoveRecord]
+    (reply,) = effect.replies
+    assert isinstance(reply, Encoded)
+    accepted = json.loads(reply.text)
+    assert (accepted["player_moves"], accepted["time_ms"], accepted["status"]) == (1, 2100, "playing")
+    (progress,) = effect.publications
+    assert isinstance(progress.message, ProgressMessage) and progress.skip == "host"
+    assert progress.message.progress.moves == 1 and progress.message.progress.time_ms == 2100, "the same counts"
+
+
+def test_undo_costs_a_move_and_a_rolled_back_move_leaves_the_game_as_it_was(
+    state: SharedState, clock: ManualClock
+) -> None:
+    play = racing(state, clock, "solo").play
+    game = state.games[state.players["solo"].game_id or ""]
+    play.move("solo", MoveRequest(move="1a"))
+    play.undo("solo", UndoRequest())
+    assert game.counts(clock.now()).moves == 2 and game.game.actions == ["1a", "undo"]
+    effect = play.move("solo", MoveRequest(move="1a"))
+    assert effect.rollback is not None
+    effect.rollback()
+    assert game.game.actions == ["1a", "undo"]
+
+
+def test_resigning_ends_the_game_and_the_race_is_checked_at_the_next_tick(
+    state: SharedState, clock: ManualClock
+) -> None:
+    parts = racing(state, clock, "solo")
+    effect = parts.play.resign("solo", ResignRequest())
+    (result,) = effect.records
+    assert isinstance(result, ResultRecord) and result.outcome == "resigned"
+    (over,) = effect.replies
+    assert isinstance(over, GameOverMessage) and over.message == "You resigned."
+    with pytest.raises(Refusal) as refused:
+        parts.play.move("solo", MoveRequest(move="1a"))
+    assert refused.value.code == "game_not_running"
+    (_finish,) = parts.tick()
+    assert state.rooms[state.players["solo"].room_code or ""].status == "finished"
+
+
+def test_refusals_name_why_and_change_nothing(state: SharedState, clock: ManualClock) -> None:
+    play = racing(state, clock, "host", "guest").play
+    cases = [
+        ("host", MoveRequest(move="1h"), "illegal_move"),
+        ("host", MoveRequest(move="zz"), "bad_notation"),
+        ("host", MoveRequest(move="1a", game_id=state.players["guest"].game_id), "not_your_game"),
+        ("host", MoveRequest(move="1a", game_id="g_nowhere"), "unknown_game"),
+    ]
+    for player, request, code in cases:
+        with pytest.raises(Refusal) as refused:
+            play.move(player, request)
+        assert refused.value.code == code
+    assert state.games[state.players["host"].game_id or ""].game.actions == []
+
+
+def test_state_and_replays_show_only_what_may_be_seen(state: SharedState, clock: ManualClock) -> None:
+    play = racing(state, clock, "host", "guest").play
+    (message,) = play.get_state("host", StateRequest()).replies
+    assert isinstance(message, GameStateMessage) and message.game is not None and message.room is not None
+    guest_game = state.players["guest"].game_id or ""
+    with pytest.raises(Refusal) as refused:
+        play.get_replay("host", ReplayRequest(game_id=guest_game))
+    assert refused.value.code == "replay_not_available", "a move seen is a move copied"
+    assert play.get_replay("guest", ReplayRequest(game_id=guest_game)).replies, "one's own replay, any time"

@@ -1,0 +1,77 @@
+"""`core.races.Races`: a race begun for every player at one instant, finished once, let go of when unwatched."""
+
+from __future__ import annotations
+
+from core_support import ManualClock, known_player
+from parts import Parts, wire
+
+from freecell_arena.core.ports import GameRecord, ResultRecord, RoomStatusRecord
+from freecell_arena.core.race_clock import FORGET_FINISHED_AFTER
+from freecell_arena.core.room import Room
+from freecell_arena.core.shared_state import SharedState
+from freecell_arena.protocol.messages import (
+    CreateRoomRequest,
+    GameOverMessage,
+    JoinRoomRequest,
+    RaceOverMessage,
+    RaceStartedMessage,
+    RoomMessage,
+    RoomOptions,
+    StartRaceRequest,
+)
+
+
+def counting_down(state: SharedState, **options: object) -> tuple[Parts, Room]:
+    parts = wire(state)
+    for player in ("host", "guest"):
+        known_player(state, player)
+    room_options = RoomOptions.model_validate({"countdown_s": 0, **options})
+    parts.lobby.create_room("host", CreateRoomRequest(variant="freecell", deal=1, options=room_options))
+    code = state.players["host"].room_code or ""
+    parts.lobby.join_room("guest", JoinRoomRequest(code=code))
+    parts.lobby.start_race("host", StartRaceRequest())
+    return parts, state.rooms[code]
+
+
+def test_beginning_deals_every_player_the_same_game_at_the_same_instant(state: SharedState) -> None:
+    parts, room = counting_down(state)
+    effect = parts.races.begin_race(room)
+    games = [record for record in effect.records if isinstance(record, GameRecord)]
+    assert isinstance(effect.records[0], RoomStatusRecord) and effect.records[0].status == "running"
+    assert len(games) == 2 and len({(game.seed, game.started_at) for game in games}) == 1
+    kinds = [type(publication.message) for publication in effect.publications]
+    assert kinds == [RaceStartedMessage, RaceStartedMessage, RoomMessage]
+    assert effect.rollback is not None
+    effect.rollback()
+    assert room.status == "countdown" and not room.games and not state.games
+    assert state.players["host"].game_id is None
+
+
+def test_finishing_times_out_the_games_still_running_and_sends_the_standings(
+    state: SharedState, clock: ManualClock
+) -> None:
+    parts, room = counting_down(state, time_limit_s=60)
+    parts.races.begin_race(room)
+    clock.advance(90)  # the limit passed while nobody looked: the race ends at its limit
+    effect = parts.races.finish_race(room)
+    results = [record for record in effect.records if isinstance(record, ResultRecord)]
+    assert [result.outcome for result in results] == ["timeout", "timeout"]
+    assert {result.time_ms for result in results} == {60_000}
+    kinds = [type(publication.message) for publication in effect.publications]
+    assert kinds == [GameOverMessage, GameOverMessage, RaceOverMessage, RoomMessage]
+    assert room.status == "finished"
+    assert effect.rollback is not None
+    effect.rollback()
+    assert room.status == "running" and all(game.running for game in room.games.values())
+
+
+def test_a_finished_race_nobody_watches_leaves_memory_with_its_games(state: SharedState, clock: ManualClock) -> None:
+    parts, room = counting_down(state)
+    parts.races.begin_race(room)
+    parts.races.finish_race(room)
+    for player in ("host", "guest"):
+        state.players[player].connections = 0
+    clock.advance(FORGET_FINISHED_AFTER.total_seconds())
+    parts.races.forget_unwatched()
+    assert room.code not in state.rooms and not state.games
+    assert state.players["host"].room_code is None and state.players["host"].game_id is None

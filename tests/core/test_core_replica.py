@@ -1,0 +1,113 @@
+"""`core.rebuild.Rebuild` and `core.replica.Replica`: rooms brought back from the store, and copies of rooms
+other processes share, kept up to date by their events and re-read from the store."""
+
+from __future__ import annotations
+
+from core_support import ManualClock, known_player
+from parts import Parts, wire
+
+from freecell_arena.core.ports import (
+    PlayerRecord,
+    RoomRecord,
+    RoomVersion,
+    StoredGame,
+    StoredMember,
+    StoredRoom,
+)
+from freecell_arena.core.shared_state import SharedState
+from freecell_arena.protocol.messages import (
+    CreateRoomRequest,
+    MemberJoinedMessage,
+    ProgressMessage,
+    RaceOverMessage,
+    RaceStartedMessage,
+    RoomMember,
+    RoomMessage,
+    RoomOptions,
+    StartRaceRequest,
+)
+
+
+def player_record(state: SharedState, player_id: str) -> PlayerRecord:
+    return PlayerRecord(player_id, player_id, f"hash-{player_id}", False, state.clock.now())
+
+
+def stored_lobby(state: SharedState, *member_ids: str, seq: int = 1, tag: str = "t1") -> StoredRoom:
+    record = RoomRecord("r_1", "ROOM1", "freecell", 1, member_ids[0], {"countdown_s": 0}, state.clock.now())
+    members = [StoredMember(member_id, "player", state.clock.now()) for member_id in member_ids]
+    return StoredRoom(record, "lobby", None, None, [], members, seq=seq, tag=tag)
+
+
+def adopted(state: SharedState, *, shared: bool = True) -> Parts:
+    parts = wire(state, shared=shared)
+    parts.rebuild.adopt_room(stored_lobby(state, "host"), [], [player_record(state, "host")])
+    return parts
+
+
+def test_a_stored_lobby_comes_back_with_its_members_and_its_version(state: SharedState) -> None:
+    parts = adopted(state)
+    assert parts.rebuild.holds_room("ROOM1") and parts.rebuild.holds_room_id("r_1")
+    room = state.rooms["ROOM1"]
+    assert list(room.members) == ["host"] and (room.seq, room.tag) == (1, "t1") and not room.keeps_time
+    assert state.players["host"].room_code == "ROOM1"
+    again = parts.rebuild.adopt_room(stored_lobby(state, "host", seq=5), [], [])
+    assert again is room and room.seq == 1, "a copy in memory is kept"
+
+
+def test_remote_events_apply_by_version_and_a_gap_asks_for_a_resync(state: SharedState) -> None:
+    replica = adopted(state).replica
+    member = RoomMember(player_id="far", name="far", bot=False, role="player", connected=True)
+    joined = MemberJoinedMessage(code="ROOM1", member=member)
+    assert replica.apply_remote(joined, RoomVersion(2, "t2", "t1")) == "applied"
+    assert replica.apply_remote(joined, RoomVersion(2, "t2", "t1")) == "seen"
+    assert replica.apply_remote(joined, RoomVersion(4, "t4", "t3")) == "gap"
+    assert replica.apply_remote(MemberJoinedMessage(code="NOPE", member=member), None) == "unknown"
+    copy = replica.copy_of("ROOM1")
+    assert copy is not None and copy.seq == 2
+    assert state.rooms["ROOM1"].members["far"].elsewhere
+
+
+def test_a_resync_takes_the_store_and_its_effect_tells_the_members_here(state: SharedState, clock: ManualClock) -> None:
+    """Process A begins a race; process B, whose copy missed it, re-reads the room and the games A dealt."""
+    a = wire(SharedState(clock))
+    known_player(a.state, "host")
+    a.lobby.create_room("host", CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
+    room = a.state.rooms[a.state.players["host"].room_code or ""]
+    b = wire(state, shared=True)
+    lobby = StoredRoom(room.record, "lobby", None, None, [], [StoredMember("host", "player", clock.now())],
+                       seq=room.seq, tag=room.tag)  # fmt: skip
+    b.rebuild.adopt_room(lobby, [], [player_record(state, "host")])
+    a.lobby.start_race("host", StartRaceRequest())
+    clock.advance(0.1)
+    a.tick()
+    games = [StoredGame(game.record) for game in room.games.values()]
+    running = StoredRoom(room.record, "running", room.starts_at, None, [game.game.game_id for game in games],
+                         [StoredMember("host", "player", clock.now())], seq=room.seq, tag=room.tag)  # fmt: skip
+    effect = b.replica.resync(running, games, [player_record(state, "host")])
+    kinds = [type(publication.message) for publication in effect.publications]
+    assert kinds == [RoomMessage, RaceStartedMessage], "the whole room, then the deal: the race began meanwhile"
+    copy = b.replica.copy_of(room.code)
+    assert copy is not None and (copy.status, copy.seq, copy.tag) == ("running", room.seq, room.tag)
+    assert b.replica.holds_game(games[0].game.game_id)
+
+
+def test_a_shared_race_that_may_be_over_is_handed_out_once_then_settled(state: SharedState, clock: ManualClock) -> None:
+    parts = adopted(state)
+    room = state.rooms["ROOM1"]
+    room.status = "running"
+    progress = ProgressMessage.model_validate(
+        {"code": "ROOM1", "progress": {"player_id": "far", "name": "far", "status": "won", "cards_on_foundations": 52,
+                                       "moves": 80, "time_ms": 1000}})  # fmt: skip
+    assert parts.replica.apply_remote(progress, None) == "applied"
+    assert parts.tick() == [], "shared: not finished from memory"
+    assert parts.replica.take_due() == ["ROOM1"] and parts.replica.take_due() == []
+    effect = parts.replica.settle("ROOM1")
+    assert effect is not None and any(isinstance(p.message, RaceOverMessage) for p in effect.publications)
+    assert room.status == "finished" and parts.replica.settle("ROOM1") is None
+
+
+def test_a_room_closed_elsewhere_leaves_memory_on_resync(state: SharedState) -> None:
+    parts = adopted(state)
+    closed = StoredRoom(state.rooms["ROOM1"].record, "closed", None, None, [], [], seq=3, tag="t3")
+    assert parts.replica.resync(closed, [], []).publications == []
+    assert not parts.replica.holds_room("ROOM1") and state.players["host"].room_code is None

@@ -21,6 +21,7 @@ from freecell_arena.engine import (
     card_text,
     variant_by_id,
 )
+from freecell_arena.engine.view import player_view
 
 CELL_ELEVEN = variant_by_id("cell-eleven")
 
@@ -50,7 +51,7 @@ def test_the_deal_is_the_klondike_triangle_then_four_rounds_onto_piles_two_to_se
 
 def test_the_player_view_never_names_a_face_down_card() -> None:
     board = Board.deal(CELL_ELEVEN, 8)
-    view = board.player_view()
+    view = player_view(board)
     shown = json.dumps(view)
     secret = face_down_cards(board)
     assert len(secret) == 45
@@ -66,10 +67,10 @@ def test_a_face_down_card_turns_up_when_it_becomes_the_top_card_and_pop_turns_it
     board.play(Move(TABLEAU, 1, CELL, None, 1))
     assert board.hidden[1] == 4
     assert board.last_move_revealed()
-    assert board.player_view()["tableau"][1][-1] == card_text(under)
+    assert player_view(board)["tableau"][1][-1] == card_text(under)
     board.pop()
     assert board.hidden[1] == 5
-    assert card_text(under) not in json.dumps(board.player_view())
+    assert card_text(under) not in json.dumps(player_view(board))
 
 
 def test_a_move_that_turned_a_card_up_cannot_be_undone() -> None:

@@ -28,6 +28,7 @@ from freecell_arena.engine import (
     format_move,
     variant_by_id,
 )
+from freecell_arena.engine.view import player_view
 
 VARIANT_IDS = sorted(VARIANTS)
 
@@ -108,7 +109,7 @@ def test_random_play_never_loses_or_duplicates_a_card(variant_id: str, data: st.
         assert all_cards(board) == deck
         assert all(hidden == 0 if not column else hidden < len(column)
                    for hidden, column in zip(board.hidden, board.tableau, strict=True))  # fmt: skip
-        shown = json.dumps(board.player_view())
+        shown = json.dumps(player_view(board))
         assert not [card for card in secret_cards(board) if card in shown]
 
 
@@ -208,7 +209,7 @@ def test_random_moves_of_any_shape_are_judged_as_the_rules_say_and_a_refusal_cha
 
 
 def _plain_player_view(board: Board) -> dict[str, object]:
-    """The player view spelled out card by card (what `Board.player_view` computes from cached card texts)."""
+    """The player view spelled out card by card (what `engine.view.player_view` computes from cached card texts)."""
     return {
         "variant": board.variant.id,
         "tableau": [
@@ -236,5 +237,5 @@ def test_the_fast_paths_agree_with_the_plain_definitions(data: st.DataObject, va
     assert board.has_legal_move() == any(True for _ in board.generate_legal_moves())
     assert bool(board.legal_moves) == board.has_legal_move()
     assert board.has_foundation_move() == any(move.to_zone == FOUNDATION for move in board.generate_legal_moves())
-    assert board.player_view() == _plain_player_view(board)
-    assert json.dumps(board.player_view()) == json.dumps(_plain_player_view(board))
+    assert player_view(board) == _plain_player_view(board)
+    assert json.dumps(player_view(board)) == json.dumps(_plain_player_view(board))

@@ -1,4 +1,4 @@
-"""`Board.view_changes` + `apply_view_changes`: the last view with each action's changes put in is, after every
+"""`view_changes` + `apply_view_changes`: the last view with each action's changes put in is, after every
 action of a game (moves, autoplay, undo, Cell Eleven's face-down cards turning up), exactly the player view, and
 the changes name only what moved. A wrong or foreign patch is refused with a `ViewError`."""
 
@@ -9,7 +9,7 @@ import random
 import pytest
 
 from freecell_arena.engine import TABLEAU, VARIANTS, Game, IllegalMoveError, Move, variant_by_id
-from freecell_arena.engine.view import ViewError, apply_view_changes, replay_steps
+from freecell_arena.engine.view import ViewError, apply_view_changes, player_view, replay_steps, view_changes
 
 
 def random_game_views(variant_id: str, seed: int, actions: int) -> int:
@@ -17,7 +17,7 @@ def random_game_views(variant_id: str, seed: int, actions: int) -> int:
     return how many actions were checked."""
     game = Game(variant_by_id(variant_id), seed, autoplay=seed % 2 == 0, undo_allowed=True)
     rng = random.Random(seed)
-    view = game.board.player_view()
+    view = player_view(game.board)
     checked = 0
     for _ in range(actions):
         legal = list(game.board.legal_moves)
@@ -28,11 +28,11 @@ def random_game_views(variant_id: str, seed: int, actions: int) -> int:
             turn = game.undo() if undo else game.play(rng.choice(legal))
         except IllegalMoveError:
             continue
-        changes = game.board.view_changes(turn.moves)
+        changes = view_changes(game.board, turn.moves)
         touched = {index for move in turn.moves for index in (move.from_index, move.to_index)}
         assert {int(key) for key in changes["tableau"]} <= touched
         view = apply_view_changes(view, changes)
-        assert view == game.board.player_view(), (variant_id, seed, game.actions)
+        assert view == player_view(game.board), (variant_id, seed, game.actions)
         checked += 1
         if game.board.is_won():
             break
@@ -53,8 +53,8 @@ def test_a_move_between_columns_changes_only_those_two() -> None:
     game = next(game for game in deals if between_columns(game))
     move = between_columns(game)
     assert move is not None
-    before = game.board.player_view()
-    changes = game.board.view_changes(game.play(move).moves)
+    before = player_view(game.board)
+    changes = view_changes(game.board, game.play(move).moves)
     assert set(changes) == {"tableau", "cards_on_foundations"}
     assert set(changes["tableau"]) == {str(move.from_index), str(move.to_index)}
     assert apply_view_changes(before, changes)["cells"] == before["cells"]
@@ -71,7 +71,7 @@ def test_a_move_between_columns_changes_only_those_two() -> None:
     ],
 )
 def test_a_wrong_patch_is_refused_and_the_view_is_untouched(changes: dict[str, object], complaint: str) -> None:
-    view = Game(variant_by_id("freecell"), 1).board.player_view()
+    view = player_view(Game(variant_by_id("freecell"), 1).board)
     kept = repr(view)
     with pytest.raises(ViewError, match=complaint):
         apply_view_changes(view, changes)
@@ -85,7 +85,7 @@ def test_replay_steps_rebuild_every_board_of_a_game(variant_id: str) -> None:
     variant = variant_by_id(variant_id)
     game = Game(variant, 7, autoplay=True, undo_allowed=True)
     rng = random.Random(7)
-    boards = [game.board.player_view()]
+    boards = [player_view(game.board)]
     for number in range(30):
         legal = list(game.board.legal_moves)
         if not legal:
@@ -94,7 +94,7 @@ def test_replay_steps_rebuild_every_board_of_a_game(variant_id: str) -> None:
             game.undo()
         else:
             game.play(rng.choice(legal))
-        boards.append(game.board.player_view())
+        boards.append(player_view(game.board))
     start, steps = replay_steps(variant, 7, game.actions, autoplay=True)
     assert len(steps) == len(game.actions) >= 10
     view = start

@@ -6,6 +6,7 @@ from solver_positions import position
 
 from freecell_arena.engine import Board, Game, variant_by_id
 from freecell_arena.engine.solver import Status, hint, solve
+from freecell_arena.engine.view import player_view
 
 
 def test_following_hints_wins_microsoft_deal_one() -> None:
@@ -45,7 +46,7 @@ def swap_face_down(board: Board, first: tuple[int, int], second: tuple[int, int]
     assert depth_a < board.hidden[column_a] and depth_b < board.hidden[column_b]
     tableau = other.tableau
     tableau[column_a][depth_a], tableau[column_b][depth_b] = tableau[column_b][depth_b], tableau[column_a][depth_a]
-    assert other.player_view() == board.player_view()
+    assert player_view(other) == player_view(board)
     return other
 
 

@@ -14,6 +14,7 @@ from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Page, expect
 
 from freecell_arena.engine import Board, parse_move, variant_by_id
+from freecell_arena.engine.view import player_view
 
 SOLUTION = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn").read_text().split()
 """A solution of Microsoft deal 1 in single-card moves, played with autoplay off."""
@@ -177,7 +178,7 @@ def engine_piles(moves: list[str]) -> dict[str, list[str | None]]:
     board = Board.deal(variant, 1)
     for notation in moves:
         board.push(parse_move(variant, notation, board))
-    return expected_piles(board.player_view())
+    return expected_piles(player_view(board))
 
 
 def shown_piles(board: dict[str, dict[str, Any]]) -> dict[str, list[str | None]]:

@@ -1,7 +1,7 @@
 """Prints, as JSON, real games of every variant played by the Python engine, for the web client's node tests.
 
 For each variant: the opening player view, then per action the `changes` the server would send
-(`Board.view_changes`, as `move_accepted` carries them), the whole view after it, and the move's pile ids with
+(`engine.view.view_changes`, as `move_accepted` carries them), the whole view after it, and the move's pile ids with
 the engine's generic notation. The tests put the changes into the opening view with the page's own module and
 compare: so the page's view state is checked against the engine itself, not against a copy of its rules.
 """
@@ -12,6 +12,7 @@ import sys
 
 from freecell_arena.engine import VARIANTS, Game, format_generic, variant_by_id
 from freecell_arena.engine.moves import CELL, TABLEAU, Zone
+from freecell_arena.engine.view import player_view, view_changes
 
 ZONE_LETTERS = {TABLEAU: "t", CELL: "c"}
 
@@ -24,7 +25,7 @@ def game_record(variant_id: str, seed: int, actions: int) -> dict[str, object]:
     variant = variant_by_id(variant_id)
     game = Game(variant, seed, autoplay=True, undo_allowed=True)
     chooser = random.Random(seed)
-    record: dict[str, object] = {"variant": variant_id, "view": game.board.player_view(), "turns": []}
+    record: dict[str, object] = {"variant": variant_id, "view": player_view(game.board), "turns": []}
     turns: list[dict[str, object]] = record["turns"]  # type: ignore[assignment]
     for number in range(actions):
         legal = list(game.board.legal_moves)
@@ -44,8 +45,8 @@ def game_record(variant_id: str, seed: int, actions: int) -> dict[str, object]:
                 "to": pile(move.to_zone, move.to_index),
                 "count": move.count,
             }
-        entry["changes"] = game.board.view_changes(turn.moves)
-        entry["view"] = game.board.player_view()
+        entry["changes"] = view_changes(game.board, turn.moves)
+        entry["view"] = player_view(game.board)
         turns.append(entry)
     return record
 

@@ -10,6 +10,7 @@ from freecell_arena.core.clock import elapsed_ms
 from freecell_arena.core.fair_play import bots_side, implausible_win, is_human_board
 from freecell_arena.core.ports import BoardClaim, GameRecord, ResultRecord
 from freecell_arena.engine import RULES_VERSION, Counts, Game, Move, Turn, Variant, format_move, move_to_json
+from freecell_arena.engine.view import player_view, view_changes
 from freecell_arena.protocol.messages import GameView, MoveAcceptedMessage, PlayedMove, Progress
 from freecell_arena.protocol.trusted import TrustedEncoder
 from freecell_arena.protocol.vocabulary import Outcome, PlayerStatus
@@ -196,8 +197,8 @@ class PlayerGame:
         )
 
     def board_view(self) -> dict[str, Any]:
-        return self.game.board.player_view()
+        return player_view(self.game.board)
 
     def view_changes(self, turn: Turn) -> dict[str, Any]:
         """What `turn` changed in the player view (the reply to a move carries only that)."""
-        return self.game.board.view_changes(turn.moves)
+        return view_changes(self.game.board, turn.moves)

@@ -10,11 +10,11 @@ the server validates every move of every player on this path.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any, Literal
 
 from freecell_arena.engine.atomic import single_card_moves
-from freecell_arena.engine.cards import CARD_LIMIT, SUIT_LETTERS, card_text, make_card, rank_of, suit_of
+from freecell_arena.engine.cards import SUIT_LETTERS, card_text, make_card, rank_of, suit_of
 from freecell_arena.engine.errors import IllegalMoveError
 from freecell_arena.engine.moves import CELL, FOUNDATION, TABLEAU, Move, Zone
 from freecell_arena.engine.variants import ALTERNATE_COLORS, Variant
@@ -24,8 +24,6 @@ Position = Literal["won", "stuck"]
 SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
 RANK_WORDS = ("", "Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack", "Queen",
               "King")
-_CARD_TEXTS: tuple[str | None, ...] = tuple(card_text(card) if card >> 2 else None for card in range(CARD_LIMIT))
-"""`card_text` of every card int, computed once: the player view is built after every move (0 = no card: None)."""
 
 
 class Board:
@@ -50,6 +48,20 @@ class Board:
     @classmethod
     def deal(cls, variant: Variant, seed: int) -> Board:
         return cls(variant, seed)
+
+    @classmethod
+    def from_position(
+        cls, variant: Variant, seed: int, tableau: list[list[int]], hidden: list[int], cells: list[int],
+        foundations: list[int],
+    ) -> Board:  # fmt: skip
+        """A position given piece by piece, with an empty history (`engine.view.board_from_view`): the caller
+        checks it describes a position of the variant."""
+        board = cls.__new__(cls)
+        board.variant, board.seed = variant, seed
+        board.tableau, board.hidden, board.cells, board.foundations = tableau, hidden, cells, foundations
+        board.move_stack = []
+        board._revealed = []
+        return board
 
     def copy(self, *, stack: bool = True) -> Board:
         board = Board.__new__(Board)
@@ -465,64 +477,6 @@ class Board:
             tuple(self.cells),
             tuple(self.foundations),
         )
-
-    def player_view(self) -> dict[str, Any]:
-        """What the player may see: face-down cards are null, so their identity never leaves the server."""
-        return {
-            "variant": self.variant.id,
-            "tableau": [self._column_view(index) for index in range(len(self.tableau))],
-            "cells": [_CARD_TEXTS[card] for card in self.cells],
-            "foundations": self._foundations_view(),
-            "cards_on_foundations": sum(self.foundations),
-        }
-
-    def view_changes(self, moves: Iterable[Move]) -> dict[str, Any]:
-        """The parts of `player_view` that `moves` (just played, or just taken back) changed, as they are now.
-
-        A move touches only its source and target, so after each move the server renders two or three columns
-        instead of the whole board, and the reply carries them alone (`freecell_arena.engine.view.apply_view_changes`
-        puts them into the previous view). `tableau` maps each changed column's index (as a string: JSON keys
-        are strings) to the whole column; `cells` and `foundations` are the whole row when a move touched it and
-        absent otherwise; `cards_on_foundations` is always there. A card turned face up is in its column, which
-        was the source of the move that uncovered it.
-        """
-        columns: set[int] = set()
-        cells = foundations = False
-        for move in moves:
-            for zone, index in ((move.from_zone, move.from_index), (move.to_zone, move.to_index)):
-                if zone == TABLEAU:
-                    columns.add(index)  # type: ignore[arg-type]  # a column index is never None
-                elif zone == CELL:
-                    cells = True
-                else:
-                    foundations = True
-        changes: dict[str, Any] = {"tableau": {str(index): self._column_view(index) for index in sorted(columns)}}
-        if cells:
-            changes["cells"] = [_CARD_TEXTS[card] for card in self.cells]
-        if foundations:
-            changes["foundations"] = self._foundations_view()
-        changes["cards_on_foundations"] = sum(self.foundations)
-        return changes
-
-    def _column_view(self, index: int) -> list[str | None]:
-        texts = _CARD_TEXTS
-        column = self.tableau[index]
-        face_down = self.hidden[index]
-        if face_down:
-            return [None] * min(face_down, len(column)) + [texts[card] for card in column[face_down:]]
-        return [texts[card] for card in column]
-
-    def _foundations_view(self) -> list[dict[str, Any]]:
-        texts = _CARD_TEXTS
-        foundations = self.foundations
-        return [
-            {
-                "suit": SUIT_LETTERS[suit],
-                "cards": foundations[slot],
-                "top": texts[((foundations[slot] - 1) % 13 + 1) << 2 | suit] if foundations[slot] else None,
-            }
-            for slot, suit in enumerate(self.variant.foundation_suits)
-        ]
 
     def text(self, *, hide_face_down: bool = True) -> str:
         """Board text: foundations line, cells line, then one column per line, deepest card first.

@@ -1,4 +1,5 @@
-"""A `Board` rebuilt from a player view (`Board.player_view()`, what the server sends), for clients and bots.
+"""The player view of a `Board` (what the server sends: `player_view`, and after a move only `view_changes`), and
+a `Board` rebuilt from such a view, for clients and bots. Rendering lives here, not on `Board`.
 
 A client never sees the seed's deal in Cell Eleven, only the player view: face-down cards are `None`. This module
 turns that view back into an engine `Board` so a bot can ask it for `legal_moves`, try moves with `push`/`pop`,
@@ -14,13 +15,14 @@ a move is guessing, and the next view from the server tells the truth.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from freecell_arena.engine.board import Board
-from freecell_arena.engine.cards import SUIT_LETTERS, card_from_text, card_text
+from freecell_arena.engine.cards import CARD_LIMIT, SUIT_LETTERS, card_from_text, card_text
 from freecell_arena.engine.errors import EngineError, NotationError
 from freecell_arena.engine.game import Game
+from freecell_arena.engine.moves import CELL, TABLEAU, Move
 from freecell_arena.engine.variants import Variant
 
 UNKNOWN_CARD = 0
@@ -30,6 +32,72 @@ UNKNOWN_SEED = -1
 """The seed of a board rebuilt from a view when the view's owner does not say it (Cell Eleven keeps it secret)."""
 
 
+_CARD_TEXTS: tuple[str | None, ...] = tuple(card_text(card) if card >> 2 else None for card in range(CARD_LIMIT))
+"""`card_text` of every card int, computed once: the player view is built after every move (0 = no card: None)."""
+
+
+def player_view(board: Board) -> dict[str, Any]:
+    """What the player may see: face-down cards are null, so their identity never leaves the server."""
+    return {
+        "variant": board.variant.id,
+        "tableau": [_column_view(board, index) for index in range(len(board.tableau))],
+        "cells": [_CARD_TEXTS[card] for card in board.cells],
+        "foundations": _foundations_view(board),
+        "cards_on_foundations": sum(board.foundations),
+    }
+
+
+def view_changes(board: Board, moves: Iterable[Move]) -> dict[str, Any]:
+    """The parts of `player_view` that `moves` (just played, or just taken back) changed, as they are now.
+
+    A move touches only its source and target, so after each move the server renders two or three columns
+    instead of the whole board, and the reply carries them alone (`apply_view_changes` puts them into the
+    previous view). `tableau` maps each changed column's index (as a string: JSON keys are strings) to the whole
+    column; `cells` and `foundations` are the whole row when a move touched it and absent otherwise;
+    `cards_on_foundations` is always there. A card turned face up is in its column, which was the source of the
+    move that uncovered it.
+    """
+    columns: set[int] = set()
+    cells = foundations = False
+    for move in moves:
+        for zone, index in ((move.from_zone, move.from_index), (move.to_zone, move.to_index)):
+            if zone == TABLEAU:
+                columns.add(index)  # type: ignore[arg-type]  # a column index is never None
+            elif zone == CELL:
+                cells = True
+            else:
+                foundations = True
+    changes: dict[str, Any] = {"tableau": {str(index): _column_view(board, index) for index in sorted(columns)}}
+    if cells:
+        changes["cells"] = [_CARD_TEXTS[card] for card in board.cells]
+    if foundations:
+        changes["foundations"] = _foundations_view(board)
+    changes["cards_on_foundations"] = sum(board.foundations)
+    return changes
+
+
+def _column_view(board: Board, index: int) -> list[str | None]:
+    texts = _CARD_TEXTS
+    column = board.tableau[index]
+    face_down = board.hidden[index]
+    if face_down:
+        return [None] * min(face_down, len(column)) + [texts[card] for card in column[face_down:]]
+    return [texts[card] for card in column]
+
+
+def _foundations_view(board: Board) -> list[dict[str, Any]]:
+    texts = _CARD_TEXTS
+    foundations = board.foundations
+    return [
+        {
+            "suit": SUIT_LETTERS[suit],
+            "cards": foundations[slot],
+            "top": texts[((foundations[slot] - 1) % 13 + 1) << 2 | suit] if foundations[slot] else None,
+        }
+        for slot, suit in enumerate(board.variant.foundation_suits)
+    ]
+
+
 class ViewError(EngineError):
     """A player view that does not describe a position of its variant (wrong shape, unknown card, too many copies)."""
 
@@ -37,7 +105,7 @@ class ViewError(EngineError):
 def board_from_view(variant: Variant, view: Mapping[str, Any], *, seed: int = UNKNOWN_SEED) -> Board:
     """The position a player view shows, as a `Board` with an empty history (nothing to `pop`).
 
-    `view` is the dict `Board.player_view()` builds: `tableau` (columns, deepest card first, face-down cards
+    `view` is the dict `player_view` builds: `tableau` (columns, deepest card first, face-down cards
     `None`), `cells` (`None` = empty), `foundations` (`cards` per slot, in the variant's slot order).
     """
     named = view.get("variant", variant.id)
@@ -46,21 +114,13 @@ def board_from_view(variant: Variant, view: Mapping[str, Any], *, seed: int = UN
     tableau, hidden = _tableau(variant, view.get("tableau"))
     cells = _cells(variant, view.get("cells"))
     foundations = _foundations(variant, view.get("foundations"))
-    board = Board.__new__(Board)
-    board.variant = variant
-    board.seed = seed
-    board.tableau = tableau
-    board.hidden = hidden
-    board.cells = cells
-    board.foundations = foundations
-    board.move_stack = []
-    board._revealed = []
+    board = Board.from_position(variant, seed, tableau, hidden, cells, foundations)
     _check_copies(board)
     return board
 
 
 def apply_view_changes(view: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
-    """The view after `changes` (`Board.view_changes`, the `changes` of a `move_accepted`): a new dict, `view`
+    """The view after `changes` (`view_changes`, the `changes` of a `move_accepted`): a new dict, `view`
     untouched. Changes apply in the order the server sent them, each to the view the one before produced; the
     result is checked when it becomes a board (`board_from_view`), so a wrong patch is a `ViewError` there."""
     updated = dict(view)
@@ -163,11 +223,11 @@ def replay_steps(
     variant: Variant, seed: int, actions: Sequence[str], *, autoplay: bool
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """A finished game as a replay viewer steps through it: the opening view (after the deal's autoplay) and,
-    per action, what it changed in the view (`Board.view_changes`, the `changes` its `move_accepted` carried).
+    per action, what it changed in the view (`view_changes`, the `changes` its `move_accepted` carried).
     Putting the first n steps into the opening view gives the board after n actions, so a viewer steps back
     by keeping the views it built, without any rules of its own. Undo is allowed in the replay: the stored
     log holds only actions the game accepted."""
     game = Game(variant, seed, autoplay=autoplay, undo_allowed=True)
-    start = game.board.player_view()
-    steps = [game.board.view_changes(game.act(action).moves) for action in actions]
+    start = player_view(game.board)
+    steps = [view_changes(game.board, game.act(action).moves) for action in actions]
     return start, steps

@@ -107,7 +107,7 @@ def stored_races(raw: list[list[tuple[str, int, bool]]]) -> list[RatedRace]:
         placements = tuple(Placement(player, rank, bot) for player, rank, bot in entries)
         changes = rate_race(placements, current)
         current.update(((change.player_id, change.ladder), change.after) for change in changes)
-        stored.append(RatedRace(f"race-{number}", placements, tuple(changes)))
+        stored.append(RatedRace(f"race-{number}", "freecell", placements, tuple(changes)))
     return stored
 
 
@@ -118,7 +118,7 @@ def test_every_stored_rating_is_recomputed_exactly_from_the_races_in_order(
     stored = stored_races(raw)
     final, mismatches = replay_ratings(stored)
     assert mismatches == []
-    last = {(change.player_id, change.ladder): change.after for race in stored for change in race.stored}
+    last = {("freecell", change.player_id, change.ladder): change.after for race in stored for change in race.stored}
     assert final == last
 
 
@@ -129,7 +129,7 @@ def test_a_tampered_rating_is_reported_once() -> None:
     tampered = first.stored[0]
     forged = type(tampered)(tampered.player_id, tampered.ladder, tampered.before,
                             Rating(tampered.after.mu + 5, tampered.after.sigma, tampered.after.races))  # fmt: skip
-    stored[0] = RatedRace(first.race_id, first.placements, (forged, *first.stored[1:]))
+    stored[0] = RatedRace(first.race_id, "freecell", first.placements, (forged, *first.stored[1:]))
     _, mismatches = replay_ratings(stored)
     assert [(mismatch.race_id, mismatch.player_id) for mismatch in mismatches] == [("race-0", "a")]
     assert "stored mu=" in mismatches[0].describe() and "recomputed mu=" in mismatches[0].describe()
@@ -137,6 +137,6 @@ def test_a_tampered_rating_is_reported_once() -> None:
 
 def test_a_race_stored_without_its_ratings_is_reported() -> None:
     stored = stored_races([[("a", 1, False), ("b", 2, False)]])
-    _, mismatches = replay_ratings([RatedRace("race-0", stored[0].placements, ())])
+    _, mismatches = replay_ratings([RatedRace("race-0", "freecell", stored[0].placements, ())])
     assert {mismatch.player_id for mismatch in mismatches} == {"a", "b"}
     assert all(mismatch.stored is None for mismatch in mismatches)

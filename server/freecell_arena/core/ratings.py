@@ -22,9 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from openskill.models import PlackettLuce
@@ -128,10 +129,43 @@ def rate_race(placements: Sequence[Placement], before: Mapping[tuple[str, Ladder
 
 
 @dataclass(frozen=True, slots=True)
+class RaceResult:
+    """One player's stored result in a rated race: what the room's ranking orders."""
+
+    player_id: str
+    bot: bool
+    outcome: str | None
+    moves: int
+    single_card_moves: int
+    cards_on_foundations: int
+    time_ms: int
+
+
+def placements_from_results(results: Iterable[RaceResult], ranking: str) -> tuple[Placement, ...]:
+    """The race's placements as the room ranked them (`core.ranking`): what the audit recomputes ratings from,
+    so a stored rank cannot disagree with the stored results unnoticed."""
+    from freecell_arena.core.ranking import rank
+    from freecell_arena.protocol.messages import Standing
+
+    bots = {}
+    standings = []
+    for result in results:
+        bots[result.player_id] = result.bot
+        standings.append(Standing.model_validate({
+            "rank": 0, "player_id": result.player_id, "name": "", "game_id": "", "moves": result.moves,
+            "outcome": result.outcome or "timeout", "single_card_moves": result.single_card_moves,
+            "cards_on_foundations": result.cards_on_foundations, "time_ms": result.time_ms,
+        }))  # fmt: skip
+    return tuple(Placement(standing.player_id, standing.rank, bots[standing.player_id])
+                 for standing in rank(standings, ranking))  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
 class RatedRace:
-    """A stored race as the audit reads it: its placements and the ratings stored with it."""
+    """A stored race as the audit reads it: its variant, its placements and the ratings stored with it."""
 
     race_id: str
+    variant: str
     placements: tuple[Placement, ...]
     stored: tuple[RatingChange, ...]
 
@@ -154,14 +188,19 @@ class RatingMismatch:
         )
 
 
-def replay_ratings(races: Iterable[RatedRace]) -> tuple[dict[tuple[str, Ladder], Rating], list[RatingMismatch]]:
+Ratings = dict[tuple[str, str, Ladder], Rating]
+"""Ratings by (variant, player, ladder)."""
+
+
+def replay_ratings(races: Iterable[RatedRace]) -> tuple[Ratings, list[RatingMismatch]]:
     """Every rating recomputed from the first race on (`races` in the order they were rated), and each stored
     before/after that differs from the recomputation. The recomputation goes on from the recomputed values, so
     one wrong row is reported once, not again in every later race of the same player."""
-    current: dict[tuple[str, Ladder], Rating] = {}
+    by_variant: dict[str, dict[tuple[str, Ladder], Rating]] = {}
     mismatches: list[RatingMismatch] = []
     for race in races:
-        recomputed = {(change.player_id, change.ladder): change for change in rate_race(race.placements, current)}
+        before = by_variant.setdefault(race.variant, {})
+        recomputed = {(change.player_id, change.ladder): change for change in rate_race(race.placements, before)}
         stored = {(change.player_id, change.ladder): change for change in race.stored}
         for key in sorted(recomputed.keys() | stored.keys()):
             mine, theirs = recomputed.get(key), stored.get(key)
@@ -170,7 +209,9 @@ def replay_ratings(races: Iterable[RatedRace]) -> tuple[dict[tuple[str, Ladder],
             ):
                 mismatches.append(RatingMismatch(race.race_id, key[0], key[1], theirs.after if theirs else None,
                                                  mine.after if mine else None))  # fmt: skip
-        current.update((key, change.after) for key, change in recomputed.items())
+        before.update((key, change.after) for key, change in recomputed.items())
+    current = {(variant, player, ladder): rating for variant, ratings in by_variant.items()
+               for (player, ladder), rating in ratings.items()}  # fmt: skip
     return current, mismatches
 
 
@@ -180,3 +221,53 @@ def _model() -> PlackettLuce:
     from openskill.models import PlackettLuce
 
     return PlackettLuce(mu=INITIAL_MU, sigma=INITIAL_SIGMA)
+
+
+# ---------------------------------------------------------------- settling a race against the store
+
+
+class Recorded(StrEnum):
+    APPLIED = "applied"
+    ALREADY_RATED = "already_rated"
+    """Another process (or an earlier try) rated this race: nothing more to do."""
+    CONFLICT = "conflict"
+    """A rating it was computed from moved meanwhile (the player finished another race): compute again."""
+
+
+class RatingLedger(Protocol):
+    """Where ratings live (implemented by `freecell_arena.store.ratings.RatingStore`)."""
+
+    async def current(self, variant: str, keys: Sequence[tuple[str, Ladder]]) -> dict[tuple[str, Ladder], Rating]:
+        """The stored ratings of these (player, ladder) pairs; a pair never rated is absent."""
+        ...
+
+    async def record(self, room_id: str, variant: str, placements: Sequence[Placement],
+                     changes: Sequence[RatingChange], at: datetime) -> Recorded:  # fmt: skip
+        """In one transaction: nothing if the room was rated already; else every change, each only over the
+        rating it was computed from (`before.races`), or none of them (`CONFLICT`)."""
+        ...
+
+
+SETTLE_ATTEMPTS = 8
+"""A conflict means another race of one of these players was rated in between; a few tries always settle it
+unless that player finishes races faster than a transaction commits."""
+
+
+class RatingConflictError(RuntimeError):
+    """The race could not be rated: its players' ratings kept moving under it (`SETTLE_ATTEMPTS` conflicts)."""
+
+
+async def settle_race(ledger: RatingLedger, room_id: str, variant: str, placements: Sequence[Placement],
+                      at: datetime) -> list[RatingChange] | None:  # fmt: skip
+    """Rate one finished rateable race exactly once: read, compute, compare-and-set, again on a conflict.
+    Returns the changes this call applied, or None when the race had been rated already (by another process:
+    its `race_over` carries the changes it read back, not these)."""
+    keys = [(placement.player_id, ladder_of(placement)) for placement in placements]
+    for _ in range(SETTLE_ATTEMPTS):
+        changes = rate_race(placements, await ledger.current(variant, keys))
+        outcome = await ledger.record(room_id, variant, placements, changes, at)
+        if outcome is Recorded.APPLIED:
+            return changes
+        if outcome is Recorded.ALREADY_RATED:
+            return None
+    raise RatingConflictError(f"room {room_id}: ratings moved {SETTLE_ATTEMPTS} times while it was being rated")

@@ -8,6 +8,7 @@ import asyncio
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import text
 from store_builders import T0, game, player, room
 
 from freecell_arena.core.ports import ResultRecord
@@ -112,3 +113,24 @@ async def test_a_tampered_stored_rank_shows_in_the_audit(store: SqlStore, ledger
                           tuple(change for change, _ in race.changes)) for race in stored]  # fmt: skip
     _, mismatches = replay_ratings(replayed)
     assert {mismatch.player_id for mismatch in mismatches} == {PLAYERS[0].player_id, PLAYERS[1].player_id}
+
+
+async def test_the_audit_command_recomputes_the_ratings_and_reports_a_tampered_one(
+    store: SqlStore, ledger: RatingStore, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from freecell_arena.commands.audit import audit
+
+    for number, finish in enumerate([[0, 1], [1, 0], [0, 1, 2]], start=1):
+        room_id, placements = await a_race(store, number, finish)
+        await settle_race(ledger, room_id, "freecell", placements, T0)
+
+    def rating_lines() -> list[str]:
+        return [line for line in capsys.readouterr().out.splitlines() if line.startswith("rating ")]
+
+    *_, races = await audit(database_url, 2)
+    assert races == 3 and rating_lines() == []
+    async with store.engine.begin() as connection:
+        await connection.execute(text("UPDATE rating_changes SET mu_after = mu_after + 1 WHERE id = 2"))
+    await audit(database_url, 2)
+    (line,) = rating_lines()
+    assert line.startswith("rating race r_0000000000000001: p_0000000000000002 (humans): stored mu=")

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, func, insert, or_, select, tuple_, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from freecell_arena.core.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded
@@ -35,6 +35,8 @@ rooms = table_of(Room)
 changes = table_of(RatingChangeRow)
 players = table_of(Player)
 AUDIT_BATCH = 1000
+RETRYABLE_SQLSTATES = frozenset({"40001", "40P01"})
+"""PostgreSQL's serialization failure and deadlock: the transaction did nothing, and trying again is safe."""
 
 
 class _Moved(Exception):
@@ -98,13 +100,17 @@ class RatingStore:
                 async with connection.begin():
                     if await _rated(connection, room_id):
                         return Recorded.ALREADY_RATED
-                    for change in applied:
-                        await _move_rating(connection, variant, change, at)
+                    for change in sorted(applied, key=lambda change: (change.ladder, change.player_id)):
+                        await _move_rating(connection, variant, change, at)  # one order: no deadlock between races
                     rows = [_change_row(room_id, variant, change, ranks[change.player_id], at) for change in applied]
                     if rows:
                         await connection.execute(insert(changes), rows)
         except (_Moved, IntegrityError):
             return Recorded.CONFLICT
+        except DBAPIError as error:
+            if getattr(error.orig, "sqlstate", None) in RETRYABLE_SQLSTATES:
+                return Recorded.CONFLICT
+            raise
         return Recorded.APPLIED
 
     # --- reads -----------------------------------------------------------------------------------------

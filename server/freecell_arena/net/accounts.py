@@ -1,0 +1,137 @@
+"""`AccountService`: the account steps as the adapter runs them: read from the store, ask core, write.
+
+Not wired into the server yet (no request or HTTP route calls it): it is what a route or protocol request will
+call, kept here so the whole path (store reads, core checks, store writes) is tested end to end on both
+backends. Every refusal raises before anything is written: a `PasskeyRefused`, `TokenRefused` or
+`AccountRefused` from core, or an `AccountConflict` from the store when another process won a race (then the
+transaction wrote nothing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from freecell_arena.core.account_ports import AccountConflict, AccountStore, Conflict, TokenKind
+from freecell_arena.core.accounts import NewBot, new_bot, new_session, save_player
+from freecell_arena.core.attempts import AttemptLimiter
+from freecell_arena.core.clock import Clock
+from freecell_arena.core.identity import hash_token
+from freecell_arena.core.names import key_hashes
+from freecell_arena.core.passkeys import (
+    CeremonyStart,
+    PasskeyRefusal,
+    PasskeyRefused,
+    authentication_options,
+    challenge_of,
+    credential_id_of,
+    new_user_handle,
+    registration_options,
+    verify_authentication,
+    verify_registration,
+)
+from freecell_arena.core.ports import PlayerRecord
+from freecell_arena.core.relying_party import RelyingParty
+from freecell_arena.core.tokens import IssuedToken, check_token, seen
+
+ATTEMPTS_PER_MINUTE = 10.0
+ATTEMPTS_BURST = 5
+
+
+@dataclass(frozen=True, slots=True)
+class SignedIn:
+    player_id: str
+    session: IssuedToken
+
+
+class AccountService:
+    def __init__(
+        self, store: AccountStore, rp: RelyingParty, clock: Clock, limiter: AttemptLimiter | None = None
+    ) -> None:
+        self.store = store
+        self.rp = rp
+        self.clock = clock
+        self.limiter = limiter or AttemptLimiter(clock, ATTEMPTS_PER_MINUTE, ATTEMPTS_BURST)
+
+    def _limit(self, key: str) -> None:
+        if not self.limiter.allow(key):
+            wait = self.limiter.retry_after(key).total_seconds()
+            raise PasskeyRefused(PasskeyRefusal.RATE_LIMITED, f"too many passkey attempts: try again in {wait:.0f} s")
+
+    # ------------------------------------------------------------------ save with a passkey
+
+    async def begin_save(self, player: PlayerRecord) -> CeremonyStart:
+        """Options to create a passkey for `player` (saved or not yet); the challenge is stored first."""
+        account = await self.store.account(player.player_id)
+        handle = account.user_handle if account else new_user_handle()
+        start = registration_options(
+            self.rp,
+            player_id=player.player_id,
+            user_handle=handle,
+            user_name=player.display_name,
+            existing=await self.store.passkeys_of(player.player_id),
+            now=self.clock.now(),
+        )
+        await self.store.write_accounts([start.challenge])
+        return start
+
+    async def finish_save(self, player: PlayerRecord, response_json: str, passkey_name: str, attempt_key: str) -> None:
+        self._limit(attempt_key)
+        challenge = await self.store.take_challenge(challenge_of(response_json))
+        now = self.clock.now()
+        holder_of_credential = await self.store.passkey(credential_id_of(response_json))
+        passkey = verify_registration(
+            self.rp, challenge=challenge, player_id=player.player_id, response_json=response_json,
+            holder=holder_of_credential, name=passkey_name, now=now,
+        )  # fmt: skip
+        account = await self.store.account(player.player_id)
+        assert challenge is not None and challenge.user_handle is not None  # verify_registration checked it
+        user_handle = account.user_handle if account else challenge.user_handle
+        holder = await self.store.name_holder(key_hashes(player.display_name))
+        changes = save_player(player, passkey, account=account, user_handle=user_handle, holder=holder, now=now)
+        await self.store.write_accounts(changes)
+
+    # ------------------------------------------------------------------ sign in with a passkey
+
+    async def begin_sign_in(self, player_id: str | None = None) -> CeremonyStart:
+        allow = await self.store.passkeys_of(player_id) if player_id else []
+        start = authentication_options(self.rp, now=self.clock.now(), player_id=player_id, allow=allow)
+        await self.store.write_accounts([start.challenge])
+        return start
+
+    async def finish_sign_in(self, response_json: str, label: str, attempt_key: str) -> SignedIn:
+        """A new session for the passkey's player: the secret is returned once."""
+        self._limit(attempt_key)
+        challenge = await self.store.take_challenge(challenge_of(response_json))
+        passkey = await self.store.passkey(credential_id_of(response_json))
+        owner = await self.store.account(passkey.player_id) if passkey else None
+        now = self.clock.now()
+        used = verify_authentication(
+            self.rp, challenge=challenge, passkey=passkey, owner_user_handle=owner.user_handle if owner else None,
+            response_json=response_json, now=now,
+        )  # fmt: skip
+        assert passkey is not None  # verify_authentication refuses an unknown credential
+        session = new_session(owner, passkey.player_id, label, now)
+        try:
+            await self.store.write_accounts([used, session.record])
+        except AccountConflict as conflict:
+            if conflict.conflict is Conflict.SIGN_COUNT_CHANGED:
+                raise PasskeyRefused(PasskeyRefusal.SIGN_COUNT_NOT_INCREASED, str(conflict)) from conflict
+            raise
+        return SignedIn(passkey.player_id, session)
+
+    # ------------------------------------------------------------------ tokens and bots
+
+    async def resolve(self, secret: str, kind: TokenKind) -> str:
+        """The player a session or bot token signs in, or `TokenRefused`; notes when it was last used."""
+        record = check_token(secret, await self.store.access_token(hash_token(secret)), kind)
+        touched = seen(record, self.clock.now())
+        if touched is not None:
+            await self.store.write_accounts([touched])
+        return record.player_id
+
+    async def create_bot(self, owner_id: str, name: str, description: str) -> NewBot:
+        owner = await self.store.account(owner_id)
+        holder = await self.store.name_holder(key_hashes(name))
+        bot = new_bot(owner, name, description, holder, self.clock.now())
+        await self.store.write_accounts(bot.changes)
+        return bot

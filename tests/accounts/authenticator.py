@@ -60,8 +60,9 @@ class SoftwareAuthenticator:
         return hashlib.sha256(rp_id.encode()).digest() + bytes([flags]) + struct.pack(">I", sign_count) + attested
 
     @staticmethod
-    def _client_data(kind: str, challenge: str, origin: str) -> bytes:
-        return json.dumps({"type": kind, "challenge": challenge, "origin": origin, "crossOrigin": False}).encode()
+    def _client_data(kind: str, challenge: str, origin: str, cross_origin: bool = False) -> bytes:
+        fields = {"type": kind, "challenge": challenge, "origin": origin, "crossOrigin": cross_origin}
+        return json.dumps(fields).encode()
 
     def create(
         self,
@@ -110,6 +111,8 @@ class SoftwareAuthenticator:
         *,
         rp_id: str | None = None,
         verified: bool = True,
+        present: bool = True,
+        cross_origin: bool = False,
         sign_count: int | None = None,
         signing_key: ec.EllipticCurvePrivateKey | None = None,
         claimed_id: str | None = None,
@@ -121,9 +124,9 @@ class SoftwareAuthenticator:
         if sign_count is None:
             credential.sign_count += self.step
             sign_count = credential.sign_count
-        flags = USER_PRESENT | (USER_VERIFIED if verified else 0)
+        flags = (USER_PRESENT if present else 0) | (USER_VERIFIED if verified else 0)
         data = self._authenticator_data(rp_id or options["rpId"], flags, sign_count)
-        client_data = self._client_data("webauthn.get", options["challenge"], origin)
+        client_data = self._client_data("webauthn.get", options["challenge"], origin, cross_origin)
         signature = (signing_key or credential.key).sign(
             data + hashlib.sha256(client_data).digest(), ec.ECDSA(hashes.SHA256())
         )

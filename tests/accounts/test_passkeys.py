@@ -256,7 +256,9 @@ async def test_an_expired_sign_in_challenge_is_refused(service: AccountService, 
     [
         (PasskeyRefusal.WRONG_ORIGIN, {"origin": "https://evil.example"}),
         (PasskeyRefusal.WRONG_RP_ID, {"rp_id": "evil.example"}),
+        (PasskeyRefusal.WRONG_ORIGIN, {"cross_origin": True}),
         (PasskeyRefusal.USER_NOT_VERIFIED, {"verified": False}),
+        (PasskeyRefusal.USER_NOT_PRESENT, {"present": False, "verified": False}),
         (PasskeyRefusal.BAD_SIGNATURE, {"signing_key": "forged"}),
         (PasskeyRefusal.SIGN_COUNT_NOT_INCREASED, {"sign_count": 0}),
         (PasskeyRefusal.UNKNOWN_CREDENTIAL, {"claimed_id": "bm90LWEtY3JlZGVudGlhbA"}),
@@ -299,6 +301,17 @@ async def test_another_players_credential_is_refused(service: AccountService) ->
     response = alice_key.get(start.options_json, ORIGIN, alice_credential, claimed_id=bob_credential.id)
     await refused_without_change(
         service, PasskeyRefusal.CREDENTIAL_OF_ANOTHER_PLAYER, lambda: service.finish_sign_in(response, "x", "a")
+    )
+
+
+async def test_a_registration_answer_does_not_sign_in(service: AccountService) -> None:
+    """A challenge is for one ceremony: the answer to a registration is no sign-in, even a genuine one."""
+    player, _ = a_player("Rae")
+    await service.store.write_accounts([player])
+    start = await service.begin_save(player)
+    _credential, response = SoftwareAuthenticator().create(start.options_json, ORIGIN)
+    await refused_without_change(
+        service, PasskeyRefusal.WRONG_CEREMONY, lambda: service.finish_sign_in(response, "x", "a")
     )
 
 

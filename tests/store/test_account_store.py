@@ -85,6 +85,9 @@ async def test_a_new_claim_replaces_the_old_one_and_a_refused_one_keeps_it(accou
         await accounts.write_accounts([claim(1, "B0B")])
     assert await accounts.claimed_name(player(1).player_id) == "Alicia"
     assert await accounts.name_holder(key_hashes("Alicia")) == player(1).player_id
+    everyone = [player(n).player_id for n in (1, 2, 3)]
+    assert await accounts.claimed_names_of(everyone) == {player(1).player_id: "Alicia", player(2).player_id: "Bob"}
+    assert await accounts.claimed_names_of([]) == {}
 
 
 async def test_passkeys_are_renamed_and_removed_by_their_owner_only(accounts: AccountSqlStore) -> None:

@@ -226,6 +226,9 @@ class AccountStore(Protocol):
 
     async def claimed_name(self, player_id: str) -> str | None: ...
 
+    async def claimed_names_of(self, player_ids: Collection[str]) -> dict[str, str]:
+        """Which of these players hold a claimed name, and the name (boards mark claimed names): one query."""
+
     async def name_holder(self, key_hashes: Collection[str]) -> str | None:
         """The player holding any of these name keys, if one does."""
 

@@ -9,8 +9,9 @@ refused answer spends it, and a new ceremony starts with a new challenge).
 What each step checks, before py_webauthn checks everything again (its word is final: the checks here exist
 to name the reason, its own errors are only strings):
 - the challenge: issued by us (the store had it), for this ceremony, not expired, for this player;
-- the client data: the ceremony type, an origin of ours; the authenticator data: our RP ID's hash, the user
-  present and verified (`user_verification: required` is asked for and then enforced);
+- the client data: the ceremony type, an origin of ours, not inside another site's frame;
+- the authenticator data: our RP ID's hash, the user present and verified (`user_verification: required` is
+  asked for and then enforced);
 - registration: a credential id nobody holds; authentication: a known credential, the player's own when the
   ceremony was for a player, the user handle its owner's, a sign count that went up unless both are 0 (an
   authenticator that counts never repeats a count; one that does not, like synced passkeys, always says 0), and
@@ -280,6 +281,8 @@ def _check_client(rp: RelyingParty, response: _Response, challenge: ChallengeRec
         _refuse(PasskeyRefusal.UNKNOWN_CHALLENGE, "the browser signed another challenge")
     if client.origin not in rp.origins:
         _refuse(PasskeyRefusal.WRONG_ORIGIN, f"the request came from {client.origin}, not from {rp.origins[0]}")
+    if client.cross_origin:
+        _refuse(PasskeyRefusal.WRONG_ORIGIN, "the request came from a frame inside another site")
     data = response.authenticator_data
     if data.rp_id_hash != hashlib.sha256(rp.rp_id.encode()).digest():
         _refuse(PasskeyRefusal.WRONG_RP_ID, f"the passkey is for another site than {rp.rp_id}")
@@ -298,21 +301,21 @@ def verify_registration(
     challenge: ChallengeRecord | None,
     player_id: str,
     response_json: str,
-    holder: PasskeyRecord | None,
+    registered: PasskeyRecord | None,
     name: str,
     now: datetime,
 ) -> PasskeyRecord:
     """Finish saving `player_id` with a passkey: the new passkey's record, or `PasskeyRefused`.
 
-    `challenge` is what the store's `take_challenge(challenge_of(response_json))` returned; `holder` is the
-    stored passkey with the response's credential id (`credential_id_of`), if any: a credential id is
+    `challenge` is what the store's `take_challenge(challenge_of(response_json))` returned; `registered` is
+    the stored passkey with the response's credential id (`credential_id_of`), if any: a credential id is
     registered once."""
     checked = _check_challenge(challenge, Ceremony.REGISTRATION, now, player_id)
     if checked.player_id is None or checked.user_handle is None:
         _refuse(PasskeyRefusal.WRONG_PLAYER, "a registration challenge must name its player and user handle")
     response = _parse(response_json, Ceremony.REGISTRATION)
     _check_client(rp, response, checked, Ceremony.REGISTRATION)
-    if holder is not None:
+    if registered is not None:
         _refuse(PasskeyRefusal.CREDENTIAL_TAKEN, "this passkey is already saved")
     try:
         verified = verify_registration_response(

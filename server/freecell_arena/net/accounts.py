@@ -78,10 +78,10 @@ class AccountService:
         self._limit(attempt_key)
         challenge = await self.store.take_challenge(challenge_of(response_json))
         now = self.clock.now()
-        holder_of_credential = await self.store.passkey(credential_id_of(response_json))
+        registered = await self.store.passkey(credential_id_of(response_json))
         passkey = verify_registration(
             self.rp, challenge=challenge, player_id=player.player_id, response_json=response_json,
-            holder=holder_of_credential, name=passkey_name, now=now,
+            registered=registered, name=passkey_name, now=now,
         )  # fmt: skip
         account = await self.store.account(player.player_id)
         assert challenge is not None and challenge.user_handle is not None  # verify_registration checked it

@@ -127,6 +127,14 @@ class AccountSqlStore:
         row = await self._first(select(claimed_names.c.name).where(claimed_names.c.player_id == player_id))
         return str(row.name) if row else None
 
+    async def claimed_names_of(self, player_ids: Collection[str]) -> dict[str, str]:
+        if not player_ids:
+            return {}
+        query = select(claimed_names.c.player_id, claimed_names.c.name).where(
+            claimed_names.c.player_id.in_(list(player_ids))
+        )
+        return {row.player_id: row.name for row in await self._rows(query)}
+
     async def name_holder(self, key_hashes: Collection[str]) -> str | None:
         if not key_hashes:
             return None

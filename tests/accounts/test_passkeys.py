@@ -29,7 +29,7 @@ from freecell_arena.core.identity import hash_token, new_id, new_token
 from freecell_arena.core.passkeys import CHALLENGE_TTL, PasskeyRefusal, PasskeyRefused
 from freecell_arena.core.ports import PlayerRecord
 from freecell_arena.core.tokens import TokenRefusal, TokenRefused
-from freecell_arena.net.accounts import AccountService
+from freecell_arena.net.accounts import AccountService, HelloIdentity
 from freecell_arena.store.accounts import AccountSqlStore
 from freecell_arena.store.models import metadata
 
@@ -181,6 +181,7 @@ async def test_a_bad_registration_is_refused_and_changes_nothing(
     player, _ = a_player("Fay")
     await service.store.write_accounts([player])
     start = await service.begin_save(player)
+    answer = dict(answer)  # the parameter is shared by the sqlite and postgres runs
     origin = answer.pop("origin", ORIGIN)
     _credential, response = SoftwareAuthenticator().create(start.options_json, origin, **answer)
     if "challenge" in answer:  # the browser signed a challenge we never issued: ours is spent by nobody
@@ -272,6 +273,7 @@ async def test_a_bad_sign_in_is_refused_and_changes_nothing(
     start = await service.begin_sign_in()
     await service.finish_sign_in(authenticator.get(start.options_json, ORIGIN, credential), "Phone", "a")  # count 1
     start = await service.begin_sign_in()
+    answer = dict(answer)  # the parameter is shared by the sqlite and postgres runs
     origin = answer.pop("origin", ORIGIN)
     if answer.get("signing_key") == "forged":
         answer["signing_key"] = ec.generate_private_key(ec.SECP256R1())
@@ -386,6 +388,39 @@ async def test_revoked_and_unknown_tokens_are_refused(service: AccountService, c
     with pytest.raises(TokenRefused) as unknown:
         await service.resolve("fcs_" + "A" * 43, TokenKind.SESSION)
     assert unknown.value.reason is TokenRefusal.UNKNOWN
+
+
+async def test_a_hello_token_names_a_session_a_bot_or_an_unsaved_player(
+    service: AccountService, clock: ManualClock
+) -> None:
+    unsaved, unsaved_token = a_player("Sam")
+    await service.store.write_accounts([unsaved])
+    assert await service.resolve_hello(unsaved_token) is None  # served as today, by players.token_hash
+
+    authenticator = SoftwareAuthenticator()
+    player, own_token = a_player("Tess")
+    await service.store.write_accounts([player])
+    start = await service.begin_save(player)
+    credential, response = authenticator.create(start.options_json, ORIGIN)
+    await service.finish_save(player, response, "Laptop", "a")
+    assert await service.resolve_hello(own_token) == HelloIdentity(player.player_id, bot=False)
+
+    start = await service.begin_sign_in()
+    phone = await service.finish_sign_in(authenticator.get(start.options_json, ORIGIN, credential), "Phone", "a")
+    assert await service.resolve_hello(phone.session.secret) == HelloIdentity(player.player_id, bot=False)
+    bot = await service.create_bot(player.player_id, "TessBot", "")
+    assert await service.resolve_hello(bot.token.secret) == HelloIdentity(bot.player_id, bot=True)
+
+    # sign out everywhere but the phone: the laptop's own token is refused from now on
+    everywhere = TokensRevokedRecord(
+        player.player_id, TokenKind.SESSION, clock.now(), keep=phone.session.record.token_hash
+    )
+    await service.store.write_accounts([everywhere])
+    with pytest.raises(TokenRefused) as refused:
+        await service.resolve_hello(own_token)
+    assert refused.value.reason is TokenRefusal.REVOKED
+    assert await service.resolve_hello(phone.session.secret) == HelloIdentity(player.player_id, bot=False)
+    assert await service.resolve_hello(bot.token.secret) == HelloIdentity(bot.player_id, bot=True)
 
 
 async def test_a_bot_account_gets_a_token_its_owner_sees_once(service: AccountService) -> None:

@@ -31,7 +31,7 @@ from freecell_arena.core.passkeys import (
 )
 from freecell_arena.core.ports import PlayerRecord
 from freecell_arena.core.relying_party import RelyingParty
-from freecell_arena.core.tokens import IssuedToken, check_token, seen
+from freecell_arena.core.tokens import IssuedToken, check_token, seen, token_kind
 
 ATTEMPTS_PER_MINUTE = 10.0
 ATTEMPTS_BURST = 5
@@ -41,6 +41,14 @@ ATTEMPTS_BURST = 5
 class SignedIn:
     player_id: str
     session: IssuedToken
+
+
+@dataclass(frozen=True, slots=True)
+class HelloIdentity:
+    """Who a hello's token signs in: `bot` is the server's word (a bot token), not the client's flag."""
+
+    player_id: str
+    bot: bool
 
 
 class AccountService:
@@ -128,6 +136,17 @@ class AccountService:
         if touched is not None:
             await self.store.write_accounts([touched])
         return record.player_id
+
+    async def resolve_hello(self, secret: str) -> HelloIdentity | None:
+        """The identity a hello's token names, or None for an unsaved player's own token (the existing path,
+        `players.token_hash`, serves it). A saved player's own token is a session since it was saved, so a
+        revoked one is refused here too (`TokenRefused`)."""
+        kind = token_kind(secret)
+        if kind is not None:
+            return HelloIdentity(await self.resolve(secret, kind), kind is TokenKind.BOT)
+        if await self.store.access_token(hash_token(secret)) is None:
+            return None
+        return HelloIdentity(await self.resolve(secret, TokenKind.SESSION), False)
 
     async def create_bot(self, owner_id: str, name: str, description: str) -> NewBot:
         owner = await self.store.account(owner_id)

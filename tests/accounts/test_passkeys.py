@@ -60,7 +60,7 @@ async def saved(service: AccountService, name: str, authenticator: SoftwareAuthe
     """A player saved with a passkey of `authenticator` (the happy path, checked in its own test)."""
     player, _token = a_player(name)
     await service.store.write_accounts([player])
-    start = await service.begin_save(player)
+    start = await service.begin_save(player, "a")
     credential, response = authenticator.create(start.options_json, ORIGIN)
     await service.finish_save(player, response, "Laptop", "address-1")
     return player, credential
@@ -90,7 +90,7 @@ async def test_save_then_sign_in_on_another_device_is_the_same_player(
     player, token = a_player("Alice")
     await account_store.write_accounts([player])
 
-    start = await service.begin_save(player)
+    start = await service.begin_save(player, "a")
     options = json.loads(start.options_json)
     assert options["rp"] == {"id": "localhost", "name": "FreeCell Arena"}
     assert options["authenticatorSelection"]["userVerification"] == "required"
@@ -109,7 +109,7 @@ async def test_save_then_sign_in_on_another_device_is_the_same_player(
     assert (first.token_hash, first.label) == (hash_token(token), FIRST_SESSION_LABEL)
 
     clock.advance(60)
-    start = await service.begin_sign_in()  # a second device: nobody typed a name
+    start = await service.begin_sign_in("a")  # a second device: nobody typed a name
     assert json.loads(start.options_json)["userVerification"] == "required"
     signed_in = await service.finish_sign_in(authenticator.get(start.options_json, ORIGIN, credential), "Phone", "a2")
     assert signed_in.player_id == player.player_id
@@ -124,14 +124,14 @@ async def test_an_authenticator_that_never_counts_signs_in_again_and_again(servi
     authenticator = SoftwareAuthenticator(step=0)  # synced passkeys report 0 every time
     player, credential = await saved(service, "Bob", authenticator)
     for _ in range(2):
-        start = await service.begin_sign_in()
+        start = await service.begin_sign_in("a")
         response = authenticator.get(start.options_json, ORIGIN, credential)
         assert (await service.finish_sign_in(response, "Phone", "a")).player_id == player.player_id
 
 
 async def test_a_second_passkey_joins_the_account(service: AccountService, account_store: AccountSqlStore) -> None:
     player, first = await saved(service, "Carol", SoftwareAuthenticator())
-    start = await service.begin_save(player)
+    start = await service.begin_save(player, "a")
     assert [c["id"] for c in json.loads(start.options_json)["excludeCredentials"]] == [first.id]
     handle = json.loads(start.options_json)["user"]["id"]
     assert handle == (await account_store.account(player.player_id)).user_handle  # type: ignore[union-attr]
@@ -146,7 +146,7 @@ async def test_a_second_passkey_joins_the_account(service: AccountService, accou
 async def test_a_replayed_registration_is_refused(service: AccountService) -> None:
     player, _ = a_player("Dan")
     await service.store.write_accounts([player])
-    start = await service.begin_save(player)
+    start = await service.begin_save(player, "a")
     _credential, response = SoftwareAuthenticator().create(start.options_json, ORIGIN)
     await service.finish_save(player, response, "Laptop", "a")
     await refused_without_change(
@@ -157,7 +157,7 @@ async def test_a_replayed_registration_is_refused(service: AccountService) -> No
 async def test_an_expired_registration_challenge_is_refused(service: AccountService, clock: ManualClock) -> None:
     player, _ = a_player("Eve")
     await service.store.write_accounts([player])
-    start = await service.begin_save(player)
+    start = await service.begin_save(player, "a")
     _credential, response = SoftwareAuthenticator().create(start.options_json, ORIGIN)
     clock.advance(CHALLENGE_TTL.total_seconds())
     await refused_without_change(
@@ -180,7 +180,7 @@ async def test_a_bad_registration_is_refused_and_changes_nothing(
 ) -> None:
     player, _ = a_player("Fay")
     await service.store.write_accounts([player])
-    start = await service.begin_save(player)
+    start = await service.begin_save(player, "a")
     answer = dict(answer)  # the parameter is shared by the sqlite and postgres runs
     origin = answer.pop("origin", ORIGIN)
     _credential, response = SoftwareAuthenticator().create(start.options_json, origin, **answer)
@@ -193,7 +193,7 @@ async def test_a_registration_for_another_player_is_refused(service: AccountServ
     player, _ = a_player("Gus")
     other, _ = a_player("Hal")
     await service.store.write_accounts([player, other])
-    start = await service.begin_save(player)
+    start = await service.begin_save(player, "a")
     _credential, response = SoftwareAuthenticator().create(start.options_json, ORIGIN)
     await refused_without_change(
         service, PasskeyRefusal.WRONG_PLAYER, lambda: service.finish_save(other, response, "Laptop", "a")
@@ -205,7 +205,7 @@ async def test_a_credential_id_is_registered_once(service: AccountService) -> No
     _owner, credential = await saved(service, "Ida", authenticator)
     thief, _ = a_player("Jo")
     await service.store.write_accounts([thief])
-    start = await service.begin_save(thief)
+    start = await service.begin_save(thief, "a")
     _copy, response = SoftwareAuthenticator().create(start.options_json, ORIGIN, credential_id=credential.credential_id)
     await refused_without_change(
         service, PasskeyRefusal.CREDENTIAL_TAKEN, lambda: service.finish_save(thief, response, "Mine", "a")
@@ -216,7 +216,7 @@ async def test_saving_under_a_claimed_look_alike_name_is_refused(service: Accoun
     await saved(service, "alice", SoftwareAuthenticator())
     impostor, _ = a_player("\u0410lice")  # Cyrillic capital A
     await service.store.write_accounts([impostor])
-    start = await service.begin_save(impostor)
+    start = await service.begin_save(impostor, "a")
     _credential, response = SoftwareAuthenticator().create(start.options_json, ORIGIN)
     store = service.store
     assert isinstance(store, AccountSqlStore)
@@ -233,7 +233,7 @@ async def test_saving_under_a_claimed_look_alike_name_is_refused(service: Accoun
 async def test_a_replayed_sign_in_is_refused(service: AccountService) -> None:
     authenticator = SoftwareAuthenticator()
     _player, credential = await saved(service, "Kim", authenticator)
-    start = await service.begin_sign_in()
+    start = await service.begin_sign_in("a")
     response = authenticator.get(start.options_json, ORIGIN, credential)
     await service.finish_sign_in(response, "Phone", "a")
     await refused_without_change(
@@ -244,7 +244,7 @@ async def test_a_replayed_sign_in_is_refused(service: AccountService) -> None:
 async def test_an_expired_sign_in_challenge_is_refused(service: AccountService, clock: ManualClock) -> None:
     authenticator = SoftwareAuthenticator()
     _player, credential = await saved(service, "Lee", authenticator)
-    start = await service.begin_sign_in()
+    start = await service.begin_sign_in("a")
     clock.advance(CHALLENGE_TTL.total_seconds() + 1)
     response = authenticator.get(start.options_json, ORIGIN, credential)
     await refused_without_change(
@@ -270,9 +270,9 @@ async def test_a_bad_sign_in_is_refused_and_changes_nothing(
 ) -> None:
     authenticator = SoftwareAuthenticator()
     _player, credential = await saved(service, "Max", authenticator)
-    start = await service.begin_sign_in()
+    start = await service.begin_sign_in("a")
     await service.finish_sign_in(authenticator.get(start.options_json, ORIGIN, credential), "Phone", "a")  # count 1
-    start = await service.begin_sign_in()
+    start = await service.begin_sign_in("a")
     answer = dict(answer)  # the parameter is shared by the sqlite and postgres runs
     origin = answer.pop("origin", ORIGIN)
     if answer.get("signing_key") == "forged":
@@ -286,20 +286,20 @@ async def test_another_players_credential_is_refused(service: AccountService) ->
     alice, alice_credential = await saved(service, "Alice", alice_key)
     _bob, bob_credential = await saved(service, "Bob", bob_key)
     # a sign-in for Alice (confirming it is her) answered with Bob's genuine passkey
-    start = await service.begin_sign_in(alice.player_id)
+    start = await service.begin_sign_in("a", alice.player_id)
     response = bob_key.get(start.options_json, ORIGIN, bob_credential)
     await refused_without_change(
         service, PasskeyRefusal.CREDENTIAL_OF_ANOTHER_PLAYER, lambda: service.finish_sign_in(response, "x", "a")
     )
     # Alice's authenticator naming Bob's credential id (with Bob's user handle): her key does not sign for it
-    start = await service.begin_sign_in()
+    start = await service.begin_sign_in("a")
     bob_id, bob_handle = bob_credential.id, bob_credential.user_handle
     response = alice_key.get(start.options_json, ORIGIN, alice_credential, claimed_id=bob_id, user_handle=bob_handle)
     await refused_without_change(
         service, PasskeyRefusal.BAD_SIGNATURE, lambda: service.finish_sign_in(response, "x", "a")
     )
     # ... and naming Bob's credential with her own user handle
-    start = await service.begin_sign_in()
+    start = await service.begin_sign_in("a")
     response = alice_key.get(start.options_json, ORIGIN, alice_credential, claimed_id=bob_credential.id)
     await refused_without_change(
         service, PasskeyRefusal.CREDENTIAL_OF_ANOTHER_PLAYER, lambda: service.finish_sign_in(response, "x", "a")
@@ -310,7 +310,7 @@ async def test_a_registration_answer_does_not_sign_in(service: AccountService) -
     """A challenge is for one ceremony: the answer to a registration is no sign-in, even a genuine one."""
     player, _ = a_player("Rae")
     await service.store.write_accounts([player])
-    start = await service.begin_save(player)
+    start = await service.begin_save(player, "a")
     _credential, response = SoftwareAuthenticator().create(start.options_json, ORIGIN)
     await refused_without_change(
         service, PasskeyRefusal.WRONG_CEREMONY, lambda: service.finish_sign_in(response, "x", "a")
@@ -340,6 +340,13 @@ async def test_attempts_are_rate_limited_per_key(service: AccountService, clock:
     with pytest.raises(PasskeyRefused) as again:
         await service.finish_sign_in("{}", "x", "address-9")
     assert again.value.reason is PasskeyRefusal.MALFORMED
+    # beginnings are counted apart: a client cannot fill the challenge table either
+    for _ in range(5):
+        await service.begin_sign_in("address-11")
+    with pytest.raises(PasskeyRefused) as flooding:
+        await service.begin_sign_in("address-11")
+    assert flooding.value.reason is PasskeyRefusal.RATE_LIMITED
+    assert await challenges_left(service.store) == 5  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ across processes
@@ -348,7 +355,7 @@ async def test_attempts_are_rate_limited_per_key(service: AccountService, clock:
 async def test_one_challenge_is_taken_once_by_two_processes(
     service: AccountService, account_store: AccountSqlStore, database_url: str
 ) -> None:
-    start = await service.begin_sign_in()
+    start = await service.begin_sign_in("a")
     other_process = AccountSqlStore.from_url(database_url)
     try:
         taken = await asyncio.gather(
@@ -379,7 +386,7 @@ async def test_a_sign_count_is_written_only_over_the_count_it_was_read_at(servic
 async def test_revoked_and_unknown_tokens_are_refused(service: AccountService, clock: ManualClock) -> None:
     authenticator = SoftwareAuthenticator()
     player, credential = await saved(service, "Oli", authenticator)
-    start = await service.begin_sign_in()
+    start = await service.begin_sign_in("a")
     phone = await service.finish_sign_in(authenticator.get(start.options_json, ORIGIN, credential), "Phone", "a")
     await service.store.write_accounts([TokensRevokedRecord(player.player_id, TokenKind.SESSION, clock.now())])
     with pytest.raises(TokenRefused) as revoked:
@@ -400,12 +407,12 @@ async def test_a_hello_token_names_a_session_a_bot_or_an_unsaved_player(
     authenticator = SoftwareAuthenticator()
     player, own_token = a_player("Tess")
     await service.store.write_accounts([player])
-    start = await service.begin_save(player)
+    start = await service.begin_save(player, "a")
     credential, response = authenticator.create(start.options_json, ORIGIN)
     await service.finish_save(player, response, "Laptop", "a")
     assert await service.resolve_hello(own_token) == HelloIdentity(player.player_id, bot=False)
 
-    start = await service.begin_sign_in()
+    start = await service.begin_sign_in("a")
     phone = await service.finish_sign_in(authenticator.get(start.options_json, ORIGIN, credential), "Phone", "a")
     assert await service.resolve_hello(phone.session.secret) == HelloIdentity(player.player_id, bot=False)
     bot = await service.create_bot(player.player_id, "TessBot", "")

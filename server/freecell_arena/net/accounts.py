@@ -52,6 +52,10 @@ class HelloIdentity:
 
 
 class AccountService:
+    """The account steps over an `AccountStore`. `attempt_key` names who is trying (the client address): begins
+    and finishes are limited per key (`AttemptLimiter`, each on its own count), so a client can neither guess
+    nor fill the challenge table quickly."""
+
     def __init__(
         self, store: AccountStore, rp: RelyingParty, clock: Clock, limiter: AttemptLimiter | None = None
     ) -> None:
@@ -60,15 +64,16 @@ class AccountService:
         self.clock = clock
         self.limiter = limiter or AttemptLimiter(clock, ATTEMPTS_PER_MINUTE, ATTEMPTS_BURST)
 
-    def _limit(self, key: str) -> None:
-        if not self.limiter.allow(key):
-            wait = self.limiter.retry_after(key).total_seconds()
+    def _limit(self, step: str, key: str) -> None:
+        if not self.limiter.allow(f"{step} {key}"):
+            wait = self.limiter.retry_after(f"{step} {key}").total_seconds()
             raise PasskeyRefused(PasskeyRefusal.RATE_LIMITED, f"too many passkey attempts: try again in {wait:.0f} s")
 
     # ------------------------------------------------------------------ save with a passkey
 
-    async def begin_save(self, player: PlayerRecord) -> CeremonyStart:
+    async def begin_save(self, player: PlayerRecord, attempt_key: str) -> CeremonyStart:
         """Options to create a passkey for `player` (saved or not yet); the challenge is stored first."""
+        self._limit("begin", attempt_key)
         account = await self.store.account(player.player_id)
         handle = account.user_handle if account else new_user_handle()
         start = registration_options(
@@ -83,7 +88,7 @@ class AccountService:
         return start
 
     async def finish_save(self, player: PlayerRecord, response_json: str, passkey_name: str, attempt_key: str) -> None:
-        self._limit(attempt_key)
+        self._limit("finish", attempt_key)
         challenge = await self.store.take_challenge(challenge_of(response_json))
         now = self.clock.now()
         registered = await self.store.passkey(credential_id_of(response_json))
@@ -100,7 +105,8 @@ class AccountService:
 
     # ------------------------------------------------------------------ sign in with a passkey
 
-    async def begin_sign_in(self, player_id: str | None = None) -> CeremonyStart:
+    async def begin_sign_in(self, attempt_key: str, player_id: str | None = None) -> CeremonyStart:
+        self._limit("begin", attempt_key)
         allow = await self.store.passkeys_of(player_id) if player_id else []
         start = authentication_options(self.rp, now=self.clock.now(), player_id=player_id, allow=allow)
         await self.store.write_accounts([start.challenge])
@@ -108,7 +114,7 @@ class AccountService:
 
     async def finish_sign_in(self, response_json: str, label: str, attempt_key: str) -> SignedIn:
         """A new session for the passkey's player: the secret is returned once."""
-        self._limit(attempt_key)
+        self._limit("finish", attempt_key)
         challenge = await self.store.take_challenge(challenge_of(response_json))
         passkey = await self.store.passkey(credential_id_of(response_json))
         owner = await self.store.account(passkey.player_id) if passkey else None

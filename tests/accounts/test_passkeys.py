@@ -449,3 +449,60 @@ async def test_a_bot_account_gets_a_token_its_owner_sees_once(service: AccountSe
     with pytest.raises(AccountRefused) as not_saved:
         await service.create_bot(unsaved.player_id, "QuinnBot", "")
     assert not_saved.value.reason is AccountRefusal.NOT_SAVED
+
+
+# ------------------------------------------------------------------ the account page
+
+
+async def test_the_account_page_lists_renames_removes_and_revokes(service: AccountService, clock: ManualClock) -> None:
+    laptop_key, phone_key = SoftwareAuthenticator(), SoftwareAuthenticator()
+    player, laptop = await saved(service, "Uma", laptop_key)
+    start = await service.begin_save(player, "a")
+    phone, response = phone_key.create(start.options_json, ORIGIN)
+    await service.finish_save(player, response, "  Phone  ", "a")
+    start = await service.begin_sign_in("a")
+    tablet = await service.finish_sign_in(phone_key.get(start.options_json, ORIGIN, phone), "Tablet", "a")
+    bot = await service.create_bot(player.player_id, "UmaBot", "plays greedy")
+    spare = await service.new_bot_token(player.player_id, bot.player_id)
+
+    view = await service.account_view(player.player_id)
+    assert view.name == "Uma"
+    assert [p.name for p in view.passkeys] == ["Laptop", "Phone"]
+    assert sorted(s.label for s in view.sessions) == sorted([FIRST_SESSION_LABEL, "Tablet"])
+    [bot_view] = view.bots
+    assert (bot_view.name, bot_view.bot.description) == ("UmaBot", "plays greedy")
+    assert {t.token_hash for t in bot_view.tokens} == {bot.token.record.token_hash, spare.record.token_hash}
+
+    await service.rename_passkey(player.player_id, laptop.id, "Old laptop")
+    await service.remove_passkey(player.player_id, laptop.id)
+    with pytest.raises(AccountRefused) as last:
+        await service.remove_passkey(player.player_id, phone.id)
+    assert last.value.reason is AccountRefusal.LAST_PASSKEY
+    assert [p.name for p in await service.store.passkeys_of(player.player_id)] == ["Phone"]
+
+    revoked_bot = await service.revoke(player.player_id, bot.token.record.token_hash)
+    assert revoked_bot.token_hashes == [bot.token.record.token_hash]
+    assert await service.resolve(spare.secret, TokenKind.BOT) == bot.player_id  # the other token still works
+
+    # another player can neither see nor touch any of it
+    stranger, _ = await saved(service, "Vic", SoftwareAuthenticator())
+    for attempt in (
+        service.rename_passkey(stranger.player_id, phone.id, "Mine"),
+        service.remove_passkey(stranger.player_id, phone.id),
+        service.revoke(stranger.player_id, tablet.session.record.token_hash),
+        service.revoke(stranger.player_id, spare.record.token_hash),
+        service.new_bot_token(stranger.player_id, bot.player_id),
+    ):
+        with pytest.raises(AccountRefused) as refused:
+            await attempt
+        assert refused.value.reason is AccountRefusal.NOT_YOURS
+
+    everywhere = await service.sign_out_everywhere(player.player_id, tablet.session.secret)
+    [first_session] = [s.token_hash for s in view.sessions if s.label == FIRST_SESSION_LABEL]
+    assert everywhere.token_hashes == [first_session]
+    assert await service.resolve(tablet.session.secret, TokenKind.SESSION) == player.player_id
+    clock.advance(1)
+    this_one_too = await service.sign_out_everywhere(player.player_id, None)
+    assert this_one_too.token_hashes == [tablet.session.record.token_hash]
+    with pytest.raises(TokenRefused):
+        await service.resolve(tablet.session.secret, TokenKind.SESSION)

@@ -21,6 +21,13 @@ from typing import Protocol
 
 from freecell_arena.core.ports import PlayerRecord
 
+PASSKEY_NAME_MAX_LENGTH = 64
+
+
+def passkey_name(name: str) -> str:
+    """A passkey's name as the player gives it ("Laptop", "Phone"): trimmed, cut to 64, never empty."""
+    return name.strip()[:PASSKEY_NAME_MAX_LENGTH] or "Passkey"
+
 
 class TokenKind(StrEnum):
     """What a secret token stands for: a signed-in browser (session) or a bot account's API access."""

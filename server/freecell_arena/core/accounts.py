@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -21,7 +22,12 @@ from freecell_arena.core.account_ports import (
     BotAccountRecord,
     NameClaimRecord,
     PasskeyRecord,
+    PasskeyRemovedRecord,
+    PasskeyRenamedRecord,
     TokenKind,
+    TokenRevokedRecord,
+    TokensRevokedRecord,
+    passkey_name,
 )
 from freecell_arena.core.identity import hash_token, new_id, new_token
 from freecell_arena.core.names import key_hashes
@@ -35,6 +41,8 @@ FIRST_SESSION_LABEL = "the browser that saved this player"
 class AccountRefusal(StrEnum):
     NAME_TAKEN = "name_taken"
     NOT_SAVED = "not_saved"
+    NOT_YOURS = "not_yours"
+    LAST_PASSKEY = "last_passkey"
 
 
 class AccountRefused(Exception):
@@ -100,3 +108,61 @@ def new_bot(owner: AccountRecord | None, name: str, description: str, holder: st
     bot = BotAccountRecord(bot_id, owner.player_id, description.strip()[:BOT_DESCRIPTION_MAX_LENGTH], now)
     token = issue_token(TokenKind.BOT, bot_id, f"bot {name}", now)
     return NewBot(bot_id, token, [player, claim, bot, token.record])
+
+
+# ------------------------------------------------------------------ the account page
+
+
+def _own_passkey(player_id: str, credential_id: str, passkeys: Sequence[PasskeyRecord]) -> PasskeyRecord:
+    for passkey in passkeys:
+        if passkey.credential_id == credential_id and passkey.player_id == player_id:
+            return passkey
+    raise AccountRefused(AccountRefusal.NOT_YOURS, "no such passkey of yours")
+
+
+def rename_passkey(
+    player_id: str, credential_id: str, name: str, passkeys: Sequence[PasskeyRecord]
+) -> PasskeyRenamedRecord:
+    """`passkeys` are the player's (the store's `passkeys_of`)."""
+    _own_passkey(player_id, credential_id, passkeys)
+    return PasskeyRenamedRecord(credential_id, player_id, passkey_name(name))
+
+
+def remove_passkey(player_id: str, credential_id: str, passkeys: Sequence[PasskeyRecord]) -> PasskeyRemovedRecord:
+    """Refused for the last one: a saved player without a passkey could never sign in on another browser again
+    (add the new passkey first, then remove the old)."""
+    _own_passkey(player_id, credential_id, passkeys)
+    if len(passkeys) == 1:
+        raise AccountRefused(AccountRefusal.LAST_PASSKEY, "add another passkey before removing your last one")
+    return PasskeyRemovedRecord(credential_id, player_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Revocation:
+    """What to write, and the token hashes it revokes: the adapter closes their connections, on every process."""
+
+    record: TokenRevokedRecord | TokensRevokedRecord
+    token_hashes: list[str]
+
+
+def revoke_token(owner_id: str, token: AccessTokenRecord | None, bot_owner: str | None, now: datetime) -> Revocation:
+    """Revoke a session of `owner_id`'s, or a token of a bot `owner_id` owns (`bot_owner` is the owner of the
+    token's player when that player is a bot account)."""
+    if token is None or token.revoked_at is not None or owner_id not in (token.player_id, bot_owner):
+        raise AccountRefused(AccountRefusal.NOT_YOURS, "no such valid token of yours")
+    return Revocation(TokenRevokedRecord(token.token_hash, token.player_id, now), [token.token_hash])
+
+
+def sign_out_everywhere(
+    player_id: str, keep: str | None, sessions: Sequence[AccessTokenRecord], now: datetime
+) -> Revocation:
+    """Revoke every valid session of the player's but `keep` (the hash of the one in use; None: this one too)."""
+    revoked = [s.token_hash for s in sessions if s.revoked_at is None and s.token_hash != keep]
+    return Revocation(TokensRevokedRecord(player_id, TokenKind.SESSION, now, keep), revoked)
+
+
+def bot_token(owner_id: str, bot: BotAccountRecord | None, now: datetime) -> IssuedToken:
+    """Another API token for a bot `owner_id` owns (shown once; the old ones stay valid until revoked)."""
+    if bot is None or bot.owner_id != owner_id:
+        raise AccountRefused(AccountRefusal.NOT_YOURS, "no such bot of yours")
+    return issue_token(TokenKind.BOT, bot.player_id, "bot token", now)

@@ -63,6 +63,7 @@ from freecell_arena.core.account_ports import (
     ChallengeRecord,
     PasskeyRecord,
     PasskeyUsedRecord,
+    passkey_name,
 )
 from freecell_arena.core.relying_party import RelyingParty
 
@@ -70,7 +71,6 @@ CHALLENGE_BYTES = 32
 CHALLENGE_TTL = timedelta(minutes=5)
 """How long a challenge waits for its answer; the browser is asked to give up sooner (`BROWSER_TIMEOUT_MS`)."""
 BROWSER_TIMEOUT_MS = 180_000
-PASSKEY_NAME_MAX_LENGTH = 64
 USER_HANDLE_BYTES = 32
 SIGNATURE_ERROR = "Could not verify authentication signature"
 """py_webauthn's message for a signature that does not verify (its exceptions carry no code)."""
@@ -327,14 +327,13 @@ def verify_registration(
         )
     except WebAuthnException as error:
         _refuse(PasskeyRefusal.INVALID_RESPONSE, f"the passkey's answer does not verify: {error}")
-    label = name.strip()[:PASSKEY_NAME_MAX_LENGTH] or "Passkey"
     return PasskeyRecord(
         credential_id=bytes_to_base64url(verified.credential_id),
         player_id=player_id,
         public_key=verified.credential_public_key,
         sign_count=verified.sign_count,
         transports=response.transports,
-        name=label,
+        name=passkey_name(name),
         created_at=now,
     )
 

@@ -11,8 +11,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from freecell_arena.core.account_ports import AccountConflict, AccountStore, Conflict, TokenKind
-from freecell_arena.core.accounts import NewBot, new_bot, new_session, save_player
+from freecell_arena.core.account_ports import (
+    AccessTokenRecord,
+    AccountConflict,
+    AccountStore,
+    BotAccountRecord,
+    Conflict,
+    PasskeyRecord,
+    TokenKind,
+)
+from freecell_arena.core.accounts import (
+    NewBot,
+    Revocation,
+    bot_token,
+    new_bot,
+    new_session,
+    remove_passkey,
+    rename_passkey,
+    revoke_token,
+    save_player,
+    sign_out_everywhere,
+)
 from freecell_arena.core.attempts import AttemptLimiter
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.identity import hash_token
@@ -41,6 +60,24 @@ ATTEMPTS_BURST = 5
 class SignedIn:
     player_id: str
     session: IssuedToken
+
+
+@dataclass(frozen=True, slots=True)
+class BotView:
+    bot: BotAccountRecord
+    name: str
+    tokens: list[AccessTokenRecord]
+
+
+@dataclass(frozen=True, slots=True)
+class AccountView:
+    """What the account page shows: the claimed name, passkeys, sessions, bots and their tokens (hashes only:
+    a secret is shown once, when made)."""
+
+    name: str | None
+    passkeys: list[PasskeyRecord]
+    sessions: list[AccessTokenRecord]
+    bots: list[BotView]
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,3 +197,55 @@ class AccountService:
         bot = new_bot(owner, name, description, holder, self.clock.now())
         await self.store.write_accounts(bot.changes)
         return bot
+
+    # ------------------------------------------------------------------ the account page
+
+    async def account_view(self, player_id: str) -> AccountView:
+        bots = [
+            BotView(
+                bot,
+                await self.store.claimed_name(bot.player_id) or "",
+                await self.store.tokens_of(bot.player_id, TokenKind.BOT),
+            )
+            for bot in await self.store.bots_of(player_id)
+        ]
+        return AccountView(
+            await self.store.claimed_name(player_id),
+            await self.store.passkeys_of(player_id),
+            await self.store.tokens_of(player_id, TokenKind.SESSION),
+            bots,
+        )
+
+    async def rename_passkey(self, player_id: str, credential_id: str, name: str) -> None:
+        renamed = rename_passkey(player_id, credential_id, name, await self.store.passkeys_of(player_id))
+        await self.store.write_accounts([renamed])
+
+    async def remove_passkey(self, player_id: str, credential_id: str) -> None:
+        removed = remove_passkey(player_id, credential_id, await self.store.passkeys_of(player_id))
+        await self.store.write_accounts([removed])
+
+    async def revoke(self, player_id: str, token_hash: str) -> Revocation:
+        """Revoke one of the player's sessions or one of their bots' tokens; the revocation names the hash
+        whose connections must close."""
+        token = await self.store.access_token(token_hash)
+        bot_owner = None
+        if token is not None and token.kind is TokenKind.BOT:
+            owners = {bot.player_id for bot in await self.store.bots_of(player_id)}
+            bot_owner = player_id if token.player_id in owners else None
+        revocation = revoke_token(player_id, token, bot_owner, self.clock.now())
+        await self.store.write_accounts([revocation.record])
+        return revocation
+
+    async def sign_out_everywhere(self, player_id: str, current_secret: str | None) -> Revocation:
+        """Every session of the player's but the one in use (`current_secret`; None: that one too)."""
+        keep = hash_token(current_secret) if current_secret else None
+        sessions = await self.store.tokens_of(player_id, TokenKind.SESSION)
+        revocation = sign_out_everywhere(player_id, keep, sessions, self.clock.now())
+        await self.store.write_accounts([revocation.record])
+        return revocation
+
+    async def new_bot_token(self, owner_id: str, bot_id: str) -> IssuedToken:
+        bot = next((bot for bot in await self.store.bots_of(owner_id) if bot.player_id == bot_id), None)
+        token = bot_token(owner_id, bot, self.clock.now())
+        await self.store.write_accounts([token.record])
+        return token

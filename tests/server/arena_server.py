@@ -23,7 +23,7 @@ class RunningArena:
 
 ACCOUNT_TABLES = ("name_keys", "claimed_names", "passkeys", "bot_accounts", "accounts", "access_tokens",
                   "webauthn_challenges")  # fmt: skip
-"""Migration 0005's tables, children first: they refer to players, which PostgreSQL drops only after them."""
+"""Migration 0006's tables, children first: they refer to players, which PostgreSQL drops only after them."""
 
 
 async def drop_schema(server: ArenaServer) -> None:
@@ -32,7 +32,7 @@ async def drop_schema(server: ArenaServer) -> None:
 
     async with server.store.engine.begin() as connection:
         for table in ("leaderboard_entries", "daily_ranks", "season_standings", "moves", "games", "room_members",
-                      "rooms", *ACCOUNT_TABLES, "players"):  # fmt: skip
+                      "rating_changes", "ratings", "rooms", *ACCOUNT_TABLES, "players"):  # fmt: skip
             await connection.execute(text(f"DROP TABLE {table}"))
 
 

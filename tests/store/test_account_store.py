@@ -165,14 +165,14 @@ async def test_a_batch_with_one_refused_change_writes_nothing(accounts: AccountS
     assert again.value.conflict is Conflict.ALREADY_SAVED
 
 
-async def test_migration_0005_goes_down_to_0004_and_up_again(database_url: str) -> None:
-    """As `migrate` runs migrations (one connection, one transaction), down to 0004 and back to head."""
+async def test_migration_0006_goes_down_to_0005_and_up_again(database_url: str) -> None:
+    """As `migrate` runs migrations (one connection, one transaction), down to 0005 and back to head."""
     config = alembic_config(database_url)
     engine = create_engine(database_url, foreign_keys=False, poolclass=pool.NullPool)
 
     def down_and_up(sync: Connection) -> tuple[set[str], set[str]]:
         config.attributes["connection"] = sync
-        command.downgrade(config, "0004")
+        command.downgrade(config, "0005")
         between = set(inspect(sync).get_table_names())
         command.upgrade(config, "head")
         return between, set(inspect(sync).get_table_names())

@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -281,7 +282,59 @@ class ServerSecret(Base):
     created_at: Mapped[datetime]
 
 
-# --- accounts (migration 0005; freecell_arena.core.account_ports) ------------------------------------------------
+class PlayerRating(Base):
+    """A player's current rating on one ladder of one variant (`freecell_arena.core.ratings`).
+
+    `races` is the row's version: a race's change is written only where `races` is still what it was computed
+    from, so concurrent races of one player cannot both start from the same rating. `ordinal` = mu - 3 sigma,
+    the board's order (`ix_ratings_board`).
+    """
+
+    __tablename__ = "ratings"
+
+    variant: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ladder: Mapped[str] = mapped_column(String(8), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    races: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_ratings_board", "variant", "ladder", "ordinal", "player_id"),)
+
+
+class RatingChange(Base):
+    """One player's rating change from one race, before and after, numbered (`id`) in the order applied.
+
+    Unique per (room, player, ladder): a race is rated once, whichever process tries. The audit recomputes every
+    rating by replaying these in `id` order from the rooms' stored results.
+    """
+
+    __tablename__ = "rating_changes"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer(), "sqlite"), primary_key=True,
+                                    autoincrement=True)  # fmt: skip
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"))
+    variant: Mapped[str] = mapped_column(String(32))
+    ladder: Mapped[str] = mapped_column(String(8))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    rank: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    races: Mapped[int] = mapped_column(Integer)
+    """The player's rated races on this ladder after this one."""
+    at: Mapped[datetime]
+
+    __table_args__ = (
+        UniqueConstraint("room_id", "player_id", "ladder"),
+        Index("ix_rating_changes_history", "player_id", "variant", "ladder", "id"),
+    )
+
+
+# --- accounts (migration 0006; freecell_arena.core.account_ports) ------------------------------------------------
 
 CREDENTIAL_ID_LENGTH = 1400  # WebAuthn allows credential ids up to 1023 bytes: 1364 characters of base64url
 NAME_LENGTH = 100

@@ -11,6 +11,7 @@ from account_support import T0, ManualClock
 from pydantic import ValidationError
 
 from freecell_arena.core.account_ports import TokenKind
+from freecell_arena.core.accounts import AccountRefusal, AccountRefused, revoke_token
 from freecell_arena.core.attempts import AttemptLimiter
 from freecell_arena.core.identity import hash_token
 from freecell_arena.core.relying_party import relying_party
@@ -20,7 +21,6 @@ from freecell_arena.core.tokens import (
     TokenRefused,
     check_token,
     issue_token,
-    revoke,
     seen,
     token_kind,
     token_matches,
@@ -65,11 +65,14 @@ def test_check_token_refuses_unknown_revoked_and_wrong_kind() -> None:
 
 def test_only_the_owner_revokes_and_only_once() -> None:
     record = issue_token(TokenKind.SESSION, "p_1", "Phone", T0).record
-    assert revoke(record, "p_1", T0).token_hash == record.token_hash
-    with pytest.raises(TokenRefused):
-        revoke(record, "p_2", T0)
-    with pytest.raises(TokenRefused):
-        revoke(replace(record, revoked_at=T0), "p_1", T0)
+    assert revoke_token("p_1", record, None, T0).token_hashes == [record.token_hash]
+    bot = issue_token(TokenKind.BOT, "p_bot", "bot", T0).record
+    assert revoke_token("p_1", bot, "p_1", T0).token_hashes == [bot.token_hash]  # a bot of p_1's
+    for owner, token, bot_owner in [("p_2", record, None), ("p_1", replace(record, revoked_at=T0), None),
+                                    ("p_2", bot, "p_1"), ("p_1", None, None)]:  # fmt: skip
+        with pytest.raises(AccountRefused) as refused:
+            revoke_token(owner, token, bot_owner, T0)
+        assert refused.value.reason is AccountRefusal.NOT_YOURS
 
 
 def test_last_seen_is_written_at_most_every_few_minutes() -> None:

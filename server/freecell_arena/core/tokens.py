@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from freecell_arena.core.account_ports import AccessTokenRecord, TokenKind, TokenRevokedRecord, TokenSeenRecord
+from freecell_arena.core.account_ports import AccessTokenRecord, TokenKind, TokenSeenRecord
 from freecell_arena.core.identity import hash_token
 
 TOKEN_PREFIXES: dict[TokenKind, str] = {TokenKind.SESSION: "fcs_", TokenKind.BOT: "fcb_"}
@@ -84,12 +84,3 @@ def seen(record: AccessTokenRecord, now: datetime) -> TokenSeenRecord | None:
     if last is not None and (now - last).total_seconds() < SEEN_RESOLUTION_S:
         return None
     return TokenSeenRecord(record.token_hash, now)
-
-
-def revoke(record: AccessTokenRecord, player_id: str, now: datetime) -> TokenRevokedRecord:
-    """Revoke the player's own token (the store refuses another player's, or one already revoked)."""
-    if record.player_id != player_id:
-        raise TokenRefused(TokenRefusal.UNKNOWN, "no such token of yours")
-    if record.revoked_at is not None:
-        raise TokenRefused(TokenRefusal.REVOKED, "this token was already revoked")
-    return TokenRevokedRecord(record.token_hash, player_id, now)

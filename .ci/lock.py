@@ -128,6 +128,8 @@ def compile_lock(lock: Lock, constraints: Path | None) -> None:
             command.append("--upgrade")
         subprocess.run(command, check=True)
         body = output.read_text().replace(str(inputs), "requirements (pyproject.toml)")
+        if constraints is not None:  # a temporary file's name would change the lock on every refresh
+            body = body.replace(str(constraints), "requirements/dev.lock's versions")
     header = (
         f"# {lock.path.relative_to(REPO)}: every package of {lock.what}, pinned with hashes\n"
         f"# (any platform, Python >= 3.11). Made by `{REFRESH}` from pyproject.toml; do not edit by hand.\n"

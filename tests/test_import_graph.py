@@ -106,3 +106,27 @@ def test_the_rooms_of_core_never_import_the_arena() -> None:
     edges = graph()
     for name in CORE_INTERNALS - {"freecell_arena.core.arena"}:
         assert "freecell_arena.core.arena" not in edges[name], name
+
+
+def third_party_imports_of(path: Path) -> set[str]:
+    """The top-level names of every module `path` imports (ours included), anywhere in its text."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+IO_LIBRARIES = {"sqlalchemy", "alembic", "asyncpg", "aiosqlite", "websockets", "redis", "asyncio", "socket"}
+
+
+def test_core_does_no_io_through_libraries_either() -> None:
+    """Core reaches storage and the network only through its ports; `webauthn` is allowed, as pure verification,
+    and only where the ceremonies are (`core.relying_party` stays light: settings import it)."""
+    for path in (PACKAGE / "core").rglob("*.py"):
+        imported = third_party_imports_of(path)
+        assert not imported & IO_LIBRARIES, (path.name, imported & IO_LIBRARIES)
+        if "webauthn" in imported or "cryptography" in imported:
+            assert path.name == "passkeys.py", path.name

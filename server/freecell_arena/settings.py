@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from freecell_arena.core.relying_party import RelyingParty, relying_party
 from freecell_arena.engine import VARIANTS
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///freecell-arena.db"
@@ -98,6 +99,11 @@ class Settings(BaseSettings):
     reuse_port: bool = Field(
         default=False, description="Listen with SO_REUSEPORT, so several processes share the port."
     )
+    public_url: str | None = Field(
+        default=None,
+        description="The address players open, like https://arena.example.org: passkeys are bound to its host "
+        "name. Unset: http://localhost:PORT (browsers refuse passkeys on an IP address such as 127.0.0.1).",
+    )
 
     @field_validator("gc_thresholds")
     @classmethod
@@ -127,6 +133,18 @@ class Settings(BaseSettings):
         if not value.startswith(REDIS_SCHEMES):
             raise ValueError(f"a Redis URL starts with {', '.join(REDIS_SCHEMES)}, like redis://127.0.0.1:6379/0")
         return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _passkey_origin(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        relying_party(value.strip(), 0)  # raises ValueError with the reason
+        return value.strip().rstrip("/")
+
+    def relying_party(self, bound_port: int | None = None) -> RelyingParty:
+        """Who the server is to WebAuthn; `bound_port` is the port actually listened on (for `port` 0)."""
+        return relying_party(self.public_url, bound_port or self.port)
 
     @property
     def gc_threshold_values(self) -> tuple[int, int, int]:

@@ -21,13 +21,18 @@ class RunningArena:
     database_url: str
 
 
+ACCOUNT_TABLES = ("name_keys", "claimed_names", "passkeys", "bot_accounts", "accounts", "access_tokens",
+                  "webauthn_challenges")  # fmt: skip
+"""Migration 0006's tables, children first: they refer to players, which PostgreSQL drops only after them."""
+
+
 async def drop_schema(server: ArenaServer) -> None:
     """Every table goes away under the running server: from now on each write and read fails (an outage)."""
     from sqlalchemy import text
 
     async with server.store.engine.begin() as connection:
         for table in ("leaderboard_entries", "daily_ranks", "season_standings", "moves", "games", "room_members",
-                      "rooms", "players"):  # fmt: skip
+                      "rating_changes", "ratings", "rooms", *ACCOUNT_TABLES, "players"):  # fmt: skip
             await connection.execute(text(f"DROP TABLE {table}"))
 
 

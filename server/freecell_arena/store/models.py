@@ -18,11 +18,13 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     SmallInteger,
     String,
     Table,
     Text,
+    UniqueConstraint,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -278,3 +280,144 @@ class ServerSecret(Base):
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
     created_at: Mapped[datetime]
+
+
+class PlayerRating(Base):
+    """A player's current rating on one ladder of one variant (`freecell_arena.core.ratings`).
+
+    `races` is the row's version: a race's change is written only where `races` is still what it was computed
+    from, so concurrent races of one player cannot both start from the same rating. `ordinal` = mu - 3 sigma,
+    the board's order (`ix_ratings_board`).
+    """
+
+    __tablename__ = "ratings"
+
+    variant: Mapped[str] = mapped_column(String(32), primary_key=True)
+    ladder: Mapped[str] = mapped_column(String(8), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    races: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime]
+
+    __table_args__ = (Index("ix_ratings_board", "variant", "ladder", "ordinal", "player_id"),)
+
+
+class RatingChange(Base):
+    """One player's rating change from one race, before and after, numbered (`id`) in the order applied.
+
+    Unique per (room, player, ladder): a race is rated once, whichever process tries. The audit recomputes every
+    rating by replaying these in `id` order from the rooms' stored results.
+    """
+
+    __tablename__ = "rating_changes"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer(), "sqlite"), primary_key=True,
+                                    autoincrement=True)  # fmt: skip
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"))
+    variant: Mapped[str] = mapped_column(String(32))
+    ladder: Mapped[str] = mapped_column(String(8))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    rank: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    races: Mapped[int] = mapped_column(Integer)
+    """The player's rated races on this ladder after this one."""
+    at: Mapped[datetime]
+
+    __table_args__ = (
+        UniqueConstraint("room_id", "player_id", "ladder"),
+        Index("ix_rating_changes_history", "player_id", "variant", "ladder", "id"),
+    )
+
+
+# --- accounts (migration 0006; freecell_arena.core.account_ports) ------------------------------------------------
+
+CREDENTIAL_ID_LENGTH = 1400  # WebAuthn allows credential ids up to 1023 bytes: 1364 characters of base64url
+NAME_LENGTH = 100
+
+
+class Account(Base):
+    """A saved player (one who holds a passkey). `user_handle` is the WebAuthn user id (random, base64url)."""
+
+    __tablename__ = "accounts"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    user_handle: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime]
+
+
+class ClaimedName(Base):
+    """A name taken for good (a saved player's or a bot's): the name as shown. Its keys are in `name_keys`."""
+
+    __tablename__ = "claimed_names"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    claimed_at: Mapped[datetime]
+
+
+class NameKey(Base):
+    """The SHA-256 of each key of a claimed name (freecell_arena.core.names): the primary key is what makes a
+    name, and its look-alikes, one player's, whatever process writes first."""
+
+    __tablename__ = "name_keys"
+
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("claimed_names.player_id"), index=True)
+
+
+class Passkey(Base):
+    """A WebAuthn credential. `sign_count` is written only over the count it was read at (compare-and-set)."""
+
+    __tablename__ = "passkeys"
+
+    credential_id: Mapped[str] = mapped_column(String(CREDENTIAL_ID_LENGTH), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("accounts.player_id"), index=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(BigInteger)  # an unsigned 32-bit counter
+    transports: Mapped[str] = mapped_column(String(200))  # comma-separated, as the browser reported them
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    created_at: Mapped[datetime]
+    last_used_at: Mapped[datetime | None]
+
+
+class AccessToken(Base):
+    """A session or bot API token: only its SHA-256. Revoked tokens stay (revoked_at set) so a revoked token
+    is told apart from an unknown one."""
+
+    __tablename__ = "access_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    label: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    created_at: Mapped[datetime]
+    last_used_at: Mapped[datetime | None]
+    revoked_at: Mapped[datetime | None]
+
+
+class BotAccount(Base):
+    """A bot account: its own player (players.bot true), owned by a saved player."""
+
+    __tablename__ = "bot_accounts"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    owner_id: Mapped[str] = mapped_column(ForeignKey("accounts.player_id"), index=True)
+    description: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime]
+
+
+class WebauthnChallenge(Base):
+    """A challenge waiting for its answer: taken (deleted) by the answer, whichever process gets it."""
+
+    __tablename__ = "webauthn_challenges"
+
+    challenge: Mapped[str] = mapped_column(String(64), primary_key=True)
+    ceremony: Mapped[str] = mapped_column(String(16))
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+    user_handle: Mapped[str | None] = mapped_column(String(64))

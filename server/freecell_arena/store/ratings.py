@@ -1,0 +1,244 @@
+"""Ratings SQL: `core.ratings.RatingLedger` on SQLAlchemy Core, and the reads of the rating boards.
+
+Several processes may share one PostgreSQL; a race is rated by whichever process settles it, and this module
+keeps that exactly-once and in order without any process talking to another:
+
+- a race's changes are written in one transaction that first looks for the room's changes (rated already:
+  nothing to do) and then moves each player's rating only where `races` is still what the change was computed
+  from (compare-and-set; SQLite serialises writers with BEGIN IMMEDIATE, PostgreSQL's row lock makes the
+  second updater see the first one's row and match nothing);
+- the unique (room, player, ladder) on `rating_changes` is the last line: two processes that both found the
+  room unrated cannot both insert its changes;
+- `rating_changes.id` numbers the changes in the order they were applied, per player the order of their
+  ratings, which is the order the audit replays them in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, func, insert, or_, select, tuple_, update
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from freecell_arena.core.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded
+from freecell_arena.store.engine import WRITE_OPTION
+from freecell_arena.store.models import Game, Player, PlayerRating, Room, table_of
+from freecell_arena.store.models import RatingChange as RatingChangeRow
+
+ratings = table_of(PlayerRating)
+games = table_of(Game)
+rooms = table_of(Room)
+changes = table_of(RatingChangeRow)
+players = table_of(Player)
+AUDIT_BATCH = 1000
+RETRYABLE_SQLSTATES = frozenset({"40001", "40P01"})
+"""PostgreSQL's serialization failure and deadlock: the transaction did nothing, and trying again is safe."""
+
+
+class _Moved(Exception):
+    """A rating moved since it was read: the transaction is rolled back and the caller computes again."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A row of a rating board: `position` counts from 1 in the board's order (mu - 3 sigma, then player id)."""
+
+    position: int
+    player_id: str
+    name: str
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPoint:
+    room_id: str
+    rank: int
+    before: Rating
+    after: Rating
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRatedRace:
+    """A rated race as the audit reads it: the room's stored results and the changes stored for it."""
+
+    room_id: str
+    variant: str
+    ranking: str
+    results: tuple[RaceResult, ...]
+    changes: tuple[tuple[RatingChange, int], ...]
+    """Each stored change with the rank stored beside it, in the order applied."""
+
+
+class RatingStore:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    # --- the ledger ------------------------------------------------------------------------------------
+
+    async def current(self, variant: str, keys: Sequence[tuple[str, Ladder]]) -> dict[tuple[str, Ladder], Rating]:
+        if not keys:
+            return {}
+        query = select(ratings.c.player_id, ratings.c.ladder, ratings.c.mu, ratings.c.sigma, ratings.c.races).where(
+            ratings.c.variant == variant,
+            tuple_(ratings.c.player_id, ratings.c.ladder).in_([(player, str(ladder)) for player, ladder in keys]),
+        )
+        async with self.engine.connect() as connection:
+            found = (await connection.execute(query)).all()
+        return {(row.player_id, Ladder(row.ladder)): Rating(row.mu, row.sigma, row.races) for row in found}
+
+    async def record(self, room_id: str, variant: str, placements: Sequence[Placement],
+                     applied: Sequence[RatingChange], at: datetime) -> Recorded:  # fmt: skip
+        ranks = {placement.player_id: placement.rank for placement in placements}
+        try:
+            async with self.engine.connect() as connection:
+                connection = await connection.execution_options(**{WRITE_OPTION: True})
+                async with connection.begin():
+                    if await _rated(connection, room_id):
+                        return Recorded.ALREADY_RATED
+                    for change in sorted(applied, key=lambda change: (change.ladder, change.player_id)):
+                        await _move_rating(connection, variant, change, at)  # one order: no deadlock between races
+                    rows = [_change_row(room_id, variant, change, ranks[change.player_id], at) for change in applied]
+                    if rows:
+                        await connection.execute(insert(changes), rows)
+        except (_Moved, IntegrityError):
+            return Recorded.CONFLICT
+        except DBAPIError as error:
+            if getattr(error.orig, "sqlstate", None) in RETRYABLE_SQLSTATES:
+                return Recorded.CONFLICT
+            raise
+        return Recorded.APPLIED
+
+    # --- reads -----------------------------------------------------------------------------------------
+
+    async def changes_of(self, room_id: str) -> list[RatingChange]:
+        """The changes stored for a race (what `race_over` shows, whichever process rated it)."""
+        async with self.engine.connect() as connection:
+            found = (await connection.execute(select(changes).where(changes.c.room_id == room_id)
+                                              .order_by(changes.c.id))).all()  # fmt: skip
+        return [_change(row) for row in found]
+
+    async def top(self, variant: str, ladder: Ladder, limit: int) -> list[RatingRow]:
+        query = _board(variant, ladder).limit(limit)
+        async with self.engine.connect() as connection:
+            return [_rating_row(position, row) for position, row in
+                    enumerate((await connection.execute(query)).all(), start=1)]  # fmt: skip
+
+    async def around(self, variant: str, ladder: Ladder, player_id: str, span: int) -> list[RatingRow]:
+        """The player's row with up to `span` rows above and below it (nothing if the player has no rating)."""
+        async with self.engine.connect() as connection:
+            mine = (await connection.execute(select(ratings.c.ordinal).where(
+                ratings.c.variant == variant, ratings.c.ladder == str(ladder), ratings.c.player_id == player_id,
+            ))).scalar_one_or_none()  # fmt: skip
+            if mine is None:
+                return []
+            ahead = or_(ratings.c.ordinal > mine, and_(ratings.c.ordinal == mine, ratings.c.player_id < player_id))
+            better = (await connection.execute(select(func.count()).select_from(ratings).where(
+                ratings.c.variant == variant, ratings.c.ladder == str(ladder), ahead))).scalar_one()  # fmt: skip
+            first = max(0, int(better) - span)
+            found = (await connection.execute(_board(variant, ladder).offset(first).limit(2 * span + 1))).all()
+        return [_rating_row(first + number, row) for number, row in enumerate(found, start=1)]
+
+    async def history(self, player_id: str, variant: str, ladder: Ladder, limit: int) -> list[HistoryPoint]:
+        """The player's last `limit` changes on this ladder, oldest first (for the rating chart)."""
+        query = (
+            select(changes)
+            .where(changes.c.player_id == player_id, changes.c.variant == variant, changes.c.ladder == str(ladder))
+            .order_by(changes.c.id.desc())
+            .limit(limit)
+        )
+        async with self.engine.connect() as connection:
+            found = (await connection.execute(query)).all()
+        return [HistoryPoint(row.room_id, row.rank, _change(row).before, _change(row).after, row.at)
+                for row in reversed(found)]  # fmt: skip
+
+    async def rated_races(self) -> AsyncIterator[StoredRatedRace]:
+        """Every rated race in the order it was rated (by its first change's number: two races rated at the
+        same time share no player, or one of them would have been refused), with its room's stored results."""
+        after = 0
+        while True:
+            first = func.min(changes.c.id)
+            batch = select(changes.c.room_id, first).group_by(changes.c.room_id).having(first > after)
+            async with self.engine.connect() as connection:
+                order = (await connection.execute(batch.order_by(first).limit(AUDIT_BATCH))).all()
+                if not order:
+                    return
+                room_ids = [room_id for room_id, _ in order]
+                stored = (await connection.execute(select(changes).where(changes.c.room_id.in_(room_ids))
+                                                   .order_by(changes.c.id))).all()  # fmt: skip
+                played = (await connection.execute(_results_of(room_ids))).all()
+                rooms_found = (await connection.execute(select(rooms.c.id, rooms.c.options)
+                                                        .where(rooms.c.id.in_(room_ids)))).all()  # fmt: skip
+            ranking = {room_id: (options or {}).get("ranking", "moves") for room_id, options in rooms_found}
+            for room_id in room_ids:
+                mine = [row for row in stored if row.room_id == room_id]
+                yield StoredRatedRace(
+                    room_id, mine[0].variant, ranking.get(room_id, "moves"),
+                    tuple(_race_result(row) for row in played if row.room_id == room_id),
+                    tuple((_change(row), row.rank) for row in mine),
+                )  # fmt: skip
+            after = order[-1][1]
+
+
+def _results_of(room_ids: Sequence[str]) -> Any:
+    return (
+        select(games.c.room_id, games.c.player_id, players.c.bot, games.c.outcome, games.c.player_moves,
+               games.c.single_card_moves, games.c.cards_on_foundations, games.c.time_ms)
+        .join(players, players.c.id == games.c.player_id)
+        .where(games.c.room_id.in_(list(room_ids)))
+        .order_by(games.c.room_id, games.c.player_id)
+    )  # fmt: skip
+
+
+def _race_result(row: Any) -> RaceResult:
+    return RaceResult(row.player_id, row.bot, row.outcome, row.player_moves or 0, row.single_card_moves or 0,
+                      row.cards_on_foundations or 0, row.time_ms or 0)  # fmt: skip
+
+
+async def _rated(connection: AsyncConnection, room_id: str) -> bool:
+    query = select(changes.c.id).where(changes.c.room_id == room_id).limit(1)
+    return (await connection.execute(query)).first() is not None
+
+
+async def _move_rating(connection: AsyncConnection, variant: str, change: RatingChange, at: datetime) -> None:
+    values = {"mu": change.after.mu, "sigma": change.after.sigma, "ordinal": change.after.ordinal,
+              "races": change.after.races, "updated_at": at}  # fmt: skip
+    if change.before.races == 0:  # a first rating: the insert fails if another race gave one meanwhile
+        await connection.execute(insert(ratings), [{"variant": variant, "ladder": str(change.ladder),
+                                                    "player_id": change.player_id, **values}])  # fmt: skip
+        return
+    moved = await connection.execute(update(ratings).where(
+        ratings.c.variant == variant, ratings.c.ladder == str(change.ladder), ratings.c.player_id == change.player_id,
+        ratings.c.races == change.before.races,
+    ).values(**values))  # fmt: skip
+    if moved.rowcount != 1:
+        raise _Moved
+
+
+def _change_row(room_id: str, variant: str, change: RatingChange, rank: int, at: datetime) -> dict[str, Any]:
+    return {"room_id": room_id, "variant": variant, "ladder": str(change.ladder), "player_id": change.player_id,
+            "rank": rank, "mu_before": change.before.mu, "sigma_before": change.before.sigma,
+            "mu_after": change.after.mu, "sigma_after": change.after.sigma, "races": change.after.races,
+            "at": at}  # fmt: skip
+
+
+def _change(row: Any) -> RatingChange:
+    before = Rating(row.mu_before, row.sigma_before, row.races - 1)
+    return RatingChange(row.player_id, Ladder(row.ladder), before, Rating(row.mu_after, row.sigma_after, row.races))
+
+
+def _board(variant: str, ladder: Ladder) -> Any:
+    return (
+        select(ratings.c.player_id, players.c.display_name, ratings.c.mu, ratings.c.sigma, ratings.c.races)
+        .join(players, players.c.id == ratings.c.player_id)
+        .where(ratings.c.variant == variant, ratings.c.ladder == str(ladder))
+        .order_by(ratings.c.ordinal.desc(), ratings.c.player_id)
+    )
+
+
+def _rating_row(position: int, row: Any) -> RatingRow:
+    return RatingRow(position, row.player_id, row.display_name, Rating(row.mu, row.sigma, row.races))

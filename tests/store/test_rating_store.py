@@ -1,0 +1,136 @@
+"""Ratings in the database (store/ratings.py, core/ratings.settle_race), on SQLite and PostgreSQL: a race is
+rated exactly once, concurrent races of one player never start from the same rating, the boards read back in
+order, and the audit's replay of the stored changes matches what was applied."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import text
+from store_builders import T0, game, player, room
+
+from freecell_arena.core.ports import ResultRecord
+from freecell_arena.core.ratings import (
+    Ladder,
+    Placement,
+    RatedRace,
+    Recorded,
+    placements_from_results,
+    rate_race,
+    replay_ratings,
+    settle_race,
+)
+from freecell_arena.store import SqlStore
+from freecell_arena.store.ratings import RatingStore
+
+PLAYERS = [player(number, bot=number >= 5) for number in range(1, 7)]
+
+
+async def a_race(store: SqlStore, number: int, finish: list[int]) -> tuple[str, list[Placement]]:
+    """A stored room whose players (indices into PLAYERS) won in the order given, one move apart."""
+    host = PLAYERS[finish[0]]
+    stored_room = room(number, host)
+    await store.write([stored_room])
+    records = []
+    for place, index in enumerate(finish):
+        played = game(number * 100 + place, PLAYERS[index], stored_room)
+        records += [played, ResultRecord(played.game_id, "won", 50 + place, 60, 52, 1000, T0 + timedelta(seconds=9))]
+    await store.write(records)
+    placements = [Placement(PLAYERS[index].player_id, place, PLAYERS[index].bot)
+                  for place, index in enumerate(finish, start=1)]  # fmt: skip
+    return stored_room.room_id, placements
+
+
+@pytest.fixture
+async def ledger(store: SqlStore) -> RatingStore:
+    await store.write(PLAYERS)
+    return RatingStore(store.engine)
+
+
+async def test_a_race_is_rated_once_and_read_back_as_applied(store: SqlStore, ledger: RatingStore) -> None:
+    room_id, placements = await a_race(store, 1, [0, 1, 2])
+    applied = await settle_race(ledger, room_id, "freecell", placements, T0)
+    assert applied is not None and [change.player_id for change in applied] == [p.player_id for p in placements]
+    assert await settle_race(ledger, room_id, "freecell", placements, T0) is None, "a second settle changes nothing"
+    assert await ledger.changes_of(room_id) == applied
+    current = await ledger.current("freecell", [(p.player_id, Ladder.HUMANS) for p in placements])
+    assert current[(PLAYERS[0].player_id, Ladder.HUMANS)] == applied[0].after
+    assert await ledger.current("chinese-freecell", [(PLAYERS[0].player_id, Ladder.HUMANS)]) == {}
+
+
+async def test_a_change_computed_from_a_stale_rating_is_refused_whole(store: SqlStore, ledger: RatingStore) -> None:
+    first_room, first = await a_race(store, 1, [0, 1])
+    second_room, second = await a_race(store, 2, [1, 2])
+    stale = rate_race(second, {})  # computed before the first race moved player 1's rating
+    await settle_race(ledger, first_room, "freecell", first, T0)
+    assert await ledger.record(second_room, "freecell", second, stale, T0) is Recorded.CONFLICT
+    assert await ledger.changes_of(second_room) == []
+    assert (PLAYERS[2].player_id, Ladder.HUMANS) not in await ledger.current(
+        "freecell", [(PLAYERS[2].player_id, Ladder.HUMANS)]), "nothing of the refused race was kept"  # fmt: skip
+
+
+async def test_concurrent_races_of_one_player_both_apply_in_an_order_the_audit_replays(
+    store: SqlStore, ledger: RatingStore
+) -> None:
+    races = [await a_race(store, number, finish) for number, finish in
+             enumerate([[0, 1], [1, 2], [2, 0], [0, 3], [3, 1, 4, 5]], start=1)]  # fmt: skip
+    await asyncio.gather(*(settle_race(ledger, room_id, "freecell", placements, T0) for room_id, placements in races))
+    stored = [race async for race in ledger.rated_races()]
+    assert sorted(race.room_id for race in stored) == sorted(room_id for room_id, _ in races)
+    replayed = [RatedRace(race.room_id, race.variant, placements_from_results(race.results, race.ranking),
+                          tuple(change for change, _ in race.changes)) for race in stored]  # fmt: skip
+    final, mismatches = replay_ratings(replayed)
+    assert mismatches == []
+    keys = [(p.player_id, ladder) for p in PLAYERS for ladder in Ladder]
+    assert {("freecell", *key): rating for key, rating in (await ledger.current("freecell", keys)).items()} == final
+    assert final[("freecell", PLAYERS[0].player_id, Ladder.HUMANS)].races == 3
+
+
+async def test_the_boards_rank_by_the_conservative_estimate(store: SqlStore, ledger: RatingStore) -> None:
+    for number in range(1, 6):
+        room_id, placements = await a_race(store, number, [0, 1, 2, 3])
+        await settle_race(ledger, room_id, "freecell", placements, T0 + timedelta(minutes=number))
+    top = await ledger.top("freecell", Ladder.HUMANS, 10)
+    assert [row.player_id for row in top] == [PLAYERS[index].player_id for index in range(4)]
+    assert [row.position for row in top] == [1, 2, 3, 4]
+    assert top[0].rating.display > top[-1].rating.display
+    around = await ledger.around("freecell", Ladder.HUMANS, PLAYERS[2].player_id, 1)
+    assert [row.position for row in around] == [2, 3, 4]
+    assert await ledger.around("freecell", Ladder.BOTS, PLAYERS[2].player_id, 1) == []
+    history = await ledger.history(PLAYERS[0].player_id, "freecell", Ladder.HUMANS, 3)
+    assert [point.after.races for point in history] == [3, 4, 5]
+    assert history[-1].after == top[0].rating
+
+
+async def test_a_tampered_stored_rank_shows_in_the_audit(store: SqlStore, ledger: RatingStore) -> None:
+    room_id, placements = await a_race(store, 1, [0, 1])
+    await settle_race(ledger, room_id, "freecell", list(reversed([Placement(p.player_id, 3 - p.rank, p.bot)
+                                                                  for p in placements])), T0)  # fmt: skip
+    stored = [race async for race in ledger.rated_races()]
+    replayed = [RatedRace(race.room_id, race.variant, placements_from_results(race.results, race.ranking),
+                          tuple(change for change, _ in race.changes)) for race in stored]  # fmt: skip
+    _, mismatches = replay_ratings(replayed)
+    assert {mismatch.player_id for mismatch in mismatches} == {PLAYERS[0].player_id, PLAYERS[1].player_id}
+
+
+async def test_the_audit_command_recomputes_the_ratings_and_reports_a_tampered_one(
+    store: SqlStore, ledger: RatingStore, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from freecell_arena.commands.audit import audit
+
+    for number, finish in enumerate([[0, 1], [1, 0], [0, 1, 2]], start=1):
+        room_id, placements = await a_race(store, number, finish)
+        await settle_race(ledger, room_id, "freecell", placements, T0)
+
+    def rating_lines() -> list[str]:
+        return [line for line in capsys.readouterr().out.splitlines() if line.startswith("rating ")]
+
+    *_, races = await audit(database_url, 2)
+    assert races == 3 and rating_lines() == []
+    async with store.engine.begin() as connection:
+        await connection.execute(text("UPDATE rating_changes SET mu_after = mu_after + 1 WHERE id = 2"))
+    await audit(database_url, 2)
+    (line,) = rating_lines()
+    assert line.startswith("rating race r_0000000000000001: p_0000000000000002 (humans): stored mu=")

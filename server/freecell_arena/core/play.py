@@ -17,7 +17,15 @@ from freecell_arena.core.ports import MoveRecord, Record
 from freecell_arena.core.race_clock import RaceClock
 from freecell_arena.core.room_messages import Connected, game_over
 from freecell_arena.core.shared_state import SharedState
-from freecell_arena.engine import IllegalMoveError, NotationError, Turn, move_from_json, move_to_json, parse_move
+from freecell_arena.engine import (
+    Counts,
+    IllegalMoveError,
+    NotationError,
+    Turn,
+    move_from_json,
+    move_to_json,
+    parse_move,
+)
 from freecell_arena.engine.view import replay_steps
 from freecell_arena.protocol.messages import (
     ErrorCode,
@@ -130,14 +138,16 @@ class Play:
         def rollback() -> None:
             game.rewind(before)
 
-        return Effect(records=records, replies=replies, publications=self._progress(game, now), rollback=rollback)
+        return Effect(
+            records=records, replies=replies, publications=self._progress(game, now, counts), rollback=rollback
+        )
 
     def _game_ended(self, game: PlayerGame) -> None:
         room = self.state.room_of_game(game)
         if room is not None:
             self.timers.check_if_over(room)
 
-    def _progress(self, game: PlayerGame, now: datetime) -> list[Publication]:
+    def _progress(self, game: PlayerGame, now: datetime, counts: Counts | None = None) -> list[Publication]:
         """To the rest of the room: the player has the same counts in its own reply (one frame less per move).
         Nothing when nobody else is in the room (a solo race): no one would receive it."""
         if game.room_code is None:
@@ -145,7 +155,7 @@ class Play:
         room = self.state.rooms.get(game.room_code)
         if room is not None and not any(member != game.player_id for member in room.members):
             return []
-        message = ProgressMessage(code=game.room_code, progress=game.progress(now))
+        message = ProgressMessage(code=game.room_code, progress=game.progress(now, counts))
         return [Publication(room_topic(game.room_code), message, skip=game.player_id)]
 
     def running_game(self, player_id: str, game_id: str | None) -> PlayerGame:

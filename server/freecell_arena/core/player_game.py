@@ -165,8 +165,9 @@ class PlayerGame:
             flag=flag,
         )
 
-    def progress(self, now: datetime) -> Progress:
-        counts = self.counts(now)
+    def progress(self, now: datetime, counts: Counts | None = None) -> Progress:
+        """`counts`: this game's counts at `now`, when the caller has them already (a move's reply)."""
+        counts = counts if counts is not None else self.counts(now)
         return Progress(
             player_id=self.player_id,
             name=self.name,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from freecell_arena.engine.autoplay import safe_autoplay
 from freecell_arena.engine.board import Board, Position
@@ -42,11 +42,11 @@ GameOutcome = Position | Literal["resigned"]
 """How a game ended by the rules: its position (`won`, `stuck`), or the player gave up."""
 
 
-@dataclass(frozen=True, slots=True)
-class Counts:
+class Counts(NamedTuple):
     """A game's counts as every message and record shows them (`move_accepted`, `game_over`, standings, stored
     results): built in one place so the four can never disagree. `time_ms` is the playing time the caller
-    measured (the engine keeps no clock)."""
+    measured (the engine keeps no clock). A named tuple: built after every move, it must cost next to nothing
+    (a frozen dataclass costs several times more)."""
 
     moves: int
     single_card_moves: int

@@ -331,3 +331,17 @@ class RatingChange(Base):
         UniqueConstraint("room_id", "player_id", "ladder"),
         Index("ix_rating_changes_history", "player_id", "variant", "ladder", "id"),
     )
+
+
+class DealPar(Base):
+    """A deal's par (`freecell_arena.core.review`): the solver's line as player actions, space-separated; stored
+    once settled (solved or proved unsolvable), insert-if-absent."""
+
+    __tablename__ = "deal_pars"
+
+    variant: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seed: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    rules_version: Mapped[str] = mapped_column(String(32), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16))
+    line: Mapped[str] = mapped_column(Text)
+    solved_at: Mapped[datetime]

@@ -15,6 +15,7 @@ from freecell_arena.engine import VARIANTS
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///freecell-arena.db"
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class Settings(BaseSettings):
@@ -109,6 +110,13 @@ class Settings(BaseSettings):
         if middle < 1 or old < 1:
             raise ValueError("middle and old must be at least 1 (young 0 turns collection off)")
         return f"{young},{middle},{old}"
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        if value.upper() not in LOG_LEVELS:
+            raise ValueError(f"one of {', '.join(LOG_LEVELS)}")
+        return value.upper()
 
     @field_validator("daily_variants")
     @classmethod

@@ -113,6 +113,7 @@ async def test_sigterm_flushes_closes_with_a_reason_and_exits_0(tmp_path: Path) 
         (["--database-url", "sqlite:///no/such/directory/x.db"], {}, b"cannot use the database"),
         ([], {"FREECELL_ARENA_GC_THRESHOLDS": "5000,20"}, b"bad setting gc_thresholds: Value error, three whole"),
         ([], {"FREECELL_ARENA_GC_THRESHOLDS": "5000,0,20"}, b"bad setting gc_thresholds: Value error, middle and"),
+        (["--log-level", "chatty"], {}, b"bad setting log_level: Value error, one of DEBUG, INFO, WARNING"),
     ],
 )
 async def test_serve_refuses_bad_settings_without_a_traceback(

@@ -79,7 +79,8 @@ class ArenaServer:
         self.publisher = CoalescingPublisher(shared, settings.progress_window_ms / 1000)
         self.connections: dict[str, Connection] = {}
         self.limits = PerAddress(settings.max_connections_per_address, settings.new_players_per_minute)
-        self.metrics = ServerMetrics(self.arena.rooms_by_status, lambda: len(self.connections))
+        self.metrics = ServerMetrics(self.arena.rooms_by_status, lambda: len(self.connections),
+                                     lambda: self.cluster.resyncs if self.cluster is not None else 0)  # fmt: skip
         if hasattr(writer, "on_commit"):
             writer.on_commit = self.metrics.observe_commit
         self.shutting_down = False
@@ -211,6 +212,7 @@ class ArenaServer:
     async def _handle(self, websocket: ServerConnection) -> None:
         address = client_address(websocket)
         if not self.limits.connect(address):
+            self.metrics.limit_refusals["connections_per_address"] += 1
             cap = self.settings.max_connections_per_address
             await websocket.close(CLOSE_POLICY, f"too many connections from your address (at most {cap})")
             return
@@ -231,6 +233,7 @@ class ArenaServer:
             return method_not_allowed(request.method)
         path = request.path.split("?")[0]
         if path == "/metrics":
+            self.metrics.ready = await self.not_ready_because() is None
             return response(HTTPStatus.OK, self.metrics.render(), METRICS_CONTENT_TYPE)
         if path == "/healthz":
             return self._health(HTTPStatus.SERVICE_UNAVAILABLE if self.shutting_down else HTTPStatus.OK, None)

@@ -265,6 +265,7 @@ class Connection:
         arena = self.server.arena
         if request.token is None:
             if not self.server.limits.allow_new_identity(self.address):
+                self.server.metrics.limit_refusals["new_players_per_minute"] += 1
                 limit = self.server.limits.describe_identities()
                 self.send(self._error(request.id, Refusal(ErrorCode.rate_limited, f"too many new players: {limit}")))
                 return

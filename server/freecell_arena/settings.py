@@ -6,6 +6,7 @@ every field appears there).
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Literal
 
 from pydantic import Field, field_validator
@@ -99,6 +100,11 @@ class Settings(BaseSettings):
     reuse_port: bool = Field(
         default=False, description="Listen with SO_REUSEPORT, so several processes share the port."
     )
+    trusted_proxies: str = Field(
+        default="",
+        description="Comma-separated addresses or CIDRs of the load balancers whose PROXY header and "
+        "X-Forwarded-For give the client's address; empty: trust nobody.",
+    )
 
     @field_validator("gc_thresholds")
     @classmethod
@@ -136,6 +142,15 @@ class Settings(BaseSettings):
             raise ValueError(f"a Redis URL starts with {', '.join(REDIS_SCHEMES)}, like redis://127.0.0.1:6379/0")
         return value
 
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        return ",".join(str(network) for network in _parse_networks(value))
+
+    @property
+    def trusted_proxy_networks(self) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+        return _parse_networks(self.trusted_proxies)
+
     @property
     def gc_threshold_values(self) -> tuple[int, int, int]:
         young, middle, old = (int(part) for part in self.gc_thresholds.split(","))
@@ -144,3 +159,17 @@ class Settings(BaseSettings):
     @property
     def daily_variant_ids(self) -> list[str]:
         return [name for name in self.daily_variants.split(",") if name]
+
+
+def _parse_networks(value: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """`10.0.0.5, 172.28.0.0/16, ::1` -> networks (an address alone is a network of one). Host bits set under the
+    mask (`10.0.0.5/8`) are refused, not silently widened: the operator meant something else."""
+    networks = []
+    for part in (part.strip() for part in value.split(",")):
+        if not part:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(part))
+        except ValueError as error:
+            raise ValueError(f"{part!r} is not an IP address or CIDR ({error})") from None
+    return tuple(networks)

@@ -4,6 +4,7 @@ What the balancer does with deploy/haproxy/haproxy.cfg is tested live in test_lo
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 from pathlib import Path
@@ -157,3 +158,20 @@ def test_grafana_is_provisioned_with_prometheus_and_the_dashboard(services: dict
     home = grafana["environment"]["GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH"]
     assert (dashboards / Path(home).relative_to(provider["options"]["path"])).is_file()
     assert all(port.startswith("127.0.0.1:") for port in grafana["ports"]), "for the operator on the host only"
+
+
+def test_the_replicas_trust_the_balancers_fixed_address_only_and_keep_the_default_limits(
+    services: dict[str, Any],
+) -> None:
+    compose = yaml.safe_load((REPO / "docker-compose.yml").read_text())
+    (subnet,) = [ipaddress.ip_network(pool["subnet"]) for pool in compose["networks"]["default"]["ipam"]["config"]]
+    balancer = ipaddress.ip_address(services["lb"]["networks"]["default"]["ipv4_address"])
+    assert balancer in subnet
+    defaults = Settings()
+    for name in REPLICAS:
+        settings = settings_of(services[name])
+        assert settings.trusted_proxy_networks == (ipaddress.ip_network(balancer),), "the balancer, nobody else"
+        assert settings.max_connections_per_address == defaults.max_connections_per_address
+        assert settings.new_players_per_minute == defaults.new_players_per_minute
+    config = (REPO / "deploy" / "haproxy" / "haproxy.cfg").read_text()
+    assert re.search(r"^\s*default-server .*\bsend-proxy-v2\b", config, re.M), "every replica gets the header"

@@ -142,6 +142,25 @@ async def test_a_trusted_proxys_header_and_forwarded_for_name_the_client(databas
         assert not await admitted(await open_from(server, "127.0.0.1"))
 
 
+async def test_a_proxy_header_in_pieces_is_put_together_before_the_request(database_url: str) -> None:
+    """TCP may deliver the header in several reads: the bytes are held until it is whole, then the request goes
+    on as if the header had never been there."""
+    async with arena_trusting(database_url, "127.0.0.1") as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        try:
+            header = proxy_v2("127.0.0.2")
+            for piece in (header[:1], header[1:14], header[14:20], header[20:] + b"GET /healthz HTTP/1.1\r\n"):
+                writer.write(piece)
+                await writer.drain()
+                await asyncio.sleep(0.05)
+            writer.write(b"Host: arena\r\n\r\n")
+            async with asyncio.timeout(10):
+                answer = await reader.read()
+        finally:
+            writer.close()
+        assert answer.startswith(b"HTTP/1.1 200"), answer
+
+
 async def test_an_untrusted_peer_cannot_forge_its_address(database_url: str, caplog: pytest.LogCaptureFixture) -> None:
     async with arena_trusting(database_url, "127.0.0.1") as server:
         caplog.set_level(logging.WARNING, logger="freecell_arena.net.client_address")

@@ -59,7 +59,9 @@ def dashboard_queries() -> list[str]:
     for path in DASHBOARDS.glob("*.json"):
         dashboard = json.loads(path.read_text())
         queries += [target["expr"] for panel in dashboard["panels"] for target in panel["targets"]]
-        queries += [variable["definition"] for variable in dashboard["templating"]["list"]]
+        for variable in dashboard["templating"]["list"]:
+            assert variable["query"] == variable["definition"], variable["name"]
+            queries.append(variable["query"])
     return queries
 
 

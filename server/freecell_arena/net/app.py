@@ -29,6 +29,7 @@ from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import InProcessPublisher
 from freecell_arena.core.ports import Record, changes_room
 from freecell_arena.core.reads import ServerStore
+from freecell_arena.net.client_address import connection_class
 from freecell_arena.net.coalesce import CoalescingPublisher
 from freecell_arena.net.connection import CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_REPLACED, Connection, client_address
 from freecell_arena.net.daily_service import LOADS_FOR, DailyService
@@ -79,12 +80,14 @@ class ArenaServer:
         self.publisher = CoalescingPublisher(shared, settings.progress_window_ms / 1000)
         self.connections: dict[str, Connection] = {}
         self.limits = PerAddress(settings.max_connections_per_address, settings.new_players_per_minute)
-        self.metrics = ServerMetrics(self.arena.rooms_by_status, lambda: len(self.connections))
+        self.metrics = ServerMetrics(self.arena.rooms_by_status, lambda: len(self.connections),
+                                     lambda: self.cluster.resyncs if self.cluster is not None else 0)  # fmt: skip
         if hasattr(writer, "on_commit"):
             writer.on_commit = self.metrics.observe_commit
         self.shutting_down = False
         self.write_failures = ThrottledLog(log)
         self.tick_failures = ThrottledLog(log)
+        self.limit_log = ThrottledLog(log)  # refusals by the per-address limits, naming an address
         self._server: Server | None = None
         self._ticker: asyncio.Task[None] | None = None
         self._loop_lag: asyncio.Task[None] | None = None
@@ -197,6 +200,7 @@ class ArenaServer:
             ping_timeout=settings.ping_timeout_s,
             close_timeout=2,
             reuse_port=settings.reuse_port,
+            create_connection=connection_class(settings.trusted_proxy_networks),  # the client behind a balancer
         )
         self._ticker = asyncio.create_task(self._tick_loop())
         self._loop_lag = asyncio.create_task(self.metrics.watch_loop_lag())
@@ -211,7 +215,9 @@ class ArenaServer:
     async def _handle(self, websocket: ServerConnection) -> None:
         address = client_address(websocket)
         if not self.limits.connect(address):
+            self.metrics.limit_refusals["connections_per_address"] += 1
             cap = self.settings.max_connections_per_address
+            self.limit_log.warning("connections", f"closed a connection from {address}: it holds {cap} already")
             await websocket.close(CLOSE_POLICY, f"too many connections from your address (at most {cap})")
             return
         try:
@@ -231,6 +237,7 @@ class ArenaServer:
             return method_not_allowed(request.method)
         path = request.path.split("?")[0]
         if path == "/metrics":
+            self.metrics.ready = await self.not_ready_because() is None
             return response(HTTPStatus.OK, self.metrics.render(), METRICS_CONTENT_TYPE)
         if path == "/healthz":
             return self._health(HTTPStatus.SERVICE_UNAVAILABLE if self.shutting_down else HTTPStatus.OK, None)

@@ -46,7 +46,7 @@ START_TIMEOUT_S = 60.0
 READY_TIMEOUT_S = 300.0
 LISTENING = re.compile(r"listening on (ws://127\.0\.0\.1:\d+/)")
 DEFAULT_REPLY_BYTES = 1500
-ECHO_SCRIPTS = {"asyncio": "echo_server.py", "sansio": "echo_sansio.py"}
+ECHO_SCRIPTS = {"asyncio": "echo_server.py", "sansio": "echo_sansio.py", "durable": "echo_durable.py"}
 SETTLE_S = 1.0
 
 
@@ -512,8 +512,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-moves", type=int, help="stop after this many moves in all")
     parser.add_argument("--target", choices=("server", "echo", "both"), default="both")
     parser.add_argument("--echo", choices=tuple(ECHO_SCRIPTS), default="asyncio",
-                        help="the echo baseline: websockets' asyncio server like the game server (default), or its "
-                        "sans-I/O core with no task per connection")
+                        help="the echo baseline: websockets' asyncio server like the game server (default), its "
+                        "sans-I/O core with no task per connection, or the asyncio echo that first makes each move "
+                        "durable in SQLite with the server's group commit (durable: the floor of a durable move)")
     parser.add_argument("--database", choices=("sqlite", "postgres"), default="sqlite")
     parser.add_argument("--client-processes", type=int, default=2, help="load client processes (default %(default)s)")
     parser.add_argument("--variant", default="freecell")

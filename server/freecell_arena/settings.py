@@ -6,6 +6,7 @@ every field appears there).
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Literal
 
 from pydantic import Field, field_validator
@@ -16,6 +17,7 @@ from freecell_arena.engine import VARIANTS
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///freecell-arena.db"
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class Settings(BaseSettings):
@@ -104,6 +106,11 @@ class Settings(BaseSettings):
         description="The address players open, like https://arena.example.org: passkeys are bound to its host "
         "name. Unset: http://localhost:PORT (browsers refuse passkeys on an IP address such as 127.0.0.1).",
     )
+    trusted_proxies: str = Field(
+        default="",
+        description="Comma-separated addresses or CIDRs of the load balancers whose PROXY header and "
+        "X-Forwarded-For give the client's address; empty: trust nobody.",
+    )
 
     @field_validator("gc_thresholds")
     @classmethod
@@ -115,6 +122,13 @@ class Settings(BaseSettings):
         if middle < 1 or old < 1:
             raise ValueError("middle and old must be at least 1 (young 0 turns collection off)")
         return f"{young},{middle},{old}"
+
+    @field_validator("log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        if value.upper() not in LOG_LEVELS:
+            raise ValueError(f"one of {', '.join(LOG_LEVELS)}")
+        return value.upper()
 
     @field_validator("daily_variants")
     @classmethod
@@ -146,6 +160,15 @@ class Settings(BaseSettings):
         """Who the server is to WebAuthn; `bound_port` is the port actually listened on (for `port` 0)."""
         return relying_party(self.public_url, bound_port or self.port)
 
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        return ",".join(str(network) for network in _parse_networks(value))
+
+    @property
+    def trusted_proxy_networks(self) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+        return _parse_networks(self.trusted_proxies)
+
     @property
     def gc_threshold_values(self) -> tuple[int, int, int]:
         young, middle, old = (int(part) for part in self.gc_thresholds.split(","))
@@ -154,3 +177,17 @@ class Settings(BaseSettings):
     @property
     def daily_variant_ids(self) -> list[str]:
         return [name for name in self.daily_variants.split(",") if name]
+
+
+def _parse_networks(value: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """`10.0.0.5, 172.28.0.0/16, ::1` -> networks (an address alone is a network of one). Host bits set under the
+    mask (`10.0.0.5/8`) are refused, not silently widened: the operator meant something else."""
+    networks = []
+    for part in (part.strip() for part in value.split(",")):
+        if not part:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(part))
+        except ValueError as error:
+            raise ValueError(f"{part!r} is not an IP address or CIDR ({error})") from None
+    return tuple(networks)

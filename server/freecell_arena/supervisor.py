@@ -69,11 +69,16 @@ def become_worker() -> str:
 
 def reserve_port(host: str, port: int) -> socket.socket:
     """A socket bound to host:port with SO_REUSEPORT and never listening: it fixes the port (a free one for 0)
-    and keeps it ours between worker restarts, while the kernel gives connections only to listening sockets."""
+    and keeps it ours between worker restarts, while the kernel gives connections only to listening sockets.
+
+    SO_REUSEADDR too, as every listening server sets it (asyncio's `create_server` does for the workers): the
+    closed connections of a server that just stopped or crashed on this port linger in TIME_WAIT for up to a
+    minute, and without it their entries block the bind, so a restart by a service manager would fail."""
     family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
                                                          flags=socket.AI_PASSIVE)[0]
     sock = socket.socket(family, kind, proto)
     try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind(address)
     except OSError:

@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 TIMEOUT_S = 10.0
 
@@ -98,3 +99,15 @@ async def connect_player(url: str, name: str, **options: Any) -> ArenaClient:
     client = await ArenaClient.open(url, **options)
     await client.hello(name)
     return client
+
+
+async def admitted(client: ArenaClient) -> bool:
+    """True when the server took the connection (a new player's hello is welcomed); False when it closed it for the
+    per-address connection limit."""
+    try:
+        welcome = await client.request({"type": "hello", "name": "someone"})
+    except ConnectionClosed as closed:
+        assert closed.rcvd is not None and "too many connections from your address" in closed.rcvd.reason
+        return False
+    assert welcome["type"] == "welcome", welcome
+    return True

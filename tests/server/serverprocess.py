@@ -112,3 +112,24 @@ async def http_get_json(port: int, path: str, timeout: float = 5.0) -> tuple[int
     head, _, body = raw.partition(b"\r\n\r\n")
     status = int(head.split(b" ", 2)[1])
     return status, json.loads(body)
+
+
+async def metric_value(port: int, name: str, timeout: float = 5.0) -> float:
+    """One unlabelled sample of `GET /metrics` (e.g. `freecell_arena_room_resyncs_total`), parsed by
+    prometheus_client's own text parser."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    async with asyncio.timeout(timeout):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            writer.write(f"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+            await writer.drain()
+            raw = await reader.read()
+        finally:
+            writer.close()
+    text = raw.partition(b"\r\n\r\n")[2].decode()
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name and not sample.labels:
+                return float(sample.value)
+    raise AssertionError(f"no sample {name} in /metrics of port {port}")

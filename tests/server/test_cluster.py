@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from arena_client import ArenaClient, connect_player
 from redis_support import RedisServer
-from serverprocess import ServerProcess, running_server, server_env
+from serverprocess import ServerProcess, metric_value, running_server, server_env
 
 pytestmark = pytest.mark.postgres
 
@@ -260,10 +260,15 @@ async def test_redis_stopped_and_started_mid_race_loses_nothing(
             code = await race_of_two(host, racer)
             await racer.expect("race_started", code=code)
             await send_moves(racer, SOLUTION[:10])
+            before = [await metric_value(process.port, "freecell_arena_room_resyncs_total") for process in processes]
             with redis_server.stopped():
                 during = await send_moves(racer, SOLUTION[10:40])  # no Redis: moves are still stored and acknowledged
                 assert during[-1]["player_moves"] >= 30
             await asyncio.sleep(1.0)  # the processes notice and subscribe again (backoff with jitter)
+            async with asyncio.timeout(20):  # once subscribed again, each process re-reads the room it holds
+                while not all([await metric_value(process.port, "freecell_arena_room_resyncs_total") > count
+                               for process, count in zip(processes, before, strict=True)]):  # fmt: skip
+                    await asyncio.sleep(0.2)
             await send_moves(racer, SOLUTION[40:])
             assert (await host.request({"type": "resign"}))["type"] == "game_over"
             overs = [await client.expect("race_over", code=code, timeout=20) for client in (host, racer)]

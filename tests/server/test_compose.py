@@ -4,6 +4,7 @@ What the balancer does with deploy/haproxy/haproxy.cfg is tested live in test_lo
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 from pathlib import Path
@@ -44,11 +45,15 @@ def settings_of(service: dict[str, Any]) -> Settings:
     return Settings(**values)
 
 
-def test_the_cluster_has_a_database_redis_a_migration_three_replicas_and_a_balancer(services: dict[str, Any]) -> None:
-    assert set(services) == {"db", "redis", "migrate", *REPLICAS, "lb"}
+def test_the_cluster_has_a_database_redis_a_migration_three_replicas_a_balancer_and_monitoring(
+    services: dict[str, Any],
+) -> None:
+    assert set(services) == {"db", "redis", "migrate", *REPLICAS, "lb", "prometheus", "grafana"}
     assert services["db"]["image"].startswith("postgres:")
     assert services["redis"]["image"].startswith("redis:")
     assert services["lb"]["image"].startswith("haproxy:")
+    assert services["prometheus"]["image"].startswith("prom/prometheus:")
+    assert services["grafana"]["image"].startswith("grafana/grafana:")
     for name in ("db", "redis", *REPLICAS):
         assert services[name]["healthcheck"]["test"], name
 
@@ -111,3 +116,62 @@ def test_the_image_installs_the_package_and_serves_by_default() -> None:
     ignored = (REPO / ".dockerignore").read_text().split()
     assert {".git", ".venv"} <= set(ignored), "the build context leaves the repository's history and venv out"
     assert not any(pattern.startswith("requirements") for pattern in ignored), "the lock is in the build context"
+
+
+def mounts(service: dict[str, Any]) -> dict[str, Path]:
+    """A service's bind mounts of the repository: target in the container -> source in the checkout."""
+    found = {}
+    for volume in service["volumes"]:
+        source, target, *_ = volume.split(":")
+        if source.startswith("./"):
+            found[target] = (REPO / source).resolve()
+    return found
+
+
+def test_prometheus_scrapes_every_replica_directly_with_the_repository_rules(services: dict[str, Any]) -> None:
+    prometheus = services["prometheus"]
+    config_dir = mounts(prometheus)["/etc/prometheus"]
+    assert config_dir == REPO / "deploy" / "prometheus"
+    assert "--config.file=/etc/prometheus/prometheus.yml" in prometheus["command"]
+    config = yaml.safe_load((config_dir / "prometheus.yml").read_text())
+    (job,) = config["scrape_configs"]
+    assert job["job_name"] == "freecell-arena" and job["metrics_path"] == "/metrics"
+    targets = [target for static in job["static_configs"] for target in static["targets"]]
+    assert targets == [f"{replica}:8765" for replica in REPLICAS], "every replica, never the balancer"
+    for rule_file in config["rule_files"]:
+        assert (config_dir / rule_file).is_file(), rule_file  # relative to the config, as Prometheus reads it
+    assert all(port.startswith("127.0.0.1:") for port in prometheus["ports"]), "for the operator on the host only"
+
+
+def test_grafana_is_provisioned_with_prometheus_and_the_dashboard(services: dict[str, Any]) -> None:
+    grafana = services["grafana"]
+    mounted = mounts(grafana)
+    assert mounted["/etc/grafana/provisioning"] == REPO / "deploy" / "grafana" / "provisioning"
+    (datasource,) = yaml.safe_load((mounted["/etc/grafana/provisioning"] / "datasources" / "prometheus.yml")
+                                   .read_text())["datasources"]  # fmt: skip
+    assert datasource["type"] == "prometheus" and datasource["url"] == "http://prometheus:9090"
+    assert "prometheus" in grafana["depends_on"]
+    (provider,) = yaml.safe_load((mounted["/etc/grafana/provisioning"] / "dashboards" / "freecell-arena.yml")
+                                 .read_text())["providers"]  # fmt: skip
+    dashboards = mounted[provider["options"]["path"]]
+    assert dashboards == REPO / "deploy" / "grafana" / "dashboards" and list(dashboards.glob("*.json"))
+    home = grafana["environment"]["GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH"]
+    assert (dashboards / Path(home).relative_to(provider["options"]["path"])).is_file()
+    assert all(port.startswith("127.0.0.1:") for port in grafana["ports"]), "for the operator on the host only"
+
+
+def test_the_replicas_trust_the_balancers_fixed_address_only_and_keep_the_default_limits(
+    services: dict[str, Any],
+) -> None:
+    compose = yaml.safe_load((REPO / "docker-compose.yml").read_text())
+    (subnet,) = [ipaddress.ip_network(pool["subnet"]) for pool in compose["networks"]["default"]["ipam"]["config"]]
+    balancer = ipaddress.ip_address(services["lb"]["networks"]["default"]["ipv4_address"])
+    assert balancer in subnet
+    defaults = Settings()
+    for name in REPLICAS:
+        settings = settings_of(services[name])
+        assert settings.trusted_proxy_networks == (ipaddress.ip_network(balancer),), "the balancer, nobody else"
+        assert settings.max_connections_per_address == defaults.max_connections_per_address
+        assert settings.new_players_per_minute == defaults.new_players_per_minute
+    config = (REPO / "deploy" / "haproxy" / "haproxy.cfg").read_text()
+    assert re.search(r"^\s*default-server .*\bsend-proxy-v2\b", config, re.M), "every replica gets the header"

@@ -3,7 +3,8 @@ deploy/haproxy/haproxy.cfg (replica addresses from the environment, as the file 
 server processes on one PostgreSQL and Redis, plus a third replica address where nothing listens.
 
 A websocket game session and the readiness probe pass through it; the dead replica and then a killed one are
-routed around. Skipped without haproxy, failed under CI=true (.ci/run installs it)."""
+routed around. The replicas trust the balancer's PROXY v2 header, so their per-address limits count clients on
+different loopback addresses apart. Skipped without haproxy, failed under CI=true (.ci/run installs it)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,10 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from arena_client import connect_player
+from arena_client import ArenaClient, admitted, connect_player
 from serverprocess import ServerProcess, http_get_json, running_server, server_env
 from services import free_port, service_missing
+from websockets.exceptions import ConnectionClosed
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
@@ -58,8 +60,11 @@ def running_haproxy(binary: str, env: dict[str, str], log: Path) -> Iterator[sub
 
 
 @contextlib.asynccontextmanager
-async def two_replicas(tmp_path: Path, database_url: str, redis_url: str) -> AsyncIterator[list[ServerProcess]]:
-    env = server_env(FREECELL_ARENA_REDIS_URL=redis_url)
+async def two_replicas(
+    tmp_path: Path, database_url: str, redis_url: str, **settings: str
+) -> AsyncIterator[list[ServerProcess]]:
+    """Two servers on one database and Redis that believe the balancer's PROXY header (it runs on 127.0.0.1)."""
+    env = server_env(FREECELL_ARENA_REDIS_URL=redis_url, FREECELL_ARENA_TRUSTED_PROXIES="127.0.0.1", **settings)
     async with (
         running_server(tmp_path, database_url=database_url, env=env) as first,
         running_server(tmp_path, database_url=database_url, env=env) as second,
@@ -93,15 +98,7 @@ async def test_players_and_readiness_pass_through_haproxy_to_every_ready_replica
         nowhere = free_port()  # a third replica address with nothing listening: its health check fails
         env = balancer_env(listen, [replicas[0].port, replicas[1].port, nowhere])
         with running_haproxy(haproxy, env, tmp_path / "haproxy.log") as balancer:
-            await ready_through(listen)
-            pids = {replica.process.pid for replica in replicas}
-            seen: set[int] = set()
-            async with asyncio.timeout(WAIT_S):
-                while seen != pids:
-                    status, body = await http_get_json(listen, "/readyz")
-                    assert status == 200 and body["status"] == "ok", body
-                    assert body["pid"] in pids
-                    seen.add(body["pid"])
+            await every_replica_ready_through(listen, replicas)
             player = await connect_player(f"ws://127.0.0.1:{listen}/", "behind the balancer")
             created = await player.request({"type": "create_room", "variant": "freecell"})
             assert created["type"] == "room" and created["room"]["code"]
@@ -117,6 +114,64 @@ async def test_players_and_readiness_pass_through_haproxy_to_every_ready_replica
                 assert status == 200 and body["pid"] == replicas[1].process.pid, body
             await marked_down(log, "replica-1")  # then its health check takes it out
             assert balancer.poll() is None, log.read_text()
+
+
+async def every_replica_ready_through(port: int, replicas: list[ServerProcess]) -> None:
+    """Wait (bounded) until the balancer has sent a /readyz to each replica and each answered 200."""
+    await ready_through(port)
+    pids = {replica.process.pid for replica in replicas}
+    seen: set[int] = set()
+    async with asyncio.timeout(WAIT_S):
+        while seen != pids:
+            status, body = await http_get_json(port, "/readyz")
+            assert status == 200 and body["status"] == "ok", body
+            assert body["pid"] in pids
+            seen.add(body["pid"])
+
+
+async def test_behind_haproxy_the_limits_count_each_client_apart_and_nobody_forges_an_address(
+    haproxy: str, tmp_path: Path, postgres_database_url: str, redis_url: str
+) -> None:
+    """Clients on 127.0.0.2 and 127.0.0.3 through HAProxy (send-proxy-v2) to two replicas allowing one connection
+    and one new player per client address each: every limit counts the client, not the balancer, and a client
+    naming another address in X-Forwarded-For is still itself. Untrusted PROXY headers: test_client_address.py."""
+    limits = {"FREECELL_ARENA_MAX_CONNECTIONS_PER_ADDRESS": "1", "FREECELL_ARENA_NEW_PLAYERS_PER_MINUTE": "1"}
+    async with two_replicas(tmp_path, postgres_database_url, redis_url, **limits) as replicas:
+        listen = free_port()
+        url = f"ws://127.0.0.1:{listen}/"
+        with running_haproxy(haproxy, balancer_env(listen, [replica.port for replica in replicas]),
+                             tmp_path / "haproxy.log"):  # fmt: skip
+            await every_replica_ready_through(listen, replicas)
+            first = await ArenaClient.open(url, local_addr=("127.0.0.2", 0))
+            second = await ArenaClient.open(url, local_addr=("127.0.0.2", 0))  # leastconn: the other replica
+            assert await admitted(first) and await admitted(second), "one connection and one new player each"
+            forged = await ArenaClient.open(url, local_addr=("127.0.0.2", 0),
+                                            additional_headers={"X-Forwarded-For": "127.0.0.9"})  # fmt: skip
+            assert not await admitted(forged), "127.0.0.2 holds its connection on both replicas"
+            other = await ArenaClient.open(url, local_addr=("127.0.0.3", 0))
+            assert await admitted(other), "another client is not held to 127.0.0.2's limits"
+
+            await first.close()
+            await second.close()
+            async with asyncio.timeout(WAIT_S):
+                while True:  # once the replicas have seen the closes, 127.0.0.2 may connect, but not register
+                    again = await ArenaClient.open(url, local_addr=("127.0.0.2", 0))
+                    try:
+                        refused = await again.request({"type": "hello", "name": "once more"})
+                        break
+                    except ConnectionClosed:
+                        await asyncio.sleep(0.1)
+            assert refused["type"] == "error" and refused["code"] == "rate_limited", refused
+            await again.close()
+            await other.close()
+        logs = ""
+        for replica in replicas:
+            replica.process.send_signal(signal.SIGTERM)
+            await replica.wait()
+            logs += await replica.stderr()
+    assert "closed a connection from 127.0.0.2: it holds 1 already" in logs, logs
+    assert "refused a new player from 127.0.0.2" in logs, logs
+    assert "from 127.0.0.1" not in logs and "127.0.0.9" not in logs, logs
 
 
 async def marked_down(log: Path, server: str) -> None:

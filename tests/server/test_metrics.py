@@ -6,10 +6,12 @@ import asyncio
 import random
 import urllib.request
 
-from arena_client import connect_player
-from arena_server import RunningArena
+import pytest
+from arena_client import ArenaClient, connect_player
+from arena_server import RunningArena, start_arena
 from prometheus_client.parser import text_string_to_metric_families
 from racing import choose_move, open_race, server_board, wire_form
+from websockets.exceptions import ConnectionClosed
 
 
 def scrape(port: int) -> tuple[str, dict[tuple[str, tuple[tuple[str, str], ...]], float]]:
@@ -88,3 +90,34 @@ async def test_rate_limited_frames_are_counted(strict_arena: RunningArena) -> No
     assert samples[("freecell_arena_rate_limited_frames_total", ())] >= 1
     assert samples[("freecell_arena_errors_total", (("code", "rate_limited"),))] >= 1
     await client.close()
+
+
+async def test_metrics_say_ready_and_count_what_the_per_address_limits_refuse(database_url: str) -> None:
+    """The gauges and counters the alerting rules of deploy/prometheus/ read: readiness, refusals by limit, resyncs
+    (none on one process)."""
+    server = await start_arena(database_url, max_connections_per_address=1, new_players_per_minute=4)  # burst 1
+    url = f"ws://127.0.0.1:{server.port}/"
+    try:
+        _, before = await asyncio.to_thread(scrape, server.port)
+        assert before[("freecell_arena_ready", ())] == 1
+        assert before[("freecell_arena_room_resyncs_total", ())] == 0
+        assert {labels: count for (name, labels), count in before.items()
+                if name == "freecell_arena_limit_refusals_total"} == {
+            (("limit", "connections_per_address"),): 0, (("limit", "new_players_per_minute"),): 0}
+        first = await connect_player(url, "first")
+        second = await ArenaClient.open(url)  # a second connection from 127.0.0.1: closed at once
+        with pytest.raises(ConnectionClosed):
+            await second.request({"type": "hello", "name": "second"})
+        await first.close()
+        third = await ArenaClient.open(url)
+        refused = await third.request({"type": "hello", "name": "third"})  # the burst of new players is spent
+        assert refused["type"] == "error" and refused["code"] == "rate_limited", refused
+        await third.close()
+        _, after = await asyncio.to_thread(scrape, server.port)
+        assert after[("freecell_arena_limit_refusals_total", (("limit", "connections_per_address"),))] == 1
+        assert after[("freecell_arena_limit_refusals_total", (("limit", "new_players_per_minute"),))] == 1
+        server.shutting_down = True  # as on SIGTERM: /readyz says 503, and so does the gauge
+        _, stopping = await asyncio.to_thread(scrape, server.port)
+        assert stopping[("freecell_arena_ready", ())] == 0
+    finally:
+        await server.shutdown()

@@ -113,6 +113,9 @@ async def test_sigterm_flushes_closes_with_a_reason_and_exits_0(tmp_path: Path) 
         (["--database-url", "sqlite:///no/such/directory/x.db"], {}, b"cannot use the database"),
         ([], {"FREECELL_ARENA_GC_THRESHOLDS": "5000,20"}, b"bad setting gc_thresholds: Value error, three whole"),
         ([], {"FREECELL_ARENA_GC_THRESHOLDS": "5000,0,20"}, b"bad setting gc_thresholds: Value error, middle and"),
+        (["--log-level", "chatty"], {}, b"bad setting log_level: Value error, one of DEBUG, INFO, WARNING"),
+        ([], {"FREECELL_ARENA_TRUSTED_PROXIES": "10.0.0.5/8"}, b"bad setting trusted_proxies: Value error, '10.0.0"),
+        ([], {"FREECELL_ARENA_TRUSTED_PROXIES": "haproxy"}, b"'haproxy' is not an IP address or CIDR"),
     ],
 )
 async def test_serve_refuses_bad_settings_without_a_traceback(

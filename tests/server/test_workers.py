@@ -17,7 +17,8 @@ from typing import Any
 import psutil
 import pytest
 from arena_client import connect_player
-from serverprocess import http_get_json, server_env, spawn
+from serverprocess import http_get_json, running_server, server_env, spawn
+from services import free_port
 
 from freecell_arena.settings import Settings
 from freecell_arena.supervisor import (
@@ -156,6 +157,46 @@ async def test_two_workers_share_one_port_and_a_killed_one_is_replaced(
         assert cluster.worker_pids() == {survivor, replacement}
         log = cluster.log.read_text()
         assert re.search(rf"worker \d \(pid {victim}\) was killed by SIGKILL; restarting it in 0\.5 s", log), log
+
+
+LINGERING = {psutil.CONN_TIME_WAIT, psutil.CONN_FIN_WAIT1, psutil.CONN_FIN_WAIT2, psutil.CONN_CLOSING,
+             psutil.CONN_LAST_ACK, psutil.CONN_CLOSE_WAIT}
+
+
+def lingering_on(port: int) -> list[str]:
+    """States of the closed connections still bound to `port` (TIME_WAIT and friends): what blocks a bind
+    without SO_REUSEADDR."""
+    return [conn.status for conn in psutil.net_connections("tcp4")
+            if conn.laddr and conn.laddr.port == port and conn.status in LINGERING]
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "kill -9"])
+async def test_workers_start_at_once_on_the_port_a_stopped_server_just_served_players_on(
+    tmp_path: Path, postgres_database_url: str, redis_url: str, stop: str
+) -> None:
+    """A service manager restarting the server after a stop or a crash: the closed players' connections of the
+    one-process server still hold the port (TIME_WAIT) while the new supervisor binds it."""
+    port = free_port()
+    env = server_env(FREECELL_ARENA_REDIS_URL=redis_url)
+    async with running_server(tmp_path, database_url=postgres_database_url, env=env, port=port) as server:
+        players = [await connect_player(server.url, f"player {number}") for number in range(6)]
+        for player in players:
+            assert (await player.request({"type": "create_room", "variant": "freecell"}))["type"] == "room"
+        if stop == "SIGTERM":
+            server.process.send_signal(signal.SIGTERM)
+            assert await server.wait() == 0
+        else:
+            server.process.kill()
+            await server.wait()
+        for player in players:  # the players see the close and finish it
+            with contextlib.suppress(Exception):
+                await player.close()
+    assert lingering_on(port), "the stopped server's connections should still hold the port"
+    async with supervising(tmp_path, *cluster_args(postgres_database_url, redis_url), "--port", str(port)) as cluster:
+        assert cluster.port == port
+        await cluster.pids_answering(2)
+        player = await connect_player(cluster.url, "after the restart")
+        await player.close()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])

@@ -190,20 +190,21 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"freecell-arena: {problem}", file=sys.stderr)
         return 2
-    from freecell_arena import supervisor
+    from freecell_arena import logs, supervisor
 
     worker_label = supervisor.become_worker()
     process_label = worker_label or (f"supervisor (pid {os.getpid()}): " if settings.workers > 1 else "")
-    logging.basicConfig(
-        level=settings.log_level.upper(), format=f"%(asctime)s %(levelname)s {process_label}%(name)s: %(message)s"
-    )
+    logs.configure(settings.log_level, process_label)
+    checking = getattr(args, "check", False)
+    if not worker_label and not checking:
+        logs.describe_start(settings)
     try:
         factory = loop_factory(settings.event_loop)
     except ImportError:
         print("freecell-arena: FREECELL_ARENA_EVENT_LOOP=uvloop but uvloop is not installed", file=sys.stderr)
         return 2
     with asyncio.Runner(loop_factory=factory) as runner:
-        if getattr(args, "check", False):
+        if checking:
             if not runner.run(database_is_ready(settings)):
                 return 2
             print("freecell-arena: the settings and the database are ready", flush=True)

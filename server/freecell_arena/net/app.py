@@ -30,6 +30,7 @@ from freecell_arena.core.events import InProcessPublisher
 from freecell_arena.core.ports import RecordWriter
 from freecell_arena.core.reads import ServerStore
 from freecell_arena.core.seams import Sessions, SharedRooms, StoredCopies
+from freecell_arena.net.client_address import connection_class
 from freecell_arena.net.coalesce import CoalescingPublisher
 from freecell_arena.net.connection import Connection, client_address
 from freecell_arena.net.connections import ConnectionHolder
@@ -83,7 +84,8 @@ class ArenaServer:
         self.holder = ConnectionHolder(self._spawn)
         self.connections = self.holder.by_player
         self.limits = PerAddress(settings.max_connections_per_address, settings.new_players_per_minute)
-        self.metrics = ServerMetrics(self.arena.rooms_by_status, self.connection_count)
+        self.metrics = ServerMetrics(self.arena.rooms_by_status, self.connection_count,
+                                     lambda: self.cluster.resyncs if self.cluster is not None else 0)  # fmt: skip
         writer.on_commit = self.metrics.observe_commit
         self.runner = EffectRunner(writer, self.publisher, self.metrics)
         self.runner.rereader = self.cluster
@@ -91,6 +93,7 @@ class ArenaServer:
         api = HttpApi(self.queries, lambda: self.shutting_down)
         self.http = HttpFront(settings, store, writer, self.metrics, web, api, self)
         self.tick_failures = ThrottledLog(log)
+        self.limit_log = ThrottledLog(log)  # refusals by the per-address limits, naming an address
         self._server: Server | None = None
         self._ticker: asyncio.Task[None] | None = None
         self._loop_lag: asyncio.Task[None] | None = None
@@ -177,6 +180,7 @@ class ArenaServer:
             ping_timeout=settings.ping_timeout_s,
             close_timeout=2,
             reuse_port=settings.reuse_port,
+            create_connection=connection_class(settings.trusted_proxy_networks),  # the client behind a balancer
         )
         self._ticker = asyncio.create_task(self._tick_loop())
         self._loop_lag = asyncio.create_task(self.metrics.watch_loop_lag())
@@ -191,7 +195,9 @@ class ArenaServer:
     async def _handle(self, websocket: ServerConnection) -> None:
         address = client_address(websocket)
         if not self.limits.connect(address):
+            self.metrics.limit_refusals["connections_per_address"] += 1
             cap = self.settings.max_connections_per_address
+            self.limit_log.warning("connections", f"closed a connection from {address}: it holds {cap} already")
             await websocket.close(CloseCode.POLICY_VIOLATION, f"too many connections from your address (at most {cap})")
             return
         try:

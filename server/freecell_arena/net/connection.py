@@ -40,6 +40,8 @@ from freecell_arena.settings import Settings
 log = logging.getLogger(__name__)
 failures = ThrottledLog(log)
 """Unexpected failures while handling a frame, logged once per kind and interval for the whole process."""
+refusals = ThrottledLog(log)
+"""New players refused by the per-address limit, one line per interval naming an address."""
 
 CLOSE_REPLACED = 4000
 """A private close code (4000-4999): the same identity connected again (the SDK knows it)."""
@@ -253,7 +255,9 @@ class Connection:
         sessions = self.server.sessions
         if request.token is None:
             if not self.server.limits.allow_new_identity(self.address):
+                self.server.metrics.limit_refusals["new_players_per_minute"] += 1
                 limit = self.server.limits.describe_identities()
+                refusals.warning("new players", f"refused a new player from {self.address}: {limit}")
                 self.send(self._error(request.id, Refusal(ErrorCode.rate_limited, f"too many new players: {limit}")))
                 return
             player_id, effect = sessions.register(request)
@@ -334,7 +338,8 @@ class Connection:
 
 
 def client_address(websocket: ServerConnection) -> str:
-    """The peer's IP address, the key of the per-address limits ("unknown" when the transport has none)."""
+    """The client's IP address, the key of the per-address limits ("unknown" when the transport has none): the
+    TCP peer's, or the one trusted proxies give (net/client_address.py)."""
     peer = websocket.remote_address
     return str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
 

@@ -61,6 +61,7 @@ class HttpFront:
             return method_not_allowed(request.method)
         path = request.path.split("?")[0]
         if path == "/metrics":
+            self.metrics.ready = await self.not_ready_because() is None
             return response(HTTPStatus.OK, self.metrics.render(), METRICS_CONTENT_TYPE)
         if path == "/healthz":
             return self._health(HTTPStatus.SERVICE_UNAVAILABLE if self.status.shutting_down else HTTPStatus.OK, None)

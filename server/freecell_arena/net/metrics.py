@@ -48,13 +48,26 @@ class Buckets:
         return HistogramMetricFamily(name, documentation, buckets=cumulative, sum_value=self.total)
 
 
-class ServerMetrics:
-    """Everything `/metrics` reports for one server. `rooms_by_status` and `connected_players` are read at scrape
-    time from the live state (nothing to keep up to date on the hot path)."""
+LIMITS = ("connections_per_address", "new_players_per_minute")
+"""The per-address limits, as `freecell_arena_limit_refusals_total{limit}` names them."""
 
-    def __init__(self, rooms_by_status: Callable[[], Mapping[str, int]], connected_players: Callable[[], int]) -> None:
+
+class ServerMetrics:
+    """Everything `/metrics` reports for one server. `rooms_by_status`, `connected_players` and `room_resyncs`
+    are read at scrape time from the live state (nothing to keep up to date on the hot path); `ready` is set by
+    the server just before each scrape (readiness needs an await)."""
+
+    def __init__(
+        self,
+        rooms_by_status: Callable[[], Mapping[str, int]],
+        connected_players: Callable[[], int],
+        room_resyncs: Callable[[], int] = lambda: 0,
+    ) -> None:
         self._rooms_by_status = rooms_by_status
         self._connected_players = connected_players
+        self._room_resyncs = room_resyncs
+        self.ready = False
+        self.limit_refusals: Counter[str] = Counter()
         self.connections = 0
         self.races_started = 0
         self.races_finished = 0
@@ -103,6 +116,8 @@ class ServerMetrics:
         return generate_latest(self.registry)
 
     def collect(self) -> Iterator[Metric]:
+        yield _gauge("freecell_arena_ready", "1 when this process can take players (GET /readyz answers 200), "
+                     "else 0.", 1 if self.ready else 0)  # fmt: skip
         yield _gauge("freecell_arena_connections", "Open websocket connections.", self.connections)
         yield _gauge("freecell_arena_connected_players", "Players with a connection that said hello.",
                      self._connected_players())  # fmt: skip
@@ -131,6 +146,13 @@ class ServerMetrics:
                        "connection is cut).", self.frames_dropped)  # fmt: skip
         yield _counter("freecell_arena_rate_limited_frames", "Frames dropped by the per-connection rate limit.",
                        self.rate_limited)  # fmt: skip
+        refusals = CounterMetricFamily("freecell_arena_limit_refusals", "Connections closed or new players refused "
+                                       "by a per-client-address limit, by limit.", labels=["limit"])  # fmt: skip
+        for limit in LIMITS:
+            refusals.add_metric([limit], self.limit_refusals[limit])
+        yield refusals
+        yield _counter("freecell_arena_room_resyncs", "Rooms re-read from the database because this process's copy "
+                       "was behind (a missed Redis event, a lost race); 0 without Redis.", self._room_resyncs())
         yield self.move_round_trip.family("freecell_arena_move_round_trip_seconds",
                                           "A move inside the server: frame read to acknowledgement written "
                                           "(the durable commit included).")  # fmt: skip

@@ -421,3 +421,17 @@ class WebauthnChallenge(Base):
     player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
     expires_at: Mapped[datetime] = mapped_column(index=True)
     user_handle: Mapped[str | None] = mapped_column(String(64))
+
+
+class DealPar(Base):
+    """A deal's par (`freecell_arena.core.review`): the solver's line as player actions, space-separated; stored
+    once settled (solved or proved unsolvable), insert-if-absent."""
+
+    __tablename__ = "deal_pars"
+
+    variant: Mapped[str] = mapped_column(String(32), primary_key=True)
+    seed: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    rules_version: Mapped[str] = mapped_column(String(32), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16))
+    line: Mapped[str] = mapped_column(Text)
+    solved_at: Mapped[datetime]

@@ -1,0 +1,109 @@
+"""The durable echo: the floor for acknowledging only durable moves on this stack (bench/load.py --echo durable).
+
+The asyncio echo (`echo_server.py`) answers at once; the game server answers a move only once it is committed.
+This echo does the least a server must do for that: each move frame is appended to a SQLite file (WAL,
+synchronous=FULL, as the server's store opens it) by one writer thread, gathered into group commits with the
+server's own window (`FREECELL_ARENA_COMMIT_DELAY_MS`: the first frame of a batch waits that long for company,
+and frames that arrive while a commit runs go into the next one), and the reply goes out after COMMIT. No
+parsing, no rules, no rooms. The game server's CPU per move beside this one's is what its game logic, protocol
+and bookkeeping cost on top of the durable round trip (issue 25's targets).
+
+    python bench/load.py --connections 1000 --echo durable         # the game server, then this echo
+    python bench/echo_durable.py --port 0 --replies replies.json
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from echo_server import MOVE_REQUEST, arguments_and_answer, until_stopped
+from websockets.asyncio.server import ServerConnection, serve
+
+from freecell_arena.settings import Settings
+
+
+class DurableLog:
+    """Append-only frames in SQLite, group-committed by one thread; `append` returns once the frame is durable."""
+
+    def __init__(self, path: Path, window_s: float) -> None:
+        self.window_s = window_s
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="durable-echo")
+        self._pending: list[tuple[str, asyncio.Future[None]]] = []
+        self._wake = asyncio.Event()
+        self._connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._connection.execute("PRAGMA journal_mode = WAL")
+        self._connection.execute("PRAGMA synchronous = FULL")
+        self._connection.execute("CREATE TABLE frames (id INTEGER PRIMARY KEY, frame TEXT NOT NULL)")
+        self._task = asyncio.get_running_loop().create_task(self._commit_forever())
+
+    async def append(self, frame: str) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((frame, done))
+        self._wake.set()
+        await done
+
+    async def _commit_forever(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await self._wake.wait()
+            if self.window_s:
+                await asyncio.sleep(self.window_s)  # the server's window: the first write waits for company
+            batch, self._pending = self._pending, []
+            self._wake.clear()
+            try:
+                await loop.run_in_executor(self._executor, self._commit, [(frame,) for frame, _ in batch])
+            except Exception as error:  # the load client sees the failure instead of waiting forever
+                for _, done in batch:
+                    if not done.done():
+                        done.set_exception(error)
+                continue
+            for _, done in batch:
+                if not done.done():
+                    done.set_result(None)
+
+    def _commit(self, rows: list[tuple[str]]) -> None:
+        self._connection.execute("BEGIN IMMEDIATE")
+        self._connection.executemany("INSERT INTO frames (frame) VALUES (?)", rows)
+        self._connection.execute("COMMIT")
+
+    def close(self) -> None:
+        self._task.cancel()
+        self._executor.shutdown(wait=True)
+        self._connection.close()
+
+
+async def main() -> None:
+    args, answer = arguments_and_answer(__doc__.splitlines()[0])
+    settings = Settings()
+    with tempfile.TemporaryDirectory(prefix="freecell-arena-durable-echo-") as directory:
+        log = DurableLog(Path(directory) / "frames.db", settings.commit_delay_ms / 1000)
+
+        async def echo(websocket: ServerConnection) -> None:
+            async for frame in websocket:
+                if isinstance(frame, str) and frame.startswith(MOVE_REQUEST):
+                    await log.append(frame)
+                await websocket.send(answer(frame) if isinstance(frame, str) else frame)
+
+        try:
+            async with serve(
+                echo, args.host, args.port,
+                max_size=settings.max_message_bytes * 4, ping_interval=settings.ping_interval_s,
+                compression=None if settings.compression == "none" else "deflate",
+                ping_timeout=settings.ping_timeout_s, close_timeout=2,
+            ) as server:  # fmt: skip
+                port = server.sockets[0].getsockname()[1]
+                print(f"echo: listening on ws://{args.host}:{port}/", flush=True)
+                await until_stopped()
+        finally:
+            log.close()
+
+
+if __name__ == "__main__":
+    from freecell_arena.commands.serve import loop_factory
+
+    with asyncio.Runner(loop_factory=loop_factory(Settings().event_loop)) as runner:  # the server's event loop too
+        runner.run(main())

@@ -1,0 +1,59 @@
+"""Pars worked out after races, off the event loop: one solver worker, one solve per deal at a time.
+
+`par_of` answers from the store when the deal's par is known (any process may have solved it), else solves it
+in the worker (`core.review.solve_par`, with the budget) and stores a settled answer. Two requests for the same
+deal while it is being solved share the one solve. A deal the budget did not settle is answered `unknown` and
+tried again at the next request; a worker that dies or overruns answers `unknown` too, and is replaced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from freecell_arena.core.clock import Clock
+from freecell_arena.core.review import PAR_BUDGET_S, Par, ParStatus, solve_par
+from freecell_arena.engine import RULES_VERSION
+from freecell_arena.net.solver_pool import SolverPool
+from freecell_arena.store.pars import ParStore
+
+log = logging.getLogger(__name__)
+WORKER_MARGIN_S = 30.0
+"""How much longer than the budget a solve may take before its worker counts as dead (start-up, certification)."""
+
+
+class ParService:
+    def __init__(self, store: ParStore, clock: Clock, budget_s: float = PAR_BUDGET_S) -> None:
+        self.store = store
+        self.clock = clock
+        self.budget_s = budget_s
+        self._pool = SolverPool()
+        self._solving: dict[tuple[str, int], asyncio.Task[Par]] = {}
+
+    async def par_of(self, variant: str, seed: int) -> Par:
+        known = await self.store.get(variant, seed, RULES_VERSION)
+        if known is not None:
+            return known
+        key = (variant, seed)
+        task = self._solving.get(key)
+        if task is None:
+            task = asyncio.create_task(self._solve(variant, seed), name=f"par {variant} {seed}")
+            self._solving[key] = task
+            task.add_done_callback(lambda _: self._solving.pop(key, None))
+        return await asyncio.shield(task)
+
+    async def _solve(self, variant: str, seed: int) -> Par:
+        try:
+            par = await self._pool.run(solve_par, (variant, seed, self.budget_s), {}, self.budget_s + WORKER_MARGIN_S)
+        except TimeoutError:
+            log.warning("par of %s deal %s: the solver worker did not answer; tried again at the next request",
+                        variant, seed)  # fmt: skip
+            return Par(variant, seed, RULES_VERSION, ParStatus.UNKNOWN)
+        if par.status is ParStatus.UNKNOWN:
+            return par
+        return await self.store.save(par, self.clock.now())
+
+    async def close(self) -> None:
+        for task in list(self._solving.values()):
+            task.cancel()
+        await self._pool.close()

@@ -31,7 +31,7 @@ import os
 import random
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from freecell_arena.core.events import InProcessPublisher, Subscriber, player_topic
@@ -62,6 +62,10 @@ BACKOFF_FIRST_S = 0.1
 BACKOFF_MAX_S = 5.0
 STATUS_CHECK_INTERVAL_S = 5.0
 """How often a shared running race's status is compared with the store's (a race whose last event was lost)."""
+CLOSE_TIMEOUT_S = 5.0
+"""How long closing the bridge waits for its loops (a shutdown must never hang on Redis)."""
+CANCEL_AGAIN_S = 0.5
+"""A loop still running this long after its cancellation is cancelled again."""
 
 
 class ClusterHost(Protocol):
@@ -137,11 +141,8 @@ class ClusterBridge:
         ]
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if not await stop_tasks(self._tasks, CLOSE_TIMEOUT_S):
+            log.warning("the Redis bridge's loops did not stop within %s s; left behind", CLOSE_TIMEOUT_S)
 
     # ------------------------------------------------------------------ what this process tells the others
 
@@ -171,6 +172,7 @@ class ClusterBridge:
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis is down: events are dropped (at most once); copies resync later
+                raise_if_cancelling()
                 self.publisher.outgoing.clear()
                 self.failures.warning("publish", f"Redis publish failed, events dropped: {one_line(error)}")
                 backoff = await _pause(backoff)
@@ -196,12 +198,14 @@ class ClusterBridge:
                     await self.resync_all()
                 first, backoff = False, BACKOFF_FIRST_S
                 while True:
+                    raise_if_cancelling()
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if message is not None and message.get("type") == "pmessage":
                         await self._on_message(message["channel"], message["data"])
             except asyncio.CancelledError:
                 raise
             except Exception as error:
+                raise_if_cancelling()
                 self.connected.clear()
                 self.failures.warning("subscribe", f"Redis subscription lost, retrying: {one_line(error)}")
                 backoff = await _pause(backoff)
@@ -370,6 +374,31 @@ class ClusterBridge:
         task = asyncio.ensure_future(coroutine)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+
+def raise_if_cancelling() -> None:
+    """Raise the cancellation a library swallowed. redis-py reads under its own timeout: a cancellation that lands
+    as that timeout fires comes out as the timeout, which redis-py handles (a read that found nothing), and the loop
+    would go on for ever with its task marked as being cancelled (`Task.cancelling`)."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
+async def stop_tasks(tasks: Iterable[asyncio.Task[None]], within: float) -> bool:
+    """Cancel the tasks, again and again (one cancellation may be swallowed), until they end or `within` seconds
+    pass; True if they all ended. Their errors are taken (they were logged where they happened)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    pending = {task for task in tasks if not task.done()}
+    while pending and loop.time() < deadline:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=min(CANCEL_AGAIN_S, max(0.0, deadline - loop.time())))
+    for task in tasks:
+        if task.done() and not task.cancelled():
+            task.exception()
+    return not pending
 
 
 async def _pause(backoff: float) -> float:

@@ -75,6 +75,18 @@ class DailyChallenges:
     def know_attempt(self, player_id: str, variant_id: str, day: date) -> None:
         self.attempted.add((player_id, variant_id, day))
 
+    def may_be_ranked(self, player_id: str, variant_id: str, day: date) -> bool:
+        """Whether this player's next game of the day could be ranked, so the adapter must ask the store for an
+        earlier ranked attempt (another process's, or before a restart). Not when one is known here, nor for an
+        identity made after the deal opened (it plays unranked anyway): at the day's opening most arrivals are
+        one of these, and the read is most of what starting the daily costs."""
+        state = self.shared.players.get(player_id)
+        return (
+            state is not None
+            and (player_id, variant_id, day) not in self.attempted
+            and state.record.created_at < daily.opens_at(day)
+        )
+
     def track(self, game: PlayerGame) -> None:
         """A running daily game (started here or restored): it ends when its day closes."""
         day = game.record.daily_day
@@ -116,7 +128,7 @@ class DailyChallenges:
         leaving = self.host.leave_finished_room(player_id)  # a finished race's room is left, as create_room does
         # One ranked attempt per person, not per fresh token: an identity made after the day's deal opened
         # could scout the deal for a second one, so it plays the day unranked (docs/leaderboards.md).
-        ranked = (player_id, variant.id, day) not in self.attempted and state.record.created_at < daily.opens_at(day)
+        ranked = self.may_be_ranked(player_id, variant.id, day)
         game = PlayerGame.start(
             game_id=new_id("g"),
             room_id=None,

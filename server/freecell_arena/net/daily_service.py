@@ -185,5 +185,8 @@ class DailyService:
         if found is None:
             return  # core refuses with daily_not_ready (or unknown_variant)
         self.desk.know_deal(found)
-        if await self.store.dailies.has_ranked_attempt(player_id, request.variant, day):
-            self.desk.know_attempt(player_id, request.variant, day)
+        variant = found.variant
+        if self.desk.may_be_ranked(player_id, variant, day) and await self.store.dailies.has_ranked_attempt(
+            player_id, variant, day
+        ):
+            self.desk.know_attempt(player_id, variant, day)

@@ -21,7 +21,7 @@ from freecell_arena.engine import (
     card_text,
     variant_by_id,
 )
-from freecell_arena.engine.view import player_view
+from freecell_arena.engine.view import board_text, player_view
 
 CELL_ELEVEN = variant_by_id("cell-eleven")
 
@@ -58,7 +58,7 @@ def test_the_player_view_never_names_a_face_down_card() -> None:
     assert not [card for card in secret if card in shown]
     assert [column.count(None) for column in view["tableau"]] == board.hidden
     assert [column[-1] for column in view["tableau"]] == [card_text(column[-1]) for column in board.tableau]
-    assert not [card for card in secret if card in board.text()]
+    assert not [card for card in secret if card in board_text(board)]
 
 
 def test_a_face_down_card_turns_up_when_it_becomes_the_top_card_and_pop_turns_it_down_again() -> None:

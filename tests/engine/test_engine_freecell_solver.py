@@ -14,6 +14,7 @@ import subprocess
 import pytest
 
 from freecell_arena.engine import Board, Game, ReplayError, card_text, variant_by_id
+from freecell_arena.engine.view import board_text
 
 pytestmark = [pytest.mark.external, pytest.mark.usefixtures("freecell_solver")]
 
@@ -115,7 +116,7 @@ def test_freecell_solver_reads_our_board_text_and_its_solution_replays_from_ther
         tens = [height for height in game.board.foundations if height >= 10]
         if tens and 0 < game.board.cells.count(0) < 4:
             break
-    text = game.board.text()
+    text = board_text(game.board)
     assert re.search(r"-[TJQ]\b", text.splitlines()[0]) and "Freecells: -" not in text
     solved, rest = freecell_solver(text, "-snx")
     assert solved
@@ -125,6 +126,6 @@ def test_freecell_solver_reads_our_board_text_and_its_solution_replays_from_ther
 
 
 def test_deal_11982_is_the_known_unsolvable_one() -> None:
-    solved, _ = freecell_solver(Board.deal(FREECELL, 11982).text(), "-snx")
+    solved, _ = freecell_solver(board_text(Board.deal(FREECELL, 11982)), "-snx")
     assert not solved
-    assert freecell_solver(Board.deal(FREECELL, 11981).text(), "-snx")[0]
+    assert freecell_solver(board_text(Board.deal(FREECELL, 11981)), "-snx")[0]

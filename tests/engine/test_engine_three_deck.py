@@ -9,6 +9,7 @@ import pytest
 from engine_layouts import cards, foundation_cards, layout
 
 from freecell_arena.engine import FOUNDATION, TABLEAU, Board, Game, IllegalMoveError, Move, variant_by_id
+from freecell_arena.engine.view import board_text
 
 THREE_DECK = variant_by_id("freecell-three-deck")
 CLUBS_SLOT = 0
@@ -64,7 +65,7 @@ def test_foundation_cards_and_undo_follow_the_laps() -> None:
     assert board.foundations[CLUBS_SLOT] == 14
     assert board.foundation_top(CLUBS_SLOT) == cards("AC")[0]
     assert foundation_cards(board)[-2:] == cards("KC AC")
-    assert board.text().splitlines()[0] == "Foundations: C-A:14 D-0:0 H-0:0 S-0:0"
+    assert board_text(board).splitlines()[0] == "Foundations: C-A:14 D-0:0 H-0:0 S-0:0"
     board.pop()
     assert board.tableau[0] == cards("AC") and board.foundations[CLUBS_SLOT] == 13
     board.pop()

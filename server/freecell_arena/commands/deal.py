@@ -7,6 +7,7 @@ import json
 
 from freecell_arena.commands.common import UsageError, add_variant_and_seed, fail, seed_for
 from freecell_arena.engine import Board, card_text
+from freecell_arena.engine.view import board_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +25,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(deal_json(board), indent=2))
     else:
-        print(board.text(hide_face_down=False), end="")
+        print(board_text(board, hide_face_down=False), end="")
     return 0
 
 

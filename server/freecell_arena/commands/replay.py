@@ -11,6 +11,7 @@ import sys
 
 from freecell_arena.commands.common import UsageError, add_variant_and_seed, fail, seed_for
 from freecell_arena.engine import Game, ReplayError
+from freecell_arena.engine.view import board_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,10 +54,10 @@ def run(args: argparse.Namespace) -> int:
             game.act(action)
         except Exception as error:  # the engine's narrow errors; anything else is still the user's move
             replay_error = ReplayError(number, action, error)
-            print(game.board.text(hide_face_down=False), end="")
+            print(board_text(game.board, hide_face_down=False), end="")
             print(f"move {number} ({action}) refused: {replay_error.reason}", file=sys.stderr)
             return 1
-    print(game.board.text(hide_face_down=False), end="")
+    print(board_text(game.board, hide_face_down=False), end="")
     if game.board.is_won():
         print(f"won in {game.player_moves} moves")
     return 0

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Literal
 
+from freecell_arena.engine import movegen
 from freecell_arena.engine.atomic import single_card_moves
-from freecell_arena.engine.cards import SUIT_LETTERS, card_text, make_card, rank_of, suit_of
+from freecell_arena.engine.cards import card_text, make_card, rank_of, suit_of
 from freecell_arena.engine.errors import IllegalMoveError
 from freecell_arena.engine.moves import CELL, FOUNDATION, TABLEAU, Move, Zone
 from freecell_arena.engine.variants import ALTERNATE_COLORS, Variant
@@ -314,86 +315,8 @@ class Board:
         return LegalMoves(self)
 
     def generate_legal_moves(self) -> Iterator[Move]:
-        """Every legal move, with one representative for interchangeable targets.
-
-        Moving a card to cell a or cell b, or a run to one empty column or another, leads to the same position
-        up to symmetry, so only the first empty cell, the first empty column and the first accepting foundation
-        are listed. `is_legal` and `play` accept the others too.
-        """
-        variant = self.variant
-        tableau = self.tableau
-        cells = self.cells
-        foundations = self.foundations
-        builds_on = variant.builds_on
-        may_fill = variant.may_fill_empty
-        capacity = 13 * variant.foundation_laps
-        slots_of = variant.foundation_slots
-        hidden = self.hidden
-
-        def foundation_slot(card: int) -> int | None:
-            rank = card >> 2
-            for slot in slots_of[card & 3]:
-                on = foundations[slot]
-                if on < capacity and on % 13 + 1 == rank:
-                    return slot
-            return None
-
-        for index, card in enumerate(cells):
-            if card:
-                slot = foundation_slot(card)
-                if slot is not None:
-                    yield Move(CELL, index, FOUNDATION, slot, 1)
-        for index, column in enumerate(tableau):
-            if column:
-                slot = foundation_slot(column[-1])
-                if slot is not None:
-                    yield Move(TABLEAU, index, FOUNDATION, slot, 1)
-
-        empty_columns = tableau.count([])
-        first_empty_column = tableau.index([]) if empty_columns else -1
-        empty_cells = cells.count(0)
-        limit_onto_card = variant.run_limit.compute(empty_cells, empty_columns)
-        limit_into_empty = variant.run_limit.compute(empty_cells, empty_columns - 1) if empty_columns else 0
-
-        for source, column in enumerate(tableau):
-            size = len(column)
-            if not size:
-                continue
-            run = 1
-            lowest_movable = hidden[source]
-            while size - run > lowest_movable and builds_on[column[size - run]][column[size - run - 1]]:
-                run += 1
-            for target, destination in enumerate(tableau):
-                if target == source:
-                    continue
-                if destination:
-                    onto = destination[-1]
-                    depth = rank_of(onto) - rank_of(column[-1])
-                    if 1 <= depth <= run and depth <= limit_onto_card and builds_on[column[-depth]][onto]:
-                        yield Move(TABLEAU, source, TABLEAU, target, depth)
-                elif target == first_empty_column and size > 0:
-                    longest = min(run, limit_into_empty)
-                    for count in range(1, longest + 1):
-                        if count == size and size == run and not hidden[source]:
-                            continue  # the whole column into an empty one: the same position
-                        if may_fill[column[-count]]:
-                            yield Move(TABLEAU, source, TABLEAU, target, count)
-
-        for index, card in enumerate(cells):
-            if not card:
-                continue
-            for target, destination in enumerate(tableau):
-                if destination:
-                    if builds_on[card][destination[-1]]:
-                        yield Move(CELL, index, TABLEAU, target, 1)
-                elif target == first_empty_column and may_fill[card]:
-                    yield Move(CELL, index, TABLEAU, target, 1)
-
-        if empty_cells:
-            free = cells.index(0)
-            for index, column in enumerate(tableau):
-                if column:
-                    yield Move(TABLEAU, index, CELL, free, 1)
+        """Every legal move, one representative for interchangeable targets (`movegen.legal_moves`)."""
+        return movegen.legal_moves(self)
 
     # ------------------------------------------------------------------ outcome and views
 
@@ -413,48 +336,12 @@ class Board:
         return None
 
     def has_legal_move(self) -> bool:
-        """Whether any legal move is left (`bool(legal_moves)`). The server asks after every move, so the usual
-        answers come from a few set lookups, each of which names a legal move: a free cell and a card to put
-        there (a top card is never face down), a card a foundation takes, a card that builds on a column's top
-        card, a card that may fill an empty column. Only when none applies does the move generator decide."""
-        cells = self.cells
-        tableau = self.tableau
-        tops = {column[-1] for column in tableau if column}
-        if tops and 0 in cells:
-            return True
-        movable = tops.union(cells)
-        movable.discard(0)
-        if self._foundation_takes_any(movable):
-            return True
-        variant = self.variant
-        builders = variant.builders
-        for onto in tops:
-            if not movable.isdisjoint(builders[onto]):
-                return True
-        if [] in tableau:
-            may_fill = variant.may_fill_empty
-            if any(may_fill[card] for card in cells if card):
-                return True
-            if any(len(column) > 1 and may_fill[column[-1]] for column in tableau):
-                return True
-        return any(True for _ in self.generate_legal_moves())
+        """Whether any legal move is left (`bool(legal_moves)`), asked after every move (`movegen.any_legal_move`)."""
+        return movegen.any_legal_move(self)
 
     def has_foundation_move(self) -> bool:
-        """Whether a foundation takes a cell card or a column's top card now (autoplay has nothing to look at
-        otherwise: the game asks before running it after every move)."""
-        movable = {column[-1] for column in self.tableau if column}
-        movable.update(self.cells)
-        movable.discard(0)
-        return self._foundation_takes_any(movable)
-
-    def _foundation_takes_any(self, cards: set[int]) -> bool:
-        variant = self.variant
-        capacity = 13 * variant.foundation_laps
-        suits = variant.foundation_suits
-        for slot, on in enumerate(self.foundations):
-            if on < capacity and (on % 13 + 1) << 2 | suits[slot] in cards:
-                return True
-        return False
+        """Whether a foundation takes a cell card or a column's top card now (autoplay asks before it looks)."""
+        return movegen.any_foundation_move(self)
 
     def foundation_top(self, slot: int) -> int:
         on = self.foundations[slot]
@@ -477,33 +364,6 @@ class Board:
             tuple(self.cells),
             tuple(self.foundations),
         )
-
-    def text(self, *, hide_face_down: bool = True) -> str:
-        """Board text: foundations line, cells line, then one column per line, deepest card first.
-
-        For `freecell` this is the layout Freecell Solver reads. Face-down cards print as `??` (or, when a local
-        tool asks for the whole deal, in parentheses).
-        """
-        laps = self.variant.foundation_laps
-        tokens = []
-        for slot, suit in enumerate(self.variant.foundation_suits):
-            on = self.foundations[slot]
-            token = f"{SUIT_LETTERS[suit]}-{card_text(self.foundation_top(slot))[0] if on else '0'}"
-            tokens.append(f"{token}:{on}" if laps > 1 else token)
-        lines = ["Foundations: " + " ".join(tokens)]
-        lines.append("Freecells: " + " ".join(card_text(card) if card else "-" for card in self.cells))
-        for index, column in enumerate(self.tableau):
-            words = []
-            for depth, card in enumerate(column):
-                if depth < self.hidden[index]:
-                    words.append("??" if hide_face_down else f"({card_text(card)})")
-                else:
-                    words.append(card_text(card))
-            lines.append(": " + " ".join(words) if words else ":")
-        return "\n".join(lines) + "\n"
-
-    def __str__(self) -> str:
-        return self.text()
 
     def __repr__(self) -> str:
         return f"<Board {self.variant.id} seed={self.seed} moves={len(self.move_stack)}>"

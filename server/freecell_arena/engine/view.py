@@ -1,5 +1,6 @@
 """The player view of a `Board` (what the server sends: `player_view`, and after a move only `view_changes`), and
-a `Board` rebuilt from such a view, for clients and bots. Rendering lives here, not on `Board`.
+a `Board` rebuilt from such a view, for clients and bots, and the board as text (`board_text`: what Freecell
+Solver reads and the command line prints). Rendering lives here, not on `Board`.
 
 A client never sees the seed's deal in Cell Eleven, only the player view: face-down cards are `None`. This module
 turns that view back into an engine `Board` so a bot can ask it for `legal_moves`, try moves with `push`/`pop`,
@@ -231,3 +232,28 @@ def replay_steps(
     start = player_view(game.board)
     steps = [view_changes(game.board, game.act(action).moves) for action in actions]
     return start, steps
+
+
+def board_text(board: Board, *, hide_face_down: bool = True) -> str:
+    """Board text: foundations line, cells line, then one column per line, deepest card first.
+
+    For `freecell` this is the layout Freecell Solver reads. Face-down cards print as `??` (or, when a local
+    tool asks for the whole deal, in parentheses).
+    """
+    laps = board.variant.foundation_laps
+    tokens = []
+    for slot, suit in enumerate(board.variant.foundation_suits):
+        on = board.foundations[slot]
+        token = f"{SUIT_LETTERS[suit]}-{card_text(board.foundation_top(slot))[0] if on else '0'}"
+        tokens.append(f"{token}:{on}" if laps > 1 else token)
+    lines = ["Foundations: " + " ".join(tokens)]
+    lines.append("Freecells: " + " ".join(card_text(card) if card else "-" for card in board.cells))
+    for index, column in enumerate(board.tableau):
+        words = []
+        for depth, card in enumerate(column):
+            if depth < board.hidden[index]:
+                words.append("??" if hide_face_down else f"({card_text(card)})")
+            else:
+                words.append(card_text(card))
+        lines.append(": " + " ".join(words) if words else ":")
+    return "\n".join(lines) + "\n"

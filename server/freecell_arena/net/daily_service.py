@@ -15,33 +15,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import logging
-import multiprocessing
-import signal
 from collections.abc import Iterable
 from datetime import date, timedelta
-from multiprocessing.pool import Pool
 
 from freecell_arena.core import daily
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.ports import DailyRecord
 from freecell_arena.core.reads import ServerStore
 from freecell_arena.core.seams import DailyDesk
+from freecell_arena.net.solver_pool import SolverPool
 from freecell_arena.protocol.messages import Message, PlayDailyRequest
 from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)
 
-PR_SET_PDEATHSIG = 1
 LOADS_FOR = (PlayDailyRequest,)
 """The requests that need today's deal (and the player's ranked attempt) loaded before core sees them."""
-
-
-def _die_with_parent() -> None:
-    """Linux: a worker is killed with its server (a kill -9 of the server must not leave a solver running)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 class DailyService:
@@ -51,7 +41,7 @@ class DailyService:
         self.desk = desk
         self.clock = clock
         self._secret: bytes | None = None
-        self._pool: Pool | None = None
+        self._solver = SolverPool()
         self._task: asyncio.Task[None] | None = None
         self._deals: dict[tuple[str, date], DailyRecord] = {}
         self._preparing = asyncio.Lock()
@@ -68,10 +58,7 @@ class DailyService:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        if self._pool is not None:
-            self._pool.terminate()  # a solve in progress is abandoned; the next start prepares again
-            await asyncio.to_thread(self._pool.join)
-            self._pool = None
+        await self._solver.close()  # a solve in progress is abandoned; the next start prepares again
 
     async def _loop(self) -> None:
         while True:
@@ -117,18 +104,10 @@ class DailyService:
     async def _solve_in_worker(self, variant: str, day: date) -> DailyRecord:
         settings = self.settings
         secret = await self.secret()
-        if self._pool is None:
-            self._pool = multiprocessing.get_context("spawn").Pool(1, initializer=_die_with_parent)
-        loop = asyncio.get_running_loop()
-        done: asyncio.Future[DailyRecord] = loop.create_future()
-
-        def resolve(result: DailyRecord) -> None:
-            loop.call_soon_threadsafe(lambda: None if done.done() else done.set_result(result))
-
-        def fail(error: BaseException) -> None:
-            loop.call_soon_threadsafe(lambda: None if done.done() else done.set_exception(error))
-
-        self._pool.apply_async(
+        # A worker that died mid-task never answers: the wait is bounded by the most the solver may take, then a
+        # new worker starts at the next interval.
+        longest = settings.daily_solver_budget_s * settings.daily_candidates + 60
+        return await self._solver.run(
             daily.prepare_daily,
             (secret, variant, day, self.clock.now()),
             {
@@ -136,19 +115,8 @@ class DailyService:
                 "budget_s": settings.daily_solver_budget_s,
                 "max_candidates": settings.daily_candidates,
             },
-            callback=resolve,
-            error_callback=fail,
+            longest,
         )
-        # A worker that died mid-task never answers: bound the wait by the most the solver may take, then
-        # start afresh with a new worker at the next interval.
-        longest = settings.daily_solver_budget_s * settings.daily_candidates + 60
-        try:
-            return await asyncio.wait_for(done, longest)
-        except TimeoutError:
-            if self._pool is not None:
-                self._pool.terminate()
-                self._pool = None
-            raise
 
     # ------------------------------------------------------------------ closing days
 

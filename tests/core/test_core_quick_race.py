@@ -58,7 +58,9 @@ def test_enough_players_start_a_countdown_that_others_may_still_join(parts: Part
     status = [record for record in effect.records if isinstance(record, RoomStatusRecord)]
     assert [record.status for record in status] == ["countdown"]
     assert room.starts_at == clock.now() + timedelta(seconds=RULES.wait_s)
-    assert any(isinstance(publication.message, CountdownMessage) for publication in effect.publications)
+    countdowns = [p for p in effect.publications if isinstance(p.message, CountdownMessage)]
+    assert [publication.skip for publication in countdowns] == ["bob"]  # bob follows the room only after this
+    assert any(isinstance(reply, CountdownMessage) for reply in effect.replies)
     clock.advance(4)
     assert quick(parts, "cy") == code  # the countdown is on: a third still gets in, and fills the room
     assert room.starts_at == clock.now()  # full: it starts at once

@@ -9,7 +9,7 @@ room starts at once. Leaving before the start frees the seat (`Lobby.leave`, as 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from freecell_arena.core.daily_play import refuse_while_playing
@@ -71,7 +71,7 @@ class QuickRaces:
             effect = self.deps.seat(player_id, room, request.id)
         else:
             room, effect = self._open(player_id, variant, request)
-        return effect.merge(self._maybe_start(room))
+        return effect.merge(self._maybe_start(room, player_id))
 
     def know_filling(self, variant_id: str, code: str) -> None:
         """The store's pointer for the variant (net read it before `quick_race`)."""
@@ -107,17 +107,18 @@ class QuickRaces:
         pointer = Effect(records=[QuickRoomRecord(variant.id, room.code, previous)], rollback=rollback)
         return room, opened.merge(pointer)
 
-    def _maybe_start(self, room: Room) -> Effect:
-        """Enough players: the countdown starts; full: the race starts now."""
+    def _maybe_start(self, room: Room, player_id: str) -> Effect:
+        """Enough players: the countdown starts; full: the race starts now. The player whose seat did it hears
+        it in replies (their connection follows the room only once this request is done)."""
         now = self.deps.state.clock.now()
         players = len(room.players())
         if room.is_full() and (room.status == LOBBY or self._later(room.starts_at)):
-            return self._schedule(room, now)
+            return self._schedule(room, now, player_id)
         if room.status == LOBBY and players >= min(self.rules.min_players, room.options.max_players):
-            return self._schedule(room, now + timedelta(seconds=self.rules.wait_s))
+            return self._schedule(room, now + timedelta(seconds=self.rules.wait_s), player_id)
         return Effect()
 
-    def _schedule(self, room: Room, starts_at: datetime) -> Effect:
+    def _schedule(self, room: Room, starts_at: datetime, player_id: str) -> Effect:
         now = self.deps.state.clock.now()
         status_before, starts_before, keeps_before = room.status, room.starts_at, room.keeps_time
         room.status, room.starts_at, room.keeps_time = COUNTDOWN, starts_at, True
@@ -130,11 +131,13 @@ class QuickRaces:
 
         seconds = max(0.0, (starts_at - now).total_seconds())
         countdown = CountdownMessage(code=room.code, starts_at=starts_at, seconds=seconds)
+        room_now = whole_room(room, now, self.deps.connected, version)
         return Effect(
             records=[RoomStatusRecord(room.record.room_id, COUNTDOWN, starts_at, version)],
+            replies=[room_now.message, countdown],
             publications=[
-                Publication(room_topic(room.code), countdown, version=version),
-                whole_room(room, now, self.deps.connected, version),
+                Publication(room_topic(room.code), countdown, skip=player_id, version=version),
+                replace(room_now, skip=player_id),
             ],
             rollback=rollback,
         )

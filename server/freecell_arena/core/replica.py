@@ -161,6 +161,7 @@ class Replica:
             }  # fmt: skip
         elif isinstance(message, RaceOverMessage):
             self.races.end_race_here(room)
+            room.final_standings = message.standings
         elif isinstance(message, SeriesInviteMessage):
             room.next_code = room.next_code or message.next_code
         elif isinstance(message, ProgressMessage) and message.progress.status not in ("playing", "waiting"):

@@ -47,6 +47,9 @@ class Room:
         version it was built on, which is how processes sharing a database agree on one history of the room."""
         self.tally = Tally.from_json(record.series) if record.series is not None else None
         """The race-again series this room belongs to (None: a room of its own, so far)."""
+        self.final_standings: list[Standing] | None = None
+        """The standings another process finished the race with (its `race_over`, built from the store's games):
+        this copy's games of that process's players may have ended here only as `timeout`."""
         self.next_code: str | None = None
         """The series' next room, once a member opened it (`core.series`)."""
         self.keeps_time = True
@@ -108,6 +111,8 @@ class Room:
         return all(not game.running for game in self.games.values())
 
     def standings(self) -> list[Standing]:
+        if self.final_standings is not None:
+            return self.final_standings
         rows = []
         for game in self.games.values():
             assert game.finish is not None

@@ -55,8 +55,11 @@ class Series:
             raise Refusal(ErrorCode.not_in_room, "race again is for the members of a finished race: join a room")
         if room.status != FINISHED:
             raise Refusal(ErrorCode.race_not_over, f"the race in room {room.code} is not over: race again after it")
-        if room.next_code is not None:
-            return self._join_next(player_id, room.next_code, request.id)
+        following = self.state.rooms.get(room.next_code or "")
+        if following is not None:
+            return self._join_next(player_id, following, request.id)
+        # no pointer, or one to a room not held here (told by an invitation while net read the store): the
+        # stored pointer decides, a compare-and-set refused when set, and net loads the room before a retry
         return self._open_next(player_id, room, request.id)
 
     def know_next(self, code: str, next_code: str) -> None:
@@ -65,14 +68,11 @@ class Series:
         if room is not None and room.next_code is None:
             room.next_code = next_code
 
-    def _join_next(self, player_id: str, code: str, request_id: RequestId) -> Effect:
-        room = self.state.rooms.get(code)
-        if room is None:
-            raise Refusal(ErrorCode.unknown_room, f"the series' next room {code} is gone")
+    def _join_next(self, player_id: str, room: Room, request_id: RequestId) -> Effect:
         if room.status != LOBBY:
-            raise Refusal(ErrorCode.room_started, f"the series' next race (room {code}) has already started")
+            raise Refusal(ErrorCode.room_started, f"the series' next race (room {room.code}) has already started")
         if room.is_full():
-            raise Refusal(ErrorCode.room_full, f"the series' next room {code} is full")
+            raise Refusal(ErrorCode.room_full, f"the series' next room {room.code} is full")
         return self.seat(player_id, room, request_id)
 
     def _open_next(self, player_id: str, finished: Room, request_id: RequestId) -> Effect:
@@ -80,10 +80,10 @@ class Series:
         plan = RoomPlan(finished.variant, finished.options, self.draw(finished.variant), tally=tally)
         name = self.state.players[player_id].record.display_name
         following, opened = self.open_room(player_id, plan, request_id)
-        finished.next_code = following.code
+        known, finished.next_code = finished.next_code, following.code
 
         def rollback() -> None:
-            finished.next_code = None
+            finished.next_code = known
 
         invite = SeriesInviteMessage(code=finished.code, next_code=following.code, by=name)
         pointer = Effect(

@@ -87,9 +87,19 @@ def test_leaving_before_the_start_frees_the_seat(parts: Parts, clock: ManualCloc
     assert again != code
     quick(parts, "cy")
     room = parts.state.rooms[again]
-    parts.lobby.leave_room("cy", LeaveRoomRequest())  # during the countdown: the seat is free again
+    assert room.status == "countdown"
+    left = parts.lobby.leave_room("cy", LeaveRoomRequest())  # during the countdown: the seat is free again
     assert "cy" not in room.members and not room.is_full()
-    assert quick(parts, "dan") == again and "dan" in room.members
+    assert room.status == "lobby" and room.starts_at is None  # one player left: it waits for another
+    assert [record.status for record in left.records if isinstance(record, RoomStatusRecord)] == ["lobby"]
+    assert left.rollback is not None
+    left.rollback()
+    assert room.status == "countdown" and "cy" in room.members
+    parts.lobby.leave_room("cy", LeaveRoomRequest())
+    clock.advance(RULES.wait_s + 1)
+    parts.tick()
+    assert room.status == "lobby"  # the stopped countdown starts nothing
+    assert quick(parts, "dan") == again and "dan" in room.members and room.status == "countdown"
 
 
 def test_a_pointer_the_store_has_is_filled_instead_of_opening_another(parts: Parts) -> None:

@@ -150,11 +150,17 @@ async def test_a_full_quick_race_starts_at_once_and_leaving_before_the_start_fre
         await cy.request({"type": "quick_race", "variant": "chinese-freecell"})
         await bob.expect("countdown", code=again)
         assert (await cy.request({"type": "leave_room"}))["type"] == "left_room"  # the seat is free again
+        waiting = await bob.expect("room")
+        while waiting["room"]["status"] != "lobby":  # the countdown's whole room came first
+            waiting = await bob.expect("room")
+        assert waiting["room"]["starts_at"] is None  # one player left: the countdown stopped, the room waits again
+        stored = await quick_arena.server.store.room_by_code(again)
+        assert stored is not None and stored.status == "lobby" and stored.started_at is None
         await dan.request({"type": "quick_race", "variant": "chinese-freecell"})
+        await bob.expect("countdown", code=again)
         full = await ada.request({"type": "quick_race", "variant": "chinese-freecell"})
         assert full["room"]["code"] == again
-        now = await bob.expect("countdown", code=again)
-        assert now["seconds"] == 0  # full: it starts at once
+        await bob.expect("countdown", code=again, seconds=0)  # full: it starts at once
         for client in (bob, dan, ada):
             await client.expect("race_started", code=again, timeout=5)
     finally:

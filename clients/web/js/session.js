@@ -186,6 +186,8 @@ export class Session {
     }
     if (message.room.status === 'countdown' && message.room.starts_at) {
       this.countdown = { starts_at: message.room.starts_at };
+    } else if (message.room.status === 'lobby') {
+      this.countdown = null; // a quick race whose countdown stopped (a player left) waits again
     }
   }
 

@@ -94,6 +94,8 @@ class Lobby:
         self.resign = deps.resign
         self.max_spectators = deps.max_spectators
         self.draw_seed: SeedDraw = random_seed
+        self.after_leave: Callable[[Room], Effect] = lambda room: Effect()
+        """What follows a member leaving a room that is still there (a quick race may stop its countdown)."""
 
     # ------------------------------------------------------------------ requests
 
@@ -278,6 +280,7 @@ class Lobby:
         if room.members:
             gone = MemberLeftMessage(code=room.code, player_id=player_id, host_id=room.host_id)
             left.publications.append(Publication(room_topic(room.code), gone, version=records[0].version))
+            left = left.merge(self.after_leave(room))
         return effect.merge(left)
 
     def give_up_seats(self, room: Room) -> list[Effect]:

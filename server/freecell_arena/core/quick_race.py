@@ -4,7 +4,8 @@ The variant's filling room is the one its pointer names (`QuickRoomRecord`, a co
 net reads the stored pointer before the request, so every process of a cluster fills the same room, and of two
 processes opening a room at once one is refused and joins the other's). The room is ranked, on a deal the
 server draws. Once `min_players` are in, a short countdown starts (`wait_s`) and more may still join; a full
-room starts at once. Leaving before the start frees the seat (`Lobby.leave`, as in any room).
+room starts at once. Leaving before the start frees the seat (`Lobby.leave`, as in any room); a countdown left
+with fewer than `min_players` stops, and the room waits again (`after_leave`).
 """
 
 from __future__ import annotations
@@ -76,6 +77,30 @@ class QuickRaces:
     def know_filling(self, variant_id: str, code: str) -> None:
         """The store's pointer for the variant (net read it before `quick_race`)."""
         self.filling[variant_id] = code
+
+    def after_leave(self, room: Room) -> Effect:
+        """A player left a quick race counting down: below `min_players` it waits for players again (a race
+        nobody is left to race would otherwise start)."""
+        enough = min(self.rules.min_players, room.options.max_players)
+        if not room.record.quick or room.status != COUNTDOWN or len(room.players()) >= enough:
+            return Effect()
+        if not self._later(room.starts_at):
+            return Effect()  # it begins at this tick
+        now = self.deps.state.clock.now()
+        starts_before, keeps_before = room.starts_at, room.keeps_time
+        room.status, room.starts_at = LOBBY, None
+        version = room.next_version()
+
+        def rollback() -> None:
+            room.status, room.starts_at, room.keeps_time = COUNTDOWN, starts_before, keeps_before
+            room.undo_version(version)
+            self.deps.timers.watch(room)
+
+        return Effect(
+            records=[RoomStatusRecord(room.record.room_id, LOBBY, now, version)],
+            publications=[whole_room(room, now, self.deps.connected, version)],
+            rollback=rollback,
+        )
 
     def filling_room(self, variant_id: str) -> Room | None:
         """The variant's room that takes players now, if this process holds it."""

@@ -1,8 +1,8 @@
 """Race-again series and quick races (core/series.py, core/quick_race.py).
 
 `rooms.series` keeps a series room's tally before it, `rooms.next_code` points a finished room to its series'
-next room (set once, a compare-and-set on NULL), `rooms.quick` marks a public quick-race room; `quick_rooms`
-names each variant's filling quick-race room (moved only over the code a process knew).
+next room (a compare-and-set over the pointer a process knew), `rooms.quick` marks a public quick-race room;
+`quick_rooms` names each variant's filling quick-race room (moved only over the code a process knew).
 
 Revision ID: 0008
 Revises: 0007

@@ -16,6 +16,7 @@ from freecell_arena.core.shared_state import SharedState
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
     JoinRoomRequest,
+    LeaveRoomRequest,
     MoveRequest,
     RaceAgainRequest,
     ResignRequest,
@@ -148,7 +149,17 @@ def test_a_pointer_the_store_has_makes_race_again_join_instead_of_open(parts: Pa
     parts.lobby.create_room("dan", CreateRoomRequest(variant="freecell"))
     elsewhere = parts.state.players["dan"].room_code or ""
     parts.series.know_next(first.code, elsewhere)
-    parts.series.know_next(first.code, "OTHER")  # a pointer is set once
     effect = parts.series.race_again("bob", RaceAgainRequest())
     assert not any(isinstance(record, NextRoomRecord) for record in effect.records)
     assert parts.state.players["bob"].room_code == elsewhere == first.next_code
+
+
+def test_a_next_room_everyone_left_is_replaced_over_the_pointer_known(parts: Parts, clock: ManualClock) -> None:
+    first = raced(parts, clock, "ada", "bob")
+    parts.series.race_again("ada", RaceAgainRequest())
+    closed = first.next_code or ""
+    parts.lobby.leave_room("ada", LeaveRoomRequest())  # the last one out of the next lobby closes it
+    assert closed not in parts.state.rooms
+    effect = parts.series.race_again("bob", RaceAgainRequest())
+    assert NextRoomRecord(first.record.room_id, first.next_code or "", closed) in effect.records
+    assert first.next_code not in (None, closed) and parts.state.players["bob"].room_code == first.next_code

@@ -185,3 +185,20 @@ async def test_quick_race_from_the_wrong_state_is_refused_and_changes_nothing(qu
         assert (await ada.request({"type": "get_state"}))["room"]["status"] == "lobby" == quick["room"]["status"]
     finally:
         await ada.close()
+
+
+async def test_a_next_room_everyone_left_is_replaced_on_the_next_press(arena: RunningArena) -> None:
+    host = await connect_player(arena.url, "host")
+    rival = await connect_player(arena.url, "rival")
+    try:
+        code = await finished_race(host, rival)
+        gone = (await host.request({"type": "race_again"}))["room"]["code"]
+        await host.request({"type": "leave_room"})  # the last one out closes the next lobby
+        replaced = await rival.request({"type": "race_again"})
+        assert replaced["type"] == "room" and replaced["room"]["code"] != gone
+        assert replaced["room"]["series"]["race"] == 2
+        stored = await arena.server.store.room_by_code(code)
+        assert stored is not None and stored.next_code == replaced["room"]["code"]
+    finally:
+        await host.close()
+        await rival.close()

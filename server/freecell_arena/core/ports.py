@@ -52,11 +52,13 @@ class RoomRecord:
 
 @dataclass(frozen=True, slots=True)
 class NextRoomRecord:
-    """A finished room points to its series' next room: written only while it points nowhere (compare-and-set),
-    so two members pressing "race again" at once on two processes open one next room."""
+    """A finished room points to its series' next room: written only over the pointer this process knew
+    (`previous`: None, or a next room whose lobby everyone left), a compare-and-set, so two members pressing
+    "race again" at once on two processes open one next room."""
 
     room_id: str
     next_code: str
+    previous: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

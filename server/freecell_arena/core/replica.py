@@ -163,7 +163,7 @@ class Replica:
             self.races.end_race_here(room)
             room.final_standings = message.standings
         elif isinstance(message, SeriesInviteMessage):
-            room.next_code = room.next_code or message.next_code
+            room.next_code = message.next_code
         elif isinstance(message, ProgressMessage) and message.progress.status not in ("playing", "waiting"):
             self.timers.check_if_over(room)  # a game ended on another process: maybe the race is over
         return "applied"

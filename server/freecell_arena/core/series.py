@@ -5,7 +5,8 @@ series' tally carried forward) and the finished room points to it; everyone stil
 invited (`series_invite`); whoever asks afterwards joins that room instead of opening another. The pointer is
 stored as a compare-and-set (`NextRoomRecord`): of two members pressing at once on two processes, one opens the
 room, the other's write is refused and handled again over the stored pointer (net re-reads it first), so a
-series never forks. A late reload finds the pointer in the finished room's view (`next_code`).
+series never forks. A late reload finds the pointer in the finished room's view (`next_code`). A next room
+whose lobby everyone left (closed) is replaced by a new one on the next press.
 """
 
 from __future__ import annotations
@@ -58,14 +59,15 @@ class Series:
         following = self.state.rooms.get(room.next_code or "")
         if following is not None:
             return self._join_next(player_id, following, request.id)
-        # no pointer, or one to a room not held here (told by an invitation while net read the store): the
-        # stored pointer decides, a compare-and-set refused when set, and net loads the room before a retry
+        # no pointer, or one to a room not here: a lobby everyone left (closed), or one another process opened
+        # after net read the store (its invitation came first); the pointer is moved over the one known, a
+        # compare-and-set: refused in the second case, and net loads the room before the retry
         return self._open_next(player_id, room, request.id)
 
     def know_next(self, code: str, next_code: str) -> None:
         """The store says the finished room `code` points to `next_code` (net read it before `race_again`)."""
         room = self.state.rooms.get(code)
-        if room is not None and room.next_code is None:
+        if room is not None:
             room.next_code = next_code
 
     def _join_next(self, player_id: str, room: Room, request_id: RequestId) -> Effect:
@@ -87,7 +89,7 @@ class Series:
 
         invite = SeriesInviteMessage(code=finished.code, next_code=following.code, by=name)
         pointer = Effect(
-            records=[NextRoomRecord(finished.record.room_id, following.code)],
+            records=[NextRoomRecord(finished.record.room_id, following.code, known)],
             publications=[Publication(room_topic(finished.code), invite, skip=player_id)],
             rollback=rollback,
         )

@@ -91,7 +91,8 @@ class Room(Base):
     series: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     """A race-again series' room: the tally before it (`freecell_arena.core.series_tally`)."""
     next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
-    """The series' next room, set once (compare-and-set on NULL): two members pressing at once get one room."""
+    """The series' next room (compare-and-set over the pointer a process knew): two members pressing at once get
+    one room."""
     quick: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     """A public quick-race room (`freecell_arena.core.quick_race`)."""
 

@@ -151,8 +151,8 @@ class SqlStore:
         elif record_type is NextRoomRecord:
             for pointer in run:
                 assert isinstance(pointer, NextRoomRecord)
-                refusal = f"room {pointer.room_id!r} already has its next room"
-                where = {"id": pointer.room_id, "next_code": None}
+                refusal = f"room {pointer.room_id!r} points to another next room than {pointer.previous!r}"
+                where = {"id": pointer.room_id, "next_code": pointer.previous}
                 await _execute_update(connection, RowUpdate("rooms", {"next_code": pointer.next_code}, where, refusal))
         elif record_type is QuickRoomRecord:
             for quick in run:

@@ -47,5 +47,5 @@ def wire(state: SharedState, *, shared: bool = False, quick: QuickRaceRules | No
         QuickRaceDeps(state, timers, players.is_connected, lobby.open_room, lobby.seat, lobby.drawn_seed,
                       quick or QuickRaceRules())
     )  # fmt: skip
-    lobby.after_leave = quick_races.after_leave
+    lobby.after_leave, lobby.after_join = quick_races.after_leave, quick_races.after_join
     return Parts(state, players, timers, play, lobby, races, rebuild, replica, series, quick_races)

@@ -15,6 +15,7 @@ from freecell_arena.core.shared_state import SharedState
 from freecell_arena.protocol.messages import (
     CountdownMessage,
     CreateRoomRequest,
+    JoinRoomRequest,
     LeaveRoomRequest,
     QuickRaceRequest,
     RaceStartedMessage,
@@ -150,3 +151,12 @@ def test_nobody_starts_a_quick_race_by_hand(parts: Parts) -> None:
     with pytest.raises(Refusal) as refused:
         parts.lobby.start_race("ada", StartRaceRequest())
     assert refused.value.code == "not_host" and "by itself" in refused.value.message
+
+
+def test_joining_a_quick_race_by_its_link_counts_as_pressing_quick_race(parts: Parts) -> None:
+    code = quick(parts, "ada")
+    effect = parts.lobby.join_room("bob", JoinRoomRequest(code=code))
+    assert parts.state.rooms[code].status == "countdown"
+    assert any(isinstance(record, RoomStatusRecord) and record.status == "countdown" for record in effect.records)
+    parts.lobby.join_room("cy", JoinRoomRequest(code=code, spectator=True))  # a spectator is no player
+    assert len(parts.state.rooms[code].players()) == 2

@@ -89,7 +89,7 @@ class Arena:
                 quick or QuickRaceRules(),
             )
         )
-        lobby.after_leave = self.quick.after_leave
+        lobby.after_leave, lobby.after_join = self.quick.after_leave, self.quick.after_join
         self._handlers: dict[type[Any], Callable[[str, Any], Effect]] = {
             CreateRoomRequest: self.lobby.create_room,
             JoinRoomRequest: self.lobby.join_room,

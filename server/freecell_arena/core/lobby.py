@@ -96,6 +96,8 @@ class Lobby:
         self.draw_seed: SeedDraw = random_seed
         self.after_leave: Callable[[Room], Effect] = lambda room: Effect()
         """What follows a member leaving a room that is still there (a quick race may stop its countdown)."""
+        self.after_join: Callable[[Room, str], Effect] = lambda room, player_id: Effect()
+        """What follows a player joining by code (a quick race joined by its link may start its countdown)."""
 
     # ------------------------------------------------------------------ requests
 
@@ -160,7 +162,9 @@ class Lobby:
                 raise Refusal(ErrorCode.room_full, f"room {code} is full ({limit} players)")
         elif len(room.members) - len(room.players()) >= self.max_spectators:
             raise Refusal(ErrorCode.room_full, f"room {code} has its {self.max_spectators} spectators already")
-        return self.seat(player_id, room, request.id, SPECTATOR if request.spectator else PLAYER)
+        if request.spectator:
+            return self.seat(player_id, room, request.id, SPECTATOR)
+        return self.seat(player_id, room, request.id).merge(self.after_join(room, player_id))
 
     def seat(self, player_id: str, room: Room, request_id: RequestId, role: MemberRole = PLAYER) -> Effect:
         """The player takes a seat in the room (leaving the finished room they sit in); the caller has checked

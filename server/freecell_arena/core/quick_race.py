@@ -78,6 +78,10 @@ class QuickRaces:
         """The store's pointer for the variant (net read it before `quick_race`)."""
         self.filling[variant_id] = code
 
+    def after_join(self, room: Room, player_id: str) -> Effect:
+        """A player joined a quick race by its code (its link): enough players start it as `quick_race` does."""
+        return self._maybe_start(room, player_id) if room.record.quick else Effect()
+
     def after_leave(self, room: Room) -> Effect:
         """A player left a quick race counting down: below `min_players` it waits for players again (a race
         nobody is left to race would otherwise start)."""

@@ -60,6 +60,13 @@ class Settings(BaseSettings):
         default=10.0, ge=0, description="`/readyz` says not ready this long after a write to the database failed."
     )
     max_spectators: int = Field(default=64, ge=0, description="Spectators one room may hold.")
+    quick_race_min_players: int = Field(
+        default=2, ge=1, le=64, description="Quick race: players in before its countdown starts."
+    )
+    quick_race_max_players: int = Field(default=8, ge=1, le=64, description="Quick race: a full room starts at once.")
+    quick_race_wait_s: float = Field(
+        default=10.0, ge=0, le=30, description="Quick race: the countdown once enough players are in."
+    )
     outbox_limit_bytes: int = Field(
         default=1_048_576, ge=65_536, description="Frames queued for a client that does not read; past it, cut."
     )

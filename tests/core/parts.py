@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from freecell_arena.core.lobby import Lobby, LobbyDeps
 from freecell_arena.core.play import Play, PlayDeps
 from freecell_arena.core.players import Players
+from freecell_arena.core.quick_race import QuickRaceDeps, QuickRaceRules, QuickRaces
 from freecell_arena.core.race_clock import RaceClock
 from freecell_arena.core.races import RaceDeps, Races
 from freecell_arena.core.rebuild import Rebuild, RebuildDeps
 from freecell_arena.core.replica import Replica, ReplicaDeps
+from freecell_arena.core.series import Series, SeriesDeps
 from freecell_arena.core.shared_state import SharedState
 
 
@@ -25,12 +27,14 @@ class Parts:
     races: Races
     rebuild: Rebuild
     replica: Replica
+    series: Series
+    quick: QuickRaces
 
     def tick(self) -> list[object]:
         return list(self.timers.ring(self.races, self.lobby))
 
 
-def wire(state: SharedState, *, shared: bool = False) -> Parts:
+def wire(state: SharedState, *, shared: bool = False, quick: QuickRaceRules | None = None) -> Parts:
     players = Players(state)
     timers = RaceClock(state.clock, shared=shared)
     play = Play(PlayDeps(state, timers, players.is_connected))
@@ -38,4 +42,10 @@ def wire(state: SharedState, *, shared: bool = False) -> Parts:
     races = Races(RaceDeps(state, timers, players.is_connected))
     rebuild = Rebuild(RebuildDeps(state, players, timers, lambda game: None, lobby.await_return))
     replica = Replica(ReplicaDeps(state, players, timers, rebuild, races))
-    return Parts(state, players, timers, play, lobby, races, rebuild, replica)
+    series = Series(SeriesDeps(state, lobby.open_room, lobby.seat, lobby.drawn_seed))
+    quick_races = QuickRaces(
+        QuickRaceDeps(state, timers, players.is_connected, lobby.open_room, lobby.seat, lobby.drawn_seed,
+                      quick or QuickRaceRules())
+    )  # fmt: skip
+    lobby.after_leave, lobby.after_join = quick_races.after_leave, quick_races.after_join
+    return Parts(state, players, timers, play, lobby, races, rebuild, replica, series, quick_races)

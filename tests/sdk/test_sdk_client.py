@@ -155,3 +155,23 @@ def test_the_token_file_keeps_one_private_entry_per_server(tmp_path: Path) -> No
     (tmp_path / "tokens.json").write_text("{not json")
     with pytest.raises(ValueError, match="cannot read the token file"):
         tokens.load("ws://127.0.0.1:9999")
+
+
+async def test_race_again_and_quick_race_through_the_typed_methods(sqlite_arena: Arena) -> None:
+    async with (
+        await ArenaClient.connect(sqlite_arena.url, name="first") as first,
+        await ArenaClient.connect(sqlite_arena.url, name="second") as second,
+    ):
+        with pytest.raises(ArenaError) as not_over:
+            await first.race_again()
+        assert not_over.value.code == ErrorCode.not_in_room
+        await started_game(first, "freecell", 1)
+        await first.resign()
+        again = await first.race_again()
+        assert again.room.series is not None and again.room.series.race == 2 and again.room.status == "lobby"
+        await first.leave_room()
+        quick = await second.quick_race("freecell")
+        assert quick.room.quick and quick.room.options.ranked
+        with pytest.raises(ArenaError) as unknown:
+            await first.quick_race("patience")
+        assert unknown.value.code == ErrorCode.unknown_variant

@@ -49,6 +49,8 @@ from freecell_arena.protocol.messages import (
     MoveJson,
     MoveRequest,
     PlayDailyRequest,
+    QuickRaceRequest,
+    RaceAgainRequest,
     ReplayMessage,
     ReplayRequest,
     ResignRequest,
@@ -251,6 +253,14 @@ class ArenaClient:
 
     async def get_replay(self, game_id: str) -> ReplayMessage:
         return await self.request(ReplayRequest(game_id=game_id), ReplayMessage)
+
+    async def race_again(self) -> RoomMessage:
+        """After `race_over`: the series' next room (opened, or joined when a member opened it already)."""
+        return await self.request(RaceAgainRequest(), RoomMessage)
+
+    async def quick_race(self, variant: str) -> RoomMessage:
+        """The variant's filling public room; it starts by itself (watch for `countdown` and `race_started`)."""
+        return await self.request(QuickRaceRequest(variant=variant), RoomMessage)
 
     # the daily challenge and the leaderboards (docs/leaderboards.md)
 

@@ -186,6 +186,8 @@ export class Session {
     }
     if (message.room.status === 'countdown' && message.room.starts_at) {
       this.countdown = { starts_at: message.room.starts_at };
+    } else if (message.room.status === 'lobby') {
+      this.countdown = null; // a quick race whose countdown stopped (a player left) waits again
     }
   }
 
@@ -277,6 +279,26 @@ export class Session {
       const winner = message.standings.find((row) => row.rank === 1);
       this.say(`The race is over.${winner ? ` First: ${winner.name}.` : ''}`, 'race');
     }
+  }
+
+  /** A member of our finished room opened the series' next room: the room points to it (a Join button shows). */
+  on_series_invite(message) {
+    if (this.room && message.code === this.room.code) {
+      this.room = { ...this.room, next_code: message.next_code };
+      this.say(`${message.by} opened the next race: join it with Race again.`, 'race');
+    }
+  }
+
+  /** Race again (after race_over): opens the series' next room, or joins it; resolves to that room's code. */
+  async raceAgain() {
+    const reply = await this.request({ type: 'race_again' });
+    return reply.room.code;
+  }
+
+  /** The variant's public quick race that is filling; resolves to its room's code. */
+  async quickRace(variant) {
+    const reply = await this.ask({ type: 'quick_race', variant });
+    return reply.room.code;
   }
 
   on_game_state(message) {

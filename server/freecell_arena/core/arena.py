@@ -22,10 +22,12 @@ from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.lobby import DEFAULT_MAX_SPECTATORS, Lobby, LobbyDeps, SeedDraw
 from freecell_arena.core.play import Play, PlayDeps
 from freecell_arena.core.players import Players
+from freecell_arena.core.quick_race import QuickRaceDeps, QuickRaceRules, QuickRaces
 from freecell_arena.core.race_clock import RaceClock
 from freecell_arena.core.races import RaceDeps, Races
 from freecell_arena.core.rebuild import Rebuild, RebuildDeps
 from freecell_arena.core.replica import Replica, ReplicaDeps
+from freecell_arena.core.series import Series, SeriesDeps
 from freecell_arena.core.shared_state import SharedState
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
@@ -36,6 +38,8 @@ from freecell_arena.protocol.messages import (
     Message,
     MoveRequest,
     PlayDailyRequest,
+    QuickRaceRequest,
+    RaceAgainRequest,
     ReplayRequest,
     ResignRequest,
     StartRaceRequest,
@@ -47,9 +51,17 @@ from freecell_arena.protocol.vocabulary import LOBBY
 
 
 class Arena:
-    def __init__(self, clock: Clock, max_spectators: int = DEFAULT_MAX_SPECTATORS, *, shared: bool = False) -> None:
+    def __init__(
+        self,
+        clock: Clock,
+        max_spectators: int = DEFAULT_MAX_SPECTATORS,
+        *,
+        shared: bool = False,
+        quick: QuickRaceRules | None = None,
+    ) -> None:
         """`shared`: other processes share the database and this process's rooms (a cluster): a race is finished
-        from the stored games (`replica.take_due`, then `replica.settle`)."""
+        from the stored games (`replica.take_due`, then `replica.settle`). `quick`: the quick races' sizes and
+        waits."""
         self.clock = clock
         self.state = SharedState(clock)
         self.players, self.rooms, self.games = self.state.players, self.state.rooms, self.state.games
@@ -64,6 +76,20 @@ class Arena:
             RebuildDeps(self.state, self.identities, self.timers, self.dailies.track, self.lobby.await_return)
         )
         self.replica = Replica(ReplicaDeps(self.state, self.identities, self.timers, self.rebuild, self.races))
+        lobby = self.lobby
+        self.series = Series(SeriesDeps(self.state, lobby.open_room, lobby.seat, lobby.drawn_seed))
+        self.quick = QuickRaces(
+            QuickRaceDeps(
+                self.state,
+                self.timers,
+                connected,
+                lobby.open_room,
+                lobby.seat,
+                lobby.drawn_seed,
+                quick or QuickRaceRules(),
+            )
+        )
+        lobby.after_leave, lobby.after_join = self.quick.after_leave, self.quick.after_join
         self._handlers: dict[type[Any], Callable[[str, Any], Effect]] = {
             CreateRoomRequest: self.lobby.create_room,
             JoinRoomRequest: self.lobby.join_room,
@@ -75,6 +101,8 @@ class Arena:
             StateRequest: self.play.get_state,
             ReplayRequest: self.play.get_replay,
             PlayDailyRequest: self.dailies.play,
+            RaceAgainRequest: self.series.race_again,
+            QuickRaceRequest: self.quick.quick_race,
         }
 
     @property
@@ -115,6 +143,12 @@ class Arena:
         if room is not None and room.status == LOBBY:
             return self.lobby.leave(player_id, None, reply=False)
         return self.lobby.connection_changed(player_id, connected=False)
+
+    def know_next_room(self, code: str, next_code: str) -> None:
+        self.series.know_next(code, next_code)
+
+    def know_quick_room(self, variant_id: str, code: str) -> None:
+        self.quick.know_filling(variant_id, code)
 
     def knows(self, player_id: str) -> bool:
         return self.identities.knows(player_id)

@@ -23,6 +23,7 @@ from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, Record, Ro
 from freecell_arena.core.race_clock import RaceClock
 from freecell_arena.core.room import Member, Room
 from freecell_arena.core.room_messages import whole_room
+from freecell_arena.core.series_tally import Tally
 from freecell_arena.core.shared_state import SharedState
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import Variant
@@ -38,6 +39,7 @@ from freecell_arena.protocol.messages import (
     MemberLeftMessage,
     RequestId,
     RoomMessage,
+    RoomOptions,
     StartRaceRequest,
 )
 from freecell_arena.protocol.trusted import Reply
@@ -63,6 +65,18 @@ SeedDraw = Callable[[int, int], int]
 
 
 @dataclass(frozen=True)
+class RoomPlan:
+    """What a new room is: checked by whoever opens it (a host's request, a series, a quick race)."""
+
+    variant: Variant
+    options: RoomOptions
+    seed: int
+    seed_chosen: bool = False
+    tally: Tally | None = None
+    quick: bool = False
+
+
+@dataclass(frozen=True)
 class LobbyDeps:
     state: SharedState
     players: Players
@@ -80,15 +94,26 @@ class Lobby:
         self.resign = deps.resign
         self.max_spectators = deps.max_spectators
         self.draw_seed: SeedDraw = random_seed
+        self.after_leave: Callable[[Room], Effect] = lambda room: Effect()
+        """What follows a member leaving a room that is still there (a quick race may stop its countdown)."""
+        self.after_join: Callable[[Room, str], Effect] = lambda room, player_id: Effect()
+        """What follows a player joining by code (a quick race joined by its link may start its countdown)."""
 
     # ------------------------------------------------------------------ requests
 
     def create_room(self, player_id: str, request: CreateRoomRequest) -> Effect:
         refuse_while_playing(self.state, player_id)
-        leaving = self.leave_finished_room(player_id)
+        self.leave_finished_room(player_id, dry_run=True)
         variant = known_variant(request.variant)
         options = resolve_ranked(variant, request.options)
         seed = choose_seed(variant, request.seed, request.deal, self.draw_seed)
+        chosen = request.seed is not None or request.deal is not None
+        return self.open_room(player_id, RoomPlan(variant, options, seed, seed_chosen=chosen), request.id)[1]
+
+    def open_room(self, player_id: str, plan: RoomPlan, request_id: RequestId) -> tuple[Room, Effect]:
+        """A new room with the player as its host and first player (leaving the finished room they sit in); the
+        caller has checked the plan and the player."""
+        leaving = self.leave_finished_room(player_id)
         now = self.state.clock.now()
         code = new_room_code()
         while code in self.state.rooms:
@@ -96,14 +121,16 @@ class Lobby:
         record = RoomRecord(
             room_id=new_id("r"),
             code=code,
-            variant=variant.id,
-            seed=seed,
+            variant=plan.variant.id,
+            seed=plan.seed,
             host_id=player_id,
-            options=options.model_dump(mode="json"),
+            options=plan.options.model_dump(mode="json"),
             created_at=now,
-            seed_chosen=request.seed is not None or request.deal is not None,
+            seed_chosen=plan.seed_chosen,
+            series=plan.tally.to_json() if plan.tally is not None else None,
+            quick=plan.quick,
         )
-        room = Room(record, variant, options)
+        room = Room(record, plan.variant, plan.options)
         self.state.add_room(room)
         player = self.state.players[player_id]
         room.members[player_id] = Member(player_id, player.record.display_name, player.record.bot, PLAYER)
@@ -114,9 +141,9 @@ class Lobby:
             self._drop(room)
             player.room_code = None
 
-        reply = RoomMessage(id=request.id, room=room.view(now, self.players.is_connected))
+        reply = RoomMessage(id=request_id, room=room.view(now, self.players.is_connected))
         records: list[Record] = [record, RoomStatusRecord(record.room_id, LOBBY, now), joined]
-        return leaving.merge(Effect(records=records, replies=[reply], rollback=rollback))
+        return room, leaving.merge(Effect(records=records, replies=[reply], rollback=rollback))
 
     def join_room(self, player_id: str, request: JoinRoomRequest) -> Effect:
         code = normalize_room_code(request.code)
@@ -135,8 +162,16 @@ class Lobby:
                 raise Refusal(ErrorCode.room_full, f"room {code} is full ({limit} players)")
         elif len(room.members) - len(room.players()) >= self.max_spectators:
             raise Refusal(ErrorCode.room_full, f"room {code} has its {self.max_spectators} spectators already")
+        if request.spectator:
+            return self.seat(player_id, room, request.id, SPECTATOR)
+        return self.seat(player_id, room, request.id).merge(self.after_join(room, player_id))
+
+    def seat(self, player_id: str, room: Room, request_id: RequestId, role: MemberRole = PLAYER) -> Effect:
+        """The player takes a seat in the room (leaving the finished room they sit in); the caller has checked
+        that the room takes them."""
+        player = self.state.players[player_id]
+        code = room.code
         leaving = self.leave_finished_room(player_id)
-        role: MemberRole = SPECTATOR if request.spectator else PLAYER
         room.members[player_id] = Member(player_id, player.record.display_name, player.record.bot, role)
         previous_room, player.room_code = player.room_code, code
         now = self.state.clock.now()
@@ -148,7 +183,7 @@ class Lobby:
             player.room_code = previous_room
 
         view = room.view(now, self.players.is_connected)
-        reply = RoomMessage(id=request.id, room=view)
+        reply = RoomMessage(id=request_id, room=view)
         joined = MemberJoinedMessage(code=code, member=next(m for m in view.members if m.player_id == player_id))
         publication = Publication(room_topic(code), joined, skip=player_id, version=record.version)
         return leaving.merge(Effect(records=[record], replies=[reply], publications=[publication], rollback=rollback))
@@ -158,6 +193,8 @@ class Lobby:
 
     def start_race(self, player_id: str, request: StartRaceRequest) -> Effect:
         room = self.room_of(player_id)
+        if room.record.quick:
+            raise Refusal(ErrorCode.not_host, "a quick race starts by itself once enough players are in")
         if room.host_id != player_id:
             raise Refusal(ErrorCode.not_host, "only the host starts the race")
         if room.status != LOBBY:
@@ -187,6 +224,11 @@ class Lobby:
             rollback=rollback,
         )
 
+    def drawn_seed(self, variant: Variant) -> int:
+        """A secret deal of the variant nobody chose."""
+        low, high = variant.seed_range
+        return self.draw_seed(low, high)
+
     # ------------------------------------------------------------------ seats
 
     def room_of(self, player_id: str) -> Room:
@@ -195,15 +237,16 @@ class Lobby:
             raise Refusal(ErrorCode.not_in_room, "you are not in a room")
         return room
 
-    def leave_finished_room(self, player_id: str) -> Effect:
-        """Create/join while sitting in a finished room: leave it first; in any other room: refuse."""
+    def leave_finished_room(self, player_id: str, *, dry_run: bool = False) -> Effect:
+        """Create/join while sitting in a finished room: leave it first; in any other room: refuse. `dry_run`
+        only refuses (a check before anything changes)."""
         code = self.state.players[player_id].room_code
         if code is None:
             return Effect()
         room = self.state.rooms.get(code)
         if room is not None and room.status != FINISHED:
             raise Refusal(ErrorCode.already_in_room, f"you are in room {code}: leave it first")
-        return self.leave(player_id, None, reply=False)
+        return Effect() if dry_run else self.leave(player_id, None, reply=False)
 
     def leave(self, player_id: str, request_id: RequestId, *, reply: bool) -> Effect:
         """The player leaves their room (a running game of theirs is resigned); the host's seat passes to the next
@@ -241,6 +284,7 @@ class Lobby:
         if room.members:
             gone = MemberLeftMessage(code=room.code, player_id=player_id, host_id=room.host_id)
             left.publications.append(Publication(room_topic(room.code), gone, version=records[0].version))
+            left = left.merge(self.after_leave(room))
         return effect.merge(left)
 
     def give_up_seats(self, room: Room) -> list[Effect]:

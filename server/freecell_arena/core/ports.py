@@ -44,6 +44,31 @@ class RoomRecord:
     created_at: datetime
     seed_chosen: bool = False
     """The host chose the deal (a seed or deal number) instead of letting the server draw one."""
+    series: dict[str, Any] | None = None
+    """A race-again series' room: the tally before it (`core.series_tally.Tally.to_json`)."""
+    quick: bool = False
+    """A public quick-race room (`core.quick_race`): it starts by itself."""
+
+
+@dataclass(frozen=True, slots=True)
+class NextRoomRecord:
+    """A finished room points to its series' next room: written only over the pointer this process knew
+    (`previous`: None, or a next room whose lobby everyone left), a compare-and-set, so two members pressing
+    "race again" at once on two processes open one next room."""
+
+    room_id: str
+    next_code: str
+    previous: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class QuickRoomRecord:
+    """The variant's filling quick-race room is now `code`: written only over the one this process knew
+    (`previous`, None when it knew none), so the processes of a cluster agree on one filling room a variant."""
+
+    variant: str
+    code: str
+    previous: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,15 +209,20 @@ Record = (
     | GameRecord
     | MoveRecord
     | ResultRecord
+    | NextRoomRecord
+    | QuickRoomRecord
 )
 MEMBERSHIP_RECORDS = (MemberRecord, MemberLeftRecord)
+POINTER_RECORDS = (NextRoomRecord, QuickRoomRecord)
+"""Compare-and-sets on where players go next: refused when another process moved the pointer first."""
 
 
 def changes_room(record: Record) -> bool:
-    """Whether the record moves a room to its next version (a compare-and-set another process may win)."""
+    """Whether the record is a compare-and-set another process may win (a room's next version, or a pointer to
+    the next room): refused, the request is handled again over what the store has."""
     if isinstance(record, RoomStatusRecord):
         return record.version is not None
-    return isinstance(record, MEMBERSHIP_RECORDS)
+    return isinstance(record, MEMBERSHIP_RECORDS + POINTER_RECORDS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +254,8 @@ class StoredRoom:
     members: list[StoredMember] = field(default_factory=list)
     seq: int = 0
     tag: str = ""
+    next_code: str | None = None
+    """The series' next room (`NextRoomRecord`)."""
 
 
 CommitObserver = Callable[[int, float, bool], None]

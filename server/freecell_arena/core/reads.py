@@ -150,6 +150,10 @@ class ServerStore(Store, Protocol):
         """The stored (seq, tag) of each room, in one query."""
         ...
 
+    async def quick_room(self, variant: str) -> str | None:
+        """The code of the variant's filling quick-race room (None: there never was one)."""
+        ...
+
     async def live_rooms_of(self, player_id: str) -> list[StoredRoom]:
         """The live rooms a player is a member of (a returning player finds their lobby on any process)."""
         ...

@@ -19,6 +19,7 @@ from freecell_arena.core.ports import (
     MemberLeftRecord,
     MemberRecord,
     MoveRecord,
+    NextRoomRecord,
     PlayerRecord,
     Record,
     RoomStatusRecord,
@@ -41,6 +42,7 @@ from freecell_arena.protocol.messages import (
     ProgressMessage,
     RaceOverMessage,
     RoomMessage,
+    SeriesInviteMessage,
 )
 from freecell_arena.protocol.vocabulary import CLOSED, COUNTDOWN, FINISHED, PLAYER, RUNNING, RoomStatus
 
@@ -106,7 +108,7 @@ class Replica:
         """The codes of the rooms a refused write was about (another process changed them first)."""
         codes: set[str] = set()
         for record in records:
-            if isinstance(record, MemberRecord | MemberLeftRecord | RoomStatusRecord):
+            if isinstance(record, MemberRecord | MemberLeftRecord | RoomStatusRecord | NextRoomRecord):
                 room = self.state.rooms_by_id.get(record.room_id)
                 if room is not None:
                     codes.add(room.code)
@@ -159,6 +161,9 @@ class Replica:
             }  # fmt: skip
         elif isinstance(message, RaceOverMessage):
             self.races.end_race_here(room)
+            room.final_standings = message.standings
+        elif isinstance(message, SeriesInviteMessage):
+            room.next_code = message.next_code
         elif isinstance(message, ProgressMessage) and message.progress.status not in ("playing", "waiting"):
             self.timers.check_if_over(room)  # a game ended on another process: maybe the race is over
         return "applied"

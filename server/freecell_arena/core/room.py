@@ -14,8 +14,9 @@ from datetime import datetime, timedelta
 from freecell_arena.core.player_game import PlayerGame
 from freecell_arena.core.ports import RoomRecord, RoomVersion
 from freecell_arena.core.ranking import rank
+from freecell_arena.core.series_tally import Tally
 from freecell_arena.engine import Variant
-from freecell_arena.protocol.messages import Progress, RoomMember, RoomOptions, RoomView, Standing
+from freecell_arena.protocol.messages import Progress, RoomMember, RoomOptions, RoomView, SeriesView, Standing
 from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED, LOBBY, PLAYER, RUNNING, MemberRole, RoomStatus
 
 
@@ -44,6 +45,13 @@ class Room:
         self.tag = ""
         """The room's version in the store (`RoomVersion`): each membership or status change is written over the
         version it was built on, which is how processes sharing a database agree on one history of the room."""
+        self.tally = Tally.from_json(record.series) if record.series is not None else None
+        """The race-again series this room belongs to (None: a room of its own, so far)."""
+        self.final_standings: list[Standing] | None = None
+        """The standings another process finished the race with (its `race_over`, built from the store's games):
+        this copy's games of that process's players may have ended here only as `timeout`."""
+        self.next_code: str | None = None
+        """The series' next room, once a member opened it (`core.series`)."""
         self.keeps_time = True
         """This process started the countdown (or is alone): it begins and ends the race on time. A process that
         learned of the room from another one does so only after a grace period (its keeper may have died)."""
@@ -75,6 +83,13 @@ class Room:
         """Cell Eleven's seed would reveal every face-down card: it stays secret until the race is over."""
         return self.status == FINISHED or not self.variant.face_down
 
+    def series_view(self) -> SeriesView | None:
+        """The series' tally as the room shows it: with this race's result once it is over."""
+        if self.tally is None and self.next_code is None:
+            return None
+        tally = self.tally or Tally.first(self.record.room_id)
+        return (tally.with_result(self.standings()) if self.status == FINISHED else tally).view()
+
     def players(self) -> list[Member]:
         return [member for member in self.members.values() if member.role == PLAYER]
 
@@ -96,6 +111,8 @@ class Room:
         return all(not game.running for game in self.games.values())
 
     def standings(self) -> list[Standing]:
+        if self.final_standings is not None:
+            return self.final_standings
         rows = []
         for game in self.games.values():
             assert game.finish is not None
@@ -152,4 +169,7 @@ class Room:
             ends_at=self.ends_at,
             progress=self.progress(now),
             host_chose_deal=self.record.seed_chosen,
+            next_code=self.next_code,
+            series=self.series_view(),
+            quick=self.record.quick,
         )

@@ -17,7 +17,7 @@ from freecell_arena.core.ports import DailyRecord, PlayerRecord, Record, RoomVer
 from freecell_arena.core.replica import RemoteEvent, RoomCopy
 from freecell_arena.protocol.messages import HelloRequest, Message
 
-__all__ = ["DailyDesk", "RemoteEvent", "RoomCopy", "Sessions", "SharedRooms", "StoredCopies"]
+__all__ = ["DailyDesk", "NextRooms", "RemoteEvent", "RoomCopy", "Sessions", "SharedRooms", "StoredCopies"]
 
 
 class Sessions(Protocol):
@@ -112,3 +112,15 @@ class DailyDesk(Protocol):
     def know_attempt(self, player_id: str, variant_id: str, day: date) -> None: ...
 
     def may_be_ranked(self, player_id: str, variant_id: str, day: date) -> bool: ...
+
+
+class NextRooms(Protocol):
+    """Where players go next, as the store says (read by net before `race_again` and `quick_race`)."""
+
+    def know_next_room(self, code: str, next_code: str) -> None:
+        """The finished room `code` points to its series' next room `next_code`."""
+        ...
+
+    def know_quick_room(self, variant_id: str, code: str) -> None:
+        """The variant's filling quick-race room is `code`."""
+        ...

@@ -28,8 +28,9 @@ from freecell_arena.core.clock import Clock, SystemClock
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import InProcessPublisher
 from freecell_arena.core.ports import RecordWriter
+from freecell_arena.core.quick_race import QuickRaceRules
 from freecell_arena.core.reads import ServerStore
-from freecell_arena.core.seams import Sessions, SharedRooms, StoredCopies
+from freecell_arena.core.seams import NextRooms, Sessions, SharedRooms, StoredCopies
 from freecell_arena.net.client_address import connection_class
 from freecell_arena.net.coalesce import CoalescingPublisher
 from freecell_arena.net.connection import Connection, client_address
@@ -39,6 +40,7 @@ from freecell_arena.net.effects import EffectRunner
 from freecell_arena.net.http_api import HttpApi
 from freecell_arena.net.http_front import HttpFront
 from freecell_arena.net.metrics import ServerMetrics, cancel_quietly
+from freecell_arena.net.next_rooms import NEXT_ROOM_REQUESTS, prepare_next_room
 from freecell_arena.net.queries import QUERY_TYPES, Queries
 from freecell_arena.net.ratelimit import PerAddress
 from freecell_arena.net.restore import RESTORES_FOR, adopt_room, restore_for
@@ -52,7 +54,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PREPARED_TYPES = frozenset((*QUERY_TYPES, *LOADS_FOR, *RESTORES_FOR))
+PREPARED_TYPES = frozenset((*QUERY_TYPES, *LOADS_FOR, *RESTORES_FOR, *NEXT_ROOM_REQUESTS))
 """Requests that `answer_or_prepare` answers or loads something for; every other one (a move above all) goes
 straight to core, without a further await on its path."""
 
@@ -70,7 +72,10 @@ class ArenaServer:
         self.writer = writer
         self.clock = clock or SystemClock()
         self.shutting_down = False
-        self.arena = Arena(self.clock, settings.max_spectators, shared=settings.redis_url is not None)
+        quick = QuickRaceRules(
+            settings.quick_race_min_players, settings.quick_race_max_players, settings.quick_race_wait_s
+        )
+        self.arena = Arena(self.clock, settings.max_spectators, shared=settings.redis_url is not None, quick=quick)
         self.daily = DailyService(settings, store, self.arena.dailies, self.clock)
         self.queries = Queries(store, self.clock, self.daily)
         self.cluster: ClusterBridge | None = None
@@ -110,6 +115,10 @@ class ArenaServer:
         return self.arena.rebuild
 
     @property
+    def next_rooms(self) -> NextRooms:
+        return self.arena
+
+    @property
     def rooms(self) -> SharedRooms:
         return self.arena.replica
 
@@ -129,7 +138,8 @@ class ArenaServer:
     async def answer_or_prepare(self, connection: Connection, request: Message) -> bool:
         """For a request of `PREPARED_TYPES` only. Read-only queries are answered here, outside core: True. For
         the others, load what core cannot wait for (today's daily deal and the player's ranked attempt; a game or
-        room this process does not hold) and return False: core handles the request."""
+        room this process does not hold; the stored next room of a series or quick race) and return False: core
+        handles the request."""
         if isinstance(request, QUERY_TYPES):
             try:
                 connection.send(await self.queries.answer(request, connection.player_id))
@@ -139,6 +149,8 @@ class ArenaServer:
         assert connection.player_id is not None
         await self.daily.load_for(connection.player_id, request)
         await restore_for(self.copies, self.store, request)
+        room_code = self.sessions.room_code_of(connection.player_id)
+        await prepare_next_room(self.next_rooms, self.copies, self.store, room_code, request)
         if self.cluster is not None and isinstance(request, ReplayRequest):
             await self.cluster.refresh_game(request.game_id)  # another process may have played it
         return False

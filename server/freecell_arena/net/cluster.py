@@ -53,7 +53,7 @@ CHANNEL_PREFIX = "freecell-arena:"
 TAKEOVER = "takeover"
 """The envelope type saying a player resumed on another process: the old connection here is closed."""
 ROOM_EVENTS = frozenset(
-    ("member_joined", "member_left", "member_connection", "countdown", "room", "race_over", "progress")
+    ("member_joined", "member_left", "member_connection", "countdown", "room", "race_over", "progress", "series_invite")
 )
 """The room events a copy of the room applies (`SharedRooms.apply_remote`); other messages only pass through."""
 _STILL_PLAYING = '"status":"playing"'

@@ -232,6 +232,8 @@ class Connection:
         variant = self.server.sessions.variant_of(self.player_id) if is_move else ""
         stored: bool | None = None
         for may_retry in (True, False):  # once more if another process changed the room first (a cluster)
+            if not may_retry and type(request) in self.server.prepared_types:
+                await self.server.answer_or_prepare(self, request)  # what it loaded may have moved on meanwhile
             try:
                 effect = self.server.sessions.handle(self.player_id, request)
             except Refusal as refusal:

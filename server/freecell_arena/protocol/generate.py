@@ -110,6 +110,14 @@ the race is over. In Cell Eleven face-down cards are `null` and the seed stays `
 Reconnect: send `hello` with the `token`; the reply `welcome` (`resumed: true`) is followed by
 `game_state` with your room and your game, rebuilt from the stored moves (also after a server restart).
 
+Race again: after `race_over` a member sends `race_again`: the first opens the series' next room (same options,
+a deal the server draws; the finished room's `next_code` points to it, stored, so a late reload finds it) and
+the others in the finished room get `series_invite`; a later `race_again` joins that room. The room's `series`
+is the race number and each player's wins. Quick race: `quick_race` with a variant joins its filling public room
+(`quick: true`, ranked, a drawn deal), which starts by itself (`countdown` once enough players are in, at once
+when full). From the wrong state they are refused (`race_not_over`, `not_in_room`, `already_in_room`,
+`unknown_variant`, `room_started`) and change nothing.
+
 Leaderboards, seasons, histories and the daily challenge (`get_leaderboard`, `get_season`, `get_history`,
 `get_daily`, `play_daily`): see [leaderboards.md](leaderboards.md). The queries are also plain HTTP GETs
 under `/api/` on the same port, with the same JSON.

@@ -64,6 +64,7 @@ class ErrorCode(StrEnum):
     not_found = "not_found"
     method_not_allowed = "method_not_allowed"
     not_ready = "not_ready"
+    race_not_over = "race_not_over"
 
 
 class Message(BaseModel):
@@ -135,6 +136,22 @@ class RoomMember(Message):
     connected: bool
 
 
+class SeriesScore(Message):
+    """One player's wins so far in a race-again series."""
+
+    player_id: str
+    name: str
+    wins: int
+
+
+class SeriesView(Message):
+    """A race-again series: which race of it this room is, and the wins per player of the races before it (and of
+    this one, once it is over)."""
+
+    race: int = Field(ge=1)
+    tally: list[SeriesScore]
+
+
 class RoomView(Message):
     """A room as everyone in it sees it. `seed` stays null for Cell Eleven until the race is over."""
 
@@ -151,6 +168,9 @@ class RoomView(Message):
     host_chose_deal: bool = Field(
         default=False, description="The host picked the deal (a seed or deal number): the host may know it."
     )
+    next_code: str | None = Field(default=None, description="After `race_again`: the series' next room.")
+    series: SeriesView | None = Field(default=None, description="The race-again series this room belongs to.")
+    quick: bool = Field(default=False, description="A public quick-race room: it starts by itself.")
 
 
 class GameView(Message):
@@ -377,6 +397,23 @@ class DailyRequest(Message):
     day: date | None = Field(default=None, description="One day; default: tomorrow (if prepared), today, yesterday.")
 
 
+class RaceAgainRequest(Message):
+    """After `race_over`: open the series' next room (same options, a fresh server-drawn deal) or, when a member
+    opened it already, join it. Everyone of the finished room is invited (`series_invite`)."""
+
+    type: Literal["race_again"] = "race_again"
+    id: RequestId = None
+
+
+class QuickRaceRequest(Message):
+    """Join the variant's public room that is filling (one is opened when none is); it starts by itself, ranked,
+    on a server-drawn deal."""
+
+    type: Literal["quick_race"] = "quick_race"
+    id: RequestId = None
+    variant: str
+
+
 class PlayDailyRequest(Message):
     """Play today's daily deal: your first game of it is ranked, later ones are not. The clock starts now."""
 
@@ -400,7 +437,9 @@ ClientMessage = Annotated[
     | SeasonRequest
     | HistoryRequest
     | DailyRequest
-    | PlayDailyRequest,
+    | PlayDailyRequest
+    | RaceAgainRequest
+    | QuickRaceRequest,
     Field(discriminator="type"),
 ]
 
@@ -535,6 +574,15 @@ class GameOverMessage(Message):
     single_card_moves: int
     cards_on_foundations: int
     time_ms: int
+
+
+class SeriesInviteMessage(Message):
+    """To the members of a finished room: the series' next room is open (`race_again` or `join_room` joins it)."""
+
+    type: Literal["series_invite"] = "series_invite"
+    code: str = Field(description="The finished room.")
+    next_code: str
+    by: str = Field(description="The name of who opened it.")
 
 
 class ProgressMessage(Message):
@@ -731,7 +779,8 @@ ServerMessage = Annotated[
     | SeasonMessage
     | HistoryMessage
     | DailyMessage
-    | DailyStartedMessage,
+    | DailyStartedMessage
+    | SeriesInviteMessage,
     Field(discriminator="type"),
 ]
 

@@ -88,6 +88,23 @@ class Room(Base):
     """The room's version (`freecell_arena.core.ports.RoomVersion`): every membership or status change is written
     only over the version it was built on (compare-and-set), so two processes can never both start a race or
     both take the last seat; `seq` numbers the versions."""
+    series: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """A race-again series' room: the tally before it (`freecell_arena.core.series_tally`)."""
+    next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    """The series' next room (compare-and-set over the pointer a process knew): two members pressing at once get
+    one room."""
+    quick: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    """A public quick-race room (`freecell_arena.core.quick_race`)."""
+
+
+class QuickRoom(Base):
+    """Each variant's filling quick-race room: moved only over the code a process knew (compare-and-set), so the
+    processes of a cluster fill one room a variant."""
+
+    __tablename__ = "quick_rooms"
+
+    variant: Mapped[str] = mapped_column(String(32), primary_key=True)
+    code: Mapped[str] = mapped_column(String(16))
 
 
 class RoomMember(Base):

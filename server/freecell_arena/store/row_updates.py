@@ -12,6 +12,7 @@ from typing import Any
 
 from freecell_arena.core.ports import ResultRecord, RoomStatusRecord, RoomVersion
 
+LOBBY = "lobby"
 COUNTDOWN = "countdown"
 RUNNING = "running"
 FINISHED = "finished"
@@ -34,6 +35,8 @@ def room_status_update(record: RoomStatusRecord) -> RowUpdate:
         values["started_at"] = record.at  # a countdown's end: when the race starts
     elif record.status == FINISHED:
         values["finished_at"] = record.at
+    elif record.status == LOBBY:
+        values["started_at"] = None  # a quick race whose countdown stopped (core/quick_race.py) waits again
     if record.version is not None:
         return room_version_update(record.room_id, record.version, values, f"status {record.status!r}")
     refusal = f"status {record.status!r} for unknown room {record.room_id!r}"

@@ -15,7 +15,9 @@ from freecell_arena.core.ports import (
     MemberLeftRecord,
     MemberRecord,
     MoveRecord,
+    NextRoomRecord,
     PlayerRecord,
+    QuickRoomRecord,
     Record,
     ResultRecord,
     RoomRecord,
@@ -30,7 +32,7 @@ from freecell_arena.store.engine import WRITE_OPTION, create_engine
 from freecell_arena.store.errors import RecordRefusedError
 from freecell_arena.store.history import HistoryReads
 from freecell_arena.store.leaderboards import CountDeltas, LeaderboardReads
-from freecell_arena.store.models import Game, Move, Player, Room, RoomMember, table_of
+from freecell_arena.store.models import Game, Move, Player, QuickRoom, Room, RoomMember, table_of
 from freecell_arena.store.postgres_writer import PostgresWriter
 from freecell_arena.store.row_updates import RowUpdate, result_update, room_status_update, room_version_update
 from freecell_arena.store.seasons import SeasonReads
@@ -41,9 +43,11 @@ moves = table_of(Move)
 players = table_of(Player)
 rooms = table_of(Room)
 room_members = table_of(RoomMember)
+quick_rooms = table_of(QuickRoom)
 
 _TABLES: dict[str, Table] = {
-    "games": games, "moves": moves, "players": players, "rooms": rooms, "room_members": room_members
+    "games": games, "moves": moves, "players": players, "rooms": rooms, "room_members": room_members,
+    "quick_rooms": quick_rooms,
 }  # fmt: skip
 
 # Rows that are plain inserts: consecutive records of one of these types go to the database as one
@@ -144,6 +148,16 @@ class SqlStore:
                 await _execute_update(connection, result_update(result))  # type: ignore[arg-type]  # groupby by type: this run holds only ResultRecord
                 if result.claim is not None:  # type: ignore[union-attr]  # groupby by type: this run holds only ResultRecord
                     await leaderboards.claim(connection, result, deltas)  # type: ignore[arg-type]  # groupby by type: this run holds only ResultRecord
+        elif record_type is NextRoomRecord:
+            for pointer in run:
+                assert isinstance(pointer, NextRoomRecord)
+                refusal = f"room {pointer.room_id!r} points to another next room than {pointer.previous!r}"
+                where = {"id": pointer.room_id, "next_code": pointer.previous}
+                await _execute_update(connection, RowUpdate("rooms", {"next_code": pointer.next_code}, where, refusal))
+        elif record_type is QuickRoomRecord:
+            for quick in run:
+                assert isinstance(quick, QuickRoomRecord)
+                await _move_quick_room(connection, quick)
         else:
             raise RecordRefusedError(f"not a storable record: {record_type.__name__}")
 
@@ -178,6 +192,13 @@ class SqlStore:
         async with self.engine.connect() as connection:
             row = (await connection.execute(select(rooms).where(rooms.c.code == code))).first()
             return await _stored_room(connection, row) if row else None
+
+    async def quick_room(self, variant: str) -> str | None:
+        """The code of the variant's filling quick-race room, as the store has it (None: there never was one)."""
+        async with self.engine.connect() as connection:
+            query = select(quick_rooms.c.code).where(quick_rooms.c.variant == variant)
+            code: str | None = (await connection.execute(query)).scalar()
+        return code
 
     async def live_rooms(self) -> list[StoredRoom]:
         """Lobbies, countdowns and running races: a server picks them up when it starts (their timers fire,
@@ -248,6 +269,8 @@ def _row(record: Record) -> dict[str, Any]:
                 "host_id": record.host_id,
                 "options": record.options,
                 "seed_chosen": record.seed_chosen,
+                "series": record.series,
+                "quick": record.quick,
                 "status": INITIAL_ROOM_STATUS,
                 "created_at": record.created_at,
                 "started_at": None,
@@ -271,6 +294,17 @@ def _row(record: Record) -> dict[str, Any]:
         case MoveRecord():
             return {"game_id": record.game_id, "index": record.index, "notation": record.notation, "at": record.at}
     raise TypeError(f"not an inserted record: {type(record).__name__}")
+
+
+async def _move_quick_room(connection: AsyncConnection, quick: QuickRoomRecord) -> None:
+    """The variant's filling room is now `quick.code`: inserted when the process knew none (a second insert
+    breaks the primary key), else moved only from the code it knew; refused when another process moved it."""
+    if quick.previous is None:
+        await connection.execute(insert(quick_rooms), [{"variant": quick.variant, "code": quick.code}])
+        return
+    refusal = f"the filling {quick.variant} quick race moved on from {quick.previous!r} meanwhile"
+    where = {"variant": quick.variant, "code": quick.previous}
+    await _execute_update(connection, RowUpdate("quick_rooms", {"code": quick.code}, where, refusal))
 
 
 async def _execute_update(connection: AsyncConnection, change: RowUpdate) -> None:
@@ -347,5 +381,6 @@ async def _stored_room(connection: AsyncConnection, row: Any) -> StoredRoom:
     )
     members = [StoredMember(*member) for member in await connection.execute(members_query)]
     room = RoomRecord(row.id, row.code, row.variant, row.seed, row.host_id, row.options, row.created_at,
-                      row.seed_chosen)  # fmt: skip
-    return StoredRoom(room, row.status, row.started_at, row.finished_at, game_ids, members, row.seq, row.version)
+                      row.seed_chosen, row.series, row.quick)  # fmt: skip
+    return StoredRoom(room, row.status, row.started_at, row.finished_at, game_ids, members, row.seq, row.version,
+                      row.next_code)  # fmt: skip

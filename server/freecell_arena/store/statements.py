@@ -18,7 +18,14 @@ from typing import Any
 from sqlalchemy import Table, insert
 from sqlalchemy.engine import Dialect
 
-from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, Record, ResultRecord, RoomStatusRecord
+from freecell_arena.core.ports import (
+    POINTER_RECORDS,
+    MemberLeftRecord,
+    MemberRecord,
+    Record,
+    ResultRecord,
+    RoomStatusRecord,
+)
 from freecell_arena.store.errors import RecordRefusedError
 from freecell_arena.store.row_updates import RowUpdate, result_update, room_status_update, room_version_update
 from freecell_arena.store.types import UtcDateTime
@@ -72,8 +79,11 @@ class StatementBuilder:
     @staticmethod
     def handles(records: Sequence[Record]) -> bool:
         """Whether every record is one the direct paths store: everything but a leaderboard claim (written
-        through SQLAlchemy with its bucket counts)."""
-        return not any(type(record) is ResultRecord and record.claim is not None for record in records)
+        through SQLAlchemy with its bucket counts) and the pointers of series and quick races (rare)."""
+        return not any(
+            (type(record) is ResultRecord and record.claim is not None) or type(record) in _POINTERS
+            for record in records
+        )
 
     def statements(self, records: Sequence[Record]) -> list[Statement]:
         """The statements of one transaction, in order: one executemany per run of inserts of one shape."""
@@ -142,6 +152,9 @@ class StatementBuilder:
         if processor is _UNSEEN:
             processor = self._processors[(table.name, key)] = _processor(table.c[key].type, self.dialect)
         return value if processor is None else processor(value)  # type: ignore[operator]  # the cache holds processors once _UNSEEN is replaced above
+
+
+_POINTERS = frozenset(POINTER_RECORDS)
 
 
 def _column_names(row: dict[str, Any]) -> tuple[str, ...]:

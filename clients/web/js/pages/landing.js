@@ -1,6 +1,6 @@
 /**
- * The landing page: create a race (variant, deal, every room option the protocol has), join one by code or
- * link, today's daily challenges, the leaderboards.
+ * The landing page: create a race (variant, deal, every room option the protocol has), a quick race per
+ * variant, join one by code or link, today's daily challenges, the leaderboards.
  */
 
 import { h, replace } from '../dom.js';
@@ -118,6 +118,21 @@ export function landingPage(main, { session, navigate, location, badCode }) {
       h('a', { href: viewHref(location, '/leaderboards/freecell') }, 'Leaderboards'), ' \u00b7 ',
       h('a', { href: viewHref(location, '/history') }, 'Your games')));
 
+  const quick = h('section', { class: 'card-panel quick-races', 'aria-labelledby': 'quick-title' },
+    h('h2', { id: 'quick-title' }, 'Quick race'),
+    h('p', {}, 'Race whoever else is waiting: a ranked race on a new deal that starts by itself.'),
+    h('div', { class: 'quick-buttons' }, VARIANTS.map((variant) => h('button', {
+      type: 'button', dataset: { quickVariant: variant.id },
+      onclick: async () => {
+        error.hidden = true;
+        try {
+          navigate(roomHref(location, await session.quickRace(variant.id)));
+        } catch (failure) {
+          showError(failure.message);
+        }
+      },
+    }, `Quick race: ${variant.name}`))));
+
   const resume = h('div', { class: 'resume' });
   const showResume = () => {
     const room = session.room;
@@ -137,6 +152,6 @@ export function landingPage(main, { session, navigate, location, badCode }) {
   const notice = badCode ? h('p', { class: 'form-error', role: 'alert' }, `\u201c${badCode}\u201d is not a room code.`) : null;
   main.replaceChildren(h('div', { class: 'landing' },
     h('h1', { class: 'visually-hidden' }, 'FreeCell Arena'), notice, resume, error,
-    h('div', { class: 'landing-grid' }, createForm, h('div', { class: 'landing-side' }, joinForm, daily))));
+    h('div', { class: 'landing-grid' }, createForm, h('div', { class: 'landing-side' }, quick, joinForm, daily))));
   return { destroy: unsubscribe };
 }

@@ -29,6 +29,7 @@ function optionsSummary(room) {
     options.ranked ? 'ranked' : 'unranked',
   ];
   if (room.host_chose_deal) parts.push('the host chose the deal');
+  if (room.quick) parts.push('quick race: it starts by itself');
   return parts.join(' · ');
 }
 
@@ -39,7 +40,8 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   const arena = h('div', { class: 'room-arena' });
   const race = h('aside', { class: 'race-panel', 'aria-label': 'Race' });
   const results = h('div', { class: 'room-results' });
-  const page = h('div', { class: 'room-page', dataset: { roomCode: code } }, header, notice, lobby,
+  const invite = h('div', { class: 'room-invite' });
+  const page = h('div', { class: 'room-page', dataset: { roomCode: code } }, header, invite, notice, lobby,
     h('div', { class: 'room-play' }, arena, race), results);
   main.replaceChildren(page);
   let gameView = null;
@@ -133,7 +135,10 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
         watching.length ? [h('h3', {}, `Spectators (${watching.length})`),
           h('ul', { class: 'member-list', 'aria-label': 'Spectators' }, watching.map((member) => memberItem(current, member)))] : null),
     ];
-    if (current.status === 'lobby') {
+    if (current.series) parts.push(seriesPanel(current, session.playerId));
+    if (current.status === 'lobby' && current.quick) {
+      parts.push(h('p', { class: 'start', dataset: { quick: '' } }, 'A quick race: it starts by itself once enough players are in (at once when full).'));
+    } else if (current.status === 'lobby') {
       parts.push(isHost
         ? h('div', { class: 'start' }, h('button', { type: 'button', class: 'primary big', onclick: () => session.request({ type: 'start_race' }).catch(() => null) }, 'Start'),
           h('p', {}, 'Share the link; start when everyone is in.'))
@@ -188,18 +193,40 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     }
   }
 
+  function raceAgainBlock(current) {
+    const next = current.next_code;
+    return h('div', { class: 'race-again', dataset: { nextCode: next ?? '' } },
+      h('button', { type: 'button', class: 'primary', onclick: raceAgain },
+        next ? 'Join the next race' : 'Race again'),
+      h('span', {}, next ? ` Room ${next} is open for this race’s players.` : ' Same options, a new deal; everyone here is invited.'));
+  }
+
+  async function raceAgain() {
+    try {
+      navigate(roomHref(location, await session.raceAgain()));
+    } catch {
+      // announced by the session
+    }
+  }
+
   function renderResults(current) {
     const over = session.raceOver?.code === code ? session.raceOver : null;
     if (current.status !== 'finished') {
       replace(results);
+      replace(invite);
       return;
     }
+    const member = me() !== null;
+    replace(invite, member && current.next_code ? h('p', { class: 'card-panel invite', role: 'status' },
+      `The next race of this series is open in room ${current.next_code}. `,
+      h('button', { type: 'button', class: 'primary', onclick: raceAgain }, `Join room ${current.next_code}`)) : null);
     if (!over) { // back on the page after the race: the standings went out at race_over; the final counts remain
       const own = session.game.game?.room_code === code ? session.game.game.game_id : null;
       replace(results, h('section', { class: 'card-panel standings', 'aria-labelledby': 'standings-title' },
         h('h2', { id: 'standings-title' }, 'The race is over'),
         h('p', {}, 'The final counts of every player are in the race panel.', own ? ' ' : '',
-          own ? h('a', { href: viewHref(location, `/replay/${encodeURIComponent(own)}`) }, 'Your replay') : '')));
+          own ? h('a', { href: viewHref(location, `/replay/${encodeURIComponent(own)}`) }, 'Your replay') : ''),
+        member ? raceAgainBlock(current) : null));
       return;
     }
     const again = current.variant === 'cell-eleven' ? null
@@ -213,6 +240,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
           h('td', {}, String(row.rank)), h('td', {}, row.name), h('td', {}, PLAYER_STATUS[row.outcome] ?? row.outcome),
           h('td', {}, String(row.moves)), h('td', {}, formatDuration(row.time_ms)), h('td', {}, String(row.cards_on_foundations)),
           h('td', {}, h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')))))),
+      member ? raceAgainBlock(current) : null,
       again));
   }
 
@@ -260,6 +288,15 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
       gameView?.destroy();
     },
   };
+}
+
+/** A race-again series: which race this is, and the wins of each player so far (this race's once it is over). */
+function seriesPanel(current, playerId) {
+  return h('section', { class: 'card-panel series', 'aria-labelledby': 'series-title', dataset: { race: current.series.race } },
+    h('h2', { id: 'series-title' }, `Series · race ${current.series.race}`),
+    h('ol', { class: 'series-tally', 'aria-label': 'Wins in this series' }, current.series.tally.map((row) => h('li', {
+      dataset: { playerId: row.player_id, wins: row.wins }, class: row.player_id === playerId ? 'me' : '',
+    }, h('span', { class: 'member-name' }, row.name), ` ${row.wins} ${row.wins === 1 ? 'win' : 'wins'}`))));
 }
 
 function deckSize(variant) {

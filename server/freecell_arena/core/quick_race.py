@@ -1,0 +1,172 @@
+"""Quick race: a public room per variant that fills with whoever presses "Quick race" and starts by itself.
+
+The variant's filling room is the one its pointer names (`QuickRoomRecord`, a compare-and-set in the store:
+net reads the stored pointer before the request, so every process of a cluster fills the same room, and of two
+processes opening a room at once one is refused and joins the other's). The room is ranked, on a deal the
+server draws. Once `min_players` are in, a short countdown starts (`wait_s`) and more may still join; a full
+room starts at once. Leaving before the start frees the seat (`Lobby.leave`, as in any room); a countdown left
+with fewer than `min_players` stops, and the room waits again (`after_leave`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from freecell_arena.core.daily_play import refuse_while_playing
+from freecell_arena.core.effects import Effect, Publication, Refusal
+from freecell_arena.core.events import room_topic
+from freecell_arena.core.leaderboard import resolve_ranked
+from freecell_arena.core.lobby import RoomPlan
+from freecell_arena.core.ports import QuickRoomRecord, RoomStatusRecord
+from freecell_arena.core.race_clock import RaceClock
+from freecell_arena.core.room import Room
+from freecell_arena.core.room_messages import Connected, whole_room
+from freecell_arena.core.series import DrawSeed, OpenRoom, TakeSeat
+from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.variant_request import known_variant
+from freecell_arena.engine import Variant
+from freecell_arena.protocol.messages import CountdownMessage, ErrorCode, QuickRaceRequest, RoomOptions
+from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED, LOBBY
+
+
+@dataclass(frozen=True)
+class QuickRaceRules:
+    """Sizes and waits (the server's settings `quick_race_*`)."""
+
+    min_players: int = 2
+    """Players in the room before its countdown starts."""
+    max_players: int = 8
+    """A full room starts at once."""
+    wait_s: float = 10.0
+    """The countdown once `min_players` are in (others may still join meanwhile)."""
+
+
+@dataclass(frozen=True)
+class QuickRaceDeps:
+    state: SharedState
+    timers: RaceClock
+    connected: Connected
+    open_room: OpenRoom
+    seat: TakeSeat
+    draw: DrawSeed
+    rules: QuickRaceRules
+
+
+class QuickRaces:
+    def __init__(self, deps: QuickRaceDeps) -> None:
+        self.deps = deps
+        self.rules = deps.rules
+        self.filling: dict[str, str] = {}
+        """Variant -> the code of its filling room, as this process last knew it."""
+
+    def quick_race(self, player_id: str, request: QuickRaceRequest) -> Effect:
+        state = self.deps.state
+        variant = known_variant(request.variant)
+        refuse_while_playing(state, player_id)
+        current = state.room_of_player(player_id)
+        if current is not None and current.status != FINISHED:
+            raise Refusal(ErrorCode.already_in_room, f"you are in room {current.code}: leave it first")
+        room = self.filling_room(variant.id)
+        if room is not None:
+            effect = self.deps.seat(player_id, room, request.id)
+        else:
+            room, effect = self._open(player_id, variant, request)
+        return effect.merge(self._maybe_start(room, player_id))
+
+    def know_filling(self, variant_id: str, code: str) -> None:
+        """The store's pointer for the variant (net read it before `quick_race`)."""
+        self.filling[variant_id] = code
+
+    def after_join(self, room: Room, player_id: str) -> Effect:
+        """A player joined a quick race by its code (its link): enough players start it as `quick_race` does."""
+        return self._maybe_start(room, player_id) if room.record.quick else Effect()
+
+    def after_leave(self, room: Room) -> Effect:
+        """A player left a quick race counting down: below `min_players` it waits for players again (a race
+        nobody is left to race would otherwise start)."""
+        enough = min(self.rules.min_players, room.options.max_players)
+        if not room.record.quick or room.status != COUNTDOWN or len(room.players()) >= enough:
+            return Effect()
+        if not self._later(room.starts_at):
+            return Effect()  # it begins at this tick
+        now = self.deps.state.clock.now()
+        starts_before, keeps_before = room.starts_at, room.keeps_time
+        room.status, room.starts_at = LOBBY, None
+        version = room.next_version()
+
+        def rollback() -> None:
+            room.status, room.starts_at, room.keeps_time = COUNTDOWN, starts_before, keeps_before
+            room.undo_version(version)
+            self.deps.timers.watch(room)
+
+        return Effect(
+            records=[RoomStatusRecord(room.record.room_id, LOBBY, now, version)],
+            publications=[whole_room(room, now, self.deps.connected, version)],
+            rollback=rollback,
+        )
+
+    def filling_room(self, variant_id: str) -> Room | None:
+        """The variant's room that takes players now, if this process holds it."""
+        room = self.deps.state.rooms.get(self.filling.get(variant_id, ""))
+        if room is None or not room.record.quick or room.is_full():
+            return None
+        if room.status == LOBBY:
+            return room
+        return room if room.status == COUNTDOWN and self._later(room.starts_at) else None
+
+    def _later(self, at: datetime | None) -> bool:
+        return at is not None and at > self.deps.state.clock.now()
+
+    def _open(self, player_id: str, variant: Variant, request: QuickRaceRequest) -> tuple[Room, Effect]:
+        rules = self.rules
+        wanted = RoomOptions(max_players=rules.max_players, countdown_s=rules.wait_s, ranked=True)
+        plan = RoomPlan(variant, resolve_ranked(variant, wanted), self.deps.draw(variant), quick=True)
+        room, opened = self.deps.open_room(player_id, plan, request.id)
+        previous = self.filling.get(variant.id)
+        self.filling[variant.id] = room.code
+
+        def rollback() -> None:
+            if self.filling.get(variant.id) == room.code:
+                if previous is None:
+                    self.filling.pop(variant.id, None)
+                else:
+                    self.filling[variant.id] = previous
+
+        pointer = Effect(records=[QuickRoomRecord(variant.id, room.code, previous)], rollback=rollback)
+        return room, opened.merge(pointer)
+
+    def _maybe_start(self, room: Room, player_id: str) -> Effect:
+        """Enough players: the countdown starts; full: the race starts now. The player whose seat did it hears
+        it in replies (their connection follows the room only once this request is done)."""
+        now = self.deps.state.clock.now()
+        players = len(room.players())
+        if room.is_full() and (room.status == LOBBY or self._later(room.starts_at)):
+            return self._schedule(room, now, player_id)
+        if room.status == LOBBY and players >= min(self.rules.min_players, room.options.max_players):
+            return self._schedule(room, now + timedelta(seconds=self.rules.wait_s), player_id)
+        return Effect()
+
+    def _schedule(self, room: Room, starts_at: datetime, player_id: str) -> Effect:
+        now = self.deps.state.clock.now()
+        status_before, starts_before, keeps_before = room.status, room.starts_at, room.keeps_time
+        room.status, room.starts_at, room.keeps_time = COUNTDOWN, starts_at, True
+        self.deps.timers.watch(room)
+        version = room.next_version()
+
+        def rollback() -> None:
+            room.status, room.starts_at, room.keeps_time = status_before, starts_before, keeps_before
+            room.undo_version(version)
+
+        seconds = max(0.0, (starts_at - now).total_seconds())
+        countdown = CountdownMessage(code=room.code, starts_at=starts_at, seconds=seconds)
+        room_now = whole_room(room, now, self.deps.connected, version)
+        return Effect(
+            records=[RoomStatusRecord(room.record.room_id, COUNTDOWN, starts_at, version)],
+            replies=[room_now.message, countdown],
+            publications=[
+                Publication(room_topic(room.code), countdown, skip=player_id, version=version),
+                replace(room_now, skip=player_id),
+            ],
+            rollback=rollback,
+        )

@@ -1,0 +1,165 @@
+"""`core.series.Series`: race again after a race is over, one next room a series, a running tally of wins."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+from core_support import ManualClock, known_player
+from parts import Parts, wire
+
+from freecell_arena.core.effects import Refusal
+from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, NextRoomRecord, RoomRecord, RoomStatusRecord
+from freecell_arena.core.review import solve_par
+from freecell_arena.core.room import Room
+from freecell_arena.core.shared_state import SharedState
+from freecell_arena.protocol.messages import (
+    CreateRoomRequest,
+    JoinRoomRequest,
+    LeaveRoomRequest,
+    MoveRequest,
+    RaceAgainRequest,
+    ResignRequest,
+    RoomMessage,
+    RoomOptions,
+    SeriesInviteMessage,
+    StartRaceRequest,
+)
+
+SEED = 1
+
+
+@cache
+def winning_line() -> tuple[str, ...]:
+    return solve_par("freecell", SEED, budget_s=20).line
+
+
+def raced(parts: Parts, clock: ManualClock, winner: str, loser: str) -> Room:
+    """The players' room raced to its end: `winner` plays the solver's line, `loser` resigns."""
+    room = parts.state.room_of_player(winner)
+    assert room is not None
+    parts.lobby.start_race(room.host_id, StartRaceRequest())
+    clock.advance(1)
+    parts.tick()
+    for notation in winning_line():
+        parts.play.move(winner, MoveRequest(move=notation))
+    parts.play.resign(loser, ResignRequest())
+    parts.tick()
+    assert room.status == "finished"
+    return room
+
+
+@pytest.fixture
+def parts(state: SharedState) -> Parts:
+    parts = wire(state)
+    parts.lobby.draw_seed = lambda low, high: SEED
+    for player in ("ada", "bob", "cy"):
+        known_player(state, player)
+    options = RoomOptions(countdown_s=0, time_limit_s=600)
+    parts.lobby.create_room("ada", CreateRoomRequest(variant="freecell", options=options))
+    parts.lobby.join_room("bob", JoinRoomRequest(code=state.players["ada"].room_code or ""))
+    return parts
+
+
+def test_race_again_opens_the_next_room_with_the_same_options_and_invites_the_others(
+    parts: Parts, clock: ManualClock
+) -> None:
+    first = raced(parts, clock, "ada", "bob")
+    effect = parts.series.race_again("ada", RaceAgainRequest(id=5))
+    kinds = [type(record) for record in effect.records]
+    assert kinds == [MemberLeftRecord, RoomRecord, RoomStatusRecord, MemberRecord, NextRoomRecord]
+    following = parts.state.rooms[first.next_code or ""]
+    assert following.options == first.options and following.variant is first.variant
+    assert not following.record.seed_chosen and following.host_id == "ada"
+    (reply,) = effect.replies
+    assert isinstance(reply, RoomMessage) and reply.id == 5 and reply.room.series is not None
+    assert reply.room.series.race == 2
+    assert [(row.name, row.wins) for row in reply.room.series.tally] == [("ada", 1), ("bob", 0)]
+    invite = next(p for p in effect.publications if isinstance(p.message, SeriesInviteMessage))
+    assert invite.topic == f"room:{first.code}" and invite.skip == "ada"
+    assert invite.message == SeriesInviteMessage(code=first.code, next_code=following.code, by="ada")
+    finished_view = first.view(clock.now(), lambda player: True)
+    assert finished_view.next_code == following.code and finished_view.series is not None
+    assert [(row.name, row.wins) for row in finished_view.series.tally] == [("ada", 1), ("bob", 0)]
+
+
+def test_the_second_to_ask_joins_the_same_next_room_and_the_tally_runs_on(parts: Parts, clock: ManualClock) -> None:
+    first = raced(parts, clock, "ada", "bob")
+    parts.series.race_again("bob", RaceAgainRequest())
+    rooms = len(parts.state.rooms)
+    joined = parts.series.race_again("ada", RaceAgainRequest())
+    assert [type(record) for record in joined.records] == [MemberLeftRecord, MemberRecord]
+    assert len(parts.state.rooms) == rooms and parts.state.players["ada"].room_code == first.next_code
+    second = raced(parts, clock, "bob", "ada")
+    parts.series.race_again("ada", RaceAgainRequest())
+    third = parts.state.rooms[second.next_code or ""]
+    view = third.view(clock.now(), lambda player: True)
+    assert view.series is not None and view.series.race == 3
+    assert sorted((row.name, row.wins) for row in view.series.tally) == [("ada", 1), ("bob", 1)]
+    assert third.tally is not None and third.tally.series_id == first.record.room_id
+
+
+@pytest.mark.parametrize(
+    ("who", "stage", "code"),
+    [("ada", "lobby", "race_not_over"), ("ada", "running", "race_not_over"), ("cy", "finished", "not_in_room")],
+)
+def test_race_again_from_the_wrong_state_is_refused_and_changes_nothing(
+    parts: Parts, clock: ManualClock, who: str, stage: str, code: str
+) -> None:
+    room = parts.state.room_of_player("ada")
+    assert room is not None
+    if stage == "running":
+        parts.lobby.start_race("ada", StartRaceRequest())
+        clock.advance(1)
+        parts.tick()
+    elif stage == "finished":
+        raced(parts, clock, "ada", "bob")
+    rooms, seq = dict(parts.state.rooms), room.seq
+    with pytest.raises(Refusal) as refused:
+        parts.series.race_again(who, RaceAgainRequest())
+    assert refused.value.code == code
+    assert parts.state.rooms == rooms and room.seq == seq and room.next_code is None
+
+
+def test_a_next_room_that_started_or_filled_is_refused(parts: Parts, clock: ManualClock) -> None:
+    first = raced(parts, clock, "ada", "bob")
+    parts.series.race_again("ada", RaceAgainRequest())
+    following = parts.state.rooms[first.next_code or ""]
+    parts.lobby.start_race("ada", StartRaceRequest())
+    with pytest.raises(Refusal) as refused:
+        parts.series.race_again("bob", RaceAgainRequest())
+    assert refused.value.code == "room_started" and "bob" not in following.members
+    assert parts.state.players["bob"].room_code == first.code
+
+
+def test_a_refused_write_rolls_the_pointer_and_the_seats_back(parts: Parts, clock: ManualClock) -> None:
+    first = raced(parts, clock, "ada", "bob")
+    rooms = set(parts.state.rooms)
+    effect = parts.series.race_again("ada", RaceAgainRequest())
+    assert effect.rollback is not None
+    effect.rollback()
+    assert first.next_code is None and set(parts.state.rooms) == rooms
+    assert parts.state.players["ada"].room_code == first.code and "ada" in first.members
+
+
+def test_a_pointer_the_store_has_makes_race_again_join_instead_of_open(parts: Parts, clock: ManualClock) -> None:
+    """Another process opened the next room (net read the pointer and brought the room here first)."""
+    first = raced(parts, clock, "ada", "bob")
+    known_player(parts.state, "dan")
+    parts.lobby.create_room("dan", CreateRoomRequest(variant="freecell"))
+    elsewhere = parts.state.players["dan"].room_code or ""
+    parts.series.know_next(first.code, elsewhere)
+    effect = parts.series.race_again("bob", RaceAgainRequest())
+    assert not any(isinstance(record, NextRoomRecord) for record in effect.records)
+    assert parts.state.players["bob"].room_code == elsewhere == first.next_code
+
+
+def test_a_next_room_everyone_left_is_replaced_over_the_pointer_known(parts: Parts, clock: ManualClock) -> None:
+    first = raced(parts, clock, "ada", "bob")
+    parts.series.race_again("ada", RaceAgainRequest())
+    closed = first.next_code or ""
+    parts.lobby.leave_room("ada", LeaveRoomRequest())  # the last one out of the next lobby closes it
+    assert closed not in parts.state.rooms
+    effect = parts.series.race_again("bob", RaceAgainRequest())
+    assert NextRoomRecord(first.record.room_id, first.next_code or "", closed) in effect.records
+    assert first.next_code not in (None, closed) and parts.state.players["bob"].room_code == first.next_code

@@ -15,6 +15,7 @@ from freecell_arena.protocol.messages import (
     ErrorCode,
     GameStateMessage,
     MoveJson,
+    RaceOverMessage,
     RaceStartedMessage,
     RoomMessage,
     RoomOptions,
@@ -167,6 +168,7 @@ async def test_race_again_and_quick_race_through_the_typed_methods(sqlite_arena:
         assert not_over.value.code == ErrorCode.not_in_room
         await started_game(first, "freecell", 1)
         await first.resign()
+        await first.wait_for(RaceOverMessage)  # the race ends at the server's next tick, not in the resign's reply
         again = await first.race_again()
         assert again.room.series is not None and again.room.series.race == 2 and again.room.status == "lobby"
         await first.leave_room()

@@ -391,7 +391,6 @@ class PlayDailyRequest(Message):
     variant: str
 
 
-
 # ---------------------------------------------------------------- accounts (docs/accounts.md)
 
 PasskeyCeremony = Literal["save", "sign_in"]

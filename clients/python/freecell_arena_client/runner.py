@@ -42,7 +42,7 @@ from freecell_arena.protocol.messages import (
 from freecell_arena_client.bot import Bot
 from freecell_arena_client.client import CLOSE_REPLACED, ArenaClient
 from freecell_arena_client.errors import ArenaClientError, ArenaError, BotError, ConnectionLost
-from freecell_arena_client.tokens import TokenFile
+from freecell_arena_client.tokens import TokenFile, is_bot_token
 
 log = logging.getLogger("freecell_arena_client")
 
@@ -206,8 +206,8 @@ class BotRunner:
             try:
                 welcome = await client.hello(config.name, token=token, bot=True)
             except ArenaError as error:
-                if error.code != ErrorCode.unknown_token or self.game is not None:
-                    raise
+                if error.code != ErrorCode.unknown_token or self.game is not None or is_bot_token(token):
+                    raise  # a bot account's token refused (revoked, unknown) is never swapped for a new player
                 log.warning("the server does not know the saved token; playing as a new player")
                 welcome = await client.hello(config.name, bot=True)
         except BaseException:

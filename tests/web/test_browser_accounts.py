@@ -14,7 +14,7 @@ from arena_client import ArenaClient
 from boards_helpers import play, winning_moves
 from playwright.async_api import Page, expect
 from serverprocess import ServerProcess
-from webpages import Player, virtual_authenticator
+from webpages import Player, assert_accessible, virtual_authenticator
 
 SEED = 6  # the solver wins it in a few hundredths of a second
 
@@ -54,6 +54,7 @@ async def test_save_sign_in_elsewhere_revoke_claimed_names_and_bots(server: Serv
     await laptop.page.get_by_role("button", name="Play here").click()  # the program had taken the seat
     await laptop.page.goto(base + "/#/account")
     await expect(laptop.page.get_by_text("an unsaved player")).to_be_visible()
+    await assert_accessible(laptop, "account of an unsaved player")
     await laptop.page.get_by_role("textbox", name="Passkey name").fill("Laptop")
     await laptop.page.get_by_role("button", name="Save with a passkey").click()
     await expect(laptop.page.get_by_text("the name is yours (claimed)")).to_be_visible()
@@ -109,12 +110,22 @@ async def test_save_sign_in_elsewhere_revoke_claimed_names_and_bots(server: Serv
     await phone.page.get_by_role("button", name="Create bot").click()
     token = await phone.page.locator("[data-bot-token]").text_content()
     assert token is not None and token.startswith("fcb_")
+    await expect(phone.page.locator("[data-bot-id]")).to_contain_text("a solver")
+    await assert_accessible(phone, "account of a saved player, a bot's token shown")
     await win_a_race(server.url, token, bot=False)
     await phone.page.goto(base + f"/#/leaderboards/freecell?board=deal&seed={SEED}&bots=1")
     row = phone.page.locator("tbody tr").filter(has_text="Solvy")
     await expect(row).to_contain_text("(claimed name)")
     await phone.page.goto(base + f"/#/leaderboards/freecell?board=deal&seed={SEED}")
     await expect(phone.page.get_by_text("Solvy")).to_have_count(0)
+
+    # sign out everywhere: this browser forgets the player and asks for a name (or a passkey) again
+    await phone.page.goto(base + "/#/account")
+    await phone.page.get_by_role("button", name="Sign out everywhere").click()
+    await expect(phone.page.get_by_text("Signed out everywhere.").first).to_be_visible()
+    await phone.page.get_by_role("link", name="Play again").click()
+    await expect(phone.page.get_by_role("button", name="Sign in with a passkey")).to_be_visible()
+    assert await stored_token(phone.page) is None
 
 
 async def test_on_127_0_0_1_the_page_sends_passkeys_to_localhost(server: ServerProcess, new_player: Any) -> None:

@@ -8,11 +8,14 @@ import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from freecell_arena.core.account_ports import AccountRecord
 from freecell_arena.core.identity import hash_token
 from freecell_arena.core.passkeys import new_user_handle
 from freecell_arena.protocol.messages import LeaderboardMessage, LeaderboardRequest
-from freecell_arena_client import ArenaClient, TokenFile
+from freecell_arena_client import ArenaClient, ConnectionLost, NewRoom, TokenFile, run_bot
+from freecell_arena_client.bots import GreedyBot
 
 from .support import Arena
 from .test_sdk_command import bot_command
@@ -69,3 +72,20 @@ async def test_the_bot_command_plays_as_the_bot_account_and_stops_on_a_revoked_t
     assert refused.returncode == 1
     assert "revoked" in refused.stderr and "Traceback" not in refused.stderr
     assert "new player" not in refused.stderr
+
+
+async def test_a_running_bot_whose_token_is_revoked_stops_at_once(sqlite_arena: Arena) -> None:
+    owner_id, bot_id, token = await a_bot_account(sqlite_arena)
+    server = sqlite_arena.server
+    running = asyncio.create_task(
+        run_bot(GreedyBot(), sqlite_arena.url, create=NewRoom("freecell", deal=2), players=2, token=token,
+                start_timeout_s=30, max_rate_per_s=None)
+    )  # fmt: skip
+    async with asyncio.timeout(10):
+        while bot_id not in server.holder.by_player:  # waiting in its lobby for a second player
+            await asyncio.sleep(0.02)
+    server.close_revoked(await server.accounts.service.revoke(owner_id, hash_token(token)))
+    with pytest.raises(ConnectionLost, match="revoked") as lost:
+        async with asyncio.timeout(10):
+            await running
+    assert lost.value.code == 4001

@@ -323,3 +323,14 @@ async def test_a_revoked_bot_token_closes_the_bot_and_is_refused(arena: Arena) -
     again = await arena.open()
     assert (await again.request({"type": "hello", "name": "Solvy", "token": made["token"]}))["code"] == "revoked_token"
     assert (await again.hello("Solvy", token=second["token"]))["player_id"] == made["bot_id"]
+
+
+async def test_saving_a_name_another_saved_first_is_refused_before_the_browser_makes_a_passkey(arena: Arena) -> None:
+    zed = await arena.player("Zed")
+    other = await arena.player("zed")  # nobody had claimed it yet: an unsaved player may take any free name
+    await save(arena, zed, SoftwareAuthenticator())
+    refused = await other.request({"type": "passkey_begin", "ceremony": "save"})
+    assert refused["code"] == "name_taken", refused
+    assert await arena.server.sweep_accounts() == 0 and await counts(arena, other.player_id or "") == (0, 0)
+    arena.clock.advance(301)
+    assert await arena.server.sweep_accounts() == 0, "no challenge was stored for the refused beginning"

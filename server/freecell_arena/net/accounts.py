@@ -24,6 +24,7 @@ from freecell_arena.core.accounts import (
     NewBot,
     Revocation,
     bot_token,
+    check_name_free,
     new_bot,
     new_session,
     remove_passkey,
@@ -112,6 +113,10 @@ class AccountService:
         """Options to create a passkey for `player` (saved or not yet); the challenge is stored first."""
         self._limit("begin", attempt_key)
         account = await self.store.account(player.player_id)
+        if account is None:  # a first passkey claims the name: refused now, before the browser makes a passkey
+            check_name_free(
+                player.display_name, player.player_id, await self.store.name_holder(key_hashes(player.display_name))
+            )
         handle = account.user_handle if account else new_user_handle()
         start = registration_options(
             self.rp,

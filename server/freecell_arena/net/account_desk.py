@@ -192,7 +192,7 @@ class AccountDesk:
     @staticmethod
     def _player(caller: Caller) -> str:
         if caller.player_id is None:
-            raise Refusal(ErrorCode.hello_required, "say hello first: saving is for the player this connection is")
+            raise Refusal(ErrorCode.hello_required, "say hello first: this is about the player a connection is")
         return caller.player_id
 
     async def _begin(self, request: PasskeyBeginRequest, caller: Caller) -> Answer:

@@ -1,10 +1,9 @@
 """`AccountService`: the account steps as the adapter runs them: read from the store, ask core, write.
 
-Not wired into the server yet (no request or HTTP route calls it): it is what a route or protocol request will
-call, kept here so the whole path (store reads, core checks, store writes) is tested end to end on both
-backends. Every refusal raises before anything is written: a `PasskeyRefused`, `TokenRefused` or
-`AccountRefused` from core, or an `AccountConflict` from the store when another process won a race (then the
-transaction wrote nothing).
+`AccountDesk` (net/account_desk.py) calls it for the protocol's account requests and for a hello's token.
+Every refusal raises before anything is written: a `PasskeyRefused`, `TokenRefused` or `AccountRefused` from
+core, or an `AccountConflict` from the store when another process won a race (then the transaction wrote
+nothing).
 """
 
 from __future__ import annotations

@@ -427,6 +427,8 @@ class AccountRequest(Message):
 
 
 class RenamePasskeyRequest(Message):
+    """Rename one of your passkeys ("Laptop", "Phone"): how the account page lists it."""
+
     type: Literal["rename_passkey"] = "rename_passkey"
     id: RequestId = None
     credential_id: str = Field(max_length=1400)
@@ -836,6 +838,8 @@ class SignedInMessage(Message):
 
 
 class PasskeyView(Message):
+    """One of your passkeys: its credential id (base64url), your name for it, and when it was added and used."""
+
     credential_id: str
     name: str
     transports: list[str]
@@ -855,6 +859,8 @@ class TokenView(Message):
 
 
 class BotView(Message):
+    """One of your bot accounts: a player of its own (`player_id`), and its API tokens (never their secrets)."""
+
     player_id: str
     name: str
     description: str

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))  # the server tests' arena and client
 from account_support import RP, ManualClock
 
 from freecell_arena.net.accounts import AccountService

@@ -213,10 +213,13 @@ async def test_a_credential_id_is_registered_once(service: AccountService) -> No
 
 
 async def test_saving_under_a_claimed_look_alike_name_is_refused(service: AccountService) -> None:
-    await saved(service, "alice", SoftwareAuthenticator())
     impostor, _ = a_player("\u0410lice")  # Cyrillic capital A
     await service.store.write_accounts([impostor])
-    start = await service.begin_save(impostor, "a")
+    start = await service.begin_save(impostor, "a")  # begun while the name was free
+    await saved(service, "alice", SoftwareAuthenticator())
+    with pytest.raises(AccountRefused) as early:  # begun now: refused before the browser makes a passkey
+        await service.begin_save(impostor, "a")
+    assert early.value.reason is AccountRefusal.NAME_TAKEN
     _credential, response = SoftwareAuthenticator().create(start.options_json, ORIGIN)
     store = service.store
     assert isinstance(store, AccountSqlStore)

@@ -26,7 +26,7 @@ from arena_client import ArenaClient, connect_player  # noqa: E402
 from arena_server import start_arena  # noqa: E402
 from boards_helpers import ManualClock, play  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
-from webpages import DESKTOP, PHONE, SOLUTION, ConsoleWatch, Player  # noqa: E402
+from webpages import DESKTOP, PHONE, SOLUTION, ConsoleWatch, Player, virtual_authenticator  # noqa: E402
 
 from freecell_arena.store import migrate  # noqa: E402
 
@@ -92,6 +92,32 @@ async def tour(browser: Any, base: str, url: str, friend: ArenaClient, out: Path
     await context.close()
 
 
+async def account_tour(browser: Any, base: str, out: Path, size: str, viewport: dict[str, int]) -> None:
+    """The account page before and after "Save with a passkey" (a virtual authenticator stands in for the
+    device), with a bot whose token is shown once. On localhost: browsers refuse passkeys on an IP address."""
+    context = await browser.new_context(viewport=viewport, reduced_motion="reduce")
+    context.set_default_timeout(15_000)
+    page = await context.new_page()
+    console = ConsoleWatch(f"account {size}")
+    console.attach(page)
+    await virtual_authenticator(page)
+    player = Player(page, base, f"Hedy {size}", console)
+    await player.open("/")
+    await page.goto(base + "/#/account")
+    await page.get_by_role("textbox", name="Passkey name").fill("Laptop")
+    await shoot(page, out, "account-save", size)
+    await page.get_by_role("button", name="Save with a passkey").click()
+    await page.get_by_text("the name is yours (claimed)").wait_for()
+    await page.get_by_role("textbox", name="Bot name").fill(f"Hedybot {size}")
+    await page.get_by_role("textbox", name="Description").fill("depth-first search, 50k nodes a move")
+    await page.get_by_role("button", name="Create bot").click()
+    await page.locator("[data-bot-token]").wait_for()
+    await page.evaluate("window.scrollTo(0, 0)")  # the token shown once, at the top
+    await shoot(page, out, "account", size)
+    assert not console.unexpected(), console.unexpected()
+    await context.close()
+
+
 async def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="screenshots-") as folder:
@@ -107,6 +133,7 @@ async def main(out: Path) -> None:
                 browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
                 for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
                     await tour(browser, f"http://127.0.0.1:{server.port}", url, players[0], out, size, viewport)
+                    await account_tour(browser, f"http://localhost:{server.port}", out, size, viewport)
                 await browser.close()
             for client in players:
                 await client.close()

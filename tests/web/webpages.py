@@ -67,7 +67,7 @@ class Player:
     async def open(self, path: str = "/") -> None:
         """Go to `path`; on the first visit give the name the page asks for; wait until connected."""
         await self.page.goto(self.base + path)
-        name_box = self.page.get_by_role("textbox", name="Name")
+        name_box = self.page.get_by_role("textbox", name="Name", exact=True)
         connected = self.page.locator('#connection[data-state="open"]')
         await expect(name_box.or_(connected)).to_be_visible()
         if await name_box.is_visible():
@@ -201,3 +201,15 @@ async def assert_accessible(player: Player, view: str) -> None:
         for violation in blocking
     ]
     assert not described, "\n".join(described)
+
+
+async def virtual_authenticator(page: Page) -> tuple[Any, str]:
+    """A DevTools session on `page` with a virtual platform authenticator (CTAP2, internal) that holds resident
+    keys and verifies the user: passkeys without a person. Returns the session and the authenticator's id."""
+    cdp = await page.context.new_cdp_session(page)
+    await cdp.send("WebAuthn.enable")
+    added = await cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+        "isUserVerified": True, "automaticPresenceSimulation": True,
+    }})  # fmt: skip
+    return cdp, added["authenticatorId"]

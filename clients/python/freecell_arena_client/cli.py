@@ -49,7 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bot", default="greedy", metavar="NAME",
                         help=f"{', '.join(BOTS)}, or module:Class of your own Bot (default %(default)s)")
     parser.add_argument("--name", help="display name (default: the bot's name)")
-    parser.add_argument("--token-file", type=Path, help="keep the player's token here to resume after a restart")
+    parser.add_argument("--token-file", type=Path,
+                        help="a file holding a bot account's token (fcb_..., from the account page: the server then "
+                        "marks this player a bot, on the bots' boards), or where to keep a new player's token to "
+                        "resume after a restart")
     parser.add_argument("--max-moves", type=int, metavar="N", help="resign after N moves")
     parser.add_argument("--rate", type=float, default=25.0, metavar="PER_S",
                         help="most requests per second (default %(default)s; 0 = unpaced)")

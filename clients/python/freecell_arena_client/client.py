@@ -76,6 +76,7 @@ DEFAULT_REQUEST_TIMEOUT_S = 30.0
 DEFAULT_OPEN_TIMEOUT_S = 10.0
 RATE_LIMIT_RETRIES = 8
 CLOSE_REPLACED = 4000  # the server closed this connection because the same identity connected again
+CLOSE_REVOKED = 4001  # the token this connection said hello with was revoked (a bot account's, on its owner's page)
 _CLOSED = object()
 
 

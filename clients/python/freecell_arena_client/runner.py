@@ -40,9 +40,9 @@ from freecell_arena.protocol.messages import (
     Standing,
 )
 from freecell_arena_client.bot import Bot
-from freecell_arena_client.client import CLOSE_REPLACED, ArenaClient
+from freecell_arena_client.client import CLOSE_REPLACED, CLOSE_REVOKED, ArenaClient
 from freecell_arena_client.errors import ArenaClientError, ArenaError, BotError, ConnectionLost
-from freecell_arena_client.tokens import TokenFile
+from freecell_arena_client.tokens import TokenFile, is_bot_token
 
 log = logging.getLogger("freecell_arena_client")
 
@@ -189,6 +189,8 @@ class BotRunner:
             except (ConnectionLost, TimeoutError) as error:
                 if isinstance(error, ConnectionLost) and error.code == CLOSE_REPLACED:
                     raise ConnectionLost("another connection took over this player's identity", error.code) from error
+                if isinstance(error, ConnectionLost) and error.code == CLOSE_REVOKED:
+                    raise ConnectionLost("this bot's token was revoked", error.code) from error
                 self.reconnects += 1
                 log.warning("connection lost (%s); reconnecting", error or "no reply in time")
                 failing_since, attempt = loop.time(), 1
@@ -206,8 +208,8 @@ class BotRunner:
             try:
                 welcome = await client.hello(config.name, token=token, bot=True)
             except ArenaError as error:
-                if error.code != ErrorCode.unknown_token or self.game is not None:
-                    raise
+                if error.code != ErrorCode.unknown_token or self.game is not None or is_bot_token(token):
+                    raise  # a bot account's token refused (revoked, unknown) is never swapped for a new player
                 log.warning("the server does not know the saved token; playing as a new player")
                 welcome = await client.hello(config.name, bot=True)
         except BaseException:

@@ -17,11 +17,12 @@ const PAGES = {
   leaderboards: () => import('./pages/leaderboards.js').then((module) => module.leaderboardsPage),
   replay: () => import('./pages/replay.js').then((module) => module.replayPage),
   history: () => import('./pages/history.js').then((module) => module.historyPage),
+  account: () => import('./pages/account.js').then((module) => module.accountPage),
 };
 
 const CONNECTION_WORDS = {
   idle: 'Not connected', connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…',
-  replaced: 'Opened elsewhere', refused: 'Name refused',
+  replaced: 'Opened elsewhere', refused: 'Name refused', signed_out: 'Signed out',
 };
 
 class App {
@@ -34,7 +35,7 @@ class App {
     this.generation = 0;
     this.session.subscribe((reason) => {
       if (reason === 'connection' || reason === 'welcome') this.showConnection();
-      if (reason === 'connection' && this.session.state === 'refused') this.askName(); // the server wants another name
+      if (reason === 'connection' && ['refused', 'signed_out'].includes(this.session.state)) this.askName(); // another name, or a passkey
     });
     window.addEventListener('popstate', () => this.show());
     window.addEventListener('hashchange', () => this.show());
@@ -92,7 +93,7 @@ class App {
   async show() {
     const generation = ++this.generation;
     const route = parseRoute(window.location);
-    if (!this.session.name) {
+    if (!this.session.name || this.session.state === 'signed_out') { // a revoked session: a passkey or a new name
       this.askName();
       return;
     }

@@ -7,6 +7,7 @@
  */
 
 export const CLOSE_REPLACED = 4000; // the server closed us because the same identity connected elsewhere
+export const CLOSE_REVOKED = 4001; // the session this connection said hello with was revoked (signed out)
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 5000;
 const REQUEST_TIMEOUT_MS = 30000;
@@ -94,6 +95,10 @@ export class IdentityStore {
     const saved = this.load();
     if (saved) this.save({ name: saved.name });
   }
+
+  forget() {
+    this.storage.removeItem(this.key);
+  }
 }
 
 export class Connection {
@@ -174,6 +179,10 @@ export class Connection {
       try {
         this.welcome = await this.request(hello);
       } catch (error) {
+        if (error instanceof RequestError && error.code === 'revoked_token') {
+          this.signedOut(); // this browser's session was revoked elsewhere: the passkey signs in again
+          return;
+        }
         if (!(error instanceof RequestError) || error.code !== 'unknown_token') throw error;
         this.identity.forgetToken(); // a server that lost its data: start over as a new player
         this.welcome = await this.request({ type: 'hello', name: hello.name });
@@ -196,7 +205,7 @@ export class Connection {
     if (!(error instanceof RequestError)) return; // the connection dropped: its close schedules the retry
     this.lastError = error.message;
     const socket = this.socket;
-    if (error.code === 'invalid_message') {
+    if (error.code === 'invalid_message' || error.code === 'name_taken') {
       this.socket = null;
       socket?.close();
       this.setState('refused', { error: error.message });
@@ -233,8 +242,22 @@ export class Connection {
       this.setState('replaced');
       return;
     }
+    if (event.code === CLOSE_REVOKED) {
+      this.signedOut();
+      return;
+    }
     this.lastError = event.reason || this.lastError || (event.code === 1006 ? 'the server cannot be reached' : `closed (${event.code})`);
     this.scheduleRetry();
+  }
+
+  /** The session is over (revoked): the token goes, the name stays as a suggestion; no reconnect. */
+  signedOut() {
+    const socket = this.socket;
+    this.socket = null;
+    this.welcome = null;
+    socket?.close();
+    this.identity.forgetToken();
+    this.setState('signed_out');
   }
 
   scheduleRetry() {

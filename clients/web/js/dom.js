@@ -73,3 +73,12 @@ export function dataTable(caption, headers, rows) {
 export function notice(text, ...actions) {
   return h('p', { class: 'form-error', role: 'alert' }, text, actions.length ? ' ' : null, ...actions);
 }
+
+/** A player's name on a board, linking to their games; a claimed name (a saved player's or a bot account's:
+ * nobody else may take it or a look-alike) is marked. */
+export function boardName(row, href) {
+  return h('a', { href }, row.name, row.claimed
+    ? [h('span', { class: 'claimed', 'aria-hidden': 'true', title: 'Claimed name: a saved player' }, ' \u2713'),
+      h('span', { class: 'visually-hidden' }, ' (claimed name)')]
+    : null);
+}

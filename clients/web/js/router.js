@@ -1,6 +1,6 @@
 /**
  * Where the page is: a room's link is `/r/CODE` (the server serves the app there); the other views live
- * after `#` on `/` (`#/daily`, `#/leaderboards/freecell?board=daily`, `#/replay/GAME`, `#/history/PLAYER`),
+ * after `#` on `/` (`#/daily`, `#/account`, `#/leaderboards/freecell?board=daily`, `#/replay/GAME`, `#/history/PLAYER`),
  * so the server needs no route per view. `#/r/CODE` works too, for a static server in development.
  * `?server=` is kept on every link so a development page stays on its server.
  */
@@ -20,6 +20,7 @@ export function parseRoute(location) {
   if (page === 'leaderboards') return { page: 'leaderboards', variant: rest[0] ?? 'freecell', query };
   if (page === 'replay' && rest[0]) return { page: 'replay', gameId: rest[0], query };
   if (page === 'history') return { page: 'history', playerId: rest[0] ?? null, query };
+  if (page === 'account') return { page: 'account', query };
   return { page: 'landing', query };
 }
 

@@ -78,6 +78,26 @@ export class Session {
     this.connection.start();
   }
 
+  /** A passkey signed this browser in (`signed_in`): say hello with its session from now on. */
+  adoptSignIn(signed) {
+    this.identity.save({ name: signed.name, token: signed.token, player_id: signed.player_id });
+    this.connection.stop();
+    this.connection.attempt = 0;
+    this.ready = null;
+    this.say(`Signed in as ${signed.name}.`, 'info');
+    return this.start();
+  }
+
+  /** End this browser's session (or every one): the server closes the connections; this browser forgets it. */
+  async signOut(everywhere = false) {
+    await this.ask({ type: 'sign_out', everywhere });
+    this.connection.stop();
+    this.identity.forget();
+    this.ready = null;
+    this.say(everywhere ? 'Signed out everywhere.' : 'Signed out here.', 'info');
+    this.notify('connection');
+  }
+
   subscribe(listener) {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -106,6 +126,8 @@ export class Session {
       if (was === 'reconnecting') this.say('Connected again.', 'info');
     } else if (state === 'reconnecting' && was === 'open') {
       this.say('Connection lost: reconnecting…', 'error');
+    } else if (state === 'signed_out') {
+      this.say('This browser was signed out: sign in with a passkey, or play under another name.', 'error');
     } else if (state === 'replaced') {
       this.say('This player was opened in another tab or window; this page stopped.', 'error');
     }

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Protocol
 
+from freecell_arena.core.account_ports import AccountStore
 from freecell_arena.core.ports import DailyRecord, Store, StoredRoom
 
 
@@ -169,3 +170,8 @@ class ServerStore(Store, Protocol):
 
     @property
     def dailies(self) -> DailyDeals: ...
+
+    @property
+    def accounts(self) -> AccountStore:
+        """Saved players, claimed names, passkeys and tokens (`core.account_ports`)."""
+        ...

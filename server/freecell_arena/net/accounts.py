@@ -1,10 +1,9 @@
 """`AccountService`: the account steps as the adapter runs them: read from the store, ask core, write.
 
-Not wired into the server yet (no request or HTTP route calls it): it is what a route or protocol request will
-call, kept here so the whole path (store reads, core checks, store writes) is tested end to end on both
-backends. Every refusal raises before anything is written: a `PasskeyRefused`, `TokenRefused` or
-`AccountRefused` from core, or an `AccountConflict` from the store when another process won a race (then the
-transaction wrote nothing).
+`AccountDesk` (net/account_desk.py) calls it for the protocol's account requests and for a hello's token.
+Every refusal raises before anything is written: a `PasskeyRefused`, `TokenRefused` or `AccountRefused` from
+core, or an `AccountConflict` from the store when another process won a race (then the transaction wrote
+nothing).
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from freecell_arena.core.accounts import (
     NewBot,
     Revocation,
     bot_token,
+    check_name_free,
     new_bot,
     new_session,
     remove_passkey,
@@ -112,6 +112,10 @@ class AccountService:
         """Options to create a passkey for `player` (saved or not yet); the challenge is stored first."""
         self._limit("begin", attempt_key)
         account = await self.store.account(player.player_id)
+        if account is None:  # a first passkey claims the name: refused now, before the browser makes a passkey
+            check_name_free(
+                player.display_name, player.player_id, await self.store.name_holder(key_hashes(player.display_name))
+            )
         handle = account.user_handle if account else new_user_handle()
         start = registration_options(
             self.rp,

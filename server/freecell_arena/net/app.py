@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.frames import CloseCode
 
+from freecell_arena.core.accounts import Revocation
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.clock import Clock, SystemClock
 from freecell_arena.core.effects import Effect, Refusal
@@ -31,6 +32,8 @@ from freecell_arena.core.ports import RecordWriter
 from freecell_arena.core.quick_race import QuickRaceRules
 from freecell_arena.core.reads import ServerStore
 from freecell_arena.core.seams import NextRooms, Sessions, SharedRooms, StoredCopies
+from freecell_arena.net.account_desk import AccountDesk
+from freecell_arena.net.accounts import AccountService
 from freecell_arena.net.client_address import connection_class
 from freecell_arena.net.coalesce import CoalescingPublisher
 from freecell_arena.net.connection import Connection, client_address
@@ -59,6 +62,8 @@ PREPARED_TYPES = frozenset((*QUERY_TYPES, *LOADS_FOR, *RESTORES_FOR, *NEXT_ROOM_
 straight to core, without a further await on its path."""
 
 HARD_SIZE_FACTOR = 4  # frames up to 4x the soft limit get an error reply; beyond, websockets closes (1009)
+SWEEP_INTERVAL_S = 60.0
+"""How often expired passkey challenges (nobody answered) leave the database, and idle attempt counts memory."""
 
 
 class ArenaServer:
@@ -87,6 +92,7 @@ class ArenaServer:
             shared = self.cluster.publisher
         self.publisher = CoalescingPublisher(shared, settings.progress_window_ms / 1000)
         self.holder = ConnectionHolder(self._spawn)
+        self.accounts = AccountDesk(AccountService(store.accounts, settings.relying_party(), self.clock), store)
         self.connections = self.holder.by_player
         self.limits = PerAddress(settings.max_connections_per_address, settings.new_players_per_minute)
         self.metrics = ServerMetrics(self.arena.rooms_by_status, self.connection_count,
@@ -102,6 +108,7 @@ class ArenaServer:
         self._server: Server | None = None
         self._ticker: asyncio.Task[None] | None = None
         self._loop_lag: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()
 
     # ------------------------------------------------------------------ core, as the rest of net sees it
@@ -173,6 +180,31 @@ class ArenaServer:
         """The player resumed on another process (told by the cluster bridge)."""
         self.holder.drop(player_id, reason)
 
+    def close_revoked(self, revocation: Revocation) -> None:
+        """Revoked tokens: their connections close here and, in a cluster, on the process that holds them."""
+        player_id = revocation.record.player_id
+        self.close_tokens(player_id, revocation.token_hashes)
+        if self.cluster is not None and revocation.token_hashes:
+            self.cluster.revoked(player_id, revocation.token_hashes)
+
+    def close_tokens(self, player_id: str, token_hashes: list[str]) -> None:
+        """Close the player's connection here if it said hello with one of these (revoked) tokens."""
+        self.holder.close_tokens(player_id, frozenset(token_hashes))
+
+    async def sweep_accounts(self) -> int:
+        """Expired challenges leave the store, idle attempt counts leave memory; how many challenges went."""
+        service = self.accounts.service
+        service.limiter.sweep()
+        return await service.store.forget_expired_challenges(self.clock.now())
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_INTERVAL_S)
+            try:
+                await self.sweep_accounts()
+            except Exception as error:  # the database may be down a while: try again next time
+                self.tick_failures.warning("sweep", f"sweeping expired passkey challenges failed: {one_line(error)}")
+
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
@@ -194,7 +226,9 @@ class ArenaServer:
             reuse_port=settings.reuse_port,
             create_connection=connection_class(settings.trusted_proxy_networks),  # the client behind a balancer
         )
+        self.accounts.service.rp = settings.relying_party(self.port)  # the port bound (settings may say 0)
         self._ticker = asyncio.create_task(self._tick_loop())
+        self._sweeper = asyncio.create_task(self._sweep_forever())
         self._loop_lag = asyncio.create_task(self.metrics.watch_loop_lag())
         self.daily.start()
 
@@ -241,6 +275,7 @@ class ArenaServer:
         if self._server is not None:
             self._server.close(close_connections=False)
         await cancel_quietly(self._ticker)
+        await cancel_quietly(self._sweeper)
         await cancel_quietly(self._loop_lag)
         await self.daily.close()
         self.publisher.close()

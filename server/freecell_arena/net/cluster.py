@@ -52,6 +52,9 @@ log = logging.getLogger(__name__)
 CHANNEL_PREFIX = "freecell-arena:"
 TAKEOVER = "takeover"
 """The envelope type saying a player resumed on another process: the old connection here is closed."""
+REVOKED = "revoked"
+"""The envelope type saying tokens of a player were revoked (its text: their hashes as a JSON list): a connection
+here that said hello with one of them is closed."""
 ROOM_EVENTS = frozenset(
     ("member_joined", "member_left", "member_connection", "countdown", "room", "race_over", "progress", "series_invite")
 )
@@ -85,6 +88,10 @@ class ClusterHost(Protocol):
 
     def drop_connection(self, player_id: str, reason: str) -> None:
         """Close the player's connection on this process (they resumed on another one)."""
+        ...
+
+    def close_tokens(self, player_id: str, token_hashes: list[str]) -> None:
+        """Close the player's connection on this process if it said hello with one of these revoked tokens."""
         ...
 
 
@@ -149,6 +156,10 @@ class ClusterBridge:
     def took_over(self, player_id: str) -> None:
         """A player said hello here with their token: their connection on any other process is closed."""
         self.publisher.send(player_topic(player_id), TAKEOVER, "")
+
+    def revoked(self, player_id: str, token_hashes: list[str]) -> None:
+        """Tokens of the player's were revoked here: their connections on any other process are closed."""
+        self.publisher.send(player_topic(player_id), REVOKED, json.dumps(token_hashes))
 
     async def _send_forever(self) -> None:
         from redis.asyncio import Redis
@@ -224,6 +235,9 @@ class ClusterBridge:
         topic = channel.decode()[len(CHANNEL_PREFIX) :]
         if kind == TAKEOVER:
             self.host.drop_connection(topic.partition(":")[2], "resumed on another connection")
+            return
+        if kind == REVOKED:
+            self.host.close_tokens(topic.partition(":")[2], [str(token_hash) for token_hash in json.loads(text)])
             return
         try:
             await self._apply(topic, kind, text, None if stamp is None else RoomVersion(*stamp))

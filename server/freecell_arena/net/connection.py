@@ -22,18 +22,28 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 
+from freecell_arena.core.accounts import Revocation
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Subscriber, player_topic, room_topic
 from freecell_arena.core.identity import hash_token
 from freecell_arena.core.reads import ServerStore
 from freecell_arena.core.seams import Sessions, StoredCopies
+from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
 from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.outbox import Outbox
 from freecell_arena.net.ratelimit import PerAddress, TokenBucket
 from freecell_arena.net.restore import restore_player
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.codec import decode, request_id_of
-from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, HelloRequest, Message, MoveRequest, RequestId
+from freecell_arena.protocol.messages import (
+    ErrorCode,
+    ErrorMessage,
+    HelloRequest,
+    Message,
+    MoveRequest,
+    RequestId,
+    WelcomeMessage,
+)
 from freecell_arena.protocol.trusted import Reply
 from freecell_arena.settings import Settings
 
@@ -45,6 +55,8 @@ refusals = ThrottledLog(log)
 
 CLOSE_REPLACED = 4000
 """A private close code (4000-4999): the same identity connected again (the SDK knows it)."""
+CLOSE_REVOKED = 4001
+"""The token this connection said hello with was revoked (signed out, or revoked on the account page)."""
 
 
 
@@ -92,6 +104,15 @@ class Host(Protocol):
     @property
     def limits(self) -> PerAddress: ...
 
+    @property
+    def accounts(self) -> AccountDesk:
+        """Passkey ceremonies, the account page, and who a hello's session or bot token is."""
+        ...
+
+    def close_revoked(self, revocation: Revocation) -> None:
+        """Close the connections of the revoked tokens, on every process."""
+        ...
+
     async def execute(
         self, effect: Effect, connection: Connection | None, request_id: RequestId = None, *, may_retry: bool = False
     ) -> bool | None:
@@ -124,6 +145,8 @@ class Connection:
         self.outbox = Outbox(websocket, settings.outbox_limit_bytes, websocket.transport.abort)
         """A close handshake would wait behind the unread frames: an overflowing client's transport is aborted."""
         self.player_id: str | None = None
+        self.token_hash: str | None = None
+        """The hash of the token the hello carried: the session (or bot token) a revocation closes."""
         self._unsubscribe_player: Callable[[], None] | None = None
         self._unsubscribe_room: Callable[[], None] | None = None
         self._room_code: str | None = None
@@ -220,6 +243,11 @@ class Connection:
         if self.server.shutting_down:
             self.send(self._error(request.id, Refusal(ErrorCode.shutting_down, "the server is shutting down")))
             return
+        if isinstance(request, ACCOUNT_TYPES) and (
+            self.player_id is not None or self.server.accounts.allowed_before_hello(request)
+        ):
+            await self._account_request(request)
+            return
         if self.player_id is None:
             if not isinstance(request, HelloRequest):
                 self.send(self._error(request.id, Refusal(ErrorCode.hello_required, "say hello first")))
@@ -253,45 +281,79 @@ class Connection:
                 metrics.moves_refused[(variant, ErrorCode.storage_failed.value)] += 1
         self._sync_room_subscription()
 
+    async def _account_request(self, request: Message) -> None:
+        try:
+            answer = await self.server.accounts.answer(request, self)
+        except Refusal as refusal:
+            self.send(self._error(getattr(request, "id", None), refusal))
+            return
+        self.send(answer.reply)
+        if answer.revocation is not None:  # after the reply: closing drains the outbox first
+            self.server.close_revoked(answer.revocation)
+
+    async def _register(self, request: HelloRequest) -> None:
+        if not self.server.limits.allow_new_identity(self.address):
+            self.server.metrics.limit_refusals["new_players_per_minute"] += 1
+            limit = self.server.limits.describe_identities()
+            refusals.warning("new players", f"refused a new player from {self.address}: {limit}")
+            self.send(self._error(request.id, Refusal(ErrorCode.rate_limited, f"too many new players: {limit}")))
+            return
+        try:
+            await self.server.accounts.check_name_free(request.name)
+        except Refusal as refusal:
+            self.send(self._error(request.id, refusal))
+            return
+        player_id, effect = self.server.sessions.register(request)
+        welcome = effect.replies[0]
+        assert isinstance(welcome, WelcomeMessage)
+        self._become(player_id, hash_token(welcome.token))
+        if not await self.server.execute(effect, self, request.id):
+            self._forget_identity()
+
+    async def _player_of_token(self, request_id: RequestId, token: str) -> str | None:
+        """The player a hello's token names: a session or a bot's token (the account store's word, revoked ones
+        refused), else an unsaved player's own token; None (the error sent) when it names nobody."""
+        try:
+            identity = await self.server.accounts.resolve_hello(token, self.address)
+        except Refusal as refusal:
+            self.send(self._error(request_id, refusal))
+            return None
+        token_hash = hash_token(token)
+        known = identity.player_id if identity is not None else self.server.sessions.player_by_token_hash(token_hash)
+        if known is not None and self.server.copies.knows(known):
+            return known
+        store = self.server.store
+        record = await (store.player(known) if known is not None else store.player_by_token_hash(token_hash))
+        if record is None:
+            self.send(self._error(request_id, Refusal(ErrorCode.unknown_token, "no player has this token")))
+            return None
+        if not self.server.copies.knows(record.player_id):
+            await restore_player(self.server.copies, self.server.store, record)
+        return record.player_id
+
     async def _hello(self, request: HelloRequest) -> None:
         sessions = self.server.sessions
         if request.token is None:
-            if not self.server.limits.allow_new_identity(self.address):
-                self.server.metrics.limit_refusals["new_players_per_minute"] += 1
-                limit = self.server.limits.describe_identities()
-                refusals.warning("new players", f"refused a new player from {self.address}: {limit}")
-                self.send(self._error(request.id, Refusal(ErrorCode.rate_limited, f"too many new players: {limit}")))
-                return
-            player_id, effect = sessions.register(request)
-            self._become(player_id)
-            if not await self.server.execute(effect, self, request.id):
-                self._forget_identity()
+            await self._register(request)
             return
-        token_hash = hash_token(request.token)
-        known = sessions.player_by_token_hash(token_hash)
-        if known is None:
-            record = await self.server.store.player_by_token_hash(token_hash)
-            if record is None:
-                self.send(self._error(request.id, Refusal(ErrorCode.unknown_token, "no player has this token")))
-                return
-            known = record.player_id
-            if not self.server.copies.knows(known):
-                await restore_player(self.server.copies, self.server.store, record)
-        player_id = known
+        player_id = await self._player_of_token(request.id, request.token)
+        if player_id is None:
+            return
         await self.server.take_over(player_id, self)
-        self._become(player_id)
+        self._become(player_id, hash_token(request.token))
         await self.server.execute(sessions.resume(player_id, request), self, request.id)
         self._sync_room_subscription()
 
-    def _become(self, player_id: str) -> None:
+    def _become(self, player_id: str, token_hash: str) -> None:
         self.player_id = player_id
+        self.token_hash = token_hash
         self.server.remember_connection(self)
         self._unsubscribe_player = self.server.publisher.subscribe(player_topic(player_id), self.send, player_id)
 
     def _forget_identity(self) -> None:
         self.server.forget_connection(self)
         self._unsubscribe()
-        self.player_id = None
+        self.player_id = self.token_hash = None
 
     # ------------------------------------------------------------------ room events
 

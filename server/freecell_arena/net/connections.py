@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from freecell_arena.net.connection import CLOSE_REPLACED, Connection
+from freecell_arena.net.connection import CLOSE_REPLACED, CLOSE_REVOKED, Connection
 
 Spawn = Callable[[Coroutine[Any, Any, None]], None]
 """Runs a coroutine in the background, where shutdown waits for it."""
@@ -37,6 +37,12 @@ class ConnectionHolder:
         old = self.by_player.get(player_id)
         if old is not None and old is not keep:
             self._spawn(old.close(CLOSE_REPLACED, reason))
+
+    def close_tokens(self, player_id: str, token_hashes: frozenset[str]) -> None:
+        """Close the player's connection if its hello's token is one of `token_hashes` (revoked)."""
+        connection = self.by_player.get(player_id)
+        if connection is not None and connection.token_hash in token_hashes:
+            self._spawn(connection.close(CLOSE_REVOKED, "this session was revoked: sign in again"))
 
     async def close_all(self, code: int, reason: str) -> None:
         await asyncio.gather(

@@ -85,6 +85,7 @@ class Queries:
             day, seed = None, request.seed
             board = deal_board(variant.id, request.seed, request.bots)
         page = await self._board_page(board, request)
+        claimed = await self.store.accounts.claimed_names_of({row.entry.player_id for row in page.rows})
         return LeaderboardMessage(
             id=request.id,
             variant=variant.id,
@@ -103,6 +104,7 @@ class Queries:
                     time_ms=row.entry.time_ms,
                     finished_at=row.entry.finished_at,
                     game_id=row.entry.game_id,
+                    claimed=row.entry.player_id in claimed,
                 )
                 for row in page.rows
             ],
@@ -135,6 +137,7 @@ class Queries:
         )
         if page is None:
             raise Refusal(ErrorCode.not_on_board, f"player {request.around!r} is not in this season table")
+        claimed = await self.store.accounts.claimed_names_of({row.player_id for row in page.rows})
         return SeasonMessage(
             id=request.id,
             variant=variant.id,
@@ -150,6 +153,7 @@ class Queries:
                     wins=row.wins,
                     moves_over_par=row.moves_over_par,
                     average_rank=round(row.average_rank, 3),
+                    claimed=row.player_id in claimed,
                 )
                 for row in page.rows
             ],
@@ -177,6 +181,7 @@ class Queries:
             player_id=player.player_id,
             name=player.display_name,
             bot=player.bot,
+            claimed=await self.store.accounts.claimed_name(player.player_id) is not None,
             games=[_history_game(row, now) for row in rows],
             next_cursor=encode_cursor(HISTORY_CURSOR, [last.finished_at.isoformat(), last.game_id])
             if more and last

@@ -121,6 +121,12 @@ when full). From the wrong state they are refused (`race_not_over`, `not_in_room
 Leaderboards, seasons, histories and the daily challenge (`get_leaderboard`, `get_season`, `get_history`,
 `get_daily`, `play_daily`): see [leaderboards.md](leaderboards.md). The queries are also plain HTTP GETs
 under `/api/` on the same port, with the same JSON.
+
+Accounts (`passkey_begin`, `passkey_finish`, `get_account`, `rename_passkey`, `remove_passkey`, `revoke_token`,
+`sign_out`, `create_bot`, `new_bot_token`): see [accounts.md](accounts.md). Signing in with a passkey may come
+before `hello`; `hello` then takes the session or bot token it gave. Names a saved player or a bot account
+holds (look-alikes included) are refused to new players (`name_taken`); a revoked token's connection closes
+(code 4001) and its `hello` is refused (`revoked_token`).
 """
 
 

@@ -65,6 +65,12 @@ class ErrorCode(StrEnum):
     method_not_allowed = "method_not_allowed"
     not_ready = "not_ready"
     race_not_over = "race_not_over"
+    passkey_refused = "passkey_refused"
+    revoked_token = "revoked_token"
+    name_taken = "name_taken"
+    not_saved = "not_saved"
+    not_yours = "not_yours"
+    last_passkey = "last_passkey"
 
 
 class Message(BaseModel):
@@ -422,6 +428,92 @@ class PlayDailyRequest(Message):
     variant: str
 
 
+# ---------------------------------------------------------------- accounts (docs/accounts.md)
+
+PasskeyCeremony = Literal["save", "sign_in"]
+Credential = Annotated[
+    dict[str, Any],
+    Field(description="What the browser's `PublicKeyCredential.toJSON()` gives (ids and binary fields base64url)."),
+]
+
+
+class PasskeyBeginRequest(Message):
+    """Begin a passkey ceremony: `save` this player with a new passkey (after hello), or `sign_in` (before or
+    after hello) to become the player a passkey belongs to."""
+
+    type: Literal["passkey_begin"] = "passkey_begin"
+    id: RequestId = None
+    ceremony: PasskeyCeremony
+
+
+class PasskeyFinishRequest(Message):
+    """The browser's answer to `passkey_options`. `label` names the new passkey (save) or session (sign_in)."""
+
+    type: Literal["passkey_finish"] = "passkey_finish"
+    id: RequestId = None
+    ceremony: PasskeyCeremony
+    credential: Credential
+    label: str = Field(default="", max_length=100)
+
+
+class AccountRequest(Message):
+    """Your account page: name, passkeys, sessions, bots."""
+
+    type: Literal["get_account"] = "get_account"
+    id: RequestId = None
+
+
+class RenamePasskeyRequest(Message):
+    """Rename one of your passkeys ("Laptop", "Phone"): how the account page lists it."""
+
+    type: Literal["rename_passkey"] = "rename_passkey"
+    id: RequestId = None
+    credential_id: str = Field(max_length=1400)
+    name: str = Field(max_length=64)
+
+
+class RemovePasskeyRequest(Message):
+    """Remove one of your passkeys (never the last: add another first)."""
+
+    type: Literal["remove_passkey"] = "remove_passkey"
+    id: RequestId = None
+    credential_id: str = Field(max_length=1400)
+
+
+class RevokeTokenRequest(Message):
+    """Revoke one of your sessions or one of your bots' tokens (`token_id` as the account lists it): its
+    connections close, on every server process."""
+
+    type: Literal["revoke_token"] = "revoke_token"
+    id: RequestId = None
+    token_id: str = Field(max_length=64)
+
+
+class SignOutRequest(Message):
+    """End this browser's session, or (`everywhere`) every session of yours, this one included."""
+
+    type: Literal["sign_out"] = "sign_out"
+    id: RequestId = None
+    everywhere: bool = False
+
+
+class CreateBotRequest(Message):
+    """A bot account of yours: its name is claimed like yours; its API token comes once, in `bot_token`."""
+
+    type: Literal["create_bot"] = "create_bot"
+    id: RequestId = None
+    name: PlayerName
+    description: str = Field(default="", max_length=500)
+
+
+class NewBotTokenRequest(Message):
+    """Another API token for one of your bots (the others stay valid until revoked)."""
+
+    type: Literal["new_bot_token"] = "new_bot_token"
+    id: RequestId = None
+    bot_id: str = Field(max_length=64)
+
+
 ClientMessage = Annotated[
     HelloRequest
     | CreateRoomRequest
@@ -439,7 +531,16 @@ ClientMessage = Annotated[
     | DailyRequest
     | PlayDailyRequest
     | RaceAgainRequest
-    | QuickRaceRequest,
+    | QuickRaceRequest
+    | PasskeyBeginRequest
+    | PasskeyFinishRequest
+    | AccountRequest
+    | RenamePasskeyRequest
+    | RemovePasskeyRequest
+    | RevokeTokenRequest
+    | SignOutRequest
+    | CreateBotRequest
+    | NewBotTokenRequest,
     Field(discriminator="type"),
 ]
 
@@ -645,6 +746,7 @@ class LeaderboardRow(Message):
     time_ms: int
     finished_at: datetime = Field(description="Server instant of the winning move (the last tie-break).")
     game_id: str
+    claimed: bool = Field(default=False, description="The name is a saved player's (or a bot account's): theirs.")
 
 
 class LeaderboardMessage(Message):
@@ -672,6 +774,7 @@ class SeasonStanding(Message):
     wins: int
     moves_over_par: int
     average_rank: float
+    claimed: bool = Field(default=False, description="The name is a saved player's (or a bot account's): theirs.")
 
 
 class SeasonMessage(Message):
@@ -715,6 +818,7 @@ class HistoryMessage(Message):
     player_id: str
     name: str
     bot: bool
+    claimed: bool = Field(default=False, description="The name is a saved player's (or a bot account's): theirs.")
     games: list[HistoryGame]
     next_cursor: str | None
 
@@ -759,6 +863,92 @@ class DailyStartedMessage(Message):
     game: GameView
 
 
+
+class PasskeyOptionsMessage(Message):
+    """Reply to `passkey_begin`: `options` for `PublicKeyCredential.parseCreationOptionsFromJSON` (save) or
+    `parseRequestOptionsFromJSON` (sign_in), then `navigator.credentials.create`/`get`. Expires in 5 minutes."""
+
+    type: Literal["passkey_options"] = "passkey_options"
+    id: RequestId = None
+    ceremony: PasskeyCeremony
+    options: dict[str, Any]
+
+
+class SignedInMessage(Message):
+    """Reply to a `sign_in` `passkey_finish`: a session of the passkey's player. Keep `token` and say hello
+    with it (on this connection if it has not said hello yet, else on a new one); it is shown once."""
+
+    type: Literal["signed_in"] = "signed_in"
+    id: RequestId = None
+    player_id: str
+    name: str
+    token: str
+
+
+class PasskeyView(Message):
+    """One of your passkeys: its credential id (base64url), your name for it, and when it was added and used."""
+
+    credential_id: str
+    name: str
+    transports: list[str]
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+class TokenView(Message):
+    """A session or a bot's API token, never its secret: `token_id` names it to `revoke_token`."""
+
+    token_id: str
+    label: str
+    created_at: datetime
+    last_used_at: datetime | None
+    revoked: bool
+    current: bool = Field(default=False, description="The session this connection said hello with.")
+
+
+class BotView(Message):
+    """One of your bot accounts: a player of its own (`player_id`), and its API tokens (never their secrets)."""
+
+    player_id: str
+    name: str
+    description: str
+    created_at: datetime
+    tokens: list[TokenView]
+
+
+class AccountMessage(Message):
+    """Your account: `saved` once you hold a passkey (your name is then claimed: `name`)."""
+
+    type: Literal["account"] = "account"
+    id: RequestId = None
+    player_id: str
+    name: str
+    saved: bool
+    passkeys: list[PasskeyView]
+    sessions: list[TokenView]
+    bots: list[BotView]
+
+
+class BotTokenMessage(Message):
+    """A bot's new API token: shown this once (the server keeps only its hash). Give it to the bot
+    (`freecell-arena-bot --token-file`); a hello with it is that bot, on the bots' boards."""
+
+    type: Literal["bot_token"] = "bot_token"
+    id: RequestId = None
+    bot_id: str
+    name: str
+    token: str
+
+
+class SignedOutMessage(Message):
+    """Reply to `sign_out`: the session(s) are revoked and their connections close; forget the token."""
+
+    type: Literal["signed_out"] = "signed_out"
+    id: RequestId = None
+    everywhere: bool
+    sessions: int = Field(description="How many sessions were revoked.")
+
+
 ServerMessage = Annotated[
     WelcomeMessage
     | ErrorMessage
@@ -780,7 +970,12 @@ ServerMessage = Annotated[
     | HistoryMessage
     | DailyMessage
     | DailyStartedMessage
-    | SeriesInviteMessage,
+    | SeriesInviteMessage
+    | PasskeyOptionsMessage
+    | SignedInMessage
+    | AccountMessage
+    | BotTokenMessage
+    | SignedOutMessage,
     Field(discriminator="type"),
 ]
 

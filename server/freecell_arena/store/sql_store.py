@@ -27,6 +27,7 @@ from freecell_arena.core.ports import (
     StoredRoom,
 )
 from freecell_arena.store import leaderboards
+from freecell_arena.store.accounts import AccountSqlStore
 from freecell_arena.store.dailies import DailyStore
 from freecell_arena.store.engine import WRITE_OPTION, create_engine
 from freecell_arena.store.errors import RecordRefusedError
@@ -77,6 +78,7 @@ class SqlStore:
         self.dailies = DailyStore(self.engine)
         self.seasons = SeasonReads(self.engine)
         self.history = HistoryReads(self.engine)
+        self.accounts = AccountSqlStore(self.engine)
         self._direct_writer: SqliteWriter | PostgresWriter | None = None  # batches without a leaderboard claim
         if self.backend == "sqlite":
             path = self.engine.url.database

@@ -4,7 +4,7 @@
  * the server says. After the game, the day's board around you.
  */
 
-import { dataTable, formatTime, h, notice, replace } from '../dom.js';
+import { boardName, dataTable, formatTime, h, notice, replace } from '../dom.js';
 import { GameView } from '../game-view.js';
 import { VARIANTS, formatDuration, variantName } from '../notation.js';
 import { viewHref } from '../router.js';
@@ -144,7 +144,7 @@ export function boardTable(reply, session, location) {
   if (!reply.entries.length) return h('p', {}, 'No winner on this board yet.');
   return dataTable('Leaderboard', ['Rank', 'Player', 'Moves', 'Time', 'Finished', 'Replay'], reply.entries.map((row) => ({
     attributes: { class: row.player_id === session.playerId ? 'me' : '', dataset: { playerId: row.player_id, rank: row.rank } },
-    cells: [String(row.rank), h('a', { href: viewHref(location, `/history/${encodeURIComponent(row.player_id)}`) }, row.name),
+    cells: [String(row.rank), boardName(row, viewHref(location, `/history/${encodeURIComponent(row.player_id)}`)),
       String(row.player_moves), formatDuration(row.time_ms), formatTime(row.finished_at),
       h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')],
   })));

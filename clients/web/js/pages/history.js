@@ -18,7 +18,7 @@ export function historyPage(main, { session, location, playerId }) {
     if (cursor) request.cursor = cursor;
     try {
       const reply = await session.ask(request);
-      title.textContent = `Games of ${reply.name}${reply.bot ? ' (bot)' : ''}`;
+      title.textContent = `Games of ${reply.name}${reply.bot ? ' (bot)' : ''}${reply.claimed ? ' \u2713' : ''}`;
       const table = reply.games.length ? dataTable('Games', ['Finished', 'Variant', 'Deal', 'Board', 'Result', 'Moves', 'Time', 'Cards home', 'Replay'], reply.games.map((game) => ({
         attributes: { dataset: { gameId: game.game_id, outcome: game.outcome } },
         cells: [formatTime(game.finished_at), variantName(game.variant),

@@ -3,7 +3,7 @@
  * board; the top of each, the next pages, or the rows around you; the bots' boards apart behind a toggle.
  */
 
-import { dataTable, h, notice, replace } from '../dom.js';
+import { boardName, dataTable, h, notice, replace } from '../dom.js';
 import { VARIANTS, variantName } from '../notation.js';
 import { viewHref } from '../router.js';
 import { wholeNumber } from '../connection.js';
@@ -96,7 +96,7 @@ export function leaderboardsPage(main, { session, location, navigate, variant, q
     if (!reply.standings.length) return h('p', {}, 'No one has won a daily of this season yet.');
     return dataTable('Season', ['Rank', 'Player', 'Days won', 'Moves over par', 'Average rank'], reply.standings.map((row) => ({
       attributes: { class: row.player_id === session.playerId ? 'me' : '', dataset: { playerId: row.player_id, rank: row.rank } },
-      cells: [String(row.rank), h('a', { href: viewHref(location, `/history/${encodeURIComponent(row.player_id)}`) }, row.name),
+      cells: [String(row.rank), boardName(row, viewHref(location, `/history/${encodeURIComponent(row.player_id)}`)),
         String(row.wins), String(row.moves_over_par), row.average_rank.toFixed(2)],
     })));
   }

@@ -1,6 +1,10 @@
-/** The first visit: ask for a name (a textbox labelled "Name"); the server says whether it is acceptable. */
+/**
+ * The first visit: ask for a name (a textbox labelled "Name"); the server says whether it is acceptable. A
+ * player saved on another device signs in with a passkey instead.
+ */
 
 import { h } from '../dom.js';
+import { describeBrowserError, passkeysUnavailable, signInWithPasskey, unavailableNote } from '../passkeys.js';
 
 export function namePage(main, { session, done, current = '', home = '/' }) {
   const input = h('input', { type: 'text', name: 'name', maxlength: '32', autocomplete: 'nickname', required: true, value: current });
@@ -16,7 +20,7 @@ export function namePage(main, { session, done, current = '', home = '/' }) {
         return;
       }
       error.hidden = true;
-      if ((current && name !== current) || session.state === 'refused') session.rename(name);
+      if ((current && name !== current) || session.state === 'refused' || session.state === 'signed_out') session.rename(name);
       await session.start(name);
       done();
     },
@@ -32,8 +36,31 @@ export function namePage(main, { session, done, current = '', home = '/' }) {
   if (session.state === 'refused') {
     error.hidden = false;
     error.textContent = `The server did not take that name: ${session.stateDetail?.error ?? ''}`;
+  } else if (session.state === 'signed_out') {
+    error.hidden = false;
+    error.textContent = 'This browser was signed out. Sign in with a passkey, or play as a new player under another name.';
   }
-  main.replaceChildren(form);
+  main.replaceChildren(form, signInPanel(session, done));
   input.focus();
   return { destroy() {} };
+}
+
+/** "Sign in with a passkey": the player saved on another device (or in this browser before) comes back. */
+function signInPanel(session, done) {
+  const unavailable = passkeysUnavailable(window.location);
+  const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  const button = h('button', { type: 'button', disabled: Boolean(unavailable), onclick: async () => {
+    error.hidden = true;
+    try {
+      await session.adoptSignIn(await signInWithPasskey(session.url));
+      done();
+    } catch (failure) {
+      error.hidden = false;
+      error.textContent = failure?.code ? failure.message : describeBrowserError(failure);
+    }
+  } }, 'Sign in with a passkey');
+  return h('section', { class: 'card-panel name-form' },
+    h('p', {}, 'Saved your player with a passkey? Sign in to be that player here: same name, games and places.'),
+    unavailableNote(unavailable),
+    button, error);
 }

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from freecell_arena.core.ports import Record, RoomVersion
+from freecell_arena.core.race_ratings import RaceEnd
 from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
 from freecell_arena.protocol.trusted import Reply
 
@@ -33,6 +34,9 @@ class Effect:
     replies: list[Reply] = field(default_factory=list)
     publications: list[Publication] = field(default_factory=list)
     rollback: Callable[[], None] | None = None
+    race_end: RaceEnd | None = None
+    """A race this effect finishes: once the finish is durable, the adapter rates it (`core.race_ratings`) and
+    works out its par, in the background (set only by a timer's finish: never on a move's path)."""
 
     def merge(self, other: Effect) -> Effect:
         previous, later = self.rollback, other.rollback
@@ -48,6 +52,7 @@ class Effect:
             self.replies + other.replies,
             self.publications + other.publications,
             both if (previous or later) else None,
+            self.race_end or other.race_end,
         )
 
 

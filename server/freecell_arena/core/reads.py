@@ -13,6 +13,9 @@ from datetime import date, datetime
 from typing import Protocol
 
 from freecell_arena.core.ports import DailyRecord, Store, StoredRoom
+from freecell_arena.core.profiles import ProfileReads
+from freecell_arena.core.race_ratings import RatingStorePort
+from freecell_arena.core.review import ParLedger
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,3 +168,12 @@ class ServerStore(Store, Protocol):
 
     @property
     def dailies(self) -> DailyDeals: ...
+
+    @property
+    def ratings(self) -> RatingStorePort: ...
+
+    @property
+    def pars(self) -> ParLedger: ...
+
+    @property
+    def profiles(self) -> ProfileReads: ...

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
+from typing import Protocol
 
 from freecell_arena.core.daily import player_actions
 from freecell_arena.engine import RULES_VERSION, Board, variant_by_id
@@ -77,3 +79,11 @@ def reviewed(results: Iterable[tuple[str, str, str, int, int]], par: Par) -> lis
                        moves - par_moves if outcome == "won" and par_moves is not None else None)
         for player_id, name, outcome, moves, time_ms in results
     ]  # fmt: skip
+
+
+class ParLedger(Protocol):
+    """Where settled pars are kept (implemented by `freecell_arena.store.pars.ParStore`)."""
+
+    async def get(self, variant: str, seed: int, rules_version: str) -> Par | None: ...
+
+    async def save(self, par: Par, at: datetime) -> Par: ...

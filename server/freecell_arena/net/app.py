@@ -39,7 +39,9 @@ from freecell_arena.net.effects import EffectRunner
 from freecell_arena.net.http_api import HttpApi
 from freecell_arena.net.http_front import HttpFront
 from freecell_arena.net.metrics import ServerMetrics, cancel_quietly
+from freecell_arena.net.par_service import ParService
 from freecell_arena.net.queries import QUERY_TYPES, Queries
+from freecell_arena.net.race_end import RaceEndService
 from freecell_arena.net.ratelimit import PerAddress
 from freecell_arena.net.restore import RESTORES_FOR, adopt_room, restore_for
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
@@ -72,7 +74,8 @@ class ArenaServer:
         self.shutting_down = False
         self.arena = Arena(self.clock, settings.max_spectators, shared=settings.redis_url is not None)
         self.daily = DailyService(settings, store, self.arena.dailies, self.clock)
-        self.queries = Queries(store, self.clock, self.daily)
+        self.pars = ParService(store.pars, self.clock, settings.par_budget_s)
+        self.queries = Queries(store, self.clock, self.daily, self.pars)
         self.cluster: ClusterBridge | None = None
         shared: InProcessPublisher | ClusterPublisher = InProcessPublisher()
         if settings.redis_url is not None:  # processes share rooms: their events cross through Redis
@@ -89,6 +92,7 @@ class ArenaServer:
         writer.on_commit = self.metrics.observe_commit
         self.runner = EffectRunner(writer, self.publisher, self.metrics)
         self.runner.rereader = self.cluster
+        self.race_end = RaceEndService(store.ratings, self.pars, self.publisher, par_at_end=settings.par_at_race_end)
         web = WebApp.load(Path(settings.web_root) if settings.web_root else None)
         api = HttpApi(self.queries, lambda: self.shutting_down)
         self.http = HttpFront(settings, store, writer, self.metrics, web, api, self)
@@ -125,6 +129,14 @@ class ArenaServer:
         self, effect: Effect, connection: Connection | None, request_id: RequestId = None, *, may_retry: bool = False
     ) -> bool | None:
         return await self.runner.execute(effect, connection, request_id, may_retry=may_retry)
+
+    async def run_timer_effect(self, effect: Effect) -> bool:
+        """A timer's change (a countdown's end, a race's finish): stored, then sent; a finished race this process
+        stored is then rated and its par worked out, in the background (never on a move's path)."""
+        stored = bool(await self.execute(effect, None))
+        if stored and effect.race_end is not None:
+            self.race_end.ended(effect.race_end)
+        return stored
 
     async def answer_or_prepare(self, connection: Connection, request: Message) -> bool:
         """For a request of `PREPARED_TYPES` only. Read-only queries are answered here, outside core: True. For
@@ -214,7 +226,7 @@ class ArenaServer:
                 self.tick_failures.exception(type(error).__name__, f"a tick failed: {one_line(error)}")
                 continue
             for effect in effects:
-                self._spawn(self.execute(effect, None))
+                self._spawn(self.run_timer_effect(effect))
             if self.cluster is not None:
                 self.cluster.settle_due()
 
@@ -239,9 +251,11 @@ class ArenaServer:
                 if self._background:
                     await asyncio.gather(*self._background, return_exceptions=True)
                 await self.writer.flush()
+                await self.race_end.close()
                 await self.holder.close_all(CloseCode.GOING_AWAY, "server shutting down")
                 if self._server is not None:
                     self._server.close(close_connections=True)
                     await self._server.wait_closed()
+        await self.pars.close()  # the solver worker goes, whatever the timeout cut short
         await self.writer.close()
         await self.store.close()

@@ -7,6 +7,10 @@
 | `/api/leaderboards/{variant}/season?days=7\\|30&limit=&cursor=&around=&bots=` | `get_season` |
 | `/api/players/{player_id}/history?limit=&cursor=` | `get_history` |
 | `/api/daily/{variant}[/{day}]` | `get_daily` |
+| `/api/ratings/{variant}?limit=&around=&bots=` | `get_ratings` |
+| `/api/players/{player_id}` | `get_player` |
+| `/api/players/{player_id}/streak/{variant}?month=` | `get_streak` |
+| `/api/races/{code}/review` | `get_review` (409 `race_not_over` while it runs) |
 
 Path and query parameters become the fields of the same pydantic request model the websocket uses, and the
 same `Queries` code answers, so the two always agree. The body is the reply message's JSON (with its
@@ -37,7 +41,11 @@ from freecell_arena.protocol.messages import (
     HistoryRequest,
     LeaderboardRequest,
     Message,
+    PlayerRequest,
+    RatingsRequest,
+    ReviewRequest,
     SeasonRequest,
+    StreakRequest,
     encode,
 )
 
@@ -54,6 +62,8 @@ STATUS_OF_CODE = {
     ErrorCode.internal_error: HTTPStatus.INTERNAL_SERVER_ERROR,
     ErrorCode.not_ready: HTTPStatus.SERVICE_UNAVAILABLE,
     ErrorCode.method_not_allowed: HTTPStatus.METHOD_NOT_ALLOWED,
+    ErrorCode.unknown_room: HTTPStatus.NOT_FOUND,
+    ErrorCode.race_not_over: HTTPStatus.CONFLICT,
 }
 
 Fields = dict[str, str]
@@ -71,6 +81,10 @@ ROUTES = (
     _route(r"/api/leaderboards/(?P<variant>[^/]+)/season", SeasonRequest),
     _route(r"/api/players/(?P<player_id>[^/]+)/history", HistoryRequest),
     _route(r"/api/daily/(?P<variant>[^/]+)(?:/(?P<day>[^/]+))?", DailyRequest),
+    _route(r"/api/ratings/(?P<variant>[^/]+)", RatingsRequest),
+    _route(r"/api/players/(?P<player_id>[^/]+)", PlayerRequest),
+    _route(r"/api/players/(?P<player_id>[^/]+)/streak/(?P<variant>[^/]+)", StreakRequest),
+    _route(r"/api/races/(?P<code>[^/]+)/review", ReviewRequest),
 )  # fmt: skip
 
 

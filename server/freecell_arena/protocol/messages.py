@@ -64,6 +64,7 @@ class ErrorCode(StrEnum):
     not_found = "not_found"
     method_not_allowed = "method_not_allowed"
     not_ready = "not_ready"
+    race_not_over = "race_not_over"
 
 
 class Message(BaseModel):
@@ -385,6 +386,46 @@ class PlayDailyRequest(Message):
     variant: str
 
 
+# ---------------------------------------------------------------- ratings, streaks, players, review (issue 23)
+
+
+class RatingsRequest(Message):
+    """A variant's "Rating" board: the top `limit` players of one ladder and, with `around`, that player's rows."""
+
+    type: Literal["get_ratings"] = "get_ratings"
+    id: RequestId = None
+    variant: str
+    bots: bool = Field(default=False, description="The bots' ladder; bots are never rated among the humans.")
+    limit: Limit = 20
+    around: Around = None
+
+
+class PlayerRequest(Message):
+    """A player's page: per variant their games, wins, bests, rating with its history, and daily streaks."""
+
+    type: Literal["get_player"] = "get_player"
+    id: RequestId = None
+    player_id: str | None = Field(default=None, max_length=64, description="Default: you.")
+
+
+class StreakRequest(Message):
+    """A player's daily streak in one variant, and a month's calendar (won / played / missed)."""
+
+    type: Literal["get_streak"] = "get_streak"
+    id: RequestId = None
+    variant: str
+    player_id: str | None = Field(default=None, max_length=64, description="Default: you.")
+    month: str | None = Field(default=None, pattern=r"^\d{4}-(0[1-9]|1[0-2])$", description="YYYY-MM (default: now).")
+
+
+class ReviewRequest(Message):
+    """A finished race beside par: refused with `race_not_over` while it runs (par is a full solution)."""
+
+    type: Literal["get_review"] = "get_review"
+    id: RequestId = None
+    code: str = Field(max_length=32)
+
+
 ClientMessage = Annotated[
     HelloRequest
     | CreateRoomRequest
@@ -400,7 +441,11 @@ ClientMessage = Annotated[
     | SeasonRequest
     | HistoryRequest
     | DailyRequest
-    | PlayDailyRequest,
+    | PlayDailyRequest
+    | RatingsRequest
+    | PlayerRequest
+    | StreakRequest
+    | ReviewRequest,
     Field(discriminator="type"),
 ]
 
@@ -711,6 +756,123 @@ class DailyStartedMessage(Message):
     game: GameView
 
 
+class RatingView(Message):
+    """A rating as shown: one number (1500 for a new player), marked provisional while still uncertain."""
+
+    rating: int
+    provisional: bool
+    races: int
+
+
+class RatingChangeView(Message):
+    player_id: str
+    ladder: Literal["humans", "bots"]
+    before: RatingView
+    after: RatingView
+    delta: int = Field(description="after - before, as shown beside the standings (+12 / -8).")
+
+
+class RaceRatingsMessage(Message):
+    """Sent to the room right after `race_over` of a rated race: each player's change and new rating."""
+
+    type: Literal["race_ratings"] = "race_ratings"
+    code: str
+    variant: str
+    changes: list[RatingChangeView]
+
+
+class RatingRowView(Message):
+    position: int
+    player_id: str
+    name: str
+    rating: RatingView
+
+
+class RatingsMessage(Message):
+    """A "Rating" board page, ranked by the conservative estimate (a lucky first win does not top it)."""
+
+    type: Literal["ratings"] = "ratings"
+    id: RequestId = None
+    variant: str
+    bots: bool
+    top: list[RatingRowView]
+    around: list[RatingRowView] = Field(description="The requested player's rows (empty: not rated).")
+
+
+class RatingPoint(Message):
+    at: datetime
+    rating: int
+    delta: int
+    code: str | None = Field(description="The rated race's room (null when that room is gone).")
+
+
+class CalendarDay(Message):
+    day: date
+    mark: Literal["won", "played", "missed", "ahead"]
+
+
+class StreakMessage(Message):
+    """Consecutive UTC days with a won ranked daily (today still counts until it closes), and a month."""
+
+    type: Literal["streak"] = "streak"
+    id: RequestId = None
+    variant: str
+    player_id: str
+    today: date
+    current: int
+    best: int
+    month: str
+    days: list[CalendarDay]
+
+
+class PlayerVariant(Message):
+    variant: str
+    games: int
+    won: int
+    win_percent: float
+    best_moves: int | None
+    average_moves: float | None
+    average_over_par: float | None = Field(description="Ranked daily wins: moves beyond the day's par, on average.")
+    best_time_ms: int | None
+    rating: RatingView | None
+    history: list[RatingPoint] = Field(description="The last rating changes, oldest first (for the chart).")
+    streak: int
+    best_streak: int
+
+
+class PlayerMessage(Message):
+    type: Literal["player"] = "player"
+    id: RequestId = None
+    player_id: str
+    name: str
+    bot: bool
+    variants: list[PlayerVariant]
+
+
+class ReviewRow(Message):
+    player_id: str
+    name: str
+    game_id: str
+    outcome: Outcome
+    moves: int
+    time_ms: int
+    over_par: int | None = Field(description="Moves beyond par for a win (negative: shorter than the solver's).")
+
+
+class ReviewMessage(Message):
+    """A finished race beside par: `line` is the solver's solution (player moves, autoplay on), for the replay."""
+
+    type: Literal["review"] = "review"
+    id: RequestId = None
+    code: str
+    variant: str
+    seed: int
+    par_status: Literal["solved", "unsolvable", "unknown"]
+    par: int | None
+    line: list[str]
+    results: list[ReviewRow]
+
+
 ServerMessage = Annotated[
     WelcomeMessage
     | ErrorMessage
@@ -731,7 +893,12 @@ ServerMessage = Annotated[
     | SeasonMessage
     | HistoryMessage
     | DailyMessage
-    | DailyStartedMessage,
+    | DailyStartedMessage
+    | RaceRatingsMessage
+    | RatingsMessage
+    | StreakMessage
+    | PlayerMessage
+    | ReviewMessage,
     Field(discriminator="type"),
 ]
 

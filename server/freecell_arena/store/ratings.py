@@ -24,6 +24,7 @@ from sqlalchemy import and_, func, insert, or_, select, tuple_, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from freecell_arena.core.race_ratings import HistoryPoint, RatingRow
 from freecell_arena.core.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Game, Player, PlayerRating, Room, table_of
@@ -41,25 +42,6 @@ RETRYABLE_SQLSTATES = frozenset({"40001", "40P01"})
 
 class _Moved(Exception):
     """A rating moved since it was read: the transaction is rolled back and the caller computes again."""
-
-
-@dataclass(frozen=True, slots=True)
-class RatingRow:
-    """A row of a rating board: `position` counts from 1 in the board's order (mu - 3 sigma, then player id)."""
-
-    position: int
-    player_id: str
-    name: str
-    rating: Rating
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryPoint:
-    room_id: str
-    rank: int
-    before: Rating
-    after: Rating
-    at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,15 +128,24 @@ class RatingStore:
     async def history(self, player_id: str, variant: str, ladder: Ladder, limit: int) -> list[HistoryPoint]:
         """The player's last `limit` changes on this ladder, oldest first (for the rating chart)."""
         query = (
-            select(changes)
+            select(changes, rooms.c.code)
+            .join(rooms, rooms.c.id == changes.c.room_id)
             .where(changes.c.player_id == player_id, changes.c.variant == variant, changes.c.ladder == str(ladder))
             .order_by(changes.c.id.desc())
             .limit(limit)
         )
         async with self.engine.connect() as connection:
             found = (await connection.execute(query)).all()
-        return [HistoryPoint(row.room_id, row.rank, _change(row).before, _change(row).after, row.at)
+        return [HistoryPoint(row.room_id, row.rank, _change(row).before, _change(row).after, row.at, row.code)
                 for row in reversed(found)]  # fmt: skip
+
+    async def ratings_of(self, player_id: str, ladder: Ladder, variants: Sequence[str]) -> dict[str, Rating]:
+        """Primary-key lookups (variant, ladder, player), one per variant asked for."""
+        query = select(ratings.c.variant, ratings.c.mu, ratings.c.sigma, ratings.c.races).where(
+            ratings.c.variant.in_(list(variants)), ratings.c.ladder == str(ladder), ratings.c.player_id == player_id)
+        async with self.engine.connect() as connection:
+            found = (await connection.execute(query)).all()
+        return {row.variant: Rating(row.mu, row.sigma, row.races) for row in found}
 
     async def rated_races(self) -> AsyncIterator[StoredRatedRace]:
         """Every rated race in the order it was rated (by its first change's number: two races rated at the

@@ -36,7 +36,9 @@ def cluster_database_url(request: pytest.FixtureRequest) -> Iterator[str]:
 
 
 @contextlib.asynccontextmanager
-async def cluster(tmp_path: Path, database_url: str, redis_url: str, size: int) -> AsyncIterator[list[ServerProcess]]:
+async def cluster(tmp_path: Path, database_url: str, redis_url: str, size: int, **extra: str) -> (
+    AsyncIterator[list[ServerProcess]]
+):
     """`size` server processes sharing the database and Redis, each on its own loopback port."""
     async with contextlib.AsyncExitStack() as stack:
         processes = []
@@ -47,6 +49,7 @@ async def cluster(tmp_path: Path, database_url: str, redis_url: str, size: int) 
                 FREECELL_ARENA_REDIS_URL=redis_url,
                 FREECELL_ARENA_RATE_LIMIT_PER_S="1000",  # a test client plays a whole solution flat out
                 FREECELL_ARENA_RATE_LIMIT_BURST="1000",
+                **extra,
             )
             processes.append(
                 await stack.enter_async_context(running_server(folder, database_url=database_url, env=env))

@@ -109,7 +109,8 @@ async def test_the_review_opens_at_the_end_with_each_result_beside_par(arena: Ru
 
         review = await loser.request({"type": "get_review", "code": code})
         assert review["type"] == "review", review
-        assert review["par_status"] == "solved" and review["par"] == moves == len(review["line"])
+        assert review["par_status"] == "solved" and review["par"] == moves == len(review["line"]) == len(review["steps"])
+        assert review["start_view"], "the solver's line comes with the replay viewer's boards"
         rows = {row["player_id"]: row for row in review["results"]}
         assert rows[winner.player_id]["over_par"] == 0 and rows[winner.player_id]["outcome"] == "won"
         assert rows[loser.player_id]["over_par"] is None and rows[loser.player_id]["outcome"] == "resigned"

@@ -17,11 +17,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 from freecell_arena.core.daily import player_actions
 from freecell_arena.engine import RULES_VERSION, Board, variant_by_id
 from freecell_arena.engine.solver import Status, solve
+from freecell_arena.engine.view import replay_steps
 
 PAR_BUDGET_S = 10.0
 """Seconds of solver time per deal: enough for every MS deal and 97 % of the other variants' (performance.md)."""
@@ -58,6 +59,12 @@ def solve_par(variant_id: str, seed: int, budget_s: float = PAR_BUDGET_S) -> Par
         return Par(variant.id, seed, RULES_VERSION, ParStatus.SOLVED, line)
     status = ParStatus.UNSOLVABLE if result.status is Status.UNSOLVABLE else ParStatus.UNKNOWN
     return Par(variant.id, seed, RULES_VERSION, status)
+
+
+def par_replay(par: Par) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The solver's line as the replay viewer steps through it (the opening board and each action's changes):
+    a few milliseconds of replaying, asked for only once the race is over."""
+    return replay_steps(variant_by_id(par.variant), par.seed, par.line, autoplay=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from freecell_arena.core.race_ratings import rating_view
 from freecell_arena.core.ranking import rank
 from freecell_arena.core.ratings import Ladder, Rating
 from freecell_arena.core.reads import ServerStore
-from freecell_arena.core.review import ParStatus, reviewed
+from freecell_arena.core.review import ParStatus, par_replay, reviewed
 from freecell_arena.core.streaks import streak
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import VARIANTS
@@ -115,9 +115,11 @@ class PlayerQueries:
         ranked = rank(standings, str(room.options.get("ranking", "moves")))
         par = await self.pars.par_of(room.variant, room.seed)
         rows = reviewed([(row.player_id, row.name, row.outcome, row.moves, row.time_ms) for row in ranked], par)
+        start_view, steps = par_replay(par) if par.status is ParStatus.SOLVED else ({}, [])
         return ReviewMessage(
             id=request.id, code=room.code, variant=room.variant, seed=room.seed, par_status=par.status.value,
-            par=par.moves, line=list(par.line) if par.status is ParStatus.SOLVED else [],
+            par=par.moves, line=list(par.line) if par.status is ParStatus.SOLVED else [], start_view=start_view,
+            steps=steps,
             results=[ReviewRow(player_id=row.player_id, name=row.name, game_id=standing.game_id,
                                outcome=standing.outcome, moves=row.moves, time_ms=row.time_ms, over_par=row.over_par)
                      for row, standing in zip(rows, ranked, strict=True)],

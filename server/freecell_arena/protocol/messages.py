@@ -870,6 +870,8 @@ class ReviewMessage(Message):
     par_status: Literal["solved", "unsolvable", "unknown"]
     par: int | None
     line: list[str]
+    start_view: dict[str, Any] = Field(description="The opening board (as a replay's), for the solver's line.")
+    steps: list[dict[str, Any]] = Field(description="Per action of `line`, what it changed (as a replay's steps).")
     results: list[ReviewRow]
 
 

@@ -71,6 +71,18 @@ async def test_a_rated_race_moves_ratings_the_way_the_standings_go(arena: Runnin
         assert freecell["rating"]["rating"] == changes[winner.player_id]["after"]["rating"]
         assert [point["code"] for point in freecell["history"]] == [code]
 
+        mine = next(row for row in over["standings"] if row["player_id"] == winner.player_id)
+        shared = await winner.request({"type": "get_share", "game_id": mine["game_id"],
+                                       "origin": "https://arena.example"})  # fmt: skip
+        assert shared["type"] == "share", shared
+        delta = changes[winner.player_id]["delta"]
+        assert shared["text"].splitlines() == [
+            "FreeCell Arena · FreeCell race of 2", shared["text"].splitlines()[1], f"rating +{delta}",
+            f"https://arena.example/r/{code}"]  # fmt: skip
+        assert shared["text"].splitlines()[1].endswith("· #1 of 2") and str(over["seed"]) not in shared["text"]
+        bad = await winner.request({"type": "get_share", "game_id": mine["game_id"], "origin": "javascript:x"})
+        assert bad["type"] == "error" and bad["code"] == "invalid_message"
+
         status, body = await asyncio.to_thread(http_json, arena, "/api/ratings/freecell?limit=1")
         assert status == 200 and [row["player_id"] for row in body["top"]] == [winner.player_id]
         status, body = await asyncio.to_thread(http_json, arena, f"/api/players/{loser.player_id}")
@@ -109,7 +121,8 @@ async def test_the_review_opens_at_the_end_with_each_result_beside_par(arena: Ru
 
         review = await loser.request({"type": "get_review", "code": code})
         assert review["type"] == "review", review
-        assert review["par_status"] == "solved" and review["par"] == moves == len(review["line"]) == len(review["steps"])
+        assert review["par_status"] == "solved" and review["par"] == moves == len(review["line"])
+        assert len(review["steps"]) == moves
         assert review["start_view"], "the solver's line comes with the replay viewer's boards"
         rows = {row["player_id"]: row for row in review["results"]}
         assert rows[winner.player_id]["over_par"] == 0 and rows[winner.player_id]["outcome"] == "won"

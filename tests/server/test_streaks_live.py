@@ -27,12 +27,14 @@ async def streak_arena(database_url: str) -> AsyncIterator[tuple[ArenaServer, Ma
         await server.shutdown()
 
 
-async def win_today(server: ArenaServer, client: ArenaClient, clock: ManualClock, day: date) -> None:
+async def win_today(server: ArenaServer, client: ArenaClient, clock: ManualClock, day: date) -> str:
     deal = await server.store.dailies.deal("freecell", day)
     assert deal is not None
     started = await client.request({"type": "play_daily", "variant": "freecell"})
     assert started["ranked"] is True, started
     assert (await play(client, deal.solution, clock))["status"] == "won"
+    game_id: str = started["game"]["game_id"]
+    return game_id
 
 
 async def test_a_streak_grows_day_by_day_and_a_missed_day_ends_it(
@@ -44,7 +46,16 @@ async def test_a_streak_grows_day_by_day_and_a_missed_day_ends_it(
         for day in (21, 22):
             clock.set(datetime(2026, 11, day, 9, 0, tzinfo=UTC))
             await server.daily.run_once()
-            await win_today(server, ada, clock, date(2026, 11, day))
+            won = await win_today(server, ada, clock, date(2026, 11, day))
+        deal = await server.store.dailies.deal("freecell", date(2026, 11, 22))
+        assert deal is not None
+        shared = await ada.request({"type": "get_share", "game_id": won})  # the day is still open: no spoiler
+        assert shared["text"].splitlines() == [
+            "FreeCell Arena · FreeCell daily 2026-11-22",
+            f"✅ {deal.par} moves (par {deal.par}, ±0) in {shared['text'].splitlines()[1].split(' in ')[1]}",
+            "🔥 2-day streak", f"http://localhost:{server.port}/#/daily/freecell",
+        ]
+        assert str(deal.seed) not in shared["text"] and not any(move in shared["text"].split() for move in deal.solution)
         clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=UTC))
         await server.daily.run_once()
         played = await ada.request({"type": "play_daily", "variant": "freecell"})

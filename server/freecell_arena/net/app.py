@@ -75,7 +75,8 @@ class ArenaServer:
         self.arena = Arena(self.clock, settings.max_spectators, shared=settings.redis_url is not None)
         self.daily = DailyService(settings, store, self.arena.dailies, self.clock)
         self.pars = ParService(store.pars, self.clock, settings.par_budget_s)
-        self.queries = Queries(store, self.clock, self.daily, self.pars)
+        self.queries = Queries(store, self.clock, self.daily, self.pars,
+                               lambda: settings.public_url or f"http://localhost:{self.port}")  # fmt: skip
         self.cluster: ClusterBridge | None = None
         shared: InProcessPublisher | ClusterPublisher = InProcessPublisher()
         if settings.redis_url is not None:  # processes share rooms: their events cross through Redis

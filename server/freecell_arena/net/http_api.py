@@ -11,6 +11,7 @@
 | `/api/players/{player_id}` | `get_player` |
 | `/api/players/{player_id}/streak/{variant}?month=` | `get_streak` |
 | `/api/races/{code}/review` | `get_review` (409 `race_not_over` while it runs) |
+| `/api/games/{game_id}/share?origin=` | `get_share` |
 
 Path and query parameters become the fields of the same pydantic request model the websocket uses, and the
 same `Queries` code answers, so the two always agree. The body is the reply message's JSON (with its
@@ -45,6 +46,7 @@ from freecell_arena.protocol.messages import (
     RatingsRequest,
     ReviewRequest,
     SeasonRequest,
+    ShareRequest,
     StreakRequest,
     encode,
 )
@@ -63,6 +65,7 @@ STATUS_OF_CODE = {
     ErrorCode.not_ready: HTTPStatus.SERVICE_UNAVAILABLE,
     ErrorCode.method_not_allowed: HTTPStatus.METHOD_NOT_ALLOWED,
     ErrorCode.unknown_room: HTTPStatus.NOT_FOUND,
+    ErrorCode.unknown_game: HTTPStatus.NOT_FOUND,
     ErrorCode.race_not_over: HTTPStatus.CONFLICT,
 }
 
@@ -85,6 +88,7 @@ ROUTES = (
     _route(r"/api/players/(?P<player_id>[^/]+)", PlayerRequest),
     _route(r"/api/players/(?P<player_id>[^/]+)/streak/(?P<variant>[^/]+)", StreakRequest),
     _route(r"/api/races/(?P<code>[^/]+)/review", ReviewRequest),
+    _route(r"/api/games/(?P<game_id>[^/]+)/share", ShareRequest),
 )  # fmt: skip
 
 

@@ -8,17 +8,22 @@ solution of the deal, and the deal itself stays secret (Cell Eleven) until then.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 
 from freecell_arena.core import daily
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.effects import Refusal
+from freecell_arena.core.leaderboard import daily_board
+from freecell_arena.core.ports import StoredRoom
 from freecell_arena.core.profiles import DailyDays, no_games, player_variant, streak_message
 from freecell_arena.core.race_ratings import rating_view
 from freecell_arena.core.ranking import rank
 from freecell_arena.core.ratings import Ladder, Rating
 from freecell_arena.core.reads import ServerStore
 from freecell_arena.core.review import ParStatus, par_replay, reviewed
+from freecell_arena.core.share import Result, daily_text, race_text
 from freecell_arena.core.streaks import streak
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import VARIANTS
@@ -33,6 +38,8 @@ from freecell_arena.protocol.messages import (
     ReviewMessage,
     ReviewRequest,
     ReviewRow,
+    ShareMessage,
+    ShareRequest,
     Standing,
     StreakMessage,
     StreakRequest,
@@ -46,10 +53,12 @@ AROUND_SPAN = 3
 
 
 class PlayerQueries:
-    def __init__(self, store: ServerStore, clock: Clock, pars: ParService) -> None:
+    def __init__(self, store: ServerStore, clock: Clock, pars: ParService, origin: Callable[[], str]) -> None:
         self.store = store
         self.clock = clock
         self.pars = pars
+        self.origin = origin
+        """The site's address for a shared link when the client names none (`public_url`, else localhost)."""
 
     async def ratings(self, request: RatingsRequest, _requester: str | None) -> RatingsMessage:
         variant = known_variant(request.variant)
@@ -99,6 +108,56 @@ class PlayerQueries:
         if stored.status != FINISHED:
             raise Refusal(ErrorCode.race_not_over, "the review opens once the race is over (par is a solution)")
         room = stored.room
+        ranked = await self._standings(stored)
+        par = await self.pars.par_of(room.variant, room.seed)
+        rows = reviewed([(row.player_id, row.name, row.outcome, row.moves, row.time_ms) for row in ranked], par)
+        start_view, steps = par_replay(par) if par.status is ParStatus.SOLVED else ({}, [])
+        return ReviewMessage(
+            id=request.id, code=room.code, variant=room.variant, seed=room.seed, par_status=par.status.value,
+            par=par.moves, line=list(par.line) if par.status is ParStatus.SOLVED else [], start_view=start_view,
+            steps=steps,
+            results=[ReviewRow(player_id=row.player_id, name=row.name, game_id=standing.game_id,
+                               outcome=standing.outcome, moves=row.moves, time_ms=row.time_ms, over_par=row.over_par)
+                     for row, standing in zip(rows, ranked, strict=True)],
+        )  # fmt: skip
+
+    async def share(self, request: ShareRequest, _requester: str | None) -> ShareMessage:
+        stored = await self.store.game(request.game_id)
+        if stored is None:
+            raise Refusal(ErrorCode.unknown_game, f"there is no game {request.game_id!r}")
+        if stored.result is None:
+            raise Refusal(ErrorCode.game_not_running, "a game is shared once it is over")
+        game, result = stored.game, stored.result
+        variant = known_variant(game.variant)
+        origin = (request.origin or self.origin()).rstrip("/")
+        counts = Result(won=result.outcome == "won", moves=result.player_moves, time_ms=result.time_ms,
+                        cards_home=result.cards_on_foundations, cards=variant.total_cards, rank=None, of=None)
+        if game.daily_day is not None:
+            deal = await self.store.dailies.deal(variant.id, game.daily_day)
+            mine = await self.store.leaderboards.around(daily_board(variant.id, game.daily_day, False),
+                                                        game.player_id, 0, 0) if game.ranked else None  # fmt: skip
+            place = (mine.rows[0].rank, mine.total) if mine and mine.rows else (None, None)
+            days = await self.store.profiles.daily_days(game.player_id, variant.id)
+            url = f"{origin}/#/daily/{variant.id}"
+            text = daily_text(variant_name=variant.name, day=game.daily_day,
+                              result=replace(counts, rank=place[0], of=place[1]), par=deal.par if deal else None,
+                              streak=streak(days.won, daily.today(self.clock.now())).current, url=url)  # fmt: skip
+            return ShareMessage(id=request.id, game_id=game.game_id, text=text, url=url)
+        room = await self.store.room(game.room_id) if game.room_id else None
+        if room is None or room.status != FINISHED:
+            raise Refusal(ErrorCode.race_not_over, "a race is shared once it is over")
+        ranked = await self._standings(room)
+        position = next((row.rank for row in ranked if row.player_id == game.player_id), None)
+        par = await self.store.pars.get(variant.id, room.room.seed, game.rules_version)
+        change = next((change.delta for change in await self.store.ratings.changes_of(room.room.room_id)
+                       if change.player_id == game.player_id), None)  # fmt: skip
+        url = f"{origin}/r/{room.room.code}"
+        text = race_text(variant_name=variant.name, players=len(ranked), result=replace(counts, rank=position,
+                         of=len(ranked)), par=par.moves if par else None, rating_change=change, url=url)  # fmt: skip
+        return ShareMessage(id=request.id, game_id=game.game_id, text=text, url=url)
+
+    async def _standings(self, stored: StoredRoom) -> list[Standing]:
+        """A finished room's standings from its stored results, ranked as the room ranked them."""
         standings = []
         for game_id in stored.game_ids:
             game = await self.store.game(game_id)
@@ -112,18 +171,7 @@ class PlayerQueries:
                 single_card_moves=result.single_card_moves, cards_on_foundations=result.cards_on_foundations,
                 time_ms=result.time_ms,
             ))  # fmt: skip
-        ranked = rank(standings, str(room.options.get("ranking", "moves")))
-        par = await self.pars.par_of(room.variant, room.seed)
-        rows = reviewed([(row.player_id, row.name, row.outcome, row.moves, row.time_ms) for row in ranked], par)
-        start_view, steps = par_replay(par) if par.status is ParStatus.SOLVED else ({}, [])
-        return ReviewMessage(
-            id=request.id, code=room.code, variant=room.variant, seed=room.seed, par_status=par.status.value,
-            par=par.moves, line=list(par.line) if par.status is ParStatus.SOLVED else [], start_view=start_view,
-            steps=steps,
-            results=[ReviewRow(player_id=row.player_id, name=row.name, game_id=standing.game_id,
-                               outcome=standing.outcome, moves=row.moves, time_ms=row.time_ms, over_par=row.over_par)
-                     for row, standing in zip(rows, ranked, strict=True)],
-        )  # fmt: skip
+        return rank(standings, str(stored.room.options.get("ranking", "moves")))
 
     async def _known_player(self, player_id: str | None) -> str:
         if player_id is None:

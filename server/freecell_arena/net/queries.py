@@ -38,22 +38,24 @@ from freecell_arena.protocol.messages import (
     SeasonMessage,
     SeasonRequest,
     SeasonStanding,
+    ShareRequest,
     StreakRequest,
 )
 
 QUERY_TYPES = (LeaderboardRequest, SeasonRequest, HistoryRequest, DailyRequest, RatingsRequest, PlayerRequest,
-               StreakRequest, ReviewRequest)  # fmt: skip
+               StreakRequest, ReviewRequest, ShareRequest)  # fmt: skip
 BOARD_CURSOR = "board"
 SEASON_CURSOR = "season"
 HISTORY_CURSOR = "history"
 
 
 class Queries:
-    def __init__(self, store: ServerStore, clock: Clock, dailies: DailyService, pars: ParService) -> None:
+    def __init__(self, store: ServerStore, clock: Clock, dailies: DailyService, pars: ParService,
+                 origin: Callable[[], str]) -> None:  # fmt: skip
         self.store = store
         self.clock = clock
         self.dailies = dailies
-        self.players = PlayerQueries(store, clock, pars)
+        self.players = PlayerQueries(store, clock, pars, origin)
 
     async def answer(self, request: Message, requester: str | None = None) -> Message:
         """The reply to a query; raises `Refusal` for bad parameters or unknown things."""
@@ -66,6 +68,7 @@ class Queries:
             PlayerRequest: self.players.player,
             StreakRequest: self.players.streak,
             ReviewRequest: self.players.review,
+            ShareRequest: self.players.share,
         }
         return await handlers[type(request)](request, requester)
 

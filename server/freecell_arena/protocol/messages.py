@@ -426,6 +426,16 @@ class ReviewRequest(Message):
     code: str = Field(max_length=32)
 
 
+class ShareRequest(Message):
+    """The spoiler-free text to share after a finished game (a daily attempt or a race): counts, never the deal."""
+
+    type: Literal["get_share"] = "get_share"
+    id: RequestId = None
+    game_id: str = Field(max_length=64)
+    origin: str | None = Field(default=None, max_length=200, pattern=r"^https?://[^/\s?#]+$",
+                               description="The site's origin the link starts with (default: the server's).")
+
+
 ClientMessage = Annotated[
     HelloRequest
     | CreateRoomRequest
@@ -445,7 +455,8 @@ ClientMessage = Annotated[
     | RatingsRequest
     | PlayerRequest
     | StreakRequest
-    | ReviewRequest,
+    | ReviewRequest
+    | ShareRequest,
     Field(discriminator="type"),
 ]
 
@@ -875,6 +886,14 @@ class ReviewMessage(Message):
     results: list[ReviewRow]
 
 
+class ShareMessage(Message):
+    type: Literal["share"] = "share"
+    id: RequestId = None
+    game_id: str
+    text: str
+    url: str
+
+
 ServerMessage = Annotated[
     WelcomeMessage
     | ErrorMessage
@@ -900,7 +919,8 @@ ServerMessage = Annotated[
     | RatingsMessage
     | StreakMessage
     | PlayerMessage
-    | ReviewMessage,
+    | ReviewMessage
+    | ShareMessage,
     Field(discriminator="type"),
 ]
 

@@ -55,7 +55,8 @@ async def test_a_streak_grows_day_by_day_and_a_missed_day_ends_it(
             f"✅ {deal.par} moves (par {deal.par}, ±0) in {shared['text'].splitlines()[1].split(' in ')[1]}",
             "🔥 2-day streak", f"http://localhost:{server.port}/#/daily/freecell",
         ]
-        assert str(deal.seed) not in shared["text"] and not any(move in shared["text"].split() for move in deal.solution)
+        words = shared["text"].split()
+        assert str(deal.seed) not in shared["text"] and not any(move in words for move in deal.solution)
         clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=UTC))
         await server.daily.run_once()
         played = await ada.request({"type": "play_daily", "variant": "freecell"})

@@ -17,6 +17,8 @@ const PAGES = {
   leaderboards: () => import('./pages/leaderboards.js').then((module) => module.leaderboardsPage),
   replay: () => import('./pages/replay.js').then((module) => module.replayPage),
   history: () => import('./pages/history.js').then((module) => module.historyPage),
+  player: () => import('./pages/player.js').then((module) => module.playerPage),
+  review: () => import('./pages/review.js').then((module) => module.reviewPage),
 };
 
 const CONNECTION_WORDS = {

@@ -25,6 +25,7 @@ export class Session {
     this.room = null;
     this.game = new GameState();
     this.raceOver = null;
+    this.raceRatings = null; // the rating changes of the race just over (`race_ratings`, right after race_over)
     this.countdown = null;
     this.daily = null;
     this.clockOffsetMs = 0;
@@ -182,6 +183,7 @@ export class Session {
     this.room = message.room;
     if (previous?.code !== message.room.code) {
       this.raceOver = null;
+      this.raceRatings = null;
       this.countdown = null;
     }
     if (message.room.status === 'countdown' && message.room.starts_at) {
@@ -276,6 +278,14 @@ export class Session {
       this.room = { ...this.room, seed: message.seed, status: 'finished' };
       const winner = message.standings.find((row) => row.rank === 1);
       this.say(`The race is over.${winner ? ` First: ${winner.name}.` : ''}`, 'race');
+    }
+  }
+
+  on_race_ratings(message) {
+    if (this.room && message.code === this.room.code) {
+      this.raceRatings = message;
+      const mine = message.changes.find((change) => change.player_id === this.playerId);
+      if (mine) this.say(`Your rating: ${mine.after.rating} (${mine.delta >= 0 ? '+' : '\u2212'}${Math.abs(mine.delta)}).`, 'race');
     }
   }
 

@@ -8,6 +8,7 @@ import { dataTable, formatTime, h, notice, replace } from '../dom.js';
 import { GameView } from '../game-view.js';
 import { VARIANTS, formatDuration, variantName } from '../notation.js';
 import { viewHref } from '../router.js';
+import { loadStreak, playerLink, shareButton } from '../compete.js';
 
 export function dailyPage(main, context) {
   return context.variant ? dailyGame(main, context) : dailyList(main, context);
@@ -31,7 +32,9 @@ function dailyList(main, { session, location }) {
           replace(section, title, h('p', {}, 'This server has no daily challenge for this variant.'));
           return;
         }
-        replace(section, title,
+        const streak = h('div', { class: 'daily-streak' });
+        loadStreak(session, streak, variant.id);
+        replace(section, title, streak,
           today ? h('p', {}, `Today (${today.day}): par ${today.par ?? '?'} moves; closes ${closesText(today.closes_at)}.`) : h('p', {}, 'No deal is open right now.'),
           today ? h('p', { class: 'daily-actions' }, h('a', { class: 'button-link', href: viewHref(location, `/daily/${variant.id}`) }, `Play today\u2019s ${variant.name}`), ' ',
             h('a', { href: viewHref(location, `/leaderboards/${variant.id}?board=daily`) }, 'Today\u2019s board')) : null,
@@ -93,11 +96,11 @@ function dailyGame(main, { session, location, variant }) {
       `${game.daily}`, daily ? ` · par ${daily.par} moves · ${daily.ranked ? 'ranked: this game counts on the board' : 'practice: only your first game of the day is ranked'} · closes ${closesText(daily.closes_at)}` : ''));
     if (!session.game.playing && !boardShown) {
       boardShown = true;
-      showBoard(game.daily);
+      showBoard(game.daily, game.game_id);
     }
   }
 
-  async function showBoard(day) {
+  async function showBoard(day, gameId) {
     replace(after, h('p', {}, 'Loading the day\u2019s board…'));
     let reply;
     try {
@@ -109,7 +112,11 @@ function dailyGame(main, { session, location, variant }) {
       replace(after, notice(reply.message));
       return;
     }
-    replace(after, h('section', { class: 'card-panel', 'aria-labelledby': 'daily-board-title' },
+    const streak = h('div', { class: 'daily-streak' });
+    loadStreak(session, streak, variant);
+    replace(after, h('section', { class: 'card-panel daily-result', 'aria-labelledby': 'daily-result-title' },
+      h('h2', { id: 'daily-result-title' }, 'Your day'), streak, shareButton(session, gameId, location)),
+    h('section', { class: 'card-panel', 'aria-labelledby': 'daily-board-title' },
       h('h2', { id: 'daily-board-title' }, `The day\u2019s board (${reply.total} ${reply.total === 1 ? 'winner' : 'winners'})`),
       reply.par !== null ? h('p', {}, `Par: ${reply.par} moves.`) : null,
       boardTable(reply, session, location),
@@ -144,7 +151,7 @@ export function boardTable(reply, session, location) {
   if (!reply.entries.length) return h('p', {}, 'No winner on this board yet.');
   return dataTable('Leaderboard', ['Rank', 'Player', 'Moves', 'Time', 'Finished', 'Replay'], reply.entries.map((row) => ({
     attributes: { class: row.player_id === session.playerId ? 'me' : '', dataset: { playerId: row.player_id, rank: row.rank } },
-    cells: [String(row.rank), h('a', { href: viewHref(location, `/history/${encodeURIComponent(row.player_id)}`) }, row.name),
+    cells: [String(row.rank), playerLink(location, row.player_id, row.name),
       String(row.player_moves), formatDuration(row.time_ms), formatTime(row.finished_at),
       h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')],
   })));

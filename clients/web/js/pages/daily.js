@@ -70,13 +70,20 @@ function dailyGame(main, { session, location, variant }) {
   async function load() {
     try {
       await session.ask({ type: 'get_state' }); // a daily game still running (or just finished) comes back here
-      if (!myDaily()) await play();
+      const game = myDaily();
+      if (!game || (!session.game.playing && game.daily !== await openDay())) await play(); // yesterday's is over
       render();
     } catch (error) {
       replace(info, notice(error.code === 'already_in_room' ? 'You are in a room: leave it first to play the daily challenge.'
         : error.code === 'game_in_progress' ? 'Another game of yours is still running: finish it first.' : error.message,
       error.code === 'already_in_room' ? h('button', { type: 'button', onclick: async () => { await session.ask({ type: 'leave_room' }).catch(() => null); load(); } }, 'Leave the room') : null));
     }
+  }
+
+  /** The day of the deal open now, on the server's clock (a game of a closed day is not today's). */
+  async function openDay() {
+    const reply = await session.ask({ type: 'get_daily', variant });
+    return reply.deals.find((deal) => deal.status === 'open')?.day ?? null;
   }
 
   async function play() {

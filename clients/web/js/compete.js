@@ -67,7 +67,7 @@ export function streakPanel(reply) {
   const month = first.toLocaleString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
   return h('div', { class: 'streak', dataset: { current: reply.current, best: reply.best } },
     h('p', { class: 'streak-numbers' },
-      h('strong', {}, `\ud83d\udd25 ${reply.current}-day streak`), ` \u00b7 best ${reply.best}`),
+      h('strong', {}, `${reply.current}-day streak`), ` \u00b7 best ${reply.best}`),
     h('table', { class: 'calendar', 'aria-label': `Daily calendar of ${month}` },
       h('caption', {}, month),
       h('thead', {}, h('tr', {}, ['Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa', 'Su'].map((day) => h('th', { scope: 'col' }, day)))),

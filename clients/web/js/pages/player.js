@@ -46,7 +46,9 @@ export function playerPage(main, { session, location, playerId }) {
       return h('section', { class: 'card-panel player-variant', 'aria-label': variantName(row.variant), dataset: { variant: row.variant } },
         h('h2', {}, variantName(row.variant)),
         h('div', { class: 'player-variant-grid' },
-          h('div', {}, h('h3', {}, `Rating ${ratingText(row.rating)}`), ratingChart(row.history)),
+          h('div', {}, h('h3', {}, `Rating ${ratingText(row.rating)}`), ratingChart(row.history),
+            row.history.length ? h('p', { class: 'hint' }, `${row.history.length} rated ${row.history.length === 1 ? 'race' : 'races'}: `
+              + `${row.history[0].rating - row.history[0].delta} \u2192 ${row.history.at(-1).rating}`) : null),
           h('div', {}, h('h3', {}, 'Daily streak'), streak)));
     });
     replace(body, h('section', { class: 'card-panel board-table', 'aria-label': 'Summary' }, summary, h('p', {}, history)), cards);

@@ -60,12 +60,12 @@ export function replayPage(main, { session, location, navigate, gameId }) {
  * A replay in `body`: the controls, the board and the list of actions. `replay` is the server's `replay`
  * message, or anything of its shape (the review's solver line: `start_view`, `steps`, `actions`).
  */
-export function replayViewer(body, replay, { session, location, navigate, who = null }) {
+export function replayViewer(body, replay, { session, location, navigate, who = null, fromStart = false }) {
   let renderer = null;
   let timer = null;
   const views = replayViews(replay);
   const last = views.length - 1;
-  let position = last;
+  let position = fromStart ? 0 : last;
   const holder = h('div', { class: 'board-holder' });
   const slider = h('input', { type: 'range', min: '0', max: String(last), value: String(position), 'aria-label': 'Replay position', oninput: () => go(Number(slider.value)) });
   const where = h('span', { class: 'replay-where', dataset: { step: String(position) } });

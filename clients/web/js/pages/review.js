@@ -34,7 +34,7 @@ export function reviewPage(main, { session, location, navigate, code }) {
   }
 
   function show(reply) {
-    replace(body, h('section', { class: 'card-panel', 'aria-label': 'Results against par', dataset: { par: reply.par ?? '' } },
+    replace(body, h('section', { class: 'card-panel board-table', 'aria-label': 'Results against par', dataset: { par: reply.par ?? '' } },
       h('p', { class: 'room-meta' }, `${variantName(reply.variant)} · ${reply.par === null ? WHY_NO_PAR[reply.par_status] : `par ${reply.par} moves`}`),
       dataTable('Results against par', ['Player', 'Result', 'Moves', 'Against par', 'Time'], reply.results.map((row) => ({
         attributes: { class: row.player_id === session.playerId ? 'me' : '', dataset: { playerId: row.player_id, overPar: row.over_par ?? '' } },
@@ -49,7 +49,7 @@ export function reviewPage(main, { session, location, navigate, code }) {
     const holder = h('div', {});
     replace(line, h('h2', { id: 'par-line-title' }, `The solver\u2019s line (${reply.line.length} moves)`), holder);
     viewer = replayViewer(holder, { ...reply, game_id: `par-${code}`, actions: reply.line, outcome: 'won', final_view: reply.start_view },
-      { session, location, navigate, who: 'the solver' });
+      { session, location, navigate, who: 'the solver', fromStart: true });
   }
 
   const stop = lifecycle(session, load);

@@ -34,9 +34,6 @@ class Effect:
     replies: list[Reply] = field(default_factory=list)
     publications: list[Publication] = field(default_factory=list)
     rollback: Callable[[], None] | None = None
-    race_end: RaceEnd | None = None
-    """A race this effect finishes: once the finish is durable, the adapter rates it (`core.race_ratings`) and
-    works out its par, in the background (set only by a timer's finish: never on a move's path)."""
 
     def merge(self, other: Effect) -> Effect:
         previous, later = self.rollback, other.rollback
@@ -52,8 +49,16 @@ class Effect:
             self.replies + other.replies,
             self.publications + other.publications,
             both if (previous or later) else None,
-            self.race_end or other.race_end,
         )
+
+
+@dataclass
+class RaceFinish(Effect):
+    """A timer's finish of a race: once it is durable, the adapter rates the race (`core.race_ratings`) and works
+    out its par, in the background. A kind of its own rather than a field of every `Effect`, so a move's effect
+    carries nothing more for it."""
+
+    race_end: RaceEnd | None = None
 
 
 class Refusal(Exception):

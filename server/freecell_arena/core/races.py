@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from freecell_arena.core.effects import Effect, Publication
+from freecell_arena.core.effects import Effect, Publication, RaceFinish
 from freecell_arena.core.identity import new_id
 from freecell_arena.core.leaderboard import deal_board
 from freecell_arena.core.player_game import PlayerGame
@@ -114,7 +114,7 @@ class Races:
             self.timers.finish_undone(room)
 
         publications.extend(self._whole_room(room, clock_now, version))
-        return Effect(records=records, publications=publications, rollback=rollback, race_end=ended)
+        return RaceFinish(records=records, publications=publications, rollback=rollback, race_end=ended)
 
     def _whole_room(self, room: Room, now: datetime, version: RoomVersion) -> list[Publication]:
         """The room's new status to everyone in it (nobody, for a room no longer in memory)."""

@@ -25,7 +25,7 @@ from websockets.frames import CloseCode
 
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.clock import Clock, SystemClock
-from freecell_arena.core.effects import Effect, Refusal
+from freecell_arena.core.effects import Effect, RaceFinish, Refusal
 from freecell_arena.core.events import InProcessPublisher
 from freecell_arena.core.ports import RecordWriter
 from freecell_arena.core.reads import ServerStore
@@ -135,7 +135,7 @@ class ArenaServer:
         """A timer's change (a countdown's end, a race's finish): stored, then sent; a finished race this process
         stored is then rated and its par worked out, in the background (never on a move's path)."""
         stored = bool(await self.execute(effect, None))
-        if stored and effect.race_end is not None:
+        if stored and isinstance(effect, RaceFinish) and effect.race_end is not None:
             self.race_end.ended(effect.race_end)
         return stored
 

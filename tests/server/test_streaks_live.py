@@ -62,6 +62,18 @@ async def test_a_streak_grows_day_by_day_and_a_missed_day_ends_it(
         played = await ada.request({"type": "play_daily", "variant": "freecell"})
         assert (await ada.request({"type": "resign"}))["type"] == "game_over" and played["ranked"]
 
+        review = await ada.request({"type": "get_review", "variant": "freecell", "day": "2026-11-22"})  # closed
+        assert review["type"] == "review", review
+        assert (review["par"], review["line"], review["seed"]) == (deal.par, list(deal.solution), deal.seed)
+        assert len(review["steps"]) == deal.par and review["day"] == "2026-11-22" and review["code"] is None
+        assert [(row["player_id"], row["over_par"]) for row in review["results"]] == [(ada.player_id, 0)]
+        open_day = await ada.request({"type": "get_review", "variant": "freecell", "day": "2026-11-23"})
+        assert open_day["type"] == "error" and open_day["code"] == "race_not_over", "today's deal stays secret"
+        status, body = await http_get(server.port, "/api/daily/freecell/2026-11-23/review")
+        assert status == 409 and "line" not in body
+        half = await ada.request({"type": "get_review", "variant": "freecell"})
+        assert half["type"] == "error" and half["code"] == "invalid_message"
+
         streak = await ada.request({"type": "get_streak", "variant": "freecell"})
         assert streak["type"] == "streak", streak
         assert (streak["today"], streak["current"], streak["best"]) == ("2026-11-23", 2, 2), "today may still be won"

@@ -106,11 +106,13 @@ async def test_a_streak_across_days_and_a_spoiler_free_share_on_the_daily_page(
     base = f"http://127.0.0.1:{server.port}"
     player = await new_player("Dana", base)
     await player.open("/")  # the identity is made before the days it plays
+    deals = []
     for day in range(2):
         clock.advance(timedelta(days=1).total_seconds())
         await server.daily.run_once()
         deal = await server.store.dailies.deal("freecell", clock.now().date())
         assert deal is not None
+        deals.append(deal)
         await player.open("/#/daily/freecell")
         await player.wait_for_board()
         for notation in deal.solution:
@@ -137,6 +139,12 @@ async def test_a_streak_across_days_and_a_spoiler_free_share_on_the_daily_page(
     await player.open("/#/daily")
     panel = player.page.locator('[data-variant="freecell"] .streak')
     await expect(panel).to_have_attribute("data-current", "2")
+    closed = deals[1]  # yesterday's, closed: its review beside par, the certified solution in the replay viewer
+    await player.page.get_by_role("link", name=f"Review of {closed.day} against par").click()
+    review = player.page.get_by_role("region", name="Results against par")
+    await expect(review).to_have_attribute("data-par", str(closed.par))
+    await expect(review.get_by_role("row").nth(1)).to_have_attribute("data-over-par", "0")
+    await expect(player.page.get_by_role("slider", name="Replay position")).to_have_attribute("max", str(closed.par))
     clock.advance(timedelta(days=1).total_seconds())  # and now one day closed without a win: it is over
     await player.open("/#/daily")
     await expect(panel).to_have_attribute("data-current", "0")

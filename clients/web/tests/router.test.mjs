@@ -43,3 +43,9 @@ test('a player page and a race review have their own views', () => {
   assert.equal(parseRoute(at('http://h/#/review/abcd2345')).code, 'ABCD2345');
   assert.equal(parseRoute(at('http://h/#/review/%3Cimg%3E')).page, 'landing', 'a code that is not one is no review');
 });
+
+test('a closed daily has a review too', () => {
+  const route = parseRoute(at('http://h/#/review/daily/freecell/2026-11-22'));
+  assert.deepEqual([route.page, route.code, route.variant, route.day], ['review', null, 'freecell', '2026-11-22']);
+  assert.equal(parseRoute(at('http://h/#/review/daily/freecell/yesterday')).page, 'review', 'not a day: read as a room code');
+});

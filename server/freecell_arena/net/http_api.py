@@ -11,6 +11,7 @@
 | `/api/players/{player_id}` | `get_player` |
 | `/api/players/{player_id}/streak/{variant}?month=` | `get_streak` |
 | `/api/races/{code}/review` | `get_review` (409 `race_not_over` while it runs) |
+| `/api/daily/{variant}/{day}/review` | `get_review` of a daily (409 `race_not_over` until the day closes) |
 | `/api/games/{game_id}/share?origin=` | `get_share` |
 
 Path and query parameters become the fields of the same pydantic request model the websocket uses, and the
@@ -83,6 +84,7 @@ ROUTES = (
            lambda fields: {**fields, "board": "deal"}),
     _route(r"/api/leaderboards/(?P<variant>[^/]+)/season", SeasonRequest),
     _route(r"/api/players/(?P<player_id>[^/]+)/history", HistoryRequest),
+    _route(r"/api/daily/(?P<variant>[^/]+)/(?P<day>[^/]+)/review", ReviewRequest),
     _route(r"/api/daily/(?P<variant>[^/]+)(?:/(?P<day>[^/]+))?", DailyRequest),
     _route(r"/api/ratings/(?P<variant>[^/]+)", RatingsRequest),
     _route(r"/api/players/(?P<player_id>[^/]+)", PlayerRequest),

@@ -22,7 +22,7 @@ from freecell_arena.core.race_ratings import rating_view
 from freecell_arena.core.ranking import rank
 from freecell_arena.core.ratings import Ladder, Rating
 from freecell_arena.core.reads import ServerStore
-from freecell_arena.core.review import ParStatus, par_replay, reviewed
+from freecell_arena.core.review import Par, ParStatus, par_replay, reviewed
 from freecell_arena.core.share import Result, daily_text, race_text
 from freecell_arena.core.streaks import streak
 from freecell_arena.core.variant_request import known_variant
@@ -50,6 +50,8 @@ HISTORY_POINTS = 50
 """Rating changes per variant on a player's page (the chart's points)."""
 AROUND_SPAN = 3
 """Rows above and below a player on a rating board."""
+DAILY_REVIEW_ROWS = 50
+"""The top of a closed day's board shown beside its par."""
 
 
 class PlayerQueries:
@@ -102,6 +104,8 @@ class PlayerQueries:
         return streak_message(variant.id, player_id, days, today, month, request.id)
 
     async def review(self, request: ReviewRequest, _requester: str | None) -> ReviewMessage:
+        if request.code is None:
+            return await self._daily_review(request)
         stored = await self.store.room_by_code(request.code.upper())
         if stored is None:
             raise Refusal(ErrorCode.unknown_room, f"there is no room {request.code!r}")
@@ -113,12 +117,32 @@ class PlayerQueries:
         rows = reviewed([(row.player_id, row.name, row.outcome, row.moves, row.time_ms) for row in ranked], par)
         start_view, steps = par_replay(par) if par.status is ParStatus.SOLVED else ({}, [])
         return ReviewMessage(
-            id=request.id, code=room.code, variant=room.variant, seed=room.seed, par_status=par.status.value,
+            id=request.id, code=room.code, day=None, variant=room.variant, seed=room.seed, par_status=par.status.value,
             par=par.moves, line=list(par.line) if par.status is ParStatus.SOLVED else [], start_view=start_view,
             steps=steps,
             results=[ReviewRow(player_id=row.player_id, name=row.name, game_id=standing.game_id,
                                outcome=standing.outcome, moves=row.moves, time_ms=row.time_ms, over_par=row.over_par)
                      for row, standing in zip(rows, ranked, strict=True)],
+        )  # fmt: skip
+
+    async def _daily_review(self, request: ReviewRequest) -> ReviewMessage:
+        """A closed daily beside its par: the top of the day's board, and the certified solution as a replay."""
+        assert request.variant is not None and request.day is not None
+        variant = known_variant(request.variant)
+        deal = await self.store.dailies.deal(variant.id, request.day)
+        if deal is None:
+            raise Refusal(ErrorCode.unknown_daily, f"there is no {variant.name} daily for {request.day}")
+        if not daily.is_closed(request.day, self.clock.now()):
+            raise Refusal(ErrorCode.race_not_over, "a daily's review opens when its day closes (par is a solution)")
+        page = await self.store.leaderboards.page(daily_board(variant.id, request.day, False), DAILY_REVIEW_ROWS)
+        par = Par(variant.id, deal.seed, deal.rules_version, ParStatus.SOLVED, deal.solution)
+        start_view, steps = par_replay(par)
+        return ReviewMessage(
+            id=request.id, code=None, day=request.day, variant=variant.id, seed=deal.seed, par_status="solved",
+            par=deal.par, line=list(deal.solution), start_view=start_view, steps=steps,
+            results=[ReviewRow(player_id=row.entry.player_id, name=row.entry.name, game_id=row.entry.game_id,
+                               outcome="won", moves=row.entry.player_moves, time_ms=row.entry.time_ms,
+                               over_par=row.entry.player_moves - deal.par) for row in page.rows],
         )  # fmt: skip
 
     async def share(self, request: ShareRequest, _requester: str | None) -> ShareMessage:

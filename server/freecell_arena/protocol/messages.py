@@ -14,7 +14,7 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from freecell_arena.protocol.vocabulary import MemberRole, Outcome, PlayerStatus, RoomStatus
 
@@ -419,11 +419,21 @@ class StreakRequest(Message):
 
 
 class ReviewRequest(Message):
-    """A finished race beside par: refused with `race_not_over` while it runs (par is a full solution)."""
+    """A finished race (`code`) or a closed daily (`variant` and `day`) beside par: refused with `race_not_over`
+    while the race runs or the day is open (par is a full solution)."""
 
     type: Literal["get_review"] = "get_review"
     id: RequestId = None
-    code: str = Field(max_length=32)
+    code: str | None = Field(default=None, max_length=32)
+    variant: str | None = Field(default=None, max_length=32)
+    day: date | None = None
+
+    @model_validator(mode="after")
+    def _one_subject(self) -> ReviewRequest:
+        daily = [self.variant is not None, self.day is not None]
+        if (self.code is not None) == any(daily) or any(daily) != all(daily):
+            raise ValueError("give a race's `code`, or a daily's `variant` and `day`")
+        return self
 
 
 class ShareRequest(Message):
@@ -875,7 +885,8 @@ class ReviewMessage(Message):
 
     type: Literal["review"] = "review"
     id: RequestId = None
-    code: str
+    code: str | None = Field(description="The race's room (null for a daily).")
+    day: date | None = Field(description="The daily's day (null for a race).")
     variant: str
     seed: int
     par_status: Literal["solved", "unsolvable", "unknown"]

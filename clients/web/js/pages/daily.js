@@ -38,9 +38,10 @@ function dailyList(main, { session, location }) {
           today ? h('p', {}, `Today (${today.day}): par ${today.par ?? '?'} moves; closes ${closesText(today.closes_at)}.`) : h('p', {}, 'No deal is open right now.'),
           today ? h('p', { class: 'daily-actions' }, h('a', { class: 'button-link', href: viewHref(location, `/daily/${variant.id}`) }, `Play today\u2019s ${variant.name}`), ' ',
             h('a', { href: viewHref(location, `/leaderboards/${variant.id}?board=daily`) }, 'Today\u2019s board')) : null,
-          dataTable(`${variant.name} daily deals`, ['Day', 'Status', 'Par', 'Seed'], reply.deals.map((deal) => ({
+          dataTable(`${variant.name} daily deals`, ['Day', 'Status', 'Par', 'Seed', 'Review'], reply.deals.map((deal) => ({
             attributes: { dataset: { day: deal.day, status: deal.status } },
-            cells: [deal.day, deal.status, deal.par ?? '\u2013', deal.seed === null ? 'secret until it closes' : String(deal.seed)],
+            cells: [deal.day, deal.status, deal.par ?? '\u2013', deal.seed === null ? 'secret until it closes' : String(deal.seed),
+              deal.status === 'closed' ? h('a', { href: viewHref(location, `/review/daily/${variant.id}/${deal.day}`), 'aria-label': `Review of ${deal.day} against par` }, 'Against par') : '\u2013'],
           }))),
           h('details', { class: 'commitments' }, h('summary', {}, 'Commitments'),
             h('ul', {}, reply.deals.map((deal) => h('li', {}, `${deal.day}: `, h('code', {}, deal.commitment))))));

@@ -119,7 +119,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     if (member.bot) badges.push('bot');
     if (!member.connected) badges.push('offline');
     return h('li', { dataset: { playerId: member.player_id, connected: String(member.connected) }, class: member.connected ? '' : 'offline' },
-      h('span', { class: 'member-name' }, member.name),
+      h('span', { class: 'member-name' }, playerLink(location, member.player_id, member.name)),
       badges.map((badge) => h('span', { class: `badge ${badge}` }, badge)));
   }
 

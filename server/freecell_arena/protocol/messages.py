@@ -415,7 +415,9 @@ class StreakRequest(Message):
     id: RequestId = None
     variant: str
     player_id: str | None = Field(default=None, max_length=64, description="Default: you.")
-    month: str | None = Field(default=None, pattern=r"^(19|20)[0-9]{2}-(0[1-9]|1[0-2])$", description="YYYY-MM (default: now).")
+    month: str | None = Field(
+        default=None, pattern=r"^(19|20)[0-9]{2}-(0[1-9]|1[0-2])$", description="YYYY-MM (default: this month)."
+    )
 
 
 class ReviewRequest(Message):

@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from freecell_arena.core.race_ratings import HistoryPoint, RatingRow
-from freecell_arena.core.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded
+from freecell_arena.core.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded, rateable
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Game, Player, PlayerRating, Room, table_of
 from freecell_arena.store.models import RatingChange as RatingChangeRow
@@ -173,6 +173,31 @@ class RatingStore:
                     tuple((_change(row), row.rank) for row in mine),
                 )  # fmt: skip
             after = order[-1][1]
+
+
+    async def unrated_races(self) -> AsyncIterator[str]:
+        """The codes of finished races that should have been rated and were not (`core.ratings.rateable`: ranked,
+        a deal the server drew, two or more results), in batches by room id: the audit's check that no race was
+        left out (a process that died between storing a finish and rating it)."""
+        after = ""
+        finished = and_(rooms.c.status == "finished", rooms.c.seed_chosen == False)  # noqa: E712
+        rated = select(changes.c.id).where(changes.c.room_id == rooms.c.id).exists()
+        while True:
+            query = (select(rooms.c.id, rooms.c.code, rooms.c.options).where(finished, rooms.c.id > after, ~rated)
+                     .order_by(rooms.c.id).limit(AUDIT_BATCH))  # fmt: skip
+            async with self.engine.connect() as connection:
+                found = (await connection.execute(query)).all()
+                if not found:
+                    return
+                counted = select(games.c.room_id, func.count()).where(
+                    games.c.room_id.in_([row.id for row in found]), games.c.outcome.is_not(None)
+                ).group_by(games.c.room_id)
+                results = {room_id: count for room_id, count in (await connection.execute(counted)).all()}
+            for row in found:
+                if rateable(ranked=bool((row.options or {}).get("ranked")), server_drawn_deal=True,
+                            players=results.get(row.id, 0)):  # fmt: skip
+                    yield row.code
+            after = found[-1].id
 
 
 def _results_of(room_ids: Sequence[str]) -> Any:

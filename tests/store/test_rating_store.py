@@ -154,6 +154,11 @@ async def test_the_audit_reports_a_finished_rateable_race_left_unrated(
         await store.write([*records, RoomStatusRecord(stored_room.room_id, "finished", T0)])
 
     await audit(database_url, 2)
+    assert not [line for line in capsys.readouterr().out.splitlines() if line.startswith("rating ")], (
+        "before the first rated race, ratings were not live: nothing was left out")
+    earlier_id, earlier = await a_race(store, 9, [2, 3])
+    await settle_race(ledger, earlier_id, "freecell", earlier, T0 - timedelta(seconds=1))
+    await audit(database_url, 2)
     lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("rating ")]
     assert lines == ["rating race ROOM0007: finished, rateable and never rated"]
     placements = [Placement(PLAYERS[0].player_id, 1, False), Placement(PLAYERS[1].player_id, 2, False)]

@@ -178,9 +178,15 @@ class RatingStore:
     async def unrated_races(self) -> AsyncIterator[str]:
         """The codes of finished races that should have been rated and were not (`core.ratings.rateable`: ranked,
         a deal the server drew, two or more results), in batches by room id: the audit's check that no race was
-        left out (a process that died between storing a finish and rating it)."""
+        left out (a process that died between storing a finish and rating it). Only races finished since the first
+        rated one: those before it were played before ratings went live."""
+        async with self.engine.connect() as connection:
+            live_since = (await connection.execute(select(func.min(changes.c.at)))).scalar_one_or_none()
+        if live_since is None:
+            return
         after = ""
-        finished = and_(rooms.c.status == "finished", rooms.c.seed_chosen == False)  # noqa: E712
+        finished = and_(rooms.c.status == "finished", rooms.c.seed_chosen == False,  # noqa: E712
+                        rooms.c.finished_at >= live_since)  # fmt: skip
         rated = select(changes.c.id).where(changes.c.room_id == rooms.c.id).exists()
         while True:
             query = (select(rooms.c.id, rooms.c.code, rooms.c.options).where(finished, rooms.c.id > after, ~rated)

@@ -21,6 +21,8 @@ from freecell_arena.net.throttled_log import ThrottledLog, one_line
 
 log = logging.getLogger(__name__)
 RATING_WAIT_S = 5.0
+RATING_RETRY_PAUSES_S = (0.5, 2.0)
+"""Pauses before trying a failed rating again: a race is rated at most once whatever happens (the ledger)."""
 
 
 class RaceEndService:
@@ -40,11 +42,15 @@ class RaceEndService:
             _spawn(self._solving, self._par(end))
 
     async def _rate(self, end: RaceEnd) -> None:
-        try:
-            message = await rate_finished_race(end, self.ratings)
-        except Exception as error:  # the race stands; `freecell-arena audit` shows a race left unrated
-            self.failures.warning("rate", f"race {end.code} could not be rated: {one_line(error)}")
-            return
+        for pause in (*RATING_RETRY_PAUSES_S, None):
+            try:
+                message = await rate_finished_race(end, self.ratings)
+                break
+            except Exception as error:  # the race stands; `freecell-arena audit` names a race left unrated
+                self.failures.warning("rate", f"race {end.code} could not be rated: {one_line(error)}")
+                if pause is None:
+                    return
+                await asyncio.sleep(pause)  # a database that failed once may answer again (a rated try is kept)
         if message is not None:
             self.publisher.publish(room_topic(end.code), message)
 

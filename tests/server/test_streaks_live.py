@@ -55,6 +55,7 @@ async def test_a_streak_grows_day_by_day_and_a_missed_day_ends_it(
             f"✅ {deal.par} moves (par {deal.par}, ±0) in {shared['text'].splitlines()[1].split(' in ')[1]}",
             "🔥 2-day streak", f"http://localhost:{server.port}/#/daily/freecell",
         ]
+        assert shared["text"].splitlines()[1].endswith(" · #1 of 1"), "ada's place on the day's board"
         words = shared["text"].split()
         assert str(deal.seed) not in shared["text"] and not any(move in words for move in deal.solution)
         clock.set(datetime(2026, 11, 23, 9, 0, tzinfo=UTC))

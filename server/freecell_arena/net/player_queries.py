@@ -158,8 +158,8 @@ class PlayerQueries:
                         cards_home=result.cards_on_foundations, cards=variant.total_cards, rank=None, of=None)
         if game.daily_day is not None:
             deal = await self.store.dailies.deal(variant.id, game.daily_day)
-            mine = await self.store.leaderboards.around(daily_board(variant.id, game.daily_day, False),
-                                                        game.player_id, 0, 0) if game.ranked else None  # fmt: skip
+            # the board the game counts on (a bot's, or a flagged win's, is the bots' one)
+            mine = await self.store.leaderboards.around(game.board, game.player_id, 0, 0) if game.board else None
             place = (mine.rows[0].rank, mine.total) if mine and mine.rows else (None, None)
             days = await self.store.profiles.daily_days(game.player_id, variant.id)
             url = f"{origin}/#/daily/{variant.id}"

@@ -219,11 +219,11 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
       h('h2', { id: 'standings-title' }, 'Standings'),
       h('p', {}, `${variantName(current.variant)} · ${dealLabel(current.variant, over.seed)}`),
       h('table', { class: 'standings-table' },
-        h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Result', 'Moves', 'Time', 'Cards home', rateable ? 'Rating' : null, 'Replay'].filter(Boolean).map((title) => h('th', { scope: 'col' }, title)))),
+        h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Result', rateable ? 'Rating' : null, 'Moves', 'Time', 'Cards home', 'Replay'].filter(Boolean).map((title) => h('th', { scope: 'col' }, title)))),
         h('tbody', {}, over.standings.map((row) => h('tr', { dataset: { playerId: row.player_id, rank: row.rank }, class: row.player_id === session.playerId ? 'me' : '' },
           h('td', {}, String(row.rank)), h('td', {}, playerLink(location, row.player_id, row.name)), h('td', {}, PLAYER_STATUS[row.outcome] ?? row.outcome),
-          h('td', {}, String(row.moves)), h('td', {}, formatDuration(row.time_ms)), h('td', {}, String(row.cards_on_foundations)),
           rateable ? h('td', { class: 'rating-cell' }, ratingCell(row)) : null,
+          h('td', {}, String(row.moves)), h('td', {}, formatDuration(row.time_ms)), h('td', {}, String(row.cards_on_foundations)),
           h('td', {}, h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')))))),
       h('p', { class: 'after-race' }, h('a', { href: viewHref(location, `/review/${encodeURIComponent(code)}`) }, 'Review against par'), ' ', again),
       own ? (share ??= shareButton(session, own.game_id, location)) : null)); // kept across redraws: its text stays

@@ -119,6 +119,11 @@ class Settings(BaseSettings):
         "X-Forwarded-For give the client's address; empty: trust nobody.",
     )
 
+    par_budget_s: float = Field(default=10.0, gt=0, description="Solver seconds for a race's par (off the loop).")
+    par_at_race_end: bool = Field(
+        default=True, description="Work out each finished race's par at once; else when a review first asks."
+    )
+
     @field_validator("gc_thresholds")
     @classmethod
     def _three_thresholds(cls, value: str) -> str:

@@ -45,6 +45,7 @@ async def start_arena(database_url: str, clock: Clock | None = None, **overrides
         "max_connections_per_address": 100_000,
         "new_players_per_minute": 1e9,
         "daily_prepare_interval_s": 0,
+        "par_at_race_end": False,  # no solver worker for every finished race; a review still works its par out
         **overrides,
     }
     settings = Settings(host="127.0.0.1", port=0, database_url=database_url, tick_interval_s=0.02, **values)

@@ -19,7 +19,7 @@ ANNOTATIONS = frozenset({"title", "description", "default", "examples", "$schema
 """Keywords that say nothing about which values are valid."""
 HANDLED = frozenset({"type", "const", "enum", "anyOf", "oneOf", "$ref", "properties", "required",
                      "additionalProperties", "items", "minimum", "maximum", "minLength", "maxLength",
-                     "minItems", "maxItems", "format", "$defs"})  # fmt: skip
+                     "minItems", "maxItems", "format", "$defs", "pattern"})  # fmt: skip
 FORMATS: dict[str, st.SearchStrategy[str]] = {
     "date": st.dates(min_value=datetime.date(2000, 1, 1)).map(datetime.date.isoformat),
     "date-time": st.datetimes(min_value=datetime.datetime(2000, 1, 1), timezones=st.just(datetime.UTC)).map(
@@ -65,6 +65,9 @@ def _typed(kind: str, schema: dict[str, Any], definitions: dict[str, Any]) -> st
     if kind == "string":
         if "format" in schema:
             return FORMATS[schema["format"]]
+        if "pattern" in schema:
+            longest = schema.get("maxLength", SMALL_TEXT)
+            return st.from_regex(schema["pattern"], fullmatch=True).filter(lambda text: len(text) <= longest)
         return st.text(min_size=schema.get("minLength", 0), max_size=schema.get("maxLength", SMALL_TEXT))
     if kind == "array":
         items = from_schema(schema["items"], definitions) if "items" in schema else st.nothing()

@@ -5,13 +5,14 @@ order, and the audit's replay of the stored changes matches what was applied."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 from sqlalchemy import text
 from store_builders import T0, game, player, room
 
-from freecell_arena.core.ports import ResultRecord
+from freecell_arena.core.ports import Record, ResultRecord, RoomStatusRecord
 from freecell_arena.core.ratings import (
     Ladder,
     Placement,
@@ -134,3 +135,33 @@ async def test_the_audit_command_recomputes_the_ratings_and_reports_a_tampered_o
     await audit(database_url, 2)
     (line,) = rating_lines()
     assert line.startswith("rating race r_0000000000000001: p_0000000000000002 (humans): stored mu=")
+
+
+async def test_the_audit_reports_a_finished_rateable_race_left_unrated(
+    store: SqlStore, ledger: RatingStore, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A process that died between storing a race's finish and rating it: the audit names the race."""
+    from freecell_arena.commands.audit import audit
+
+    ranked = replace(room(7, PLAYERS[0]), options={"ranked": True})
+    chosen = replace(room(8, PLAYERS[0]), options={"ranked": True}, seed_chosen=True)  # the host's deal: never rated
+    await store.write([ranked, chosen])
+    for number, stored_room in ((7, ranked), (8, chosen)):
+        records: list[Record] = []
+        for place in range(2):
+            played = game(number * 100 + place, PLAYERS[place], stored_room)
+            records += [played, ResultRecord(played.game_id, "won", 50 + place, 60, 52, 1000, T0)]
+        await store.write([*records, RoomStatusRecord(stored_room.room_id, "finished", T0)])
+
+    await audit(database_url, 2)
+    assert not [line for line in capsys.readouterr().out.splitlines() if line.startswith("rating ")], (
+        "before the first rated race, ratings were not live: nothing was left out")
+    earlier_id, earlier = await a_race(store, 9, [2, 3])
+    await settle_race(ledger, earlier_id, "freecell", earlier, T0 - timedelta(seconds=1))
+    await audit(database_url, 2)
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("rating ")]
+    assert lines == ["rating race ROOM0007: finished, rateable and never rated"]
+    placements = [Placement(PLAYERS[0].player_id, 1, False), Placement(PLAYERS[1].player_id, 2, False)]
+    await settle_race(ledger, ranked.room_id, "freecell", placements, T0)
+    await audit(database_url, 2)
+    assert not [line for line in capsys.readouterr().out.splitlines() if line.startswith("rating ")]

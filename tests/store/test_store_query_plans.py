@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import event, pool
 from store_builders import game, move, player, room
 
+from freecell_arena.core.ratings import Ladder
 from freecell_arena.store import SqlStore
 from freecell_arena.store.engine import create_engine
 
@@ -36,6 +37,12 @@ async def test_every_read_is_an_index_lookup(database_url: str) -> None:
     await store.unfinished_games(host.player_id)
     await store.room_by_code(created.code)
     await store.room(created.room_id)
+    await store.ratings.top("freecell", Ladder.HUMANS, 10)
+    await store.ratings.history(host.player_id, "freecell", Ladder.HUMANS, 10)
+    await store.ratings.ratings_of(host.player_id, Ladder.HUMANS, ["freecell", "cell-eleven"])
+    await store.ratings.changes_of(created.room_id)
+    await store.profiles.variant_stats(host.player_id)
+    await store.profiles.daily_days(host.player_id, "freecell")
     await store.close()
     assert len(statements) >= 8
 

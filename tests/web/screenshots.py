@@ -28,6 +28,7 @@ from boards_helpers import ManualClock, play  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 from webpages import DESKTOP, PHONE, SOLUTION, ConsoleWatch, Player, virtual_authenticator  # noqa: E402
 
+from freecell_arena.core.review import solve_par  # noqa: E402
 from freecell_arena.store import migrate  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -38,16 +39,17 @@ DAILY_PLAYERS = {"Ada": 1.0, "Grace": 1.4, "Linus": 2.0}
 
 
 async def populate(url: str, server: Any, clock: ManualClock) -> list[ArenaClient]:
-    """Three players made yesterday win today's daily deal, each at its own pace."""
+    """Three players made two days ago win yesterday's and today's daily deals, each at its own pace (a streak)."""
     players = [await connect_player(url, name) for name in DAILY_PLAYERS]
-    clock.advance(timedelta(days=1).total_seconds())
-    await server.daily.run_once()
-    deal = await server.store.dailies.deal("freecell", clock.now().date())
-    assert deal is not None
-    for client, pace in zip(players, DAILY_PLAYERS.values(), strict=True):
-        started = await client.request({"type": "play_daily", "variant": "freecell"})
-        assert started["type"] == "daily_started", started
-        await play(client, list(deal.solution), clock, seconds_per_move=pace)
+    for _ in range(2):
+        clock.advance(timedelta(days=1).total_seconds())
+        await server.daily.run_once()
+        deal = await server.store.dailies.deal("freecell", clock.now().date())
+        assert deal is not None
+        for client, pace in zip(players, DAILY_PLAYERS.values(), strict=True):
+            started = await client.request({"type": "play_daily", "variant": "freecell"})
+            assert started["type"] == "daily_started", started
+            await play(client, list(deal.solution), clock, seconds_per_move=pace)
     return players
 
 
@@ -57,7 +59,7 @@ async def shoot(page: Any, out: Path, view: str, size: str) -> None:
 
 
 async def tour(browser: Any, base: str, url: str, friend: ArenaClient, out: Path, size: str,
-               viewport: dict[str, int]) -> None:  # fmt: skip
+               viewport: dict[str, int], clock: ManualClock) -> None:  # fmt: skip
     context = await browser.new_context(viewport=viewport, reduced_motion="reduce")
     context.set_default_timeout(15_000)
     page = await context.new_page()
@@ -88,6 +90,7 @@ async def tour(browser: Any, base: str, url: str, friend: ArenaClient, out: Path
     await player.open("/#/leaderboards/freecell?board=daily")
     await page.get_by_role("region", name="Results").get_by_role("table").wait_for()
     await shoot(page, out, "leaderboard", size)
+    await rated_race(page, player, friend, clock, out, size)
     assert not console.unexpected(), console.unexpected()
     await context.close()
 
@@ -118,12 +121,41 @@ async def account_tour(browser: Any, base: str, out: Path, size: str, viewport: 
     await context.close()
 
 
+async def rated_race(page: Any, player: Player, friend: ArenaClient, clock: ManualClock, out: Path, size: str) -> (
+    None
+):
+    """A race on a deal the server draws (rated): the friend wins on the solver's line, the standings show both
+    ratings move; then the review against par, the friend's page and the Rating board."""
+    await player.open("/")
+    code = await player.create_race("freecell")
+    await friend.request({"type": "leave_room"})
+    assert (await friend.request({"type": "join_room", "code": code}))["type"] == "room"
+    await player.start_race()
+    started = await friend.expect("race_started", code=code)
+    await page.get_by_role("button", name="Resign").click()
+    par = solve_par("freecell", started["game"]["seed"], 10)
+    await play(friend, list(par.line), clock, seconds_per_move=2.0)
+    await page.locator(".standings-table [data-delta]").first.wait_for()
+    await page.locator(".standings").scroll_into_view_if_needed()
+    await shoot(page, out, "standings", size)
+    await page.get_by_role("link", name="Review against par").click()
+    await page.get_by_role("slider", name="Replay position").wait_for()
+    await shoot(page, out, "review", size)
+    await page.get_by_role("region", name="Results against par").get_by_role("link", name="Ada").click()
+    await page.get_by_role("img", name="Rating history: from 1500").first.wait_for()
+    await page.locator(".calendar").first.wait_for()
+    await shoot(page, out, "player", size)
+    await player.open("/#/leaderboards/freecell?board=rating")
+    await page.get_by_role("region", name="Results").get_by_role("table").wait_for()
+    await shoot(page, out, "rating", size)
+
+
 async def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="screenshots-") as folder:
         database_url = f"sqlite+aiosqlite:///{Path(folder) / 'arena.db'}"
         await migrate(database_url)
-        clock = ManualClock(datetime.now(UTC).replace(microsecond=0) - timedelta(days=1))
+        clock = ManualClock(datetime.now(UTC).replace(microsecond=0) - timedelta(days=2))
         server = await start_arena(database_url, clock, daily_variants="freecell", daily_solver_nodes=50_000,
                                    daily_secret="the screenshots' daily secret")  # fmt: skip
         try:
@@ -134,6 +166,7 @@ async def main(out: Path) -> None:
                 for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
                     await tour(browser, f"http://127.0.0.1:{server.port}", url, players[0], out, size, viewport)
                     await account_tour(browser, f"http://localhost:{server.port}", out, size, viewport)
+                    await tour(browser, f"http://127.0.0.1:{server.port}", url, players[0], out, size, viewport, clock)
                 await browser.close()
             for client in players:
                 await client.close()

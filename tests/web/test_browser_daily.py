@@ -79,7 +79,10 @@ async def test_the_daily_challenge_played_and_its_board_showing_the_win(
     await expect(results.get_by_role("row").nth(1)).to_contain_text("Dana")
     await assert_accessible(player, "daily leaderboard")
 
-    await results.get_by_role("link", name="Dana", exact=True).click()  # the player's games
+    await results.get_by_role("link", name="Dana", exact=True).click()  # the player's page, then their games
+    await expect(player.page.get_by_role("heading", name="Dana (you)")).to_be_visible()
+    await assert_accessible(player, "player page")
+    await player.page.get_by_role("link", name="All games").click()
     await expect(player.page.get_by_role("heading", name="Games of Dana")).to_be_visible()
     games = player.page.get_by_role("table").get_by_role("row")
     await expect(games).to_have_count(3)  # the header, the practice game (newest first), the ranked win

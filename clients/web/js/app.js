@@ -18,6 +18,8 @@ const PAGES = {
   replay: () => import('./pages/replay.js').then((module) => module.replayPage),
   history: () => import('./pages/history.js').then((module) => module.historyPage),
   account: () => import('./pages/account.js').then((module) => module.accountPage),
+  player: () => import('./pages/player.js').then((module) => module.playerPage),
+  review: () => import('./pages/review.js').then((module) => module.reviewPage),
 };
 
 const CONNECTION_WORDS = {

@@ -76,8 +76,8 @@ export function notice(text, ...actions) {
 
 /** A player's name on a board, linking to their games; a claimed name (a saved player's or a bot account's:
  * nobody else may take it or a look-alike) is marked. */
-export function boardName(row, href) {
-  return h('a', { href }, row.name, row.claimed
+export function boardName(row, href, attributes = {}) {
+  return h('a', { href, ...attributes }, row.name, row.claimed
     ? [h('span', { class: 'claimed', 'aria-hidden': 'true', title: 'Claimed name: a saved player' }, ' \u2713'),
       h('span', { class: 'visually-hidden' }, ' (claimed name)')]
     : null);

@@ -25,6 +25,7 @@ export class Session {
     this.room = null;
     this.game = new GameState();
     this.raceOver = null;
+    this.raceRatings = null; // the rating changes of the race just over (`race_ratings`, right after race_over)
     this.countdown = null;
     this.daily = null;
     this.clockOffsetMs = 0;
@@ -204,6 +205,7 @@ export class Session {
     this.room = message.room;
     if (previous?.code !== message.room.code) {
       this.raceOver = null;
+      this.raceRatings = null;
       this.countdown = null;
     }
     if (message.room.status === 'countdown' && message.room.starts_at) {
@@ -321,6 +323,13 @@ export class Session {
   async quickRace(variant) {
     const reply = await this.ask({ type: 'quick_race', variant });
     return reply.room.code;
+  }
+  on_race_ratings(message) {
+    if (this.room && message.code === this.room.code) {
+      this.raceRatings = message;
+      const mine = message.changes.find((change) => change.player_id === this.playerId);
+      if (mine) this.say(`Your rating: ${mine.after.rating} (${mine.delta >= 0 ? '+' : '\u2212'}${Math.abs(mine.delta)}).`, 'race');
+    }
   }
 
   on_game_state(message) {

@@ -36,3 +36,16 @@ test('a typed code or a pasted link gives the code', () => {
   assert.equal(codeFromInput('<script>'), null);
   assert.equal(codeFromInput(''), null);
 });
+
+test('a player page and a race review have their own views', () => {
+  assert.deepEqual({ ...parseRoute(at('http://h/#/player/p-1')), query: null }, { page: 'player', playerId: 'p-1', query: null });
+  assert.equal(parseRoute(at('http://h/#/player')).playerId, null);
+  assert.equal(parseRoute(at('http://h/#/review/abcd2345')).code, 'ABCD2345');
+  assert.equal(parseRoute(at('http://h/#/review/%3Cimg%3E')).page, 'landing', 'a code that is not one is no review');
+});
+
+test('a closed daily has a review too', () => {
+  const route = parseRoute(at('http://h/#/review/daily/freecell/2026-11-22'));
+  assert.deepEqual([route.page, route.code, route.variant, route.day], ['review', null, 'freecell', '2026-11-22']);
+  assert.equal(parseRoute(at('http://h/#/review/daily/freecell/yesterday')).page, 'review', 'not a day: read as a room code');
+});

@@ -115,7 +115,9 @@ async def _audit_ratings(ratings: RatingStore) -> tuple[int, list[str]]:
         races.append(RatedRace(stored.room_id, stored.variant, placements,
                                tuple(change for change, _ in stored.changes)))  # fmt: skip
     _, mismatches = replay_ratings(races)
-    return len(races), lines + [f"rating {mismatch.describe()}" for mismatch in mismatches]
+    lines += [f"rating {mismatch.describe()}" for mismatch in mismatches]
+    lines += [f"rating race {code}: finished, rateable and never rated" async for code in ratings.unrated_races()]
+    return len(races), lines
 
 
 def _report(lines: list[str]) -> int:

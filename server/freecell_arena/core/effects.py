@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from freecell_arena.core.ports import Record, RoomVersion
+from freecell_arena.core.race_ratings import RaceEnd
 from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
 from freecell_arena.protocol.trusted import Reply
 
@@ -49,6 +50,15 @@ class Effect:
             self.publications + other.publications,
             both if (previous or later) else None,
         )
+
+
+@dataclass
+class RaceFinish(Effect):
+    """A timer's finish of a race: once it is durable, the adapter rates the race (`core.race_ratings`) and works
+    out its par, in the background. A kind of its own rather than a field of every `Effect`, so a move's effect
+    carries nothing more for it."""
+
+    race_end: RaceEnd | None = None
 
 
 class Refusal(Exception):

@@ -9,15 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from freecell_arena.core.effects import Effect, Publication
+from freecell_arena.core.effects import Effect, Publication, RaceFinish
 from freecell_arena.core.identity import new_id
 from freecell_arena.core.leaderboard import deal_board
 from freecell_arena.core.player_game import PlayerGame
 from freecell_arena.core.ports import Record, RoomStatusRecord, RoomVersion
 from freecell_arena.core.race_clock import RaceClock
+from freecell_arena.core.race_ratings import RaceEnd, placements_of
 from freecell_arena.core.room import Room
 from freecell_arena.core.room_messages import Connected, game_over_to_player, race_over, race_started, whole_room
 from freecell_arena.core.shared_state import SharedState
+from freecell_arena.protocol.messages import RaceOverMessage
 from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED, RUNNING
 
 
@@ -97,7 +99,12 @@ class Races:
         self.timers.finished(room, now)
         version = room.next_version()
         records.append(RoomStatusRecord(room.record.room_id, FINISHED, now, version))
-        publications.append(race_over(room, version))
+        over = race_over(room, version)
+        publications.append(over)
+        assert isinstance(over.message, RaceOverMessage)
+        bots = [member.player_id for member in room.members.values() if member.bot]
+        ended = RaceEnd(room.record.room_id, room.code, room.variant.id, room.record.seed, bool(room.options.ranked),
+                        room.record.seed_chosen, placements_of(over.message.standings, bots), now)  # fmt: skip
 
         def rollback() -> None:
             for game in timed_out:
@@ -107,7 +114,7 @@ class Races:
             self.timers.finish_undone(room)
 
         publications.extend(self._whole_room(room, clock_now, version))
-        return Effect(records=records, publications=publications, rollback=rollback)
+        return RaceFinish(records=records, publications=publications, rollback=rollback, race_end=ended)
 
     def _whole_room(self, room: Room, now: datetime, version: RoomVersion) -> list[Publication]:
         """The room's new status to everyone in it (nobody, for a room no longer in memory)."""

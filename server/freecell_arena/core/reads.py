@@ -14,6 +14,9 @@ from typing import Protocol
 
 from freecell_arena.core.account_ports import AccountStore
 from freecell_arena.core.ports import DailyRecord, Store, StoredRoom
+from freecell_arena.core.profiles import ProfileReads
+from freecell_arena.core.race_ratings import RatingStorePort
+from freecell_arena.core.review import ParLedger
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,3 +178,12 @@ class ServerStore(Store, Protocol):
     def accounts(self) -> AccountStore:
         """Saved players, claimed names, passkeys and tokens (`core.account_ports`)."""
         ...
+
+    @property
+    def ratings(self) -> RatingStorePort: ...
+
+    @property
+    def pars(self) -> ParLedger: ...
+
+    @property
+    def profiles(self) -> ProfileReads: ...

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
+from typing import Any, Protocol
 
 from freecell_arena.core.daily import player_actions
 from freecell_arena.engine import RULES_VERSION, Board, variant_by_id
 from freecell_arena.engine.solver import Status, solve
+from freecell_arena.engine.view import replay_steps
 
 PAR_BUDGET_S = 10.0
 """Seconds of solver time per deal: enough for every MS deal and 97 % of the other variants' (performance.md)."""
@@ -58,6 +61,12 @@ def solve_par(variant_id: str, seed: int, budget_s: float = PAR_BUDGET_S) -> Par
     return Par(variant.id, seed, RULES_VERSION, status)
 
 
+def par_replay(par: Par) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The solver's line as the replay viewer steps through it (the opening board and each action's changes):
+    a few milliseconds of replaying, asked for only once the race is over."""
+    return replay_steps(variant_by_id(par.variant), par.seed, par.line, autoplay=True)
+
+
 @dataclass(frozen=True, slots=True)
 class ReviewedResult:
     player_id: str
@@ -77,3 +86,11 @@ def reviewed(results: Iterable[tuple[str, str, str, int, int]], par: Par) -> lis
                        moves - par_moves if outcome == "won" and par_moves is not None else None)
         for player_id, name, outcome, moves, time_ms in results
     ]  # fmt: skip
+
+
+class ParLedger(Protocol):
+    """Where settled pars are kept (implemented by `freecell_arena.store.pars.ParStore`)."""
+
+    async def get(self, variant: str, seed: int, rules_version: str) -> Par | None: ...
+
+    async def save(self, par: Par, at: datetime) -> Par: ...

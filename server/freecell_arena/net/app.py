@@ -26,7 +26,7 @@ from websockets.frames import CloseCode
 from freecell_arena.core.accounts import Revocation
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.clock import Clock, SystemClock
-from freecell_arena.core.effects import Effect, Refusal
+from freecell_arena.core.effects import Effect, RaceFinish, Refusal
 from freecell_arena.core.events import InProcessPublisher
 from freecell_arena.core.ports import RecordWriter
 from freecell_arena.core.quick_race import QuickRaceRules
@@ -44,7 +44,9 @@ from freecell_arena.net.http_api import HttpApi
 from freecell_arena.net.http_front import HttpFront
 from freecell_arena.net.metrics import ServerMetrics, cancel_quietly
 from freecell_arena.net.next_rooms import NEXT_ROOM_REQUESTS, prepare_next_room
+from freecell_arena.net.par_service import ParService
 from freecell_arena.net.queries import QUERY_TYPES, Queries
+from freecell_arena.net.race_end import RaceEndService
 from freecell_arena.net.ratelimit import PerAddress
 from freecell_arena.net.restore import RESTORES_FOR, adopt_room, restore_for
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
@@ -82,7 +84,9 @@ class ArenaServer:
         )
         self.arena = Arena(self.clock, settings.max_spectators, shared=settings.redis_url is not None, quick=quick)
         self.daily = DailyService(settings, store, self.arena.dailies, self.clock)
-        self.queries = Queries(store, self.clock, self.daily)
+        self.pars = ParService(store.pars, self.clock, settings.par_budget_s)
+        self.queries = Queries(store, self.clock, self.daily, self.pars,
+                               lambda: settings.public_url or f"http://localhost:{self.port}")  # fmt: skip
         self.cluster: ClusterBridge | None = None
         shared: InProcessPublisher | ClusterPublisher = InProcessPublisher()
         if settings.redis_url is not None:  # processes share rooms: their events cross through Redis
@@ -100,6 +104,7 @@ class ArenaServer:
         writer.on_commit = self.metrics.observe_commit
         self.runner = EffectRunner(writer, self.publisher, self.metrics)
         self.runner.rereader = self.cluster
+        self.race_end = RaceEndService(store.ratings, self.pars, self.publisher, par_at_end=settings.par_at_race_end)
         web = WebApp.load(Path(settings.web_root) if settings.web_root else None)
         api = HttpApi(self.queries, lambda: self.shutting_down)
         self.http = HttpFront(settings, store, writer, self.metrics, web, api, self)
@@ -141,6 +146,14 @@ class ArenaServer:
         self, effect: Effect, connection: Connection | None, request_id: RequestId = None, *, may_retry: bool = False
     ) -> bool | None:
         return await self.runner.execute(effect, connection, request_id, may_retry=may_retry)
+
+    async def run_timer_effect(self, effect: Effect) -> bool:
+        """A timer's change (a countdown's end, a race's finish): stored, then sent; a finished race this process
+        stored is then rated and its par worked out, in the background (never on a move's path)."""
+        stored = bool(await self.execute(effect, None))
+        if stored and isinstance(effect, RaceFinish) and effect.race_end is not None:
+            self.race_end.ended(effect.race_end)
+        return stored
 
     async def answer_or_prepare(self, connection: Connection, request: Message) -> bool:
         """For a request of `PREPARED_TYPES` only. Read-only queries are answered here, outside core: True. For
@@ -260,7 +273,7 @@ class ArenaServer:
                 self.tick_failures.exception(type(error).__name__, f"a tick failed: {one_line(error)}")
                 continue
             for effect in effects:
-                self._spawn(self.execute(effect, None))
+                self._spawn(self.run_timer_effect(effect))
             if self.cluster is not None:
                 self.cluster.settle_due()
 
@@ -286,9 +299,11 @@ class ArenaServer:
                 if self._background:
                     await asyncio.gather(*self._background, return_exceptions=True)
                 await self.writer.flush()
+                await self.race_end.close()
                 await self.holder.close_all(CloseCode.GOING_AWAY, "server shutting down")
                 if self._server is not None:
                     self._server.close(close_connections=True)
                     await self._server.wait_closed()
+        await self.pars.close()  # the solver worker goes, whatever the timeout cut short
         await self.writer.close()
         await self.store.close()

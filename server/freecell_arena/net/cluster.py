@@ -86,6 +86,10 @@ class ClusterHost(Protocol):
         self, effect: Effect, connection: Any, request_id: Any = None, *, may_retry: bool = False
     ) -> bool | None: ...
 
+    async def run_timer_effect(self, effect: Effect) -> bool:
+        """A timer's change (no requester); a race it finishes is rated once stored."""
+        ...
+
     def drop_connection(self, player_id: str, reason: str) -> None:
         """Close the player's connection on this process (they resumed on another one)."""
         ...
@@ -357,7 +361,7 @@ class ClusterBridge:
         """Finish the race if it is over; a finish another process wrote first is read back instead."""
         effect = self.host.rooms.settle(code)
         log.debug("settle %s: %s", code, "finishing" if effect is not None else "goes on")
-        if effect is not None and not await self.host.execute(effect, None):
+        if effect is not None and not await self.host.run_timer_effect(effect):
             await self.resync(code)
 
     async def _check_forever(self) -> None:

@@ -7,6 +7,12 @@
 | `/api/leaderboards/{variant}/season?days=7\\|30&limit=&cursor=&around=&bots=` | `get_season` |
 | `/api/players/{player_id}/history?limit=&cursor=` | `get_history` |
 | `/api/daily/{variant}[/{day}]` | `get_daily` |
+| `/api/ratings/{variant}?limit=&around=&bots=` | `get_ratings` |
+| `/api/players/{player_id}` | `get_player` |
+| `/api/players/{player_id}/streak/{variant}?month=` | `get_streak` |
+| `/api/races/{code}/review` | `get_review` (409 `race_not_over` while it runs) |
+| `/api/daily/{variant}/{day}/review` | `get_review` of a daily (409 `race_not_over` until the day closes) |
+| `/api/games/{game_id}/share?origin=` | `get_share` |
 
 Path and query parameters become the fields of the same pydantic request model the websocket uses, and the
 same `Queries` code answers, so the two always agree. The body is the reply message's JSON (with its
@@ -37,7 +43,12 @@ from freecell_arena.protocol.messages import (
     HistoryRequest,
     LeaderboardRequest,
     Message,
+    PlayerRequest,
+    RatingsRequest,
+    ReviewRequest,
     SeasonRequest,
+    ShareRequest,
+    StreakRequest,
     encode,
 )
 
@@ -54,6 +65,9 @@ STATUS_OF_CODE = {
     ErrorCode.internal_error: HTTPStatus.INTERNAL_SERVER_ERROR,
     ErrorCode.not_ready: HTTPStatus.SERVICE_UNAVAILABLE,
     ErrorCode.method_not_allowed: HTTPStatus.METHOD_NOT_ALLOWED,
+    ErrorCode.unknown_room: HTTPStatus.NOT_FOUND,
+    ErrorCode.unknown_game: HTTPStatus.NOT_FOUND,
+    ErrorCode.race_not_over: HTTPStatus.CONFLICT,
 }
 
 Fields = dict[str, str]
@@ -70,7 +84,13 @@ ROUTES = (
            lambda fields: {**fields, "board": "deal"}),
     _route(r"/api/leaderboards/(?P<variant>[^/]+)/season", SeasonRequest),
     _route(r"/api/players/(?P<player_id>[^/]+)/history", HistoryRequest),
+    _route(r"/api/daily/(?P<variant>[^/]+)/(?P<day>[^/]+)/review", ReviewRequest),
     _route(r"/api/daily/(?P<variant>[^/]+)(?:/(?P<day>[^/]+))?", DailyRequest),
+    _route(r"/api/ratings/(?P<variant>[^/]+)", RatingsRequest),
+    _route(r"/api/players/(?P<player_id>[^/]+)", PlayerRequest),
+    _route(r"/api/players/(?P<player_id>[^/]+)/streak/(?P<variant>[^/]+)", StreakRequest),
+    _route(r"/api/races/(?P<code>[^/]+)/review", ReviewRequest),
+    _route(r"/api/games/(?P<game_id>[^/]+)/share", ShareRequest),
 )  # fmt: skip
 
 

@@ -12,10 +12,9 @@ import asyncio
 import logging
 
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.review import PAR_BUDGET_S, Par, ParStatus, solve_par
+from freecell_arena.core.review import PAR_BUDGET_S, Par, ParLedger, ParStatus, solve_par
 from freecell_arena.engine import RULES_VERSION
 from freecell_arena.net.solver_pool import SolverPool
-from freecell_arena.store.pars import ParStore
 
 log = logging.getLogger(__name__)
 WORKER_MARGIN_S = 30.0
@@ -23,7 +22,7 @@ WORKER_MARGIN_S = 30.0
 
 
 class ParService:
-    def __init__(self, store: ParStore, clock: Clock, budget_s: float = PAR_BUDGET_S) -> None:
+    def __init__(self, store: ParLedger, clock: Clock, budget_s: float = PAR_BUDGET_S) -> None:
         self.store = store
         self.clock = clock
         self.budget_s = budget_s

@@ -19,6 +19,8 @@ from freecell_arena.core.reads import BoardPage, HistoryRow, ServerStore
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import variant_by_id
 from freecell_arena.net.daily_service import DailyService
+from freecell_arena.net.par_service import ParService
+from freecell_arena.net.player_queries import PlayerQueries
 from freecell_arena.protocol.messages import (
     DailyMessage,
     DailyRequest,
@@ -30,22 +32,30 @@ from freecell_arena.protocol.messages import (
     LeaderboardRequest,
     LeaderboardRow,
     Message,
+    PlayerRequest,
+    RatingsRequest,
+    ReviewRequest,
     SeasonMessage,
     SeasonRequest,
     SeasonStanding,
+    ShareRequest,
+    StreakRequest,
 )
 
-QUERY_TYPES = (LeaderboardRequest, SeasonRequest, HistoryRequest, DailyRequest)
+QUERY_TYPES = (LeaderboardRequest, SeasonRequest, HistoryRequest, DailyRequest, RatingsRequest, PlayerRequest,
+               StreakRequest, ReviewRequest, ShareRequest)  # fmt: skip
 BOARD_CURSOR = "board"
 SEASON_CURSOR = "season"
 HISTORY_CURSOR = "history"
 
 
 class Queries:
-    def __init__(self, store: ServerStore, clock: Clock, dailies: DailyService) -> None:
+    def __init__(self, store: ServerStore, clock: Clock, dailies: DailyService, pars: ParService,
+                 origin: Callable[[], str]) -> None:  # fmt: skip
         self.store = store
         self.clock = clock
         self.dailies = dailies
+        self.players = PlayerQueries(store, clock, pars, origin)
 
     async def answer(self, request: Message, requester: str | None = None) -> Message:
         """The reply to a query; raises `Refusal` for bad parameters or unknown things."""
@@ -54,6 +64,11 @@ class Queries:
             SeasonRequest: self.season,
             HistoryRequest: self.history,
             DailyRequest: self.daily,
+            RatingsRequest: self.players.ratings,
+            PlayerRequest: self.players.player,
+            StreakRequest: self.players.streak,
+            ReviewRequest: self.players.review,
+            ShareRequest: self.players.share,
         }
         return await handlers[type(request)](request, requester)
 

@@ -24,7 +24,8 @@ from sqlalchemy import and_, func, insert, or_, select, tuple_, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded
+from freecell_arena.core.race_ratings import HistoryPoint, RatingRow
+from freecell_arena.core.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded, rateable
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Game, Player, PlayerRating, Room, table_of
 from freecell_arena.store.models import RatingChange as RatingChangeRow
@@ -41,25 +42,6 @@ RETRYABLE_SQLSTATES = frozenset({"40001", "40P01"})
 
 class _Moved(Exception):
     """A rating moved since it was read: the transaction is rolled back and the caller computes again."""
-
-
-@dataclass(frozen=True, slots=True)
-class RatingRow:
-    """A row of a rating board: `position` counts from 1 in the board's order (mu - 3 sigma, then player id)."""
-
-    position: int
-    player_id: str
-    name: str
-    rating: Rating
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryPoint:
-    room_id: str
-    rank: int
-    before: Rating
-    after: Rating
-    at: datetime
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,15 +128,24 @@ class RatingStore:
     async def history(self, player_id: str, variant: str, ladder: Ladder, limit: int) -> list[HistoryPoint]:
         """The player's last `limit` changes on this ladder, oldest first (for the rating chart)."""
         query = (
-            select(changes)
+            select(changes, rooms.c.code)
+            .join(rooms, rooms.c.id == changes.c.room_id)
             .where(changes.c.player_id == player_id, changes.c.variant == variant, changes.c.ladder == str(ladder))
             .order_by(changes.c.id.desc())
             .limit(limit)
         )
         async with self.engine.connect() as connection:
             found = (await connection.execute(query)).all()
-        return [HistoryPoint(row.room_id, row.rank, _change(row).before, _change(row).after, row.at)
+        return [HistoryPoint(row.room_id, row.rank, _change(row).before, _change(row).after, row.at, row.code)
                 for row in reversed(found)]  # fmt: skip
+
+    async def ratings_of(self, player_id: str, ladder: Ladder, variants: Sequence[str]) -> dict[str, Rating]:
+        """Primary-key lookups (variant, ladder, player), one per variant asked for."""
+        query = select(ratings.c.variant, ratings.c.mu, ratings.c.sigma, ratings.c.races).where(
+            ratings.c.variant.in_(list(variants)), ratings.c.ladder == str(ladder), ratings.c.player_id == player_id)
+        async with self.engine.connect() as connection:
+            found = (await connection.execute(query)).all()
+        return {row.variant: Rating(row.mu, row.sigma, row.races) for row in found}
 
     async def rated_races(self) -> AsyncIterator[StoredRatedRace]:
         """Every rated race in the order it was rated (by its first change's number: two races rated at the
@@ -182,6 +173,37 @@ class RatingStore:
                     tuple((_change(row), row.rank) for row in mine),
                 )  # fmt: skip
             after = order[-1][1]
+
+
+    async def unrated_races(self) -> AsyncIterator[str]:
+        """The codes of finished races that should have been rated and were not (`core.ratings.rateable`: ranked,
+        a deal the server drew, two or more results), in batches by room id: the audit's check that no race was
+        left out (a process that died between storing a finish and rating it). Only races finished since the first
+        rated one: those before it were played before ratings went live."""
+        async with self.engine.connect() as connection:
+            live_since = (await connection.execute(select(func.min(changes.c.at)))).scalar_one_or_none()
+        if live_since is None:
+            return
+        after = ""
+        finished = and_(rooms.c.status == "finished", rooms.c.seed_chosen == False,  # noqa: E712
+                        rooms.c.finished_at >= live_since)  # fmt: skip
+        rated = select(changes.c.id).where(changes.c.room_id == rooms.c.id).exists()
+        while True:
+            query = (select(rooms.c.id, rooms.c.code, rooms.c.options).where(finished, rooms.c.id > after, ~rated)
+                     .order_by(rooms.c.id).limit(AUDIT_BATCH))  # fmt: skip
+            async with self.engine.connect() as connection:
+                found = (await connection.execute(query)).all()
+                if not found:
+                    return
+                counted = select(games.c.room_id, func.count()).where(
+                    games.c.room_id.in_([row.id for row in found]), games.c.outcome.is_not(None)
+                ).group_by(games.c.room_id)
+                results = {room_id: count for room_id, count in (await connection.execute(counted)).all()}
+            for row in found:
+                if rateable(ranked=bool((row.options or {}).get("ranked")), server_drawn_deal=True,
+                            players=results.get(row.id, 0)):  # fmt: skip
+                    yield row.code
+            after = found[-1].id
 
 
 def _results_of(room_ids: Sequence[str]) -> Any:

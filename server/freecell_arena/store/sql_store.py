@@ -34,7 +34,10 @@ from freecell_arena.store.errors import RecordRefusedError
 from freecell_arena.store.history import HistoryReads
 from freecell_arena.store.leaderboards import CountDeltas, LeaderboardReads
 from freecell_arena.store.models import Game, Move, Player, QuickRoom, Room, RoomMember, table_of
+from freecell_arena.store.pars import ParStore
 from freecell_arena.store.postgres_writer import PostgresWriter
+from freecell_arena.store.profiles import ProfileStore
+from freecell_arena.store.ratings import RatingStore
 from freecell_arena.store.row_updates import RowUpdate, result_update, room_status_update, room_version_update
 from freecell_arena.store.seasons import SeasonReads
 from freecell_arena.store.sqlite_writer import SqliteWriter
@@ -79,6 +82,9 @@ class SqlStore:
         self.seasons = SeasonReads(self.engine)
         self.history = HistoryReads(self.engine)
         self.accounts = AccountSqlStore(self.engine)
+        self.ratings = RatingStore(self.engine)
+        self.pars = ParStore(self.engine)
+        self.profiles = ProfileStore(self.engine)
         self._direct_writer: SqliteWriter | PostgresWriter | None = None  # batches without a leaderboard claim
         if self.backend == "sqlite":
             path = self.engine.url.database

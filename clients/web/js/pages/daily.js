@@ -4,10 +4,11 @@
  * the server says. After the game, the day's board around you.
  */
 
-import { boardName, dataTable, formatTime, h, notice, replace } from '../dom.js';
+import { dataTable, formatTime, h, notice, replace } from '../dom.js';
 import { GameView } from '../game-view.js';
 import { VARIANTS, formatDuration, variantName } from '../notation.js';
 import { viewHref } from '../router.js';
+import { loadStreak, playerLink, shareButton } from '../compete.js';
 
 export function dailyPage(main, context) {
   return context.variant ? dailyGame(main, context) : dailyList(main, context);
@@ -31,13 +32,16 @@ function dailyList(main, { session, location }) {
           replace(section, title, h('p', {}, 'This server has no daily challenge for this variant.'));
           return;
         }
-        replace(section, title,
+        const streak = h('div', { class: 'daily-streak' });
+        loadStreak(session, streak, variant.id);
+        replace(section, title, streak,
           today ? h('p', {}, `Today (${today.day}): par ${today.par ?? '?'} moves; closes ${closesText(today.closes_at)}.`) : h('p', {}, 'No deal is open right now.'),
           today ? h('p', { class: 'daily-actions' }, h('a', { class: 'button-link', href: viewHref(location, `/daily/${variant.id}`) }, `Play today\u2019s ${variant.name}`), ' ',
             h('a', { href: viewHref(location, `/leaderboards/${variant.id}?board=daily`) }, 'Today\u2019s board')) : null,
-          dataTable(`${variant.name} daily deals`, ['Day', 'Status', 'Par', 'Seed'], reply.deals.map((deal) => ({
+          dataTable(`${variant.name} daily deals`, ['Day', 'Status', 'Par', 'Seed', 'Review'], reply.deals.map((deal) => ({
             attributes: { dataset: { day: deal.day, status: deal.status } },
-            cells: [deal.day, deal.status, deal.par ?? '\u2013', deal.seed === null ? 'secret until it closes' : String(deal.seed)],
+            cells: [deal.day, deal.status, deal.par ?? '\u2013', deal.seed === null ? 'secret until it closes' : String(deal.seed),
+              deal.status === 'closed' ? h('a', { href: viewHref(location, `/review/daily/${variant.id}/${deal.day}`), 'aria-label': `Review of ${deal.day} against par` }, 'Against par') : '\u2013'],
           }))),
           h('details', { class: 'commitments' }, h('summary', {}, 'Commitments'),
             h('ul', {}, reply.deals.map((deal) => h('li', {}, `${deal.day}: `, h('code', {}, deal.commitment))))));
@@ -67,13 +71,20 @@ function dailyGame(main, { session, location, variant }) {
   async function load() {
     try {
       await session.ask({ type: 'get_state' }); // a daily game still running (or just finished) comes back here
-      if (!myDaily()) await play();
+      const game = myDaily();
+      if (!game || (!session.game.playing && game.daily !== await openDay())) await play(); // yesterday's is over
       render();
     } catch (error) {
       replace(info, notice(error.code === 'already_in_room' ? 'You are in a room: leave it first to play the daily challenge.'
         : error.code === 'game_in_progress' ? 'Another game of yours is still running: finish it first.' : error.message,
       error.code === 'already_in_room' ? h('button', { type: 'button', onclick: async () => { await session.ask({ type: 'leave_room' }).catch(() => null); load(); } }, 'Leave the room') : null));
     }
+  }
+
+  /** The day of the deal open now, on the server's clock (a game of a closed day is not today's). */
+  async function openDay() {
+    const reply = await session.ask({ type: 'get_daily', variant });
+    return reply.deals.find((deal) => deal.status === 'open')?.day ?? null;
   }
 
   async function play() {
@@ -93,11 +104,11 @@ function dailyGame(main, { session, location, variant }) {
       `${game.daily}`, daily ? ` · par ${daily.par} moves · ${daily.ranked ? 'ranked: this game counts on the board' : 'practice: only your first game of the day is ranked'} · closes ${closesText(daily.closes_at)}` : ''));
     if (!session.game.playing && !boardShown) {
       boardShown = true;
-      showBoard(game.daily);
+      showBoard(game.daily, game.game_id);
     }
   }
 
-  async function showBoard(day) {
+  async function showBoard(day, gameId) {
     replace(after, h('p', {}, 'Loading the day\u2019s board…'));
     let reply;
     try {
@@ -109,7 +120,11 @@ function dailyGame(main, { session, location, variant }) {
       replace(after, notice(reply.message));
       return;
     }
-    replace(after, h('section', { class: 'card-panel', 'aria-labelledby': 'daily-board-title' },
+    const streak = h('div', { class: 'daily-streak' });
+    loadStreak(session, streak, variant);
+    replace(after, h('section', { class: 'card-panel daily-result', 'aria-labelledby': 'daily-result-title' },
+      h('h2', { id: 'daily-result-title' }, 'Your day'), streak, shareButton(session, gameId, location)),
+    h('section', { class: 'card-panel', 'aria-labelledby': 'daily-board-title' },
       h('h2', { id: 'daily-board-title' }, `The day\u2019s board (${reply.total} ${reply.total === 1 ? 'winner' : 'winners'})`),
       reply.par !== null ? h('p', {}, `Par: ${reply.par} moves.`) : null,
       boardTable(reply, session, location),
@@ -144,7 +159,7 @@ export function boardTable(reply, session, location) {
   if (!reply.entries.length) return h('p', {}, 'No winner on this board yet.');
   return dataTable('Leaderboard', ['Rank', 'Player', 'Moves', 'Time', 'Finished', 'Replay'], reply.entries.map((row) => ({
     attributes: { class: row.player_id === session.playerId ? 'me' : '', dataset: { playerId: row.player_id, rank: row.rank } },
-    cells: [String(row.rank), boardName(row, viewHref(location, `/history/${encodeURIComponent(row.player_id)}`)),
+    cells: [String(row.rank), playerLink(location, row.player_id, row.name, row.claimed),
       String(row.player_moves), formatDuration(row.time_ms), formatTime(row.finished_at),
       h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')],
   })));

@@ -3,13 +3,14 @@
  * board; the top of each, the next pages, or the rows around you; the bots' boards apart behind a toggle.
  */
 
-import { boardName, dataTable, h, notice, replace } from '../dom.js';
+import { dataTable, h, notice, replace } from '../dom.js';
 import { VARIANTS, variantName } from '../notation.js';
 import { viewHref } from '../router.js';
 import { wholeNumber } from '../connection.js';
 import { boardTable, lifecycle } from './daily.js';
+import { playerLink, ratingText } from '../compete.js';
 
-const BOARDS = [['daily', 'Daily'], ['season', 'Season'], ['deal', 'A deal']];
+const BOARDS = [['daily', 'Daily'], ['season', 'Season'], ['deal', 'A deal'], ['rating', 'Rating']];
 
 function href(location, variant, query) {
   const search = new URLSearchParams(Object.entries(query).filter(([, value]) => value !== null && value !== undefined && value !== ''));
@@ -40,7 +41,7 @@ export function leaderboardsPage(main, { session, location, navigate, variant, q
   board === 'daily' ? h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Day (UTC)'), dayInput) : null,
   board === 'season' ? h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Season'), daysSelect) : null,
   board === 'deal' ? h('label', { class: 'field' }, h('span', { class: 'field-label' }, variant === 'freecell' ? 'Deal number' : 'Seed'), seedInput) : null,
-  h('button', { type: 'submit' }, 'Show'),
+  board === 'rating' ? null : h('button', { type: 'submit' }, 'Show'),
   h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: bots, onchange: (event) => navigate(link({ bots: event.target.checked ? '1' : null, around: null })) }), 'Bots\u2019 board'),
   around ? h('a', { href: link({ around: null }) }, 'Top of the board') : h('a', { href: link({ around: '1' }) }, 'Around me'));
 
@@ -52,6 +53,7 @@ export function leaderboardsPage(main, { session, location, navigate, variant, q
     h('p', {}, h('a', { href: viewHref(location, '/history') }, 'Your games'), ' \u00b7 ', h('a', { href: viewHref(location, '/daily') }, 'Daily deals')));
 
   function request(cursor = null) {
+    if (board === 'rating') return around ? { type: 'get_ratings', variant, bots, limit: 3, around: session.playerId } : { type: 'get_ratings', variant, bots, limit: 25 };
     const base = { variant, bots, limit: around ? 11 : 25 };
     if (cursor) base.cursor = cursor;
     else if (around) base.around = session.playerId;
@@ -79,6 +81,11 @@ export function leaderboardsPage(main, { session, location, navigate, variant, q
 
   function show(reply, appended) {
     if (reply.day && !dayInput.value) dayInput.value = reply.day; // the day shown, when the server chose it
+    if (reply.type === 'ratings') {
+      replace(results, ...ratingTables(reply));
+      replace(more);
+      return;
+    }
     const table = reply.type === 'season' ? seasonTable(reply) : boardTable(reply, session, location);
     const heading = reply.type === 'season'
       ? h('p', {}, `${reply.total} players over the last ${reply.days} closed days${reply.through ? ` (through ${reply.through})` : ''}${reply.bots ? ', bots' : ''}.`)
@@ -96,9 +103,22 @@ export function leaderboardsPage(main, { session, location, navigate, variant, q
     if (!reply.standings.length) return h('p', {}, 'No one has won a daily of this season yet.');
     return dataTable('Season', ['Rank', 'Player', 'Days won', 'Moves over par', 'Average rank'], reply.standings.map((row) => ({
       attributes: { class: row.player_id === session.playerId ? 'me' : '', dataset: { playerId: row.player_id, rank: row.rank } },
-      cells: [String(row.rank), boardName(row, viewHref(location, `/history/${encodeURIComponent(row.player_id)}`)),
+      cells: [String(row.rank), playerLink(location, row.player_id, row.name, row.claimed),
         String(row.wins), String(row.moves_over_par), row.average_rank.toFixed(2)],
     })));
+  }
+
+  /** The rating board: the top, and (asked with "Around me") your place with the players just above and below. */
+  function ratingTables(reply) {
+    const table = (caption, rows) => dataTable(caption, ['Place', 'Player', 'Rating', 'Rated races'], rows.map((row) => ({
+      attributes: { class: row.player_id === session.playerId ? 'me' : '', dataset: { playerId: row.player_id, rating: row.rating.rating } },
+      cells: [String(row.position), playerLink(location, row.player_id, row.name), ratingText(row.rating), String(row.rating.races)],
+    })));
+    const note = h('p', {}, `${reply.bots ? 'Bots' : 'Players'} ranked by their rating’s conservative estimate; a “?” marks a rating still provisional. Rated races: ranked, two or more players, a deal the server drew.`);
+    if (around) {
+      return [note, reply.around.length ? table('Around you', reply.around) : h('p', {}, 'You have no rating here yet: finish a rated race first.')];
+    }
+    return [note, reply.top.length ? table('Rating', reply.top) : h('p', {}, 'No one is rated in this variant yet.')];
   }
 
   return lifecycle(session, () => load());

@@ -25,14 +25,16 @@ export function replayPage(main, { session, location, navigate, gameId }) {
   const body = h('div', { class: 'replay-body' }, h('p', {}, 'Loading the replay…'));
   main.replaceChildren(h('section', { class: 'replay-page', 'aria-labelledby': 'replay-title' },
     h('h1', { id: 'replay-title' }, 'Replay'), body));
-  let renderer = null;
-  let timer = null;
+  let viewer = null;
   let destroyed = false;
 
   async function load() {
     try {
       const replay = await session.ask({ type: 'get_replay', game_id: gameId });
-      if (!destroyed) show(replay);
+      if (destroyed) return;
+      const standing = session.raceOver?.standings.find((row) => row.game_id === replay.game_id);
+      const who = standing?.name ?? (replay.player_id === session.playerId ? 'you' : null);
+      viewer = replayViewer(body, replay, { session, location, navigate, who });
     } catch (error) {
       if (destroyed) return;
       const text = error.code === 'replay_not_available' ? 'This replay opens when the race is over (or the daily\u2019s day closes).'
@@ -41,69 +43,82 @@ export function replayPage(main, { session, location, navigate, gameId }) {
     }
   }
 
-  function show(replay) {
-    const views = replayViews(replay);
-    const last = views.length - 1;
-    let position = last;
-    const standing = session.raceOver?.standings.find((row) => row.game_id === replay.game_id);
-    const who = standing?.name ?? (replay.player_id === session.playerId ? 'you' : null);
-    const holder = h('div', { class: 'board-holder' });
-    const slider = h('input', { type: 'range', min: '0', max: String(last), value: String(position), 'aria-label': 'Replay position', oninput: () => go(Number(slider.value)) });
-    const where = h('span', { class: 'replay-where', dataset: { step: String(position) } });
-    const playButton = h('button', { type: 'button', onclick: () => toggle() }, 'Play');
-    const speed = h('select', { onchange: () => { if (timer) { stop(); start(); } } }, SPEEDS.map(([value, text]) => h('option', { value, selected: value === '2' }, text)));
-    const actions = h('ol', { class: 'replay-actions', 'aria-label': 'Moves' }, replay.actions.map((action, index) => h('li', { dataset: { step: String(index + 1) } },
-      h('button', { type: 'button', class: 'quiet', onclick: () => go(index + 1), 'aria-label': `Go to move ${index + 1}: ${action}` }, action))));
-    const again = replay.variant === 'cell-eleven' ? null : h('button', { type: 'button', onclick: () => playDeal(replay) }, 'Race this deal');
-    replace(body,
-      h('p', { class: 'room-meta' }, `${variantName(replay.variant)} · ${dealLabel(replay.variant, replay.seed)}`,
-        who ? ` · ${who}` : '', replay.outcome ? ` · ${replay.outcome}` : '', ` · ${replay.actions.length} actions`),
-      views.length === 1 && replay.actions.length ? h('p', {}, 'This server sends only the final board of a replay.') : null,
-      h('div', { class: 'replay-controls' },
-        h('button', { type: 'button', onclick: () => go(0) }, 'First position'),
-        h('button', { type: 'button', onclick: () => go(position - 1) }, '\u25c0 Previous move'),
-        playButton,
-        h('button', { type: 'button', onclick: () => go(position + 1) }, 'Next move \u25b6'),
-        h('button', { type: 'button', onclick: () => go(last) }, 'Last position'),
-        slider, where, h('label', { class: 'field inline' }, h('span', { class: 'field-label' }, 'Speed'), speed)),
-      holder, actions, again);
-    renderer = new BoardRenderer(holder);
+  if (session.isOpen) load();
+  const unsubscribe = session.subscribe((reason) => {
+    if (reason === 'connection' && session.isOpen && !viewer) load();
+  });
+  return {
+    destroy() {
+      destroyed = true;
+      unsubscribe();
+      viewer?.destroy();
+    },
+  };
+}
 
-    function go(next) {
-      position = Math.max(0, Math.min(last, next));
-      slider.value = String(position);
-      where.dataset.step = String(position);
-      where.textContent = `${position} / ${last}`;
-      renderer.render({
-        view: views[position], game: { variant: replay.variant }, gameId: replay.game_id,
-        status: position === last ? (replay.outcome ?? '') : 'replay', counts: { player_moves: position },
-      });
-      for (const item of actions.children) item.toggleAttribute('aria-current', Number(item.dataset.step) === position);
-      if (position === last) stop();
-    }
+/**
+ * A replay in `body`: the controls, the board and the list of actions. `replay` is the server's `replay`
+ * message, or anything of its shape (the review's solver line: `start_view`, `steps`, `actions`).
+ */
+export function replayViewer(body, replay, { session, location, navigate, who = null, fromStart = false }) {
+  let renderer = null;
+  let timer = null;
+  const views = replayViews(replay);
+  const last = views.length - 1;
+  let position = fromStart ? 0 : last;
+  const holder = h('div', { class: 'board-holder' });
+  const slider = h('input', { type: 'range', min: '0', max: String(last), value: String(position), 'aria-label': 'Replay position', oninput: () => go(Number(slider.value)) });
+  const where = h('span', { class: 'replay-where', dataset: { step: String(position) } });
+  const playButton = h('button', { type: 'button', onclick: () => toggle() }, 'Play');
+  const speed = h('select', { onchange: () => { if (timer) { stop(); start(); } } }, SPEEDS.map(([value, text]) => h('option', { value, selected: value === '2' }, text)));
+  const actions = h('ol', { class: 'replay-actions', 'aria-label': 'Moves' }, replay.actions.map((action, index) => h('li', { dataset: { step: String(index + 1) } },
+    h('button', { type: 'button', class: 'quiet', onclick: () => go(index + 1), 'aria-label': `Go to move ${index + 1}: ${action}` }, action))));
+  const again = replay.variant === 'cell-eleven' || !navigate ? null : h('button', { type: 'button', onclick: () => playDeal() }, 'Race this deal');
+  replace(body,
+    h('p', { class: 'room-meta' }, `${variantName(replay.variant)} · ${dealLabel(replay.variant, replay.seed)}`,
+      who ? ` · ${who}` : '', replay.outcome ? ` · ${replay.outcome}` : '', ` · ${replay.actions.length} actions`),
+    views.length === 1 && replay.actions.length ? h('p', {}, 'This server sends only the final board of a replay.') : null,
+    h('div', { class: 'replay-controls' },
+      h('button', { type: 'button', onclick: () => go(0) }, 'First position'),
+      h('button', { type: 'button', onclick: () => go(position - 1) }, '\u25c0 Previous move'),
+      playButton,
+      h('button', { type: 'button', onclick: () => go(position + 1) }, 'Next move \u25b6'),
+      h('button', { type: 'button', onclick: () => go(last) }, 'Last position'),
+      slider, where, h('label', { class: 'field inline' }, h('span', { class: 'field-label' }, 'Speed'), speed)),
+    holder, actions, again);
+  renderer = new BoardRenderer(holder);
 
-    function start() {
-      if (position === last) go(0);
-      playButton.textContent = 'Pause';
-      timer = setInterval(() => go(position + 1), 1000 / Number(speed.value));
-    }
+  function go(next) {
+    position = Math.max(0, Math.min(last, next));
+    slider.value = String(position);
+    where.dataset.step = String(position);
+    where.textContent = `${position} / ${last}`;
+    renderer.render({
+      view: views[position], game: { variant: replay.variant }, gameId: replay.game_id,
+      status: position === last ? (replay.outcome ?? '') : 'replay', counts: { player_moves: position },
+    });
+    for (const item of actions.children) item.toggleAttribute('aria-current', Number(item.dataset.step) === position);
+    if (position === last) stop();
+  }
 
-    function toggle() {
-      if (timer) stop();
-      else start();
-    }
+  function start() {
+    if (position === last) go(0);
+    playButton.textContent = 'Pause';
+    timer = setInterval(() => go(position + 1), 1000 / Number(speed.value));
+  }
 
-    go(position);
+  function toggle() {
+    if (timer) stop();
+    else start();
   }
 
   function stop() {
     clearInterval(timer);
     timer = null;
-    const button = body.querySelector('.replay-controls button:nth-child(3)');
-    if (button) button.textContent = 'Play';
+    playButton.textContent = 'Play';
   }
 
-  async function playDeal(replay) {
+  async function playDeal() {
     const request = { type: 'create_room', variant: replay.variant };
     if (replay.variant === 'freecell') request.deal = replay.seed;
     else request.seed = replay.seed;
@@ -116,14 +131,9 @@ export function replayPage(main, { session, location, navigate, gameId }) {
     }
   }
 
-  if (session.isOpen) load();
-  const unsubscribe = session.subscribe((reason) => {
-    if (reason === 'connection' && session.isOpen && !renderer) load();
-  });
+  go(position);
   return {
     destroy() {
-      destroyed = true;
-      unsubscribe();
       stop();
       renderer?.destroy();
     },

@@ -9,6 +9,7 @@ import { GameView, dealLabel } from '../game-view.js';
 import { formatDuration, variantById, variantName } from '../notation.js';
 import { players, progressTable, secondsUntil, spectators } from '../room-state.js';
 import { roomHref, roomLink, viewHref } from '../router.js';
+import { deltaText, playerLink, ratingText, shareButton } from '../compete.js';
 
 const STATUS_WORDS = { lobby: 'Waiting for players', countdown: 'Starting', running: 'Racing', finished: 'Finished' };
 const PLAYER_STATUS = { waiting: 'waiting', playing: 'playing', won: 'won', resigned: 'resigned', stuck: 'stuck', timeout: 'out of time' };
@@ -48,6 +49,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   let countdownTimer = null;
   let joined = false;
   let lastHeaderKey = '';
+  let share = null;
 
   const room = () => (session.room?.code === code ? session.room : null);
   const me = () => room()?.members.find((member) => member.player_id === session.playerId) ?? null;
@@ -119,7 +121,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     if (member.bot) badges.push('bot');
     if (!member.connected) badges.push('offline');
     return h('li', { dataset: { playerId: member.player_id, connected: String(member.connected) }, class: member.connected ? '' : 'offline' },
-      h('span', { class: 'member-name' }, member.name),
+      h('span', { class: 'member-name' }, playerLink(location, member.player_id, member.name)),
       badges.map((badge) => h('span', { class: `badge ${badge}` }, badge)));
   }
 
@@ -229,19 +231,30 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
         member ? raceAgainBlock(current) : null));
       return;
     }
+    const rated = session.raceRatings?.code === code
+      ? new Map(session.raceRatings.changes.map((change) => [change.player_id, change])) : null;
+    const ratingCell = (row) => {
+      const change = rated?.get(row.player_id);
+      return change ? h('span', { class: `rating-change ${change.delta >= 0 ? 'up' : 'down'}`, dataset: { delta: change.delta } },
+        deltaText(change.delta), ` → ${ratingText(change.after)}`) : '–';
+    };
+    const own = over.standings.find((row) => row.player_id === session.playerId);
+    const rateable = current.options.ranked && !current.host_chose_deal && over.standings.length >= 2; // as the server rates
     const again = current.variant === 'cell-eleven' ? null
       : h('button', { type: 'button', onclick: () => playAgain(current, over.seed) }, 'Race this deal again');
     replace(results, h('section', { class: 'card-panel standings', 'aria-labelledby': 'standings-title' },
       h('h2', { id: 'standings-title' }, 'Standings'),
       h('p', {}, `${variantName(current.variant)} · ${dealLabel(current.variant, over.seed)}`),
       h('table', { class: 'standings-table' },
-        h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Result', 'Moves', 'Time', 'Cards home', 'Replay'].map((title) => h('th', { scope: 'col' }, title)))),
+        h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Result', rateable ? 'Rating' : null, 'Moves', 'Time', 'Cards home', 'Replay'].filter(Boolean).map((title) => h('th', { scope: 'col' }, title)))),
         h('tbody', {}, over.standings.map((row) => h('tr', { dataset: { playerId: row.player_id, rank: row.rank }, class: row.player_id === session.playerId ? 'me' : '' },
-          h('td', {}, String(row.rank)), h('td', {}, row.name), h('td', {}, PLAYER_STATUS[row.outcome] ?? row.outcome),
+          h('td', {}, String(row.rank)), h('td', {}, playerLink(location, row.player_id, row.name)), h('td', {}, PLAYER_STATUS[row.outcome] ?? row.outcome),
+          rateable ? h('td', { class: 'rating-cell' }, ratingCell(row)) : null,
           h('td', {}, String(row.moves)), h('td', {}, formatDuration(row.time_ms)), h('td', {}, String(row.cards_on_foundations)),
           h('td', {}, h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')))))),
-      member ? raceAgainBlock(current) : null,
-      again));
+      h('p', { class: 'after-race' }, h('a', { href: viewHref(location, `/review/${encodeURIComponent(code)}`) }, 'Review against par'), ' ', again),
+      own ? (share ??= shareButton(session, own.game_id, location)) : null, // kept across redraws: its text stays
+      member ? raceAgainBlock(current) : null));
   }
 
   async function playAgain(current, seed) {

@@ -1,0 +1,116 @@
+"""A finished race's ratings, settled once it is over: what the race was, whether it counts, and what each
+player is told.
+
+Why apart from `races`: finishing a race is a timer's quick change of memory (the standings go out at once);
+rating it reads and writes the ratings in the store, which may take a few round trips and retries
+(`core.ratings.settle_race`). So `Races.finish_race` only describes the ended race (`RaceEnd`, carried by the
+finish's `Effect`), and once that finish is durable the adapter (net) runs `rate_finished_race` in the
+background: never on a move's path, and never before the finish is stored (a finish another process wrote
+first is its to rate). Exactly once across processes is the ledger's compare-and-set; a process that lost the
+race to rate it reads the stored changes back, so every member hears the same numbers whichever process
+rated them.
+
+Also here: the read side of ratings (the boards and a player's history) as a port, with the wire views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from freecell_arena.core.ratings import Ladder, Placement, Rating, RatingChange, RatingLedger, rateable, settle_race
+from freecell_arena.protocol.messages import RaceRatingsMessage, RatingChangeView, RatingView, Standing
+
+
+@dataclass(frozen=True, slots=True)
+class RaceEnd:
+    """A race that just finished, as rating and review need it (built from the room at its finish)."""
+
+    room_id: str
+    code: str
+    variant: str
+    seed: int
+    ranked: bool
+    host_chose_deal: bool
+    placements: tuple[Placement, ...]
+    at: datetime
+
+    @property
+    def rated(self) -> bool:
+        return rateable(ranked=self.ranked, server_drawn_deal=not self.host_chose_deal, players=len(self.placements))
+
+
+def placements_of(standings: Sequence[Standing], bots: Sequence[str]) -> tuple[Placement, ...]:
+    """The room's ranked standings as placements (equal ranks stay ties; resigned and timed out come last)."""
+    robots = set(bots)
+    return tuple(Placement(row.player_id, row.rank, row.player_id in robots) for row in standings)
+
+
+class RaceRatings(RatingLedger, Protocol):
+    """The ledger, plus reading back a race's stored changes (rated by another process, or by an earlier try)."""
+
+    async def changes_of(self, room_id: str) -> list[RatingChange]: ...
+
+
+async def rate_finished_race(end: RaceEnd, ledger: RaceRatings) -> RaceRatingsMessage | None:
+    """Rate the race once (whoever else tries too) and say what changed; None for a race that rates nobody."""
+    if not end.rated:
+        return None
+    changes = await settle_race(ledger, end.room_id, end.variant, end.placements, end.at)
+    if changes is None:  # rated already: tell the same numbers the first rater stored
+        changes = await ledger.changes_of(end.room_id)
+    if not changes:
+        return None
+    return RaceRatingsMessage(code=end.code, variant=end.variant, changes=[change_view(change) for change in changes])
+
+
+def rating_view(rating: Rating) -> RatingView:
+    return RatingView(rating=rating.display, provisional=rating.provisional, races=rating.races)
+
+
+def change_view(change: RatingChange) -> RatingChangeView:
+    return RatingChangeView(player_id=change.player_id, ladder=change.ladder.value, before=rating_view(change.before),
+                            after=rating_view(change.after), delta=change.delta)  # fmt: skip
+
+
+# ---------------------------------------------------------------- reading ratings
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRow:
+    """A row of a rating board: `position` counts from 1 in the board's order (mu - 3 sigma, then player id)."""
+
+    position: int
+    player_id: str
+    name: str
+    rating: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPoint:
+    room_id: str
+    rank: int
+    before: Rating
+    after: Rating
+    at: datetime
+    code: str | None = None
+
+
+class RatingReads(Protocol):
+    """The rating boards and histories (implemented by `freecell_arena.store.ratings.RatingStore`)."""
+
+    async def top(self, variant: str, ladder: Ladder, limit: int) -> list[RatingRow]: ...
+
+    async def around(self, variant: str, ladder: Ladder, player_id: str, span: int) -> list[RatingRow]: ...
+
+    async def history(self, player_id: str, variant: str, ladder: Ladder, limit: int) -> list[HistoryPoint]: ...
+
+    async def ratings_of(self, player_id: str, ladder: Ladder, variants: Sequence[str]) -> dict[str, Rating]:
+        """The player's current rating in each variant they are rated in."""
+        ...
+
+
+class RatingStorePort(RaceRatings, RatingReads, Protocol):
+    """All the server asks of the ratings' store."""

@@ -1,0 +1,75 @@
+"""After a race's finish is durable: rate it and work out its par, in the background.
+
+Only the finish this process stored comes here (a finish another process wrote first was refused here, and is
+that process's to rate), and only from the timers' path (`ArenaServer.run_timer_effect`, the cluster's
+settling): a move never waits for any of it. What rating means is core's (`core.race_ratings`); this module
+runs it, publishes the changes to the room (to every process's members, in a cluster) and logs a failure
+without ever touching the race's result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from typing import Any
+
+from freecell_arena.core.events import Publisher, room_topic
+from freecell_arena.core.race_ratings import RaceEnd, RaceRatings, rate_finished_race
+from freecell_arena.net.par_service import ParService
+from freecell_arena.net.throttled_log import ThrottledLog, one_line
+
+log = logging.getLogger(__name__)
+RATING_WAIT_S = 5.0
+RATING_RETRY_PAUSES_S = (0.5, 2.0)
+"""Pauses before trying a failed rating again: a race is rated at most once whatever happens (the ledger)."""
+
+
+class RaceEndService:
+    def __init__(self, ratings: RaceRatings, pars: ParService, publisher: Publisher, *, par_at_end: bool) -> None:
+        self.ratings = ratings
+        self.pars = pars
+        self.publisher = publisher
+        self.par_at_end = par_at_end
+        self.failures = ThrottledLog(log)
+        self._rating: set[asyncio.Task[None]] = set()
+        self._solving: set[asyncio.Task[None]] = set()
+
+    def ended(self, end: RaceEnd) -> None:
+        """A race's finish was stored by this process."""
+        _spawn(self._rating, self._rate(end))
+        if self.par_at_end:
+            _spawn(self._solving, self._par(end))
+
+    async def _rate(self, end: RaceEnd) -> None:
+        for pause in (*RATING_RETRY_PAUSES_S, None):
+            try:
+                message = await rate_finished_race(end, self.ratings)
+                break
+            except Exception as error:  # the race stands; `freecell-arena audit` names a race left unrated
+                self.failures.warning("rate", f"race {end.code} could not be rated: {one_line(error)}")
+                if pause is None:
+                    return
+                await asyncio.sleep(pause)  # a database that failed once may answer again (a rated try is kept)
+        if message is not None:
+            self.publisher.publish(room_topic(end.code), message)
+
+    async def _par(self, end: RaceEnd) -> None:
+        try:
+            await self.pars.par_of(end.variant, end.seed)
+        except Exception as error:  # a review asks again later
+            self.failures.warning("par", f"the par of race {end.code} failed: {one_line(error)}")
+
+    async def close(self) -> None:
+        """Wait a little for ratings being written (a shutdown should not lose them), then stop the solver."""
+        if self._rating:
+            await asyncio.wait(self._rating, timeout=RATING_WAIT_S)
+        for task in (*self._rating, *self._solving):
+            task.cancel()
+        await self.pars.close()
+
+
+def _spawn(tasks: set[asyncio.Task[None]], coroutine: Coroutine[Any, Any, None]) -> None:
+    task = asyncio.ensure_future(coroutine)
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)

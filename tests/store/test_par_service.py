@@ -60,3 +60,55 @@ async def test_the_first_stored_par_of_a_deal_is_the_one_kept(pars: ParStore) ->
     assert await pars.save(later, FixedClock().now()) == first
     with pytest.raises(ValueError, match="unsettled"):
         await pars.save(Par("freecell", 3, RULES_VERSION, ParStatus.UNKNOWN), FixedClock().now())
+
+
+async def test_deals_waiting_for_the_worker_do_not_count_as_an_overrun(
+    pars: ParStore, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Four deals that each take the whole budget, asked at once: each gets its own time limit when its turn comes
+    (queued behind the others, the last would wait three budgets, and a limit counted from the request would kill
+    the worker mid-solve). Three Deck deals 7, 9, 10 and 11 are not settled within a second."""
+    import freecell_arena.net.par_service as par_service
+
+    monkeypatch.setattr(par_service, "WORKER_MARGIN_S", 2.0)
+    service = ParService(pars, FixedClock(), budget_s=1.0)
+    try:
+        asked = [service.par_of("freecell-three-deck", seed) for seed in (7, 9, 10, 11)]
+        waiting = asyncio.gather(*asked)
+        for _ in range(200):  # each first asks the store, then joins the queue
+            if service.backlog == 4:
+                break
+            await asyncio.sleep(0.01)
+        assert service.backlog == 4
+        answers = await waiting
+    finally:
+        await service.close()
+    assert [par.status for par in answers] == [ParStatus.UNKNOWN] * 4  # unsettled by the budget, each in turn
+    assert "did not answer" not in caplog.text, caplog.text
+    assert service.backlog == 0
+
+
+async def test_a_race_end_asks_for_par_only_for_a_race_of_several_while_the_solver_keeps_up(
+    store: SqlStore, pars: ParStore
+) -> None:
+    """A solo room's par waits for a review that asks (a bot finishing solo games flat out must not keep the worker
+    busy), and so does every race's while deals queue for the solver (net/race_end.py)."""
+    from freecell_arena.core.events import InProcessPublisher
+    from freecell_arena.core.race_ratings import RaceEnd
+    from freecell_arena.core.ratings import Placement
+    from freecell_arena.net.race_end import PAR_BACKLOG_LIMIT, RaceEndService
+
+    def race(players: int) -> RaceEnd:
+        placements = tuple(Placement(f"p{index}", index + 1, False) for index in range(players))
+        return RaceEnd("room", "CODE", "freecell", 1, True, False, placements, FixedClock().now())
+
+    service = ParService(pars, FixedClock(), budget_s=1.0)
+    ends = RaceEndService(store.ratings, service, InProcessPublisher(), par_at_end=True)
+    assert not ends.wants_par(race(1))
+    assert ends.wants_par(race(2))
+    service._solving.update({("freecell", seed): asyncio.ensure_future(asyncio.sleep(0)) for seed in
+                             range(PAR_BACKLOG_LIMIT)})  # fmt: skip
+    assert service.backlog == PAR_BACKLOG_LIMIT and not ends.wants_par(race(2))
+    await asyncio.gather(*service._solving.values())
+    off = RaceEndService(store.ratings, ParService(pars, FixedClock()), InProcessPublisher(), par_at_end=False)
+    assert not off.wants_par(race(2))

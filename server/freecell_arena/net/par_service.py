@@ -4,6 +4,11 @@
 in the worker (`core.review.solve_par`, with the budget) and stores a settled answer. Two requests for the same
 deal while it is being solved share the one solve. A deal the budget did not settle is answered `unknown` and
 tried again at the next request; a worker that dies or overruns answers `unknown` too, and is replaced.
+
+Solves take turns for the one worker, and a solve's time limit starts with its turn: a queue of deals waiting
+must not count as a worker that overran (which would kill the solve in progress and every one after it).
+`backlog` says how many deals are waiting, so a caller that only wants a par early (a race that just ended)
+can leave it to the first review when the worker is busy.
 """
 
 from __future__ import annotations
@@ -28,6 +33,12 @@ class ParService:
         self.budget_s = budget_s
         self._pool = SolverPool()
         self._solving: dict[tuple[str, int], asyncio.Task[Par]] = {}
+        self._turn = asyncio.Semaphore(1)
+
+    @property
+    def backlog(self) -> int:
+        """Deals being solved or waiting for the worker."""
+        return len(self._solving)
 
     async def par_of(self, variant: str, seed: int) -> Par:
         known = await self.store.get(variant, seed, RULES_VERSION)
@@ -43,7 +54,9 @@ class ParService:
 
     async def _solve(self, variant: str, seed: int) -> Par:
         try:
-            par = await self._pool.run(solve_par, (variant, seed, self.budget_s), {}, self.budget_s + WORKER_MARGIN_S)
+            async with self._turn:
+                longest = self.budget_s + WORKER_MARGIN_S
+                par = await self._pool.run(solve_par, (variant, seed, self.budget_s), {}, longest)
         except TimeoutError:
             log.warning("par of %s deal %s: the solver worker did not answer; tried again at the next request",
                         variant, seed)  # fmt: skip

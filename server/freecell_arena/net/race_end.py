@@ -23,6 +23,8 @@ log = logging.getLogger(__name__)
 RATING_WAIT_S = 5.0
 RATING_RETRY_PAUSES_S = (0.5, 2.0)
 """Pauses before trying a failed rating again: a race is rated at most once whatever happens (the ledger)."""
+PAR_BACKLOG_LIMIT = 8
+"""Deals waiting for the solver beyond which a race's end asks for no par: its first review works it out."""
 
 
 class RaceEndService:
@@ -38,8 +40,14 @@ class RaceEndService:
     def ended(self, end: RaceEnd) -> None:
         """A race's finish was stored by this process."""
         _spawn(self._rating, self._rate(end))
-        if self.par_at_end:
+        if self.wants_par(end):
             _spawn(self._solving, self._par(end))
+
+    def wants_par(self, end: RaceEnd) -> bool:
+        """A race of two or more, while the solver keeps up: a solo room's par waits for a review that asks (a bot
+        finishing solo games flat out would otherwise keep the worker busy for nothing), and so does every race's
+        while the backlog is long."""
+        return self.par_at_end and len(end.placements) >= 2 and self.pars.backlog < PAR_BACKLOG_LIMIT
 
     async def _rate(self, end: RaceEnd) -> None:
         for pause in (*RATING_RETRY_PAUSES_S, None):

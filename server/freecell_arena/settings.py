@@ -121,7 +121,8 @@ class Settings(BaseSettings):
 
     par_budget_s: float = Field(default=10.0, gt=0, description="Solver seconds for a race's par (off the loop).")
     par_at_race_end: bool = Field(
-        default=True, description="Work out each finished race's par at once; else when a review first asks."
+        default=True,
+        description="Work out a finished race's par at once (two or more players); else when a review first asks.",
     )
 
     @field_validator("gc_thresholds")

@@ -164,7 +164,6 @@ async def main(out: Path) -> None:
             async with async_playwright() as playwright:
                 browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
                 for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
-                    await tour(browser, f"http://127.0.0.1:{server.port}", url, players[0], out, size, viewport)
                     await account_tour(browser, f"http://localhost:{server.port}", out, size, viewport)
                     await tour(browser, f"http://127.0.0.1:{server.port}", url, players[0], out, size, viewport, clock)
                 await browser.close()

@@ -46,6 +46,7 @@ LOOPBACK_LIMITS: dict[str, Any] = {"max_connections_per_address": 100_000, "new_
 async def start_server(database_url: str, **overrides: Any) -> ArenaServer:
     """Limits high enough that unpaced bots are never rate limited; a fast tick so races end promptly."""
     values: dict[str, Any] = {"rate_limit_per_s": 10_000.0, "rate_limit_burst": 10_000, **LOOPBACK_LIMITS,
+                              "par_at_race_end": False,  # as the server tests: no solver worker per finished race
                               **overrides}  # fmt: skip
     settings = Settings(host="127.0.0.1", port=0, database_url=database_url, tick_interval_s=0.02, **values)
     store = SqlStore(database_url)

@@ -88,6 +88,9 @@ async def test_save_sign_in_elsewhere_revoke_claimed_names_and_bots(server: Serv
     await laptop.page.reload()
     await expect(laptop.page.locator("#main").get_by_text("This browser was signed out")).to_be_visible()
     await expect(laptop.page.locator("#connection")).to_have_attribute("data-state", "signed_out")
+    await laptop.page.reload()  # signed out is remembered: no new player under the claimed name, the page says why
+    await expect(laptop.page.locator("#main").get_by_text("This browser was signed out")).to_be_visible()
+    await expect(laptop.page.locator("#connection")).to_have_attribute("data-state", "signed_out")
 
     # the name is claimed: another player may not take it, nor a look-alike
     bea: Player = await new_player("Bea", base)

@@ -49,7 +49,7 @@ class App {
     for (const link of document.querySelectorAll('.top-bar a[href]')) {
       link.href = viewHref(window.location, new URL(link.href).hash.slice(1) || '/'); // keep ?server= in development
     }
-    if (this.session.name) this.session.start();
+    if (this.session.name && this.session.state !== 'signed_out') this.session.start();
     this.showConnection();
     this.show();
   }
@@ -84,10 +84,14 @@ class App {
     replace(this.who, name ? h('button', { type: 'button', class: 'quiet', onclick: () => this.askName(name), 'aria-label': `${name} (switch)`, title: 'Play under another name' }, name) : null);
   }
 
+  /** The name page (a first visit, another name, a refused name or a revoked session). It takes the place of a
+   * view still loading (a reload whose hello is then refused must not end on that view's "Loading…"). */
   askName(current = '') {
+    const generation = ++this.generation;
     this.page?.destroy();
     this.page = null;
     import('./pages/name.js').then(({ namePage }) => {
+      if (generation !== this.generation) return;
       this.page = namePage(this.main, { session: this.session, current, home: viewHref(window.location, '/'), done: () => { this.showConnection(); this.show(); } });
     });
   }

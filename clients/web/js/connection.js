@@ -91,9 +91,11 @@ export class IdentityStore {
     this.storage.setItem(this.key, JSON.stringify(identity));
   }
 
-  forgetToken() {
+  /** The token goes, the name stays as a suggestion; `signedOut`: remembered across reloads (a revoked session
+   * must not come back as a new player under the same, claimed, name). */
+  forgetToken({ signedOut = false } = {}) {
     const saved = this.load();
-    if (saved) this.save({ name: saved.name });
+    if (saved) this.save(signedOut ? { name: saved.name, signed_out: true } : { name: saved.name });
   }
 
   forget() {
@@ -256,7 +258,7 @@ export class Connection {
     this.socket = null;
     this.welcome = null;
     socket?.close();
-    this.identity.forgetToken();
+    this.identity.forgetToken({ signedOut: true });
     this.setState('signed_out');
   }
 
@@ -315,7 +317,7 @@ let early = null;
 export function startEarly(location, storage) {
   const url = serverUrl(location);
   const identity = new IdentityStore(storage, url);
-  if (early || !identity.load()) return;
+  if (early || !identity.load() || identity.load().signed_out) return;
   early = new Connection({ url, identity });
   early.start();
 }

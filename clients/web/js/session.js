@@ -20,7 +20,7 @@ export class Session {
     this.identity = new IdentityStore(storage, this.url);
     this.announcer = announcer;
     this.listeners = new Set();
-    this.state = 'idle';
+    this.state = this.identity.load()?.signed_out ? 'signed_out' : 'idle'; // signed out before this page loaded
     this.stateDetail = null;
     this.room = null;
     this.game = new GameState();

@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     quick_race_wait_s: float = Field(
         default=10.0, ge=0, le=30, description="Quick race: the countdown once enough players are in."
     )
+    lobby_return_grace_s: float = Field(
+        default=60.0, gt=0, description="A lobby picked up from the store: how long its members have to come back."
+    )
     outbox_limit_bytes: int = Field(
         default=1_048_576, ge=65_536, description="Frames queued for a client that does not read; past it, cut."
     )

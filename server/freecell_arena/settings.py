@@ -80,6 +80,10 @@ class Settings(BaseSettings):
     new_players_per_minute: float = Field(
         default=20.0, gt=0, description="`hello` without a token (a new identity) per client address per minute."
     )
+    api_rate_limit_per_s: float = Field(
+        default=10.0, gt=0, description="HTTP API requests (`/api/...`) per second per client address, sustained."
+    )
+    api_rate_limit_burst: int = Field(default=40, ge=1, description="HTTP API requests one address may make at once.")
     daily_secret: str | None = Field(
         default=None,
         min_length=16,

@@ -1,0 +1,58 @@
+"""The HTTP API's per-address limit (`FREECELL_ARENA_API_RATE_LIMIT_*`), over real HTTP against a real server:
+a burst from one address is refused with 429, the API's JSON error and `Retry-After`; another address is not, and
+neither are the health checks of the refused one."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+from typing import Any
+
+from arena_server import start_arena
+
+from freecell_arena.settings import Settings
+
+PATH = "/api/ratings/freecell"
+
+
+def get(port: int, path: str, source: str = "127.0.0.1") -> tuple[int, dict[str, str], dict[str, Any]]:
+    """One GET from the loopback address `source` (all of 127.0.0.0/8 is this machine's)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5, source_address=(source, 0))
+    try:
+        connection.request("GET", path)
+        answer = connection.getresponse()
+        return answer.status, dict(answer.getheaders()), json.loads(answer.read())
+    finally:
+        connection.close()
+
+
+async def test_a_burst_of_api_requests_from_one_address_is_refused_and_another_address_is_not(
+    database_url: str,
+) -> None:
+    server = await start_arena(database_url, api_rate_limit_per_s=0.5, api_rate_limit_burst=3)
+    try:
+        for _ in range(3):
+            status, _, body = await asyncio.to_thread(get, server.port, PATH)
+            assert status == 200 and body["type"] == "ratings", body
+        status, headers, body = await asyncio.to_thread(get, server.port, PATH)
+        assert status == 429
+        assert body["type"] == "error" and body["code"] == "rate_limited" and "at most 0.5 a second" in body["message"]
+        assert 1 <= int(headers["Retry-After"]) <= 2, "one request grows back in two seconds"
+        status, _, body = await asyncio.to_thread(get, server.port, PATH, "127.0.0.2")
+        assert status == 200 and body["type"] == "ratings", "another address has its own limit"
+        status, _, health = await asyncio.to_thread(get, server.port, "/healthz")
+        assert status == 200 and health["status"] == "ok", "only the API is limited"
+        refusals = server.metrics.limit_refusals
+        assert (refusals["http_api"], refusals["connections_per_address"], refusals["new_players_per_minute"]) == (
+            1, 0, 0,
+        )  # fmt: skip
+        assert 'freecell_arena_limit_refusals_total{limit="http_api"} 1.0' in server.metrics.render().decode()
+    finally:
+        await server.shutdown()
+
+
+def test_the_api_limit_is_on_by_default() -> None:
+    """A server started without the setting limits the API (the tests and the bench raise it: one address)."""
+    defaults = Settings()
+    assert (defaults.api_rate_limit_per_s, defaults.api_rate_limit_burst) == (10.0, 40)

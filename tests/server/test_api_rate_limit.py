@@ -11,6 +11,7 @@ from typing import Any
 
 from arena_server import start_arena
 
+from freecell_arena.net.ratelimit import AddressBuckets
 from freecell_arena.settings import Settings
 
 PATH = "/api/ratings/freecell"
@@ -56,3 +57,15 @@ def test_the_api_limit_is_on_by_default() -> None:
     """A server started without the setting limits the API (the tests and the bench raise it: one address)."""
     defaults = Settings()
     assert (defaults.api_rate_limit_per_s, defaults.api_rate_limit_burst) == (10.0, 40)
+
+
+def test_address_buckets_say_when_to_come_back_and_forget_the_addresses_that_went_quiet() -> None:
+    now = [0.0]
+    buckets = AddressBuckets(rate=2.0, burst=2, clock=lambda: now[0])
+    assert [buckets.allow("a"), buckets.allow("a"), buckets.allow("a")] == [True, True, False]
+    assert buckets.wait("a") == 0.5 and buckets.wait("b") == 0.0
+    assert buckets.allow("b")
+    now[0] = 0.5
+    assert buckets.wait("a") == 0.0 and buckets.allow("a") and not buckets.allow("a")
+    now[0] = AddressBuckets.SWEEP_EVERY_S + 1
+    assert buckets.allow("c") and list(buckets.buckets) == ["c"], "full buckets limit nothing: dropped"

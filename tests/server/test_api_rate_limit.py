@@ -17,11 +17,14 @@ from freecell_arena.settings import Settings
 PATH = "/api/ratings/freecell"
 
 
-def get(port: int, path: str, source: str = "127.0.0.1") -> tuple[int, dict[str, str], dict[str, Any]]:
-    """One GET from the loopback address `source` (all of 127.0.0.0/8 is this machine's)."""
+def get(
+    port: int, path: str, source: str = "127.0.0.1", forwarded_for: str | None = None
+) -> tuple[int, dict[str, str], dict[str, Any]]:
+    """One GET from the loopback address `source` (all of 127.0.0.0/8 is this machine's), as a balancer would
+    send it when `forwarded_for` names a client."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5, source_address=(source, 0))
     try:
-        connection.request("GET", path)
+        connection.request("GET", path, headers={} if forwarded_for is None else {"X-Forwarded-For": forwarded_for})
         answer = connection.getresponse()
         return answer.status, dict(answer.getheaders()), json.loads(answer.read())
     finally:
@@ -49,6 +52,18 @@ async def test_a_burst_of_api_requests_from_one_address_is_refused_and_another_a
             1, 0, 0,
         )  # fmt: skip
         assert 'freecell_arena_limit_refusals_total{limit="http_api"} 1.0' in server.metrics.render().decode()
+    finally:
+        await server.shutdown()
+
+
+async def test_behind_a_trusted_balancer_each_client_has_its_own_api_limit(database_url: str) -> None:
+    """Every request comes from the balancer (127.0.0.1, trusted): the limit is the forwarded client's."""
+    server = await start_arena(database_url, api_rate_limit_per_s=0.5, api_rate_limit_burst=2,
+                               trusted_proxies="127.0.0.1")  # fmt: skip
+    try:
+        statuses = [(await asyncio.to_thread(get, server.port, PATH, forwarded_for="203.0.113.5"))[0] for _ in range(3)]
+        assert statuses == [200, 200, 429]
+        assert (await asyncio.to_thread(get, server.port, PATH, forwarded_for="203.0.113.6"))[0] == 200
     finally:
         await server.shutdown()
 

@@ -60,7 +60,7 @@ async def one_run(players: int, duration_s: float, window_ms: float, folder: Pat
     settings = Settings(
         host="127.0.0.1", port=0, database_url=url, progress_window_ms=window_ms, daily_prepare_interval_s=0,
         rate_limit_per_s=100_000, rate_limit_burst=100_000, max_connections_per_address=100_000,
-        new_players_per_minute=1e9,
+        new_players_per_minute=1e9, api_rate_limit_per_s=1e6, api_rate_limit_burst=1_000_000,
     )  # fmt: skip
     store = SqlStore(url)
     server = ArenaServer(settings, store, GroupCommitWriter(store))

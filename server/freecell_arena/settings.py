@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     quick_race_wait_s: float = Field(
         default=10.0, ge=0, le=30, description="Quick race: the countdown once enough players are in."
     )
+    lobby_return_grace_s: float = Field(
+        default=60.0, gt=0, description="A lobby picked up from the store: how long its members have to come back."
+    )
     outbox_limit_bytes: int = Field(
         default=1_048_576, ge=65_536, description="Frames queued for a client that does not read; past it, cut."
     )
@@ -77,6 +80,10 @@ class Settings(BaseSettings):
     new_players_per_minute: float = Field(
         default=20.0, gt=0, description="`hello` without a token (a new identity) per client address per minute."
     )
+    api_rate_limit_per_s: float = Field(
+        default=10.0, gt=0, description="HTTP API requests (`/api/...`) per second per client address, sustained."
+    )
+    api_rate_limit_burst: int = Field(default=40, ge=1, description="HTTP API requests one address may make at once.")
     daily_secret: str | None = Field(
         default=None,
         min_length=16,

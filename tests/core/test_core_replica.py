@@ -18,6 +18,7 @@ from freecell_arena.core.shared_state import SharedState
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
     MemberJoinedMessage,
+    MemberLeftMessage,
     ProgressMessage,
     RaceOverMessage,
     RaceStartedMessage,
@@ -111,3 +112,38 @@ def test_a_room_closed_elsewhere_leaves_memory_on_resync(state: SharedState) -> 
     closed = StoredRoom(state.rooms["ROOM1"].record, "closed", None, None, [], [], seq=3, tag="t3")
     assert parts.replica.resync(closed, [], []).publications == []
     assert not parts.replica.holds_room("ROOM1") and state.players["host"].room_code is None
+
+
+def test_a_picked_up_lobby_keeps_the_seats_of_members_connected_to_a_live_process(clock: ManualClock) -> None:
+    """Process `here` picks up from the store a lobby that process `there` holds (a join by code, a quick race, a
+    series' next room): its members connected `there` answer the roll call and keep their seats past the grace;
+    a member of a process that died (nobody answers for them) loses theirs, one connected here keeps theirs."""
+    there, here = wire(SharedState(clock), shared=True), wire(SharedState(clock), shared=True)
+    for player_id in ("host", "guest"):
+        known_player(there.state, player_id)
+    known_player(here.state, "late")
+    members = ("host", "guest", "gone", "late")
+    records = [player_record(here.state, player_id) for player_id in members]
+    there.rebuild.adopt_room(stored_lobby(there.state, "host", "guest"), [], records[:2])
+    here.rebuild.adopt_room(stored_lobby(here.state, *members), [], records)
+    assert here.replica.take_roll_calls() == ["ROOM1"] and here.replica.take_roll_calls() == [], "asked once"
+    answers = there.replica.answer_roll_call("ROOM1")
+    assert [(a.message.player_id, a.message.connected, a.skip) for a in answers] == [  # type: ignore[attr-defined]
+        ("host", True, "host"),
+        ("guest", True, "guest"),
+    ]
+    assert there.replica.answer_roll_call("NOPE") == []
+    for answer in answers:
+        assert here.replica.apply_remote(answer.message, None) == "applied"
+    clock.advance(59)
+    assert here.tick() == [] and len(here.state.rooms["ROOM1"].members) == 4, "the grace is not over"
+    clock.advance(1)
+    (gone,) = here.tick()
+    assert list(here.state.rooms["ROOM1"].members) == ["host", "guest", "late"]
+    assert [type(p.message) for p in gone.publications] == [MemberLeftMessage]  # type: ignore[attr-defined]
+
+
+def test_a_single_process_asks_for_no_roll_call(state: SharedState) -> None:
+    """Without other processes, a lobby picked up from the store is one whose process was this one, restarted."""
+    parts = adopted(state, shared=False)
+    assert parts.replica.take_roll_calls() == []

@@ -39,7 +39,12 @@ class Arena:
     database_url: str
 
 
-LOOPBACK_LIMITS: dict[str, Any] = {"max_connections_per_address": 100_000, "new_players_per_minute": 1e9}
+LOOPBACK_LIMITS: dict[str, Any] = {
+    "max_connections_per_address": 100_000,
+    "new_players_per_minute": 1e9,
+    "api_rate_limit_per_s": 1e6,
+    "api_rate_limit_burst": 1_000_000,
+}
 """Every test client comes from 127.0.0.1: the per-address limits would count them all as one person."""
 
 

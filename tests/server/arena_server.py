@@ -44,6 +44,8 @@ async def start_arena(database_url: str, clock: Clock | None = None, **overrides
         # every test client comes from 127.0.0.1: the per-address limits would count them all as one person
         "max_connections_per_address": 100_000,
         "new_players_per_minute": 1e9,
+        "api_rate_limit_per_s": 1e6,
+        "api_rate_limit_burst": 1_000_000,
         "daily_prepare_interval_s": 0,
         "par_at_race_end": False,  # no solver worker for every finished race; a review still works its par out
         **overrides,

@@ -43,6 +43,8 @@ def server_env(**extra: str) -> dict[str, str]:
     env["FREECELL_ARENA_DAILY_PREPARE_INTERVAL_S"] = "0"  # no solver process behind the tests' back
     env["FREECELL_ARENA_MAX_CONNECTIONS_PER_ADDRESS"] = "100000"  # every test client is 127.0.0.1
     env["FREECELL_ARENA_NEW_PLAYERS_PER_MINUTE"] = "1000000000"
+    env["FREECELL_ARENA_API_RATE_LIMIT_PER_S"] = "1000000"
+    env["FREECELL_ARENA_API_RATE_LIMIT_BURST"] = "1000000"
     env["FREECELL_ARENA_PAR_AT_RACE_END"] = "false"  # no solver worker per finished race unless a test asks
     env.update(extra)
     return env

@@ -46,17 +46,22 @@ async def cluster(
         for index in range(size):
             folder = tmp_path / f"process-{index}"
             folder.mkdir(exist_ok=True)
-            env = server_env(
-                FREECELL_ARENA_REDIS_URL=redis_url,
-                FREECELL_ARENA_RATE_LIMIT_PER_S="1000",  # a test client plays a whole solution flat out
-                FREECELL_ARENA_RATE_LIMIT_BURST="1000",
-                **settings,
-            )
+            env = cluster_env(redis_url, **settings)
             processes.append(
                 await stack.enter_async_context(running_server(folder, database_url=database_url, env=env))
             )
         await asyncio.sleep(0.5)  # each process subscribes to Redis once it serves
         yield processes
+
+
+def cluster_env(redis_url: str, **settings: str) -> dict[str, str]:
+    """The environment of one process of a cluster (`settings`: more `FREECELL_ARENA_*` variables)."""
+    return server_env(
+        FREECELL_ARENA_REDIS_URL=redis_url,
+        FREECELL_ARENA_RATE_LIMIT_PER_S="1000",  # a test client plays a whole solution flat out
+        FREECELL_ARENA_RATE_LIMIT_BURST="1000",
+        **settings,
+    )
 
 
 async def race_of_two(host: ArenaClient, racer: ArenaClient, **options: Any) -> str:
@@ -307,3 +312,63 @@ async def test_a_time_limit_whose_keeper_died_ends_the_race_once(
                 await racer.expect("race_over", timeout=1.0)
         finally:
             await close_all(host, racer)
+
+
+GRACE_S = 2.0
+"""A picked-up lobby's grace in the tests below (`FREECELL_ARENA_LOBBY_RETURN_GRACE_S`), instead of a minute."""
+
+
+async def test_a_lobby_picked_up_by_another_process_keeps_the_members_connected_to_the_first(
+    tmp_path: Path, cluster_database_url: str, redis_url: str
+) -> None:
+    """The host's lobby lives on process A; a guest joins by code through process B, which picks the lobby up from
+    the store. The host, connected to A (alive), is shown connected to the guest and keeps their seat past B's
+    grace: the race starts with both."""
+    grace = {"FREECELL_ARENA_LOBBY_RETURN_GRACE_S": str(GRACE_S)}
+    async with cluster(tmp_path, cluster_database_url, redis_url, 2, **grace) as processes:
+        host = await connect_player(processes[0].url, "host")
+        guest = await connect_player(processes[1].url, "guest")
+        try:
+            created = await host.request({"type": "create_room", "variant": "freecell", "options": {"countdown_s": 1}})
+            code = created["room"]["code"]
+            assert (await guest.request({"type": "join_room", "code": code}))["type"] == "room"
+            await guest.expect("member_connection", code=code, player_id=host.player_id, connected=True)
+            with pytest.raises(TimeoutError):
+                await guest.expect("member_left", timeout=GRACE_S + 2)
+            with pytest.raises(TimeoutError):
+                await host.expect("member_left", timeout=0.5)
+            assert (await host.request({"type": "start_race"}))["type"] == "countdown"
+            for client in (host, guest):
+                await client.expect("race_started", code=code, timeout=10)
+        finally:
+            await close_all(host, guest)
+
+
+async def test_a_lobby_picked_up_after_its_process_died_gives_up_only_the_seats_of_its_dead_members(
+    tmp_path: Path, cluster_database_url: str, redis_url: str
+) -> None:
+    """The host sat on process A, the guest on process B; A is killed (kill -9). A process started afterwards
+    picks the lobby up from the store: after its grace the host's seat (nobody answers for them) is given up, the
+    guest (connected to B, alive) keeps theirs and becomes the host."""
+    grace = {"FREECELL_ARENA_LOBBY_RETURN_GRACE_S": str(GRACE_S)}
+    async with cluster(tmp_path, cluster_database_url, redis_url, 2, **grace) as processes:
+        host = await connect_player(processes[0].url, "host")
+        guest = await connect_player(processes[1].url, "guest")
+        try:
+            created = await host.request({"type": "create_room", "variant": "freecell", "options": {"countdown_s": 1}})
+            code = created["room"]["code"]
+            assert (await guest.request({"type": "join_room", "code": code}))["type"] == "room"
+            processes[0].process.send_signal(signal.SIGKILL)
+            assert await processes[0].wait() == -signal.SIGKILL
+            folder = tmp_path / "process-late"
+            folder.mkdir()
+            env = cluster_env(redis_url, **grace)
+            async with running_server(folder, database_url=cluster_database_url, env=env):
+                left = await guest.expect("member_left", code=code, timeout=GRACE_S + 10)
+                assert (left["player_id"], left["host_id"]) == (host.player_id, guest.player_id)
+                with pytest.raises(TimeoutError):
+                    await guest.expect("member_left", timeout=1.0)
+                assert (await guest.request({"type": "start_race"}))["type"] == "countdown"
+                await guest.expect("race_started", code=code, timeout=10)
+        finally:
+            await close_all(host, guest)

@@ -103,7 +103,8 @@ async def test_metrics_say_ready_and_count_what_the_per_address_limits_refuse(da
         assert before[("freecell_arena_room_resyncs_total", ())] == 0
         assert {labels: count for (name, labels), count in before.items()
                 if name == "freecell_arena_limit_refusals_total"} == {
-            (("limit", "connections_per_address"),): 0, (("limit", "new_players_per_minute"),): 0}
+            (("limit", "connections_per_address"),): 0, (("limit", "new_players_per_minute"),): 0,
+            (("limit", "http_api"),): 0}
         first = await connect_player(url, "first")
         second = await ArenaClient.open(url)  # a second connection from 127.0.0.1: closed at once
         with pytest.raises(ConnectionClosed):

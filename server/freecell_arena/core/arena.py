@@ -14,12 +14,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.daily_play import DailyChallenges
 from freecell_arena.core.effects import Effect, Refusal
-from freecell_arena.core.lobby import DEFAULT_MAX_SPECTATORS, Lobby, LobbyDeps, SeedDraw
+from freecell_arena.core.lobby import DEFAULT_MAX_SPECTATORS, LOBBY_RETURN_GRACE, Lobby, LobbyDeps, SeedDraw
 from freecell_arena.core.play import Play, PlayDeps
 from freecell_arena.core.players import Players
 from freecell_arena.core.quick_race import QuickRaceDeps, QuickRaceRules, QuickRaces
@@ -58,10 +59,11 @@ class Arena:
         *,
         shared: bool = False,
         quick: QuickRaceRules | None = None,
+        return_grace: timedelta = LOBBY_RETURN_GRACE,
     ) -> None:
         """`shared`: other processes share the database and this process's rooms (a cluster): a race is finished
         from the stored games (`replica.take_due`, then `replica.settle`). `quick`: the quick races' sizes and
-        waits."""
+        waits. `return_grace`: how long the members of a lobby picked up from the store have to come back."""
         self.clock = clock
         self.state = SharedState(clock)
         self.players, self.rooms, self.games = self.state.players, self.state.rooms, self.state.games
@@ -69,7 +71,9 @@ class Arena:
         self.timers = RaceClock(clock, shared=shared)
         connected = self.identities.is_connected
         self.play = Play(PlayDeps(self.state, self.timers, connected))
-        self.lobby = Lobby(LobbyDeps(self.state, self.identities, self.timers, self.play.resign_game, max_spectators))
+        self.lobby = Lobby(
+            LobbyDeps(self.state, self.identities, self.timers, self.play.resign_game, max_spectators, return_grace)
+        )
         self.dailies = DailyChallenges(self.state, self.lobby)
         self.races = Races(RaceDeps(self.state, self.timers, connected))
         self.rebuild = Rebuild(

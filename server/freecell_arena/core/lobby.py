@@ -84,6 +84,7 @@ class LobbyDeps:
     resign: Callable[[PlayerGame], Effect]
     """Resign a running game (a player leaving a running race gives it up)."""
     max_spectators: int = DEFAULT_MAX_SPECTATORS
+    return_grace: timedelta = LOBBY_RETURN_GRACE
 
 
 class Lobby:
@@ -93,6 +94,7 @@ class Lobby:
         self.timers = deps.timers
         self.resign = deps.resign
         self.max_spectators = deps.max_spectators
+        self.return_grace = deps.return_grace
         self.draw_seed: SeedDraw = random_seed
         self.after_leave: Callable[[Room], Effect] = lambda room: Effect()
         """What follows a member leaving a room that is still there (a quick race may stop its countdown)."""
@@ -306,8 +308,10 @@ class Lobby:
         return effects
 
     def await_return(self, room: Room) -> None:
-        """A lobby picked up from the store: its members' connections are gone, they have a while to come back."""
-        self.timers.await_return(room, self.state.clock.now() + LOBBY_RETURN_GRACE)
+        """A lobby picked up from the store: the connections of its members who sat on a process that died are
+        gone, they have a while to come back. In a cluster, the members connected to a live process are not
+        known yet: the clock asks for a roll call (`RaceClock.take_roll_calls`), which they answer."""
+        self.timers.await_return(room, self.state.clock.now() + self.return_grace)
 
     def connection_changed(self, player_id: str, *, connected: bool) -> Effect:
         """A member's connection went down or came back: a small event to the others, not the whole room."""

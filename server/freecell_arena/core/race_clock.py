@@ -55,6 +55,7 @@ class RaceClock:
         self._checking: dict[Room, None] = {}
         self._finished: dict[Room, datetime] = {}
         self._lobby_returns: dict[Room, datetime] = {}
+        self._roll_calls: dict[Room, None] = {}
         self._due: dict[Room, None] = {}
         self._next_sweep: datetime | None = None
 
@@ -80,12 +81,22 @@ class RaceClock:
         self._checking[room] = None
 
     def await_return(self, room: Room, deadline: datetime) -> None:
-        """A lobby picked up from the store: its members have until `deadline` to come back."""
+        """A lobby picked up from the store: its members have until `deadline` to come back (shared: those
+        connected to another process say so when asked, `take_roll_calls`)."""
         self._lobby_returns[room] = deadline
+        if self.shared:
+            self._roll_calls[room] = None
+
+    def take_roll_calls(self) -> list[Room]:
+        """The picked-up lobbies whose members connected to other processes must be asked for, handed out once:
+        the store says who sits in a lobby, not where they are connected (the `member_connection` events that
+        told it went out before this process held the room)."""
+        calls, self._roll_calls = [room for room in self._roll_calls if room in self._lobby_returns], {}
+        return calls
 
     def forget(self, room: Room) -> None:
         """The room left memory: none of its timers rings any more."""
-        for timers in (self._watched, self._checking, self._finished, self._lobby_returns, self._due):
+        for timers in (self._watched, self._checking, self._finished, self._lobby_returns, self._roll_calls, self._due):
             timers.pop(room, None)
 
     # ------------------------------------------------------------------ shared rooms that may be over

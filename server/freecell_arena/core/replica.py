@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Literal
 
 from freecell_arena.core.effects import Effect, Publication
+from freecell_arena.core.events import room_topic
 from freecell_arena.core.player_game import PlayerGame
 from freecell_arena.core.players import Players
 from freecell_arena.core.ports import (
@@ -167,6 +168,29 @@ class Replica:
         elif isinstance(message, ProgressMessage) and message.progress.status not in ("playing", "waiting"):
             self.timers.check_if_over(room)  # a game ended on another process: maybe the race is over
         return "applied"
+
+    # ------------------------------------------------------------------ picked-up lobbies: who is connected where
+
+    def take_roll_calls(self) -> list[str]:
+        """The codes of the lobbies picked up from the store here whose members connected to other processes must
+        answer (`answer_roll_call` there), handed out once: until they do, a member not connected here counts as
+        gone when the lobby's grace ends (`Lobby.give_up_seats`), as after a restart."""
+        return [room.code for room in self.timers.take_roll_calls() if self.state.rooms.get(room.code) is room]
+
+    def answer_roll_call(self, code: str) -> list[Publication]:
+        """Another process picked up the room: a `member_connection` for each of its members connected here (for
+        the other processes only: the members here know)."""
+        room = self.state.rooms.get(code)
+        if room is None:
+            return []
+        return [
+            Publication(room_topic(code), MemberConnectionMessage(code=code, player_id=player_id, connected=True),
+                        skip=player_id)
+            for player_id in room.members
+            if self.players.is_connected(player_id)
+            and (player := self.state.players.get(player_id)) is not None
+            and player.room_code == code
+        ]  # fmt: skip
 
     # ------------------------------------------------------------------ re-reading from the store
 

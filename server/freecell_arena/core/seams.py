@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from datetime import date
 from typing import Protocol
 
-from freecell_arena.core.effects import Effect
+from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.ports import DailyRecord, PlayerRecord, Record, RoomVersion, StoredGame, StoredRoom
 from freecell_arena.core.replica import RemoteEvent, RoomCopy
 from freecell_arena.protocol.messages import HelloRequest, Message
@@ -96,6 +96,12 @@ class SharedRooms(Protocol):
         ...
 
     def settle_later(self, code: str) -> None: ...
+
+    def take_roll_calls(self) -> list[str]:
+        """Picked-up lobbies whose members on other processes must say they are there (`answer_roll_call`)."""
+        ...
+
+    def answer_roll_call(self, code: str) -> list[Publication]: ...
 
     def settle(self, code: str) -> Effect | None: ...
 

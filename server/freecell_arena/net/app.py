@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,9 +35,9 @@ from freecell_arena.core.reads import ServerStore
 from freecell_arena.core.seams import NextRooms, Sessions, SharedRooms, StoredCopies
 from freecell_arena.net.account_desk import AccountDesk
 from freecell_arena.net.accounts import AccountService
-from freecell_arena.net.client_address import connection_class
+from freecell_arena.net.client_address import client_address, connection_class
 from freecell_arena.net.coalesce import CoalescingPublisher
-from freecell_arena.net.connection import Connection, client_address
+from freecell_arena.net.connection import Connection
 from freecell_arena.net.connections import ConnectionHolder
 from freecell_arena.net.daily_service import LOADS_FOR, DailyService
 from freecell_arena.net.effects import EffectRunner
@@ -82,7 +83,8 @@ class ArenaServer:
         quick = QuickRaceRules(
             settings.quick_race_min_players, settings.quick_race_max_players, settings.quick_race_wait_s
         )
-        self.arena = Arena(self.clock, settings.max_spectators, shared=settings.redis_url is not None, quick=quick)
+        self.arena = Arena(self.clock, settings.max_spectators, shared=settings.redis_url is not None, quick=quick,
+                           return_grace=timedelta(seconds=settings.lobby_return_grace_s))  # fmt: skip
         self.daily = DailyService(settings, store, self.arena.dailies, self.clock)
         self.pars = ParService(store.pars, self.clock, settings.par_budget_s)
         self.queries = Queries(store, self.clock, self.daily, self.pars,
@@ -276,6 +278,7 @@ class ArenaServer:
                 self._spawn(self.run_timer_effect(effect))
             if self.cluster is not None:
                 self.cluster.settle_due()
+                self.cluster.call_rolls()
 
     def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
         task = asyncio.ensure_future(coroutine)

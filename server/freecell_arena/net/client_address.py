@@ -172,6 +172,14 @@ class ProxiedConnection(ServerConnection):
         return self._address
 
 
+def client_address(websocket: ServerConnection) -> str:
+    """The client's IP address, the key of the per-address limits ("unknown" when the transport has none): the
+    TCP peer's, or the one trusted proxies give (the rule above)."""
+    peer = websocket.remote_address
+    return str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
+
+
+
 def connection_class(trusted: Sequence[Network]) -> type[ServerConnection]:
     """What `serve(create_connection=...)` takes: a `ProxiedConnection` trusting `trusted` (websockets builds one
     per accepted connection with arguments of its own, so the setting travels on the class). Trusting nobody,

@@ -34,7 +34,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from freecell_arena.core.events import InProcessPublisher, Subscriber, player_topic
+from freecell_arena.core.events import InProcessPublisher, Subscriber, player_topic, room_topic
 from freecell_arena.core.ports import Record, RoomVersion
 from freecell_arena.core.seams import SharedRooms
 from freecell_arena.net.restore import load_room
@@ -55,6 +55,9 @@ TAKEOVER = "takeover"
 REVOKED = "revoked"
 """The envelope type saying tokens of a player were revoked (its text: their hashes as a JSON list): a connection
 here that said hello with one of them is closed."""
+ROLL_CALL = "roll_call"
+"""The envelope type asking the processes for the members of a room connected to them (a `member_connection`
+each, `SharedRooms.answer_roll_call`): the room was just picked up from the store by the asking process."""
 ROOM_EVENTS = frozenset(
     ("member_joined", "member_left", "member_connection", "countdown", "room", "race_over", "progress", "series_invite")
 )
@@ -112,8 +115,7 @@ class ClusterPublisher:
         return self.local.subscribe(topic, subscriber, owner)
 
     def publish(self, topic: str, message: Reply, skip: str | None = None, version: RoomVersion | None = None) -> None:
-        if not isinstance(message, Encoded):  # encoded once, for the local connections and for Redis
-            message = Encoded(str(getattr(message, "type", "")), wire_text(message))
+        message = encoded(message)  # encoded once, for the local connections and for Redis
         self.local.publish(topic, message, skip)
         self.send(topic, message.type, message.text, skip, version)
 
@@ -124,6 +126,10 @@ class ClusterPublisher:
         header = json.dumps([self.origin, kind, skip, stamp])
         self.outgoing.append((CHANNEL_PREFIX + topic, f"{header}\n{text}"))
         self.wakeup.set()
+
+
+def encoded(message: Reply) -> Encoded:
+    return message if isinstance(message, Encoded) else Encoded(str(getattr(message, "type", "")), wire_text(message))
 
 
 class ClusterBridge:
@@ -164,6 +170,13 @@ class ClusterBridge:
     def revoked(self, player_id: str, token_hashes: list[str]) -> None:
         """Tokens of the player's were revoked here: their connections on any other process are closed."""
         self.publisher.send(player_topic(player_id), REVOKED, json.dumps(token_hashes))
+
+    def call_rolls(self) -> None:
+        """Lobbies picked up from the store here: the other processes say which of their members are connected
+        to them (they keep their seats past the lobby's grace). Asked once subscribed, so no answer is missed."""
+        if self.connected.is_set():
+            for code in self.host.rooms.take_roll_calls():
+                self.publisher.send(room_topic(code), ROLL_CALL, "")
 
     async def _send_forever(self) -> None:
         from redis.asyncio import Redis
@@ -242,6 +255,11 @@ class ClusterBridge:
             return
         if kind == REVOKED:
             self.host.close_tokens(topic.partition(":")[2], [str(token_hash) for token_hash in json.loads(text)])
+            return
+        if kind == ROLL_CALL:  # to the other processes only: this process's members know who is here
+            for answer in self.host.rooms.answer_roll_call(topic.partition(":")[2]):
+                message = encoded(answer.message)
+                self.publisher.send(answer.topic, message.type, message.text, answer.skip)
             return
         try:
             await self._apply(topic, kind, text, None if stamp is None else RoomVersion(*stamp))

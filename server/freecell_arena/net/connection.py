@@ -398,12 +398,3 @@ class Connection:
     @staticmethod
     def _error(request_id: RequestId, refusal: Refusal) -> ErrorMessage:
         return refusal.to_message(request_id)
-
-
-
-def client_address(websocket: ServerConnection) -> str:
-    """The client's IP address, the key of the per-address limits ("unknown" when the transport has none): the
-    TCP peer's, or the one trusted proxies give (net/client_address.py)."""
-    peer = websocket.remote_address
-    return str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
-

@@ -17,7 +17,8 @@
 Path and query parameters become the fields of the same pydantic request model the websocket uses, and the
 same `Queries` code answers, so the two always agree. The body is the reply message's JSON (with its
 `type`); a refusal is the websocket's `error` message with an HTTP status: 400 for bad parameters, 404 for
-something unknown (including an unknown route), 503 while shutting down, 500 for a server fault.
+something unknown (including an unknown route), 429 past the per-address limit (with `Retry-After`; see
+`HttpFront`), 503 while shutting down, 500 for a server fault.
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ STATUS_OF_CODE = {
     ErrorCode.unknown_room: HTTPStatus.NOT_FOUND,
     ErrorCode.unknown_game: HTTPStatus.NOT_FOUND,
     ErrorCode.race_not_over: HTTPStatus.CONFLICT,
+    ErrorCode.rate_limited: HTTPStatus.TOO_MANY_REQUESTS,
 }
 
 Fields = dict[str, str]
@@ -121,8 +123,9 @@ def method_not_allowed(method: str) -> Response:
     return json_response(HTTPStatus.METHOD_NOT_ALLOWED, message, ("Allow", ALLOWED_METHODS))
 
 
-def error_response(code: ErrorCode, message: str) -> Response:
-    return json_response(STATUS_OF_CODE.get(code, HTTPStatus.BAD_REQUEST), ErrorMessage(code=code, message=message))
+def error_response(code: ErrorCode, message: str, *extra: tuple[str, str]) -> Response:
+    status = STATUS_OF_CODE.get(code, HTTPStatus.BAD_REQUEST)
+    return json_response(status, ErrorMessage(code=code, message=message), *extra)
 
 
 def _describe(error: ValidationError) -> str:

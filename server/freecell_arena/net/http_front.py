@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import math
 import os
 import time
 from http import HTTPStatus
@@ -18,11 +20,17 @@ from websockets.http11 import Request, Response
 
 from freecell_arena.core.ports import RecordWriter
 from freecell_arena.core.reads import ServerStore
-from freecell_arena.net.http_api import HttpApi, method_not_allowed, response
+from freecell_arena.net.client_address import client_address
+from freecell_arena.net.http_api import API_PREFIX, HttpApi, error_response, method_not_allowed, response
 from freecell_arena.net.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from freecell_arena.net.metrics import ServerMetrics
+from freecell_arena.net.ratelimit import AddressBuckets
+from freecell_arena.net.throttled_log import ThrottledLog
 from freecell_arena.net.web import WebApp
+from freecell_arena.protocol.messages import ErrorCode
 from freecell_arena.settings import Settings
+
+log = logging.getLogger(__name__)
 
 
 class ProcessStatus(Protocol):
@@ -48,12 +56,27 @@ class HttpFront:
         self.web = web
         self.api = api
         self.status = status
+        self.api_limit = AddressBuckets(settings.api_rate_limit_per_s, settings.api_rate_limit_burst)
+        """Requests to `/api/` per client address: each may be a database read, a review may solve a par."""
+        self.limit_log = ThrottledLog(log)
 
     async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        answer = await self.answer(request)
+        answer = self.refuse_over_limit(client_address(connection), request) or await self.answer(request)
         if answer is not None:  # websockets closes the connection after a plain HTTP answer: say so, or a browser
             answer.headers["Connection"] = "close"  # keeps it for its next file, finds it dead and asks again
         return answer
+
+    def refuse_over_limit(self, address: str, request: Request) -> Response | None:
+        """429 for an API request past the address's limit (the app's files, `/metrics` and the health checks are
+        not counted: a browser loads many files, a balancer checks often); None lets it through."""
+        if not request.path.startswith(API_PREFIX) or self.api_limit.allow(address):
+            return None
+        self.metrics.limit_refusals["http_api"] += 1
+        self.limit_log.warning("http_api", f"refused an HTTP API request from {address}: over its limit")
+        limit = self.settings.api_rate_limit_per_s, self.settings.api_rate_limit_burst
+        retry_after = ("Retry-After", str(max(1, math.ceil(self.api_limit.wait(address)))))
+        message = f"too many API requests from your address: at most {limit[0]:g} a second (bursts of {limit[1]})"
+        return error_response(ErrorCode.rate_limited, message, retry_after)
 
     async def answer(self, request: Request) -> Response | None:
         """A plain HTTP request's answer; None for a websocket handshake (websockets goes on with it)."""

@@ -48,7 +48,7 @@ class Buckets:
         return HistogramMetricFamily(name, documentation, buckets=cumulative, sum_value=self.total)
 
 
-LIMITS = ("connections_per_address", "new_players_per_minute")
+LIMITS = ("connections_per_address", "new_players_per_minute", "http_api")
 """The per-address limits, as `freecell_arena_limit_refusals_total{limit}` names them."""
 
 
@@ -146,8 +146,9 @@ class ServerMetrics:
                        "connection is cut).", self.frames_dropped)  # fmt: skip
         yield _counter("freecell_arena_rate_limited_frames", "Frames dropped by the per-connection rate limit.",
                        self.rate_limited)  # fmt: skip
-        refusals = CounterMetricFamily("freecell_arena_limit_refusals", "Connections closed or new players refused "
-                                       "by a per-client-address limit, by limit.", labels=["limit"])  # fmt: skip
+        refusals = CounterMetricFamily("freecell_arena_limit_refusals", "Connections closed, new players or HTTP "
+                                       "API requests refused by a per-client-address limit, by limit.",
+                                       labels=["limit"])  # fmt: skip
         for limit in LIMITS:
             refusals.add_metric([limit], self.limit_refusals[limit])
         yield refusals

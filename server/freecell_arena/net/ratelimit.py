@@ -1,5 +1,5 @@
 """Rate limits: a token bucket (`rate` per second sustained, `burst` at once) per connection, and the limits kept
-per client address (open connections, new identities)."""
+per client address (open connections, new identities, HTTP API requests)."""
 
 from __future__ import annotations
 
@@ -24,12 +24,54 @@ class TokenBucket:
             return True
         return False
 
+    def wait(self) -> float:
+        """Seconds until the next token (0 when there is one now): a refused client's `Retry-After`."""
+        tokens = min(self.burst, self.tokens + (self.clock() - self.updated) * self.rate)
+        return max(0.0, (1 - tokens) / self.rate)
+
     def describe(self) -> str:
         return f"at most {self.rate:g} messages per second (bursts of {self.burst})"
 
     def is_full(self) -> bool:
         """Nothing spent that has not grown back: forgetting the bucket changes nothing."""
         return min(self.burst, self.tokens + (self.clock() - self.updated) * self.rate) >= self.burst
+
+
+class AddressBuckets:
+    """A token bucket per client address, made on its first request. A full bucket limits nothing, so the
+    buckets that are full again are dropped now and then (`SWEEP_EVERY_S`): the table holds only the addresses
+    active lately, however many ask."""
+
+    SWEEP_EVERY_S = 60.0
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.clock = clock
+        self.buckets: dict[str, TokenBucket] = {}
+        self._next_sweep = clock() + self.SWEEP_EVERY_S
+
+    def allow(self, address: str) -> bool:
+        if self.clock() >= self._next_sweep:
+            self.sweep()
+        bucket = self.buckets.get(address)
+        if bucket is None:
+            bucket = self.buckets[address] = TokenBucket(self.rate, self.burst, self.clock)
+        return bucket.allow()
+
+    def wait(self, address: str) -> float:
+        bucket = self.buckets.get(address)
+        return 0.0 if bucket is None else bucket.wait()
+
+    def forget_if_full(self, address: str) -> None:
+        bucket = self.buckets.get(address)
+        if bucket is not None and bucket.is_full():
+            del self.buckets[address]
+
+    def sweep(self) -> None:
+        self._next_sweep = self.clock() + self.SWEEP_EVERY_S
+        for address in [address for address, bucket in self.buckets.items() if bucket.is_full()]:
+            del self.buckets[address]
 
 
 class PerAddress:
@@ -44,9 +86,8 @@ class PerAddress:
         self.max_connections = max_connections
         self.rate = new_identities_per_minute / 60
         self.burst = max(1, round(new_identities_per_minute / 4))
-        self.clock = clock
         self.open: dict[str, int] = {}
-        self.identities: dict[str, TokenBucket] = {}
+        self.identities = AddressBuckets(self.rate, self.burst, clock)
 
     def connect(self, address: str) -> bool:
         """Count a new connection from `address`; False (and nothing counted) when it already holds the cap."""
@@ -62,15 +103,10 @@ class PerAddress:
             self.open[address] = count
         else:
             self.open.pop(address, None)
-            bucket = self.identities.get(address)
-            if bucket is not None and bucket.is_full():
-                del self.identities[address]
+            self.identities.forget_if_full(address)
 
     def allow_new_identity(self, address: str) -> bool:
-        bucket = self.identities.get(address)
-        if bucket is None:
-            bucket = self.identities[address] = TokenBucket(self.rate, self.burst, self.clock)
-        return bucket.allow()
+        return self.identities.allow(address)
 
     def describe_identities(self) -> str:
         return f"at most {self.rate * 60:g} new players a minute from one address (bursts of {self.burst})"

@@ -163,3 +163,20 @@ def test_a_next_room_everyone_left_is_replaced_over_the_pointer_known(parts: Par
     effect = parts.series.race_again("bob", RaceAgainRequest())
     assert NextRoomRecord(first.record.room_id, first.next_code or "", closed) in effect.records
     assert first.next_code not in (None, closed) and parts.state.players["bob"].room_code == first.next_code
+
+
+def test_a_pointer_only_heard_of_is_never_the_expected_value(parts: Parts, clock: ManualClock) -> None:
+    """Two members press at once on two processes: the other process's invitation arrives here after net read the
+    store (no pointer yet) and before this press. This press must not move the pointer over the one it heard of
+    (that write would succeed, and the series would fork into two rooms): it expects what the store was read to
+    hold, so its write is refused and the retry, after net reads the store again, joins the other room."""
+    first = raced(parts, clock, "ada", "bob")
+    parts.series.know_next(first.code, None)  # net read the store: no next room yet
+    parts.replica.apply_remote(SeriesInviteMessage(code=first.code, next_code="ELSEWHERE", by="dan"), None)
+    assert first.next_code == "ELSEWHERE" and "ELSEWHERE" not in parts.state.rooms
+    effect = parts.series.race_again("bob", RaceAgainRequest())
+    (pointer,) = [record for record in effect.records if isinstance(record, NextRoomRecord)]
+    assert pointer.previous is None, pointer  # the store's value: this write is refused there
+    assert effect.rollback is not None
+    effect.rollback()
+    assert first.next_code == "ELSEWHERE" and first.stored_next_code is None

@@ -148,7 +148,7 @@ class Arena:
             return self.lobby.leave(player_id, None, reply=False)
         return self.lobby.connection_changed(player_id, connected=False)
 
-    def know_next_room(self, code: str, next_code: str) -> None:
+    def know_next_room(self, code: str, next_code: str | None) -> None:
         self.series.know_next(code, next_code)
 
     def know_quick_room(self, variant_id: str, code: str) -> None:

@@ -140,6 +140,7 @@ def take_stored_status(room: Room, stored: StoredRoom) -> None:
     room.seq, room.tag = stored.seq, stored.tag
     room.starts_at, room.ends_at = stored.started_at, None
     room.next_code = stored.next_code or room.next_code  # ours may be being written
+    room.stored_next_code = stored.next_code or room.stored_next_code
     if stored.status in (RUNNING, FINISHED) and stored.started_at is not None:
         room.begin()
         room.status = stored.status

@@ -52,6 +52,10 @@ class Room:
         this copy's games of that process's players may have ended here only as `timeout`."""
         self.next_code: str | None = None
         """The series' next room, once a member opened it (`core.series`)."""
+        self.stored_next_code: str | None = None
+        """The next room the store is known to point to (read by net before `race_again`, or written here): what
+        the pointer's compare-and-set expects. `next_code` may be newer (an invitation heard from another process)
+        and is never the expected value: a press that does not find that room here goes back to the store."""
         self.keeps_time = True
         """This process started the countdown (or is alone): it begins and ends the race on time. A process that
         learned of the room from another one does so only after a grace period (its keeper may have died)."""

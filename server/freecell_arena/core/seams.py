@@ -123,8 +123,8 @@ class DailyDesk(Protocol):
 class NextRooms(Protocol):
     """Where players go next, as the store says (read by net before `race_again` and `quick_race`)."""
 
-    def know_next_room(self, code: str, next_code: str) -> None:
-        """The finished room `code` points to its series' next room `next_code`."""
+    def know_next_room(self, code: str, next_code: str | None) -> None:
+        """The store says the finished room `code` points to its series' next room `next_code` (None: none yet)."""
         ...
 
     def know_quick_room(self, variant_id: str, code: str) -> None:

@@ -60,15 +60,18 @@ class Series:
         if following is not None:
             return self._join_next(player_id, following, request.id)
         # no pointer, or one to a room not here: a lobby everyone left (closed), or one another process opened
-        # after net read the store (its invitation came first); the pointer is moved over the one known, a
-        # compare-and-set: refused in the second case, and net loads the room before the retry
+        # after net read the store (its invitation came first); the pointer is moved over the one the store was
+        # known to hold (never over one only heard of), a compare-and-set: refused in the second case, and net
+        # reads the store and loads the room before the retry, which then joins it
         return self._open_next(player_id, room, request.id)
 
-    def know_next(self, code: str, next_code: str) -> None:
-        """The store says the finished room `code` points to `next_code` (net read it before `race_again`)."""
+    def know_next(self, code: str, next_code: str | None) -> None:
+        """The store says the finished room `code` points to `next_code` (None: to nothing yet); net read it
+        before `race_again`."""
         room = self.state.rooms.get(code)
         if room is not None:
-            room.next_code = next_code
+            room.stored_next_code = next_code
+            room.next_code = next_code or room.next_code
 
     def _join_next(self, player_id: str, room: Room, request_id: RequestId) -> Effect:
         if room.status != LOBBY:
@@ -82,10 +85,11 @@ class Series:
         plan = RoomPlan(finished.variant, finished.options, self.draw(finished.variant), tally=tally)
         name = self.state.players[player_id].record.display_name
         following, opened = self.open_room(player_id, plan, request_id)
-        known, finished.next_code = finished.next_code, following.code
+        heard, known = finished.next_code, finished.stored_next_code
+        finished.next_code = finished.stored_next_code = following.code
 
         def rollback() -> None:
-            finished.next_code = known
+            finished.next_code, finished.stored_next_code = heard, known
 
         invite = SeriesInviteMessage(code=finished.code, next_code=following.code, by=name)
         pointer = Effect(

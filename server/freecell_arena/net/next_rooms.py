@@ -23,9 +23,10 @@ async def prepare_next_room(
     """`room_code`: the requester's room now (a finished race, for `race_again`)."""
     if isinstance(request, RaceAgainRequest) and room_code is not None:
         stored = await store.room_by_code(room_code)
-        if stored is not None and stored.next_code is not None:
-            await _hold(copies, store, stored.next_code)
-            next_rooms.know_next_room(room_code, stored.next_code)
+        if stored is not None:
+            if stored.next_code is not None:
+                await _hold(copies, store, stored.next_code)
+            next_rooms.know_next_room(room_code, stored.next_code)  # the compare-and-set's expected value
     elif isinstance(request, QuickRaceRequest):
         code = await store.quick_room(request.variant)
         if code is not None:

@@ -37,10 +37,24 @@ class Socket(Protocol):
     async def send(self, message: str) -> None: ...
 
 
+def never_now(text: str) -> bool:
+    """A socket without a synchronous write: every frame goes through `Socket.send`."""
+    return False
+
+
 class Outbox:
-    def __init__(self, socket: Socket, limit_bytes: int, on_overflow: Callable[[], None]) -> None:
-        """`on_overflow` is called once, when the queue would pass `limit_bytes`: it cuts the client off."""
+    def __init__(
+        self,
+        socket: Socket,
+        limit_bytes: int,
+        on_overflow: Callable[[], None],
+        write_now: Callable[[str], bool] = never_now,
+    ) -> None:
+        """`on_overflow` is called once, when the queue would pass `limit_bytes`: it cuts the client off.
+        `write_now` writes a frame at once when the socket need not wait (net/direct_write.py), else returns False
+        and the frame goes through `socket.send`."""
         self.socket = socket
+        self.write_now = write_now
         self.limit_bytes = limit_bytes
         self.on_overflow = on_overflow
         self.frames: deque[str] = deque()
@@ -84,7 +98,8 @@ class Outbox:
             return
         try:
             for text in texts:
-                await self.socket.send(text)  # writes at once; waits only while the client's buffer is full
+                if not self.write_now(text):
+                    await self.socket.send(text)  # writes at once; waits only while the client's buffer is full
         finally:
             self._replying = False
             if self.frames:
@@ -103,7 +118,8 @@ class Outbox:
             while frames and not self._replying:
                 text = frames.popleft()
                 self.queued_bytes -= _utf8_size(text)
-                await self.socket.send(text)  # written before send() first yields: order kept
+                if not self.write_now(text):
+                    await self.socket.send(text)  # written before send() first yields: order kept
             if self._stopping and not frames:
                 return
             self._sender_waiting = loop.create_future()

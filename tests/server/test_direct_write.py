@@ -1,0 +1,115 @@
+"""Pins the websockets behaviour net/direct_write.py relies on, against a real websockets server and client on a
+loopback port: a frame written at once arrives whole (compressed or not) and in order with `send`'s frames; a
+paused transport, a fragmented message being sent and a closed connection each make `write_now` refuse, so the
+caller's `send` waits or raises as before. An upgrade of websockets that changes any of it fails here."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from freecell_arena.net.direct_write import write_now
+
+
+@asynccontextmanager
+async def pair(**options: Any) -> AsyncIterator[tuple[ServerConnection, ClientConnection]]:
+    """A real server connection and the client at its other end."""
+    accepted: asyncio.Future[ServerConnection] = asyncio.get_running_loop().create_future()
+    done = asyncio.Event()
+
+    async def handler(websocket: ServerConnection) -> None:
+        accepted.set_result(websocket)
+        await done.wait()
+
+    async with serve(handler, "127.0.0.1", 0, **options) as server:
+        port = server.sockets[0].getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}/", compression=options.get("compression", "deflate")) as client:
+            websocket = await asyncio.wait_for(accepted, 5)
+            try:
+                yield websocket, client
+            finally:
+                done.set()
+
+
+@pytest.mark.parametrize("compression", ["deflate", None])
+async def test_a_frame_written_at_once_arrives_whole_and_in_order_with_sent_ones(compression: str | None) -> None:
+    async with pair(compression=compression) as (websocket, client):
+        assert bool(websocket.protocol.extensions) == (compression is not None)
+        texts = [f'{{"type":"move_accepted","id":{i},"changes":"{"ü" * i}"}}' for i in range(50)]
+        for i, text in enumerate(texts):
+            if i % 3 == 0:
+                await websocket.send(text)
+            else:
+                assert write_now(websocket, text)
+        received = [await asyncio.wait_for(client.recv(), 5) for _ in texts]
+        assert received == texts
+
+
+async def test_a_paused_transport_is_left_to_send_which_waits_for_the_client() -> None:
+    async with pair(compression=None, write_limit=4096) as (websocket, client):
+        client.transport.pause_reading()  # the client stops reading: the kernel's buffers, then the server's, fill
+        chunk = os.urandom(16_384).hex()
+        written = 0
+        while write_now(websocket, chunk):
+            written += 1
+            assert written < 10_000, "the transport never paused"
+        assert websocket.paused
+        assert not write_now(websocket, "refused while paused")
+        late = asyncio.create_task(websocket.send("last"))
+        await asyncio.sleep(0.2)
+        assert not late.done()  # send waits for the buffer, as it always did
+        client.transport.resume_reading()
+        for _ in range(written):
+            assert await asyncio.wait_for(client.recv(), 10) == chunk
+        assert await asyncio.wait_for(client.recv(), 10) == "last"
+        await asyncio.wait_for(late, 10)
+        assert not websocket.paused
+        assert write_now(websocket, "flowing again")
+        assert await asyncio.wait_for(client.recv(), 5) == "flowing again"
+
+
+async def test_a_fragmented_message_in_progress_is_not_interleaved() -> None:
+    async with pair() as (websocket, client):
+        between = asyncio.Event()
+        resume = asyncio.Event()
+
+        async def fragments() -> AsyncIterator[str]:
+            yield "first half, "
+            between.set()
+            await resume.wait()
+            yield "second half"
+
+        sending = asyncio.create_task(websocket.send(fragments()))
+        await asyncio.wait_for(between.wait(), 5)
+        assert not write_now(websocket, "would split the message")
+        resume.set()
+        await asyncio.wait_for(sending, 5)
+        assert write_now(websocket, "after it")
+        assert await asyncio.wait_for(client.recv(), 5) == "first half, second half"
+        assert await asyncio.wait_for(client.recv(), 5) == "after it"
+
+
+async def test_a_closed_connection_is_left_to_send_which_raises() -> None:
+    async with pair() as (websocket, client):
+        await client.close()
+        await asyncio.wait_for(websocket.wait_closed(), 5)
+        assert not write_now(websocket, "too late")
+        with pytest.raises(ConnectionClosed):
+            await websocket.send("too late")
+
+
+async def test_a_closing_connection_is_left_to_send() -> None:
+    async with pair() as (websocket, client):
+        closing = asyncio.create_task(websocket.close())  # the close frame is out, the client's not back yet
+        await asyncio.sleep(0)
+        assert not write_now(websocket, "after the close frame")
+        await asyncio.wait_for(client.wait_closed(), 5)
+        await asyncio.wait_for(closing, 5)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -29,6 +30,7 @@ from freecell_arena.core.identity import hash_token
 from freecell_arena.core.reads import ServerStore
 from freecell_arena.core.seams import Sessions, StoredCopies
 from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
+from freecell_arena.net.direct_write import write_now
 from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.outbox import Outbox
 from freecell_arena.net.ratelimit import PerAddress, TokenBucket
@@ -142,7 +144,9 @@ class Connection:
         self.address = address
         settings = server.settings
         self.bucket = TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst)
-        self.outbox = Outbox(websocket, settings.outbox_limit_bytes, websocket.transport.abort)
+        self.outbox = Outbox(
+            websocket, settings.outbox_limit_bytes, websocket.transport.abort, functools.partial(write_now, websocket)
+        )
         """A close handshake would wait behind the unread frames: an overflowing client's transport is aborted."""
         self.player_id: str | None = None
         self.token_hash: str | None = None

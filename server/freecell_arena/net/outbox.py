@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from freecell_arena.protocol.trusted import Reply, wire_text
@@ -37,10 +37,29 @@ class Socket(Protocol):
     async def send(self, message: str) -> None: ...
 
 
+BATCH_BYTES = 65_536
+"""The most the sender task hands to one `write_now`: a slow client's transport buffer grows past websockets'
+write limit by at most this much before `send` waits for it (the rest stays queued, under the outbox's limit)."""
+
+
+def never_now(texts: Sequence[str]) -> bool:
+    """A socket without a synchronous write: every frame goes through `Socket.send`."""
+    return False
+
+
 class Outbox:
-    def __init__(self, socket: Socket, limit_bytes: int, on_overflow: Callable[[], None]) -> None:
-        """`on_overflow` is called once, when the queue would pass `limit_bytes`: it cuts the client off."""
+    def __init__(
+        self,
+        socket: Socket,
+        limit_bytes: int,
+        on_overflow: Callable[[], None],
+        write_now: Callable[[Sequence[str]], bool] = never_now,
+    ) -> None:
+        """`on_overflow` is called once, when the queue would pass `limit_bytes`: it cuts the client off.
+        `write_now` writes frames at once, in one write, when the socket need not wait (net/direct_write.py), else
+        returns False and they go through `socket.send`, one by one."""
         self.socket = socket
+        self.write_now = write_now
         self.limit_bytes = limit_bytes
         self.on_overflow = on_overflow
         self.frames: deque[str] = deque()
@@ -83,8 +102,9 @@ class Outbox:
         if not texts:
             return
         try:
-            for text in texts:
-                await self.socket.send(text)  # writes at once; waits only while the client's buffer is full
+            if not self.write_now(texts):
+                for text in texts:
+                    await self.socket.send(text)  # writes at once; waits only while the client's buffer is full
         finally:
             self._replying = False
             if self.frames:
@@ -101,6 +121,11 @@ class Outbox:
         loop = asyncio.get_running_loop()
         while True:
             while frames and not self._replying:
+                batch = self._batch()
+                if self.write_now(batch):
+                    for _ in batch:
+                        self.queued_bytes -= _utf8_size(frames.popleft())
+                    continue
                 text = frames.popleft()
                 self.queued_bytes -= _utf8_size(text)
                 await self.socket.send(text)  # written before send() first yields: order kept
@@ -111,6 +136,17 @@ class Outbox:
                 await self._sender_waiting
             finally:
                 self._sender_waiting = None
+
+    def _batch(self) -> list[str]:
+        """The first queued frames, up to `BATCH_BYTES` (at least one)."""
+        batch: list[str] = []
+        size = 0
+        for text in self.frames:
+            size += len(text)
+            if batch and size > BATCH_BYTES:
+                break
+            batch.append(text)
+        return batch
 
     async def drain(self) -> None:
         """Wait (briefly) until every queued frame is handed to the socket."""

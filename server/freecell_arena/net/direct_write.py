@@ -1,0 +1,45 @@
+"""Write text frames to an open websocket at once, in one write, without websockets' asyncio send path.
+
+`ServerConnection.send` wraps every frame in an async context manager (`send_context`), a coroutine and a
+`drain()`: under load that machinery cost the server about as much CPU as the write itself. When the connection
+is open, no fragmented message is being sent and the transport is not paused by flow control, `send` would do
+nothing but `protocol.send_text` (websockets' sans-I/O core: framing, permessage-deflate) and `send_data`
+(`transport.write` of what the core produced) and then return without waiting; `write_now` does exactly that
+and nothing else, for several frames in one `transport.writelines` (one system call for what a connection's queue
+holds, instead of one per frame: a member of a busy room receives many progress frames at a time). In every
+other case (closing, closed, paused by a full buffer) it does nothing and returns
+False, and the caller awaits `send`, which waits for the buffer or raises `ConnectionClosed` as usual.
+
+The attributes used are those of websockets 17.4's `asyncio.connection.Connection` (requirements/server.lock pins
+the version); tests/server/test_direct_write.py pins the behaviour relied on, so an upgrade that changes it
+fails there, not in production.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from websockets.asyncio.connection import Connection
+from websockets.protocol import OPEN
+
+
+def write_now(websocket: Connection, texts: Sequence[str]) -> bool:
+    """Write each of `texts` as a text frame now, in order (True), or none of them (False) when `send` would have
+    to wait or fail."""
+    protocol = websocket.protocol
+    if (
+        protocol.state is not OPEN
+        or websocket.paused
+        or websocket.send_in_progress is not None
+        or websocket.transport.is_closing()
+    ):
+        return False
+    for text in texts:
+        protocol.send_text(text.encode())
+    data = protocol.data_to_send()
+    if all(data):
+        websocket.transport.writelines(data)
+    else:  # an end of stream (b""), which an open connection never has: handed back for send_data to half-close
+        protocol.writes[:0] = data
+        websocket.send_data()
+    return True

@@ -1,0 +1,190 @@
+"""Pins the websockets behaviour net/direct_write.py relies on, against a real websockets server and client on a
+loopback port: frames written at once, one or many in one write, arrive whole (compressed or not) and in order
+with `send`'s frames; a paused transport, a fragmented message being sent and a closed connection each make
+`write_now` refuse, so the caller's `send` waits or raises as before. An upgrade of websockets that changes any of
+it fails here. Each test runs on the standard event loop and on uvloop (what `serve` uses where it is installed)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+import uvloop
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+
+from freecell_arena.net.direct_write import write_now
+from freecell_arena.net.outbox import BATCH_BYTES, Outbox
+from freecell_arena.protocol.trusted import Encoded
+
+LOOPS: dict[str, Callable[[], asyncio.AbstractEventLoop]] = {
+    "asyncio": asyncio.new_event_loop,
+    "uvloop": uvloop.new_event_loop,
+}
+OnLoop = Callable[[Coroutine[Any, Any, None]], None]
+
+
+@pytest.fixture(params=sorted(LOOPS))
+def on_loop(request: pytest.FixtureRequest) -> OnLoop:
+    """Runs a test's scenario on the event loop of the parameter."""
+
+    def run(scenario: Coroutine[Any, Any, None]) -> None:
+        with asyncio.Runner(loop_factory=LOOPS[request.param]) as runner:
+            runner.run(scenario)
+
+    return run
+
+
+@asynccontextmanager
+async def pair(**options: Any) -> AsyncIterator[tuple[ServerConnection, ClientConnection]]:
+    """A real server connection and the client at its other end."""
+    accepted: asyncio.Future[ServerConnection] = asyncio.get_running_loop().create_future()
+    done = asyncio.Event()
+
+    async def handler(websocket: ServerConnection) -> None:
+        accepted.set_result(websocket)
+        await done.wait()
+
+    async with serve(handler, "127.0.0.1", 0, **options) as server:
+        port = server.sockets[0].getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}/", compression=options.get("compression", "deflate")) as client:
+            websocket = await asyncio.wait_for(accepted, 5)
+            try:
+                yield websocket, client
+            finally:
+                done.set()
+
+
+@pytest.mark.parametrize("compression", ["deflate", None])
+def test_a_frame_written_at_once_arrives_whole_and_in_order_with_sent_ones(
+    on_loop: OnLoop, compression: str | None
+) -> None:
+    async def scenario() -> None:
+        async with pair(compression=compression) as (websocket, client):
+            assert bool(websocket.protocol.extensions) == (compression is not None)
+            texts = [f'{{"type":"move_accepted","id":{i},"changes":"{"ü" * i}"}}' for i in range(50)]
+            for i, text in enumerate(texts):
+                if i % 3 == 0:
+                    await websocket.send(text)
+                else:
+                    assert write_now(websocket, [text])
+            received = [await asyncio.wait_for(client.recv(), 5) for _ in texts]
+            assert received == texts
+
+    on_loop(scenario())
+
+
+def test_many_frames_in_one_write_arrive_in_order_and_none_when_refused(on_loop: OnLoop) -> None:
+    async def scenario() -> None:
+        async with pair() as (websocket, client):
+            batch = [f"progress {i}" for i in range(100)]
+            assert write_now(websocket, batch)
+            assert write_now(websocket, [])
+            await websocket.send("after the batch")
+            assert [await asyncio.wait_for(client.recv(), 5) for _ in range(101)] == [*batch, "after the batch"]
+            await client.close()
+            await asyncio.wait_for(websocket.wait_closed(), 5)
+            assert not write_now(websocket, batch)
+
+    on_loop(scenario())
+
+
+def test_a_paused_transport_is_left_to_send_which_waits_for_the_client(on_loop: OnLoop) -> None:
+    async def scenario() -> None:
+        async with pair(compression=None, write_limit=4096) as (websocket, client):
+            client.transport.pause_reading()  # the client stops reading: the kernel's buffers, then the server's, fill
+            chunk = os.urandom(16_384).hex()
+            written = 0
+            while write_now(websocket, [chunk]):
+                written += 1
+                assert written < 10_000, "the transport never paused"
+            assert websocket.paused
+            assert not write_now(websocket, ["refused while paused"])
+            late = asyncio.create_task(websocket.send("last"))
+            await asyncio.sleep(0.2)
+            assert not late.done()  # send waits for the buffer, as it always did
+            client.transport.resume_reading()
+            for _ in range(written):
+                assert await asyncio.wait_for(client.recv(), 10) == chunk
+            assert await asyncio.wait_for(client.recv(), 10) == "last"
+            await asyncio.wait_for(late, 10)
+            assert not websocket.paused
+            assert write_now(websocket, ["flowing again"])
+            assert await asyncio.wait_for(client.recv(), 5) == "flowing again"
+
+    on_loop(scenario())
+
+
+def test_a_fragmented_message_in_progress_is_not_interleaved(on_loop: OnLoop) -> None:
+    async def scenario() -> None:
+        async with pair() as (websocket, client):
+            between = asyncio.Event()
+            resume = asyncio.Event()
+
+            async def fragments() -> AsyncIterator[str]:
+                yield "first half, "
+                between.set()
+                await resume.wait()
+                yield "second half"
+
+            sending = asyncio.create_task(websocket.send(fragments()))
+            await asyncio.wait_for(between.wait(), 5)
+            assert not write_now(websocket, ["would split the message"])
+            resume.set()
+            await asyncio.wait_for(sending, 5)
+            assert write_now(websocket, ["after it"])
+            assert await asyncio.wait_for(client.recv(), 5) == "first half, second half"
+            assert await asyncio.wait_for(client.recv(), 5) == "after it"
+
+    on_loop(scenario())
+
+
+def test_a_closed_connection_is_left_to_send_which_raises(on_loop: OnLoop) -> None:
+    async def scenario() -> None:
+        async with pair() as (websocket, client):
+            await client.close()
+            await asyncio.wait_for(websocket.wait_closed(), 5)
+            assert not write_now(websocket, ["too late"])
+            with pytest.raises(ConnectionClosed):
+                await websocket.send("too late")
+
+    on_loop(scenario())
+
+
+def test_a_closing_connection_is_left_to_send(on_loop: OnLoop) -> None:
+    async def scenario() -> None:
+        async with pair() as (websocket, client):
+            closing = asyncio.create_task(websocket.close())  # the close frame is out, the client's not back yet
+            await asyncio.sleep(0)
+            assert not write_now(websocket, ["after the close frame"])
+            await asyncio.wait_for(client.wait_closed(), 5)
+            await asyncio.wait_for(closing, 5)
+
+    on_loop(scenario())
+
+
+def test_an_outbox_writes_its_queue_in_batches_in_order(on_loop: OnLoop) -> None:
+    async def scenario() -> None:
+        async with pair() as (websocket, client):
+            overflowed: list[bool] = []
+            outbox = Outbox(
+                websocket, 10_000_000, lambda: overflowed.append(True), functools.partial(write_now, websocket)
+            )
+            texts = [Encoded("progress", f'{{"type":"progress","n":{i},"pad":"{"x" * 1000}"}}') for i in range(300)]
+            for text in texts:  # 300 KB queued before the sender runs: several batches of BATCH_BYTES
+                assert outbox.put(text)
+            assert sum(len(text.text) for text in texts) > 3 * BATCH_BYTES
+            sender = asyncio.create_task(outbox.send_forever())
+            received = [await asyncio.wait_for(client.recv(), 5) for _ in texts]
+            assert received == [text.text for text in texts]
+            assert outbox.queued_bytes == 0 and not outbox.frames and not overflowed
+            outbox.stop()
+            await asyncio.wait_for(sender, 5)
+
+    on_loop(scenario())

@@ -188,3 +188,12 @@ def test_an_outbox_writes_its_queue_in_batches_in_order(on_loop: OnLoop) -> None
             await asyncio.wait_for(sender, 5)
 
     on_loop(scenario())
+
+
+def test_a_websockets_without_the_attributes_relied_on_writes_nothing_and_send_takes_over() -> None:
+    """Another websockets release, installed by hand: `write_now` declines, and every frame goes through `send`."""
+    from types import SimpleNamespace
+
+    from freecell_arena.net.direct_write import write_now
+
+    assert write_now(SimpleNamespace(transport=None), ["{}"]) is False  # type: ignore[arg-type]

@@ -25,21 +25,17 @@ from websockets.protocol import OPEN
 
 def write_now(websocket: Connection, texts: Sequence[str]) -> bool:
     """Write each of `texts` as a text frame now, in order (True), or none of them (False) when `send` would have
-    to wait or fail."""
-    protocol = websocket.protocol
-    if (
-        protocol.state is not OPEN
-        or websocket.paused
-        or websocket.send_in_progress is not None
-        or websocket.transport.is_closing()
-    ):
+    to wait or fail, or when this websockets does not have the attributes relied on (a release other than the
+    locked one, installed by hand: every frame then takes `send`, as before this module)."""
+    try:
+        protocol = websocket.protocol
+        ready = not (websocket.paused or websocket.send_in_progress is not None)
+        transport = websocket.transport
+    except AttributeError:
+        return False
+    if protocol.state is not OPEN or not ready or transport.is_closing():
         return False
     for text in texts:
         protocol.send_text(text.encode())
-    data = protocol.data_to_send()
-    if all(data):
-        websocket.transport.writelines(data)
-    else:  # an end of stream (b""), which an open connection never has: handed back for send_data to half-close
-        protocol.writes[:0] = data
-        websocket.send_data()
+    transport.writelines(protocol.data_to_send())  # an open connection's frames: never the end of stream (b"")
     return True

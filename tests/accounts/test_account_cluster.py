@@ -6,35 +6,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from arena_client import ArenaClient, connect_player
 from authenticator import SoftwareAuthenticator
 from serverprocess import running_server, server_env
+from test_cluster import cluster_database_url
 from websockets.exceptions import ConnectionClosed
 
 from freecell_arena.core.identity import hash_token
 from freecell_arena.net.connection import CLOSE_REVOKED
 
 pytestmark = pytest.mark.postgres
+__all__ = ["cluster_database_url"]  # the fixture, used by name
 PUBLIC_URL = "http://localhost:8765"
 """What both processes name as their address (behind one balancer): passkeys are the cluster's, not a process's."""
 
 
-@pytest.fixture
-def shared_database_url(request: pytest.FixtureRequest) -> Iterator[str]:
-    server = request.getfixturevalue("postgres_server")
-    name = server.create_database(template=request.getfixturevalue("_postgres_template"))
-    try:
-        yield server.url(name)
-    finally:
-        server.drop_database(name)
-
-
 async def test_a_token_revoked_on_one_process_closes_its_connection_on_another(
-    tmp_path: Path, shared_database_url: str, redis_url: str
+    tmp_path: Path, cluster_database_url: str, redis_url: str
 ) -> None:
     env = server_env(FREECELL_ARENA_REDIS_URL=redis_url, FREECELL_ARENA_PUBLIC_URL=PUBLIC_URL)
     async with contextlib.AsyncExitStack() as stack:
@@ -43,7 +34,7 @@ async def test_a_token_revoked_on_one_process_closes_its_connection_on_another(
             folder = tmp_path / f"process-{index}"
             folder.mkdir()
             processes.append(
-                await stack.enter_async_context(running_server(folder, database_url=shared_database_url, env=env))
+                await stack.enter_async_context(running_server(folder, database_url=cluster_database_url, env=env))
             )
         await asyncio.sleep(0.5)  # each process subscribes to Redis once it serves
         ada = await connect_player(processes[0].url, "Ada")

@@ -318,6 +318,17 @@ GRACE_S = 2.0
 """A picked-up lobby's grace in the tests below (`FREECELL_ARENA_LOBBY_RETURN_GRACE_S`), instead of a minute."""
 
 
+async def lobby_across(processes: list[ServerProcess]) -> tuple[ArenaClient, ArenaClient, str]:
+    """The host's lobby on process A, a guest joined by code through process B (which picks it up from the
+    store); the two clients and the room's code."""
+    host = await connect_player(processes[0].url, "host")
+    guest = await connect_player(processes[1].url, "guest")
+    created = await host.request({"type": "create_room", "variant": "freecell", "options": {"countdown_s": 1}})
+    code = created["room"]["code"]
+    assert (await guest.request({"type": "join_room", "code": code}))["type"] == "room"
+    return host, guest, code
+
+
 async def test_a_lobby_picked_up_by_another_process_keeps_the_members_connected_to_the_first(
     tmp_path: Path, cluster_database_url: str, redis_url: str
 ) -> None:
@@ -326,12 +337,8 @@ async def test_a_lobby_picked_up_by_another_process_keeps_the_members_connected_
     grace: the race starts with both."""
     grace = {"FREECELL_ARENA_LOBBY_RETURN_GRACE_S": str(GRACE_S)}
     async with cluster(tmp_path, cluster_database_url, redis_url, 2, **grace) as processes:
-        host = await connect_player(processes[0].url, "host")
-        guest = await connect_player(processes[1].url, "guest")
+        host, guest, code = await lobby_across(processes)
         try:
-            created = await host.request({"type": "create_room", "variant": "freecell", "options": {"countdown_s": 1}})
-            code = created["room"]["code"]
-            assert (await guest.request({"type": "join_room", "code": code}))["type"] == "room"
             await guest.expect("member_connection", code=code, player_id=host.player_id, connected=True)
             with pytest.raises(TimeoutError):
                 await guest.expect("member_left", timeout=GRACE_S + 2)
@@ -352,12 +359,8 @@ async def test_a_lobby_picked_up_after_its_process_died_gives_up_only_the_seats_
     guest (connected to B, alive) keeps theirs and becomes the host."""
     grace = {"FREECELL_ARENA_LOBBY_RETURN_GRACE_S": str(GRACE_S)}
     async with cluster(tmp_path, cluster_database_url, redis_url, 2, **grace) as processes:
-        host = await connect_player(processes[0].url, "host")
-        guest = await connect_player(processes[1].url, "guest")
+        host, guest, code = await lobby_across(processes)
         try:
-            created = await host.request({"type": "create_room", "variant": "freecell", "options": {"countdown_s": 1}})
-            code = created["room"]["code"]
-            assert (await guest.request({"type": "join_room", "code": code}))["type"] == "room"
             processes[0].process.send_signal(signal.SIGKILL)
             assert await processes[0].wait() == -signal.SIGKILL
             folder = tmp_path / "process-late"

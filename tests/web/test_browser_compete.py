@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 from arena_client import ArenaClient, connect_player
-from arena_server import start_arena
 from boards_helpers import ManualClock, play
+from clocked_server import clocked_daily_server
 from playwright.async_api import expect
 from webpages import NewPlayer
 
@@ -29,15 +29,8 @@ SECRET = "the browser test's streak secret"
 
 @pytest.fixture
 async def compete_server(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
-    clock = ManualClock(datetime.now(UTC).replace(microsecond=0) - timedelta(days=3))
-    server = await start_arena(
-        sqlite_url, clock, daily_variants="freecell", daily_secret=SECRET, daily_solver_nodes=50_000,
-        rate_limit_per_s=10_000.0, rate_limit_burst=10_000,
-    )  # fmt: skip
-    try:
-        yield server, clock
-    finally:
-        await server.shutdown()
+    async with clocked_daily_server(sqlite_url, days_ago=3, secret=SECRET) as served:
+        yield served
 
 
 async def test_a_rated_race_in_the_browser_moves_ratings_the_way_the_standings_go(

@@ -10,11 +10,11 @@ on the server's clock.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
-from arena_server import start_arena
 from boards_helpers import ManualClock
+from clocked_server import clocked_daily_server
 from playwright.async_api import expect
 from webpages import NewPlayer, assert_accessible
 
@@ -25,15 +25,8 @@ SECRET = "the browser test's daily secret"
 
 @pytest.fixture
 async def daily_server(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
-    clock = ManualClock(datetime.now(UTC).replace(microsecond=0) - timedelta(days=1))
-    server = await start_arena(
-        sqlite_url, clock, daily_variants="freecell", daily_secret=SECRET, daily_solver_nodes=50_000,
-        rate_limit_per_s=10_000.0, rate_limit_burst=10_000,
-    )  # fmt: skip
-    try:
-        yield server, clock
-    finally:
-        await server.shutdown()
+    async with clocked_daily_server(sqlite_url, days_ago=1, secret=SECRET) as served:
+        yield served
 
 
 async def test_the_daily_challenge_played_and_its_board_showing_the_win(

@@ -75,3 +75,27 @@ def test_a_finished_race_nobody_watches_leaves_memory_with_its_games(state: Shar
     parts.races.forget_unwatched()
     assert room.code not in state.rooms and not state.games
     assert state.players["host"].room_code is None and state.players["host"].game_id is None
+
+
+def test_a_bot_that_left_the_running_race_is_still_rated_as_a_bot(state: SharedState, clock: ManualClock) -> None:
+    """Leaving a running race resigns the game, which stays in the standings: its player is placed on the bots'
+    ladder from the player's record, not from the members (a bot rated among humans would also fail the audit)."""
+    from freecell_arena.core.effects import RaceFinish
+    from freecell_arena.protocol.messages import LeaveRoomRequest
+
+    parts = wire(state)
+    known_player(state, "host")
+    known_player(state, "bot", bot=True)
+    parts.lobby.create_room("host", CreateRoomRequest(variant="freecell", options=RoomOptions(countdown_s=0)))
+    room = state.rooms[state.players["host"].room_code or ""]
+    parts.lobby.join_room("bot", JoinRoomRequest(code=room.code))
+    parts.lobby.start_race("host", StartRaceRequest())
+    parts.races.begin_race(room)
+    parts.lobby.leave_room("bot", LeaveRoomRequest())
+    assert "bot" not in room.members and "bot" in room.games
+    clock.advance(1)
+    effect = parts.races.finish_race(room)
+    assert isinstance(effect, RaceFinish) and effect.race_end is not None
+    assert {placement.player_id: placement.bot for placement in effect.race_end.placements} == {
+        "host": False, "bot": True
+    }

@@ -145,11 +145,13 @@ async def test_the_audit_reports_a_finished_rateable_race_left_unrated(
 
     ranked = replace(room(7, PLAYERS[0]), options={"ranked": True})
     chosen = replace(room(8, PLAYERS[0]), options={"ranked": True}, seed_chosen=True)  # the host's deal: never rated
-    await store.write([ranked, chosen])
-    for number, stored_room in ((7, ranked), (8, chosen)):
+    mixed = replace(room(10, PLAYERS[0]), options={"ranked": True})  # a human and a bot: no ladder has two players
+    await store.write([ranked, chosen, mixed])
+    for number, stored_room, racers in ((7, ranked, PLAYERS[:2]), (8, chosen, PLAYERS[:2]),
+                                        (10, mixed, [PLAYERS[0], PLAYERS[4]])):  # fmt: skip
         records: list[Record] = []
         for place in range(2):
-            played = game(number * 100 + place, PLAYERS[place], stored_room)
+            played = game(number * 100 + place, racers[place], stored_room)
             records += [played, ResultRecord(played.game_id, "won", 50 + place, 60, 52, 1000, T0)]
         await store.write([*records, RoomStatusRecord(stored_room.room_id, "finished", T0)])
 

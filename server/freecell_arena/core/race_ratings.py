@@ -15,7 +15,7 @@ Also here: the read side of ratings (the boards and a player's history) as a por
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -42,7 +42,7 @@ class RaceEnd:
         return rateable(ranked=self.ranked, server_drawn_deal=not self.host_chose_deal, players=len(self.placements))
 
 
-def placements_of(standings: Sequence[Standing], bots: Sequence[str]) -> tuple[Placement, ...]:
+def placements_of(standings: Sequence[Standing], bots: Collection[str]) -> tuple[Placement, ...]:
     """The room's ranked standings as placements (equal ranks stay ties; resigned and timed out come last)."""
     robots = set(bots)
     return tuple(Placement(row.player_id, row.rank, row.player_id in robots) for row in standings)

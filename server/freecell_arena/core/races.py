@@ -102,7 +102,7 @@ class Races:
         over = race_over(room, version)
         publications.append(over)
         assert isinstance(over.message, RaceOverMessage)
-        bots = [member.player_id for member in room.members.values() if member.bot]
+        bots = self._bots_of(room)
         ended = RaceEnd(room.record.room_id, room.code, room.variant.id, room.record.seed, bool(room.options.ranked),
                         room.record.seed_chosen, placements_of(over.message.standings, bots), now)  # fmt: skip
 
@@ -119,6 +119,14 @@ class Races:
     def _whole_room(self, room: Room, now: datetime, version: RoomVersion) -> list[Publication]:
         """The room's new status to everyone in it (nobody, for a room no longer in memory)."""
         return [whole_room(room, now, self.connected, version)] if room.code in self.state.rooms else []
+
+    def _bots_of(self, room: Room) -> set[str]:
+        """The race's bots: its members' flags, and the player records of those who left while it ran (a leaver's
+        game stays in the standings, and a bot must not be rated on the humans' ladder)."""
+        bots = {member.player_id for member in room.members.values() if member.bot}
+        players = self.state.players
+        bots.update(player_id for player_id in room.games if (player := players.get(player_id)) and player.record.bot)
+        return bots
 
     def end_race_here(self, room: Room) -> None:
         """Another process finished the race (and stored every result): games still running here end too."""

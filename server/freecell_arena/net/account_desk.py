@@ -54,18 +54,22 @@ rate_limited_log = ThrottledLog(log)
 """Refusals by the attempt limit: a client hammering the ceremonies gets one line per interval, not one each."""
 store_failures = ThrottledLog(log)
 
-ACCOUNT_TYPES = (
-    PasskeyBeginRequest,
-    PasskeyFinishRequest,
-    AccountRequest,
-    RenamePasskeyRequest,
-    RemovePasskeyRequest,
-    RevokeTokenRequest,
-    SignOutRequest,
-    CreateBotRequest,
-    NewBotTokenRequest,
-)
-"""The requests this desk answers (outside core: they read and write the account store, not the arena)."""
+HANDLERS: dict[type, str] = {
+    PasskeyBeginRequest: "_begin",
+    PasskeyFinishRequest: "_finish",
+    AccountRequest: "_account",
+    RenamePasskeyRequest: "_rename",
+    RemovePasskeyRequest: "_remove",
+    RevokeTokenRequest: "_revoke",
+    SignOutRequest: "_sign_out",
+    CreateBotRequest: "_create_bot",
+    NewBotTokenRequest: "_new_bot_token",
+}
+"""The requests this desk answers (outside core: they read and write the account store, not the arena), and the
+method that answers each."""
+ACCOUNT_TYPES = frozenset(HANDLERS)
+"""Asked of every frame (`type(request) in ACCOUNT_TYPES`: one hash lookup; an isinstance over nine pydantic
+classes cost nine metaclass checks on each move)."""
 
 CODE_OF_ACCOUNT_REFUSAL = {
     AccountRefusal.NAME_TAKEN: ErrorCode.name_taken,
@@ -136,15 +140,7 @@ class AccountDesk:
         self.service = service
         self.store = store
         self._handlers: dict[type, Callable[[Any, Caller], Awaitable[Answer]]] = {
-            PasskeyBeginRequest: self._begin,
-            PasskeyFinishRequest: self._finish,
-            AccountRequest: self._account,
-            RenamePasskeyRequest: self._rename,
-            RemovePasskeyRequest: self._remove,
-            RevokeTokenRequest: self._revoke,
-            SignOutRequest: self._sign_out,
-            CreateBotRequest: self._create_bot,
-            NewBotTokenRequest: self._new_bot_token,
+            kind: getattr(self, method) for kind, method in HANDLERS.items()
         }
 
     @staticmethod

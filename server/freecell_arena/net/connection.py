@@ -247,7 +247,7 @@ class Connection:
         if self.server.shutting_down:
             self.send(self._error(request.id, Refusal(ErrorCode.shutting_down, "the server is shutting down")))
             return
-        if isinstance(request, ACCOUNT_TYPES) and (
+        if type(request) in ACCOUNT_TYPES and (
             self.player_id is not None or self.server.accounts.allowed_before_hello(request)
         ):
             await self._account_request(request)

@@ -69,12 +69,12 @@ class RaceEndService:
             self.failures.warning("par", f"the par of race {end.code} failed: {one_line(error)}")
 
     async def close(self) -> None:
-        """Wait a little for ratings being written (a shutdown should not lose them), then stop the solver."""
+        """Wait a little for ratings being written (a shutdown should not lose them), then cancel what is left (the
+        par service is its owner's to close: `ArenaServer` shares it with the queries)."""
         if self._rating:
             await asyncio.wait(self._rating, timeout=RATING_WAIT_S)
         for task in (*self._rating, *self._solving):
             task.cancel()
-        await self.pars.close()
 
 
 def _spawn(tasks: set[asyncio.Task[None]], coroutine: Coroutine[Any, Any, None]) -> None:

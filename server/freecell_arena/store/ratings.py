@@ -177,9 +177,9 @@ class RatingStore:
 
     async def unrated_races(self) -> AsyncIterator[str]:
         """The codes of finished races that should have been rated and were not (`core.ratings.rateable`: ranked,
-        a deal the server drew, two or more results), in batches by room id: the audit's check that no race was
-        left out (a process that died between storing a finish and rating it). Only races finished since the first
-        rated one: those before it were played before ratings went live."""
+        a deal the server drew, two or more results on one ladder), in batches by room id: the audit's check that no
+        race was left out (a process that died between storing a finish and rating it). Only races finished since
+        the first rated one: those before it were played before ratings went live."""
         async with self.engine.connect() as connection:
             live_since = (await connection.execute(select(func.min(changes.c.at)))).scalar_one_or_none()
         if live_since is None:
@@ -195,10 +195,15 @@ class RatingStore:
                 found = (await connection.execute(query)).all()
                 if not found:
                     return
-                counted = select(games.c.room_id, func.count()).where(
-                    games.c.room_id.in_([row.id for row in found]), games.c.outcome.is_not(None)
-                ).group_by(games.c.room_id)
-                results = {room_id: count for room_id, count in (await connection.execute(counted)).all()}
+                counted = (  # results per ladder: a race changes ratings only where a ladder holds two of them
+                    select(games.c.room_id, func.count())
+                    .join(players, players.c.id == games.c.player_id)
+                    .where(games.c.room_id.in_([row.id for row in found]), games.c.outcome.is_not(None))
+                    .group_by(games.c.room_id, players.c.bot)
+                )
+                results: dict[str, int] = {}
+                for room_id, count in (await connection.execute(counted)).all():
+                    results[room_id] = max(count, results.get(room_id, 0))
             for row in found:
                 if rateable(ranked=bool((row.options or {}).get("ranked")), server_drawn_deal=True,
                             players=results.get(row.id, 0)):  # fmt: skip

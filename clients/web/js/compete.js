@@ -6,6 +6,7 @@
  */
 
 import { boardName, h, notice, replace } from './dom.js';
+import { deltaText, ratingText } from './notation.js';
 import { viewHref } from './router.js';
 
 export function playerHref(location, playerId) {
@@ -17,18 +18,7 @@ export function playerLink(location, playerId, name, claimed = false) {
   return boardName({ name, claimed }, playerHref(location, playerId), { class: 'player-link' });
 }
 
-/** "1512", or "1512?" while the rating is provisional (lichess's mark). */
-export function ratingText(view) {
-  if (!view) return '\u2013';
-  return `${view.rating}${view.provisional ? '?' : ''}`;
-}
-
-/** "+12", "\u22128" (a real minus), "\u00b10". */
-export function deltaText(delta) {
-  if (delta > 0) return `+${delta}`;
-  if (delta < 0) return `\u2212${-delta}`;
-  return '\u00b10';
-}
+export { deltaText, ratingText }; // the formatting lives with the rest (notation.js); pages take it from here too
 
 const SVG = 'http://www.w3.org/2000/svg';
 

@@ -105,3 +105,16 @@ export function formatDuration(ms) {
   const rest = String(seconds % 60).padStart(2, '0');
   return hours ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
 }
+
+/** "1512", or "1512?" while the rating is provisional (lichess's mark). */
+export function ratingText(view) {
+  if (!view) return '\u2013';
+  return `${view.rating}${view.provisional ? '?' : ''}`;
+}
+
+/** "+12", "\u22128" (a real minus), "\u00b10". */
+export function deltaText(delta) {
+  if (delta > 0) return `+${delta}`;
+  if (delta < 0) return `\u2212${-delta}`;
+  return '\u00b10';
+}

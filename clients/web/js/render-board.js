@@ -159,7 +159,7 @@ export class BoardRenderer {
       if (!nodes.length) extra.push(h('span', { class: 'slot-mark', 'aria-hidden': 'true' }, cardFace(`A${slot.suit}`).symbol));
       const capacity = this.info.foundationCards;
       if (capacity && slot.cards) { // Three Deck: Ace to King three times on one foundation
-        extra.push(h('span', { class: 'found-count', 'aria-hidden': 'true' }, `${slot.cards}/${capacity}`));
+        extra.push(h('span', { class: 'found-count', 'aria-hidden': 'true' }, String(slot.cards), h('span', { class: 'found-capacity' }, `/${capacity}`)));
       }
     } else {
       element.dataset.count = String(cards.length);
@@ -242,6 +242,7 @@ export class BoardRenderer {
     if (sizes === this.sizes) return; // unchanged: leave the styles of every card alone
     this.sizes = sizes;
     board.classList.toggle('split-top', split);
+    board.classList.toggle('narrow-slots', slotWidth < 40); // a foundation's count shows without its capacity
     board.style.setProperty('--gap', `${gap}px`);
     board.style.setProperty('--cw', `${cardWidth}px`);
     board.style.setProperty('--sw', `${slotWidth}px`);

@@ -7,7 +7,7 @@
 import { Connection, IdentityStore, RequestError, serverUrl, takeEarly } from './connection.js';
 import { GameState } from './view-state.js';
 import { applyMembership, applyProgress, clockOffsetFromCountdown } from './room-state.js';
-import { formatDuration } from './notation.js';
+import { deltaText, formatDuration } from './notation.js';
 
 const OUTCOME_WORDS = {
   won: 'You won!', resigned: 'You resigned.', stuck: 'No move is left: the game is stuck.',
@@ -328,7 +328,7 @@ export class Session {
     if (this.room && message.code === this.room.code) {
       this.raceRatings = message;
       const mine = message.changes.find((change) => change.player_id === this.playerId);
-      if (mine) this.say(`Your rating: ${mine.after.rating} (${mine.delta >= 0 ? '+' : '\u2212'}${Math.abs(mine.delta)}).`, 'race');
+      if (mine) this.say(`Your rating: ${mine.after.rating} (${deltaText(mine.delta)}).`, 'race');
     }
   }
 

@@ -239,7 +239,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
         deltaText(change.delta), ` → ${ratingText(change.after)}`) : '–';
     };
     const own = over.standings.find((row) => row.player_id === session.playerId);
-    const rateable = current.options.ranked && !current.host_chose_deal && over.standings.length >= 2; // as the server rates
+    const rateable = rated !== null; // the server says which races it rates, with `race_ratings`
     const again = current.variant === 'cell-eleven' ? null
       : h('button', { type: 'button', onclick: () => playAgain(current, over.seed) }, 'Race this deal again');
     replace(results, h('section', { class: 'card-panel standings', 'aria-labelledby': 'standings-title' },

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
 from datetime import timedelta
 
 from core_support import ManualClock
@@ -116,3 +118,53 @@ def test_finished_races_are_swept_after_their_grace_at_most_once_a_second(clock:
     assert timers.finished_long_enough() == [race]
     race.status = "running"  # the finish was rolled back
     assert timers.finished_long_enough() == []
+
+
+def test_deadlines_ring_in_their_order_and_a_changed_one_counts_from_its_new_time(clock: ManualClock) -> None:
+    timers, recorder = RaceClock(clock), Recorder()
+    races = {code: room(clock, code, countdown_s=seconds) for code, seconds in (("H", 3), ("I", 1), ("J", 2))}
+    for race in races.values():
+        race.schedule(clock.now())
+        timers.watch(race)
+    races["J"].starts_at = clock.now() + timedelta(seconds=5)  # moved later without a word: waited for
+    races["H"].starts_at = clock.now() + timedelta(seconds=1.5)
+    timers.watch(races["H"])  # moved earlier and said so: rings then, and only once
+    clock.advance(2)
+    timers.ring(recorder, recorder)
+    assert recorder.rang == [("begin", "I"), ("begin", "H")]
+    clock.advance(2)
+    timers.ring(recorder, recorder)
+    assert recorder.rang == [("begin", "I"), ("begin", "H")], "J's old deadline passed: its new one has not"
+    clock.advance(1)
+    timers.ring(recorder, recorder)
+    assert recorder.rang == [("begin", "I"), ("begin", "H"), ("begin", "J")]
+
+
+def test_a_race_whose_finish_was_undone_rings_again_at_the_next_tick(clock: ManualClock) -> None:
+    timers, recorder = RaceClock(clock), Recorder()
+    race = room(clock, "K", countdown_s=0, time_limit_s=5)
+    race.schedule(clock.now())
+    timers.watch(race)
+    timers.ring(recorder, recorder)
+    clock.advance(5)
+    timers.ring(recorder, recorder)
+    race.status = "running"
+    timers.finish_undone(race)
+    timers.ring(recorder, recorder)
+    assert recorder.rang == [("begin", "K"), ("finish", "K"), ("finish", "K")]
+
+
+def test_a_forgotten_room_is_not_held_in_memory_by_its_deadline(clock: ManualClock) -> None:
+    """Rooms come and go far faster than a race's time limit: a deadline left behind must not keep its room."""
+    timers = RaceClock(clock)
+    rooms = [room(clock, f"L{number}", countdown_s=0, time_limit_s=3600) for number in range(200)]
+    for race in rooms:
+        race.schedule(clock.now())
+        race.begin()
+        timers.watch(race)
+    left = [weakref.ref(race) for race in rooms]
+    for race in rooms:
+        timers.forget(race)
+    del rooms, race
+    gc.collect()
+    assert sum(reference() is not None for reference in left) <= 64, "the stale deadlines were dropped"

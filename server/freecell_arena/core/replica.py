@@ -160,6 +160,7 @@ class Replica:
                 )
                 for member in view.members
             }  # fmt: skip
+            self.timers.watch(room)  # its countdown or time limit as the other process set it
         elif isinstance(message, RaceOverMessage):
             self.races.end_race_here(room)
             room.final_standings = message.standings

@@ -39,15 +39,35 @@ def parse_move(variant: Variant, text: str, board: Board | None = None) -> Move:
     if not isinstance(text, str):
         raise NotationError(f"a move in text notation is a string, not {type(text).__name__}")
     spelled = text.strip().lower()
+    key = (variant.notation, variant.columns, variant.cells, len(variant.foundation_suits), spelled)
+    parsed = _PARSED.get(key)
+    if parsed is None:
+        parsed = _parse(variant, text, spelled)
+        if len(_PARSED) < _PARSED_LIMIT:
+            _PARSED[key] = parsed
+    move, implied = parsed
+    if implied and board is not None:
+        return move._replace(count=_implied_count(board, move.from_index, move.to_index))
+    return move
+
+
+_PARSED: dict[tuple[str, int, int, int, str], tuple[Move, bool]] = {}
+"""What each spelling read as, keyed by all a reading depends on (the notation, how many columns, cells and
+foundations): (the move, whether its count is the board's to imply). Players send the same few dozen spellings
+all game, and the server reads one per move; only readable ones are kept, and only so many."""
+_PARSED_LIMIT = 10_000
+
+
+def _parse(variant: Variant, text: str, spelled: str) -> tuple[Move, bool]:
     if not spelled:
         raise NotationError("an empty string is not a move")
     generic = _GENERIC.match(spelled)
     if generic:
-        return _from_generic(variant, generic)
+        return _from_generic(variant, generic), False
     if variant.notation == "standard":
         standard = _STANDARD.match(spelled)
         if standard:
-            return _from_standard(variant, standard, board)
+            return _from_standard(variant, standard)
         raise NotationError(
             f"{text!r} is not a move: write it as Freecell Solver does (3a, a3, 38, 3h, 82v3) "
             "or in the generic form (t3-c1, t4-t7x2, c1-f)"
@@ -98,7 +118,8 @@ def _standard_place(variant: Variant, char: str) -> tuple[Zone, int | None]:
     )
 
 
-def _from_standard(variant: Variant, match: re.Match[str], board: Board | None) -> Move:
+def _from_standard(variant: Variant, match: re.Match[str]) -> tuple[Move, bool]:
+    """The move, and whether its count is implied by the board (a column to a column, no `v` count given)."""
     source, target, hex_count = match.groups()
     from_zone, from_index = _standard_place(variant, source)
     to_zone, to_index = _standard_place(variant, target)
@@ -108,9 +129,8 @@ def _from_standard(variant: Variant, match: re.Match[str], board: Board | None) 
     count = int(hex_count, 16) if hex_count else 1
     if hex_count and count < 1:
         raise NotationError("a move carries at least one card (v0 is not a count)")
-    if from_zone == TABLEAU and to_zone == TABLEAU and board is not None and not hex_count:
-        count = _implied_count(board, from_index, to_index)
-    return Move(from_zone, from_index, to_zone, to_index, count)
+    implied = from_zone == TABLEAU and to_zone == TABLEAU and not hex_count
+    return Move(from_zone, from_index, to_zone, to_index, count), implied
 
 
 def _implied_count(board: Board, source: int, target: int | None) -> int:

@@ -16,10 +16,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.frames import CloseCode
@@ -35,6 +34,7 @@ from freecell_arena.core.reads import ServerStore
 from freecell_arena.core.seams import NextRooms, Sessions, SharedRooms, StoredCopies
 from freecell_arena.net.account_desk import AccountDesk
 from freecell_arena.net.accounts import AccountService
+from freecell_arena.net.background import BackgroundTasks
 from freecell_arena.net.client_address import client_address, connection_class
 from freecell_arena.net.coalesce import CoalescingPublisher
 from freecell_arena.net.connection import Connection
@@ -97,7 +97,8 @@ class ArenaServer:
             self.cluster = ClusterBridge(self, settings.redis_url)
             shared = self.cluster.publisher
         self.publisher = CoalescingPublisher(shared, settings.progress_window_ms / 1000)
-        self.holder = ConnectionHolder(self._spawn)
+        self._background = BackgroundTasks()
+        self.holder = ConnectionHolder(self._background.spawn)
         self.accounts = AccountDesk(AccountService(store.accounts, settings.relying_party(), self.clock), store)
         self.connections = self.holder.by_player
         self.limits = PerAddress(settings.max_connections_per_address, settings.new_players_per_minute)
@@ -116,7 +117,6 @@ class ArenaServer:
         self._ticker: asyncio.Task[None] | None = None
         self._loop_lag: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
-        self._background: set[asyncio.Task[Any]] = set()
 
     # ------------------------------------------------------------------ core, as the rest of net sees it
 
@@ -275,15 +275,10 @@ class ArenaServer:
                 self.tick_failures.exception(type(error).__name__, f"a tick failed: {one_line(error)}")
                 continue
             for effect in effects:
-                self._spawn(self.run_timer_effect(effect))
+                self._background.spawn(self.run_timer_effect(effect))
             if self.cluster is not None:
                 self.cluster.settle_due()
                 self.cluster.call_rolls()
-
-    def _spawn(self, coroutine: Coroutine[Any, Any, Any]) -> None:
-        task = asyncio.ensure_future(coroutine)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
 
     async def shutdown(self) -> None:
         """SIGTERM: stop accepting, flush pending writes, close every connection with a reason."""
@@ -299,8 +294,7 @@ class ArenaServer:
             await self.cluster.close()
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(self.settings.shutdown_timeout_s):
-                if self._background:
-                    await asyncio.gather(*self._background, return_exceptions=True)
+                await self._background.settle()
                 await self.writer.flush()
                 await self.race_end.close()
                 await self.holder.close_all(CloseCode.GOING_AWAY, "server shutting down")

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from freecell_arena.core.events import InProcessPublisher, Subscriber, player_topic, room_topic
 from freecell_arena.core.ports import Record, RoomVersion
 from freecell_arena.core.seams import SharedRooms
+from freecell_arena.net.background import BackgroundTasks
 from freecell_arena.net.restore import load_room
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.messages import SERVER_MESSAGES, RaceStartedMessage
@@ -146,7 +147,7 @@ class ClusterBridge:
         self.resyncs = 0
         self._tasks: list[asyncio.Task[None]] = []
         self._settling: set[str] = set()
-        self._background: set[asyncio.Task[Any]] = set()
+        self._background = BackgroundTasks()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -339,7 +340,7 @@ class ClusterBridge:
                 rooms.settle_later(code)
             else:
                 self._settling.add(code)
-                self._spawn(self._settle(code))
+                self._background.spawn(self._settle(code))
 
     async def _settle(self, code: str) -> None:
         try:
@@ -405,11 +406,6 @@ class ClusterBridge:
             await work
         except Exception as error:
             self.failures.warning("resync", f"a room could not be re-read: {one_line(error)}")
-
-    def _spawn(self, coroutine: Awaitable[None]) -> None:
-        task = asyncio.ensure_future(coroutine)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
 
 
 def raise_if_cancelling() -> None:

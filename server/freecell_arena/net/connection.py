@@ -314,7 +314,7 @@ class Connection:
         if not await self.server.execute(effect, self, request.id):
             self._forget_identity()
 
-    async def _player_of_token(self, request_id: RequestId, token: str) -> str | None:
+    async def _player_of_token(self, request_id: RequestId, token: str, token_hash: str) -> str | None:
         """The player a hello's token names: a session or a bot's token (the account store's word, revoked ones
         refused), else an unsaved player's own token; None (the error sent) when it names nobody."""
         try:
@@ -322,7 +322,6 @@ class Connection:
         except Refusal as refusal:
             self.send(self._error(request_id, refusal))
             return None
-        token_hash = hash_token(token)
         known = identity.player_id if identity is not None else self.server.sessions.player_by_token_hash(token_hash)
         if known is not None and self.server.copies.knows(known):
             return known
@@ -340,11 +339,12 @@ class Connection:
         if request.token is None:
             await self._register(request)
             return
-        player_id = await self._player_of_token(request.id, request.token)
+        token_hash = hash_token(request.token)
+        player_id = await self._player_of_token(request.id, request.token, token_hash)
         if player_id is None:
             return
         await self.server.take_over(player_id, self)
-        self._become(player_id, hash_token(request.token))
+        self._become(player_id, token_hash)
         await self.server.execute(sessions.resume(player_id, request), self, request.id)
         self._sync_room_subscription()
 

@@ -16,7 +16,7 @@ from freecell_arena.core import daily
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.leaderboard import daily_board
-from freecell_arena.core.ports import StoredRoom
+from freecell_arena.core.ports import PlayerRecord, StoredRoom
 from freecell_arena.core.profiles import DailyDays, no_games, player_variant, streak_message
 from freecell_arena.core.race_ratings import rating_view
 from freecell_arena.core.ranking import rank
@@ -75,9 +75,8 @@ class PlayerQueries:
         )  # fmt: skip
 
     async def player(self, request: PlayerRequest, requester: str | None) -> PlayerMessage:
-        player_id = await self._known_player(request.player_id or requester)
-        player = await self.store.player(player_id)
-        assert player is not None
+        player = await self._known_player(request.player_id or requester)
+        player_id = player.player_id
         ladder = Ladder.BOTS if player.bot else Ladder.HUMANS
         stats = {row.variant: row for row in await self.store.profiles.variant_stats(player_id)}
         rated = await self.store.ratings.ratings_of(player_id, ladder, list(VARIANTS))
@@ -93,7 +92,7 @@ class PlayerQueries:
 
     async def streak(self, request: StreakRequest, requester: str | None) -> StreakMessage:
         variant = known_variant(request.variant)
-        player_id = await self._known_player(request.player_id or requester)
+        player_id = (await self._known_player(request.player_id or requester)).player_id
         today = daily.today(self.clock.now())
         month = (today.year, today.month)
         if request.month is not None:
@@ -197,12 +196,13 @@ class PlayerQueries:
             ))  # fmt: skip
         return rank(standings, str(stored.room.options.get("ranking", "moves")))
 
-    async def _known_player(self, player_id: str | None) -> str:
+    async def _known_player(self, player_id: str | None) -> PlayerRecord:
         if player_id is None:
             raise Refusal(ErrorCode.invalid_message, "whose? give `player_id`")
-        if await self.store.player(player_id) is None:
+        player = await self.store.player(player_id)
+        if player is None:
             raise Refusal(ErrorCode.unknown_player, f"there is no player {player_id!r}")
-        return player_id
+        return player
 
 
 def _row(position: int, player_id: str, name: str, rating: Rating) -> RatingRowView:

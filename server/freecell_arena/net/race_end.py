@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
-from typing import Any
 
 from freecell_arena.core.events import Publisher, room_topic
 from freecell_arena.core.race_ratings import RaceEnd, RaceRatings, rate_finished_race
+from freecell_arena.net.background import BackgroundTasks
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 
@@ -34,14 +33,14 @@ class RaceEndService:
         self.publisher = publisher
         self.par_at_end = par_at_end
         self.failures = ThrottledLog(log)
-        self._rating: set[asyncio.Task[None]] = set()
-        self._solving: set[asyncio.Task[None]] = set()
+        self._rating = BackgroundTasks()
+        self._solving = BackgroundTasks()
 
     def ended(self, end: RaceEnd) -> None:
         """A race's finish was stored by this process."""
-        _spawn(self._rating, self._rate(end))
+        self._rating.spawn(self._rate(end))
         if self.wants_par(end):
-            _spawn(self._solving, self._par(end))
+            self._solving.spawn(self._par(end))
 
     def wants_par(self, end: RaceEnd) -> bool:
         """A race of two or more, while the solver keeps up: a solo room's par waits for a review that asks (a bot
@@ -71,13 +70,7 @@ class RaceEndService:
     async def close(self) -> None:
         """Wait a little for ratings being written (a shutdown should not lose them), then cancel what is left (the
         par service is its owner's to close: `ArenaServer` shares it with the queries)."""
-        if self._rating:
-            await asyncio.wait(self._rating, timeout=RATING_WAIT_S)
-        for task in (*self._rating, *self._solving):
-            task.cancel()
+        await self._rating.settle(RATING_WAIT_S)
+        self._rating.cancel()
+        self._solving.cancel()
 
-
-def _spawn(tasks: set[asyncio.Task[None]], coroutine: Coroutine[Any, Any, None]) -> None:
-    task = asyncio.ensure_future(coroutine)
-    tasks.add(task)
-    task.add_done_callback(tasks.discard)

@@ -17,7 +17,7 @@ class TokenBucket:
 
     def allow(self) -> bool:
         now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+        self.tokens = self._tokens_at(now)
         self.updated = now
         if self.tokens >= 1:
             self.tokens -= 1
@@ -26,15 +26,18 @@ class TokenBucket:
 
     def wait(self) -> float:
         """Seconds until the next token (0 when there is one now): a refused client's `Retry-After`."""
-        tokens = min(self.burst, self.tokens + (self.clock() - self.updated) * self.rate)
-        return max(0.0, (1 - tokens) / self.rate)
+        return max(0.0, (1 - self._tokens_at(self.clock())) / self.rate)
 
     def describe(self) -> str:
         return f"at most {self.rate:g} messages per second (bursts of {self.burst})"
 
     def is_full(self) -> bool:
         """Nothing spent that has not grown back: forgetting the bucket changes nothing."""
-        return min(self.burst, self.tokens + (self.clock() - self.updated) * self.rate) >= self.burst
+        return self._tokens_at(self.clock()) >= self.burst
+
+    def _tokens_at(self, now: float) -> float:
+        """The tokens there are at `now`: what was left, grown back at `rate`, up to `burst`."""
+        return min(self.burst, self.tokens + (now - self.updated) * self.rate)
 
 
 class AddressBuckets:

@@ -6,7 +6,7 @@
  * and hands back a session token the page then says hello with.
  */
 
-import { encodeMessage, parseMessage } from './connection.js';
+import { RequestError, encodeMessage, parseMessage } from './connection.js';
 import { h } from './dom.js';
 
 const CEREMONY_TIMEOUT_MS = 200000; // the server's challenge lives 5 minutes; the browser is asked for 3
@@ -136,10 +136,7 @@ function ask(socket, message) {
       if (reply.id !== id) return;
       cleanup();
       if (reply.type === 'error') {
-        const error = new Error(reply.message);
-        error.code = reply.code;
-        error.reason = reply.reason ?? null;
-        reject(error);
+        reject(new RequestError(reply, message.type));
       } else {
         resolve(reply);
       }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from freecell_arena.core.daily_play import refuse_while_playing
 from freecell_arena.core.effects import Effect, Publication, Refusal
@@ -19,7 +19,14 @@ from freecell_arena.core.identity import new_id, new_room_code, normalize_room_c
 from freecell_arena.core.leaderboard import resolve_ranked
 from freecell_arena.core.player_game import PlayerGame
 from freecell_arena.core.players import Players
-from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, Record, RoomRecord, RoomStatusRecord
+from freecell_arena.core.ports import (
+    MemberLeftRecord,
+    MemberRecord,
+    Record,
+    RoomRecord,
+    RoomStatusRecord,
+    RoomVersion,
+)
 from freecell_arena.core.race_clock import RaceClock
 from freecell_arena.core.room import Member, Room
 from freecell_arena.core.room_messages import whole_room
@@ -204,26 +211,15 @@ class Lobby:
         if not room.players():
             raise Refusal(ErrorCode.not_enough_players, "a race needs at least one player")
         now = self.state.clock.now()
-        starts_at = room.schedule(now)
-        room.keeps_time = True
-        self.timers.watch(room)
-        version = room.next_version()
-        record = RoomStatusRecord(room.record.room_id, COUNTDOWN, starts_at, version)
-
-        def rollback() -> None:
-            room.status = LOBBY
-            room.starts_at = None
-            room.undo_version(version)
-
-        countdown = CountdownMessage(code=room.code, starts_at=starts_at, seconds=room.options.countdown_s)
+        countdown = begin_countdown(room, now + timedelta(seconds=room.options.countdown_s), now, self.timers)
         return Effect(
-            records=[record],
-            replies=[countdown.model_copy(update={"id": request.id})],
+            records=[countdown.record],
+            replies=[countdown.message.model_copy(update={"id": request.id})],
             publications=[
-                Publication(room_topic(room.code), countdown, skip=player_id, version=version),
-                whole_room(room, now, self.players.is_connected, version),
+                Publication(room_topic(room.code), countdown.message, skip=player_id, version=countdown.version),
+                whole_room(room, now, self.players.is_connected, countdown.version),
             ],
-            rollback=rollback,
+            rollback=countdown.rollback,
         )
 
     def drawn_seed(self, variant: Variant) -> int:
@@ -242,12 +238,9 @@ class Lobby:
     def leave_finished_room(self, player_id: str, *, dry_run: bool = False) -> Effect:
         """Create/join while sitting in a finished room: leave it first; in any other room: refuse. `dry_run`
         only refuses (a check before anything changes)."""
-        code = self.state.players[player_id].room_code
-        if code is None:
+        refuse_while_in_a_room(self.state, player_id)
+        if self.state.players[player_id].room_code is None:
             return Effect()
-        room = self.state.rooms.get(code)
-        if room is not None and room.status != FINISHED:
-            raise Refusal(ErrorCode.already_in_room, f"you are in room {code}: leave it first")
         return Effect() if dry_run else self.leave(player_id, None, reply=False)
 
     def leave(self, player_id: str, request_id: RequestId, *, reply: bool) -> Effect:
@@ -348,3 +341,37 @@ def choose_seed(variant: Variant, seed: int | None, deal: int | None, draw_seed:
     if not low <= chosen <= high:
         raise Refusal(ErrorCode.bad_seed, f"{variant.name} seeds run from {low} to {high}, not {chosen}")
     return chosen
+
+
+def refuse_while_in_a_room(state: SharedState, player_id: str) -> None:
+    """A player opens or joins another room only from no room or a finished one (which they then leave)."""
+    room = state.room_of_player(player_id)
+    if room is not None and room.status != FINISHED:
+        raise Refusal(ErrorCode.already_in_room, f"you are in room {room.code}: leave it first")
+
+
+@dataclass(frozen=True, slots=True)
+class Countdown:
+    """A room's countdown begun: what to store and tell, and how to take it back if the store refuses."""
+
+    version: RoomVersion
+    record: RoomStatusRecord
+    message: CountdownMessage
+    rollback: Callable[[], None]
+
+
+def begin_countdown(room: Room, starts_at: datetime, now: datetime, timers: RaceClock) -> Countdown:
+    """The race of `room` starts at `starts_at` (the host's start, or a quick race with enough players in)."""
+    before = room.status, room.starts_at, room.keeps_time
+    room.status, room.starts_at, room.keeps_time = COUNTDOWN, starts_at, True
+    timers.watch(room)
+    version = room.next_version()
+
+    def rollback() -> None:
+        room.status, room.starts_at, room.keeps_time = before
+        room.undo_version(version)
+        timers.watch(room)
+
+    seconds = max(0.0, (starts_at - now).total_seconds())
+    message = CountdownMessage(code=room.code, starts_at=starts_at, seconds=seconds)
+    return Countdown(version, RoomStatusRecord(room.record.room_id, COUNTDOWN, starts_at, version), message, rollback)

@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from freecell_arena.core.daily_play import refuse_while_playing
-from freecell_arena.core.effects import Effect, Publication, Refusal
+from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.events import room_topic
 from freecell_arena.core.leaderboard import resolve_ranked
-from freecell_arena.core.lobby import RoomPlan
+from freecell_arena.core.lobby import RoomPlan, begin_countdown, refuse_while_in_a_room
 from freecell_arena.core.ports import QuickRoomRecord, RoomStatusRecord
 from freecell_arena.core.race_clock import RaceClock
 from freecell_arena.core.room import Room
@@ -26,8 +26,8 @@ from freecell_arena.core.series import DrawSeed, OpenRoom, TakeSeat
 from freecell_arena.core.shared_state import SharedState
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import Variant
-from freecell_arena.protocol.messages import CountdownMessage, ErrorCode, QuickRaceRequest, RoomOptions
-from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED, LOBBY
+from freecell_arena.protocol.messages import QuickRaceRequest, RoomOptions
+from freecell_arena.protocol.vocabulary import COUNTDOWN, LOBBY
 
 
 @dataclass(frozen=True)
@@ -64,9 +64,7 @@ class QuickRaces:
         state = self.deps.state
         variant = known_variant(request.variant)
         refuse_while_playing(state, player_id)
-        current = state.room_of_player(player_id)
-        if current is not None and current.status != FINISHED:
-            raise Refusal(ErrorCode.already_in_room, f"you are in room {current.code}: leave it first")
+        refuse_while_in_a_room(state, player_id)
         room = self.filling_room(variant.id)
         if room is not None:
             effect = self.deps.seat(player_id, room, request.id)
@@ -144,29 +142,19 @@ class QuickRaces:
         if room.is_full() and (room.status == LOBBY or self._later(room.starts_at)):
             return self._schedule(room, now, player_id)
         if room.status == LOBBY and players >= min(self.rules.min_players, room.options.max_players):
-            return self._schedule(room, now + timedelta(seconds=self.rules.wait_s), player_id)
+            return self._schedule(room, now + timedelta(seconds=room.options.countdown_s), player_id)
         return Effect()
 
     def _schedule(self, room: Room, starts_at: datetime, player_id: str) -> Effect:
         now = self.deps.state.clock.now()
-        status_before, starts_before, keeps_before = room.status, room.starts_at, room.keeps_time
-        room.status, room.starts_at, room.keeps_time = COUNTDOWN, starts_at, True
-        self.deps.timers.watch(room)
-        version = room.next_version()
-
-        def rollback() -> None:
-            room.status, room.starts_at, room.keeps_time = status_before, starts_before, keeps_before
-            room.undo_version(version)
-
-        seconds = max(0.0, (starts_at - now).total_seconds())
-        countdown = CountdownMessage(code=room.code, starts_at=starts_at, seconds=seconds)
-        room_now = whole_room(room, now, self.deps.connected, version)
+        countdown = begin_countdown(room, starts_at, now, self.deps.timers)
+        room_now = whole_room(room, now, self.deps.connected, countdown.version)
         return Effect(
-            records=[RoomStatusRecord(room.record.room_id, COUNTDOWN, starts_at, version)],
-            replies=[room_now.message, countdown],
+            records=[countdown.record],
+            replies=[room_now.message, countdown.message],
             publications=[
-                Publication(room_topic(room.code), countdown, skip=player_id, version=version),
+                Publication(room_topic(room.code), countdown.message, skip=player_id, version=countdown.version),
                 replace(room_now, skip=player_id),
             ],
-            rollback=rollback,
+            rollback=countdown.rollback,
         )

@@ -44,15 +44,10 @@ export function accountPage(main, { session, location, home }) {
   }
 
   function signInButton() {
-    return h('button', { type: 'button', disabled: Boolean(unavailable), onclick: async () => {
-      status.hidden = true;
-      try {
-        await session.adoptSignIn(await signInWithPasskey(session.url));
-        await load();
-      } catch (error) {
-        fail(error);
-      }
-    } }, 'Sign in with a passkey');
+    return h('button', { type: 'button', disabled: Boolean(unavailable), onclick: () => act(async () => {
+      await session.adoptSignIn(await signInWithPasskey(session.url));
+      return session.ask({ type: 'get_account' });
+    }) }, 'Sign in with a passkey');
   }
 
   function saveForm(first) {
@@ -139,13 +134,8 @@ export function accountPage(main, { session, location, home }) {
   }
 
   async function signOut(everywhere) {
-    status.hidden = true;
-    try {
-      await session.signOut(everywhere);
-    } catch (error) {
-      fail(error);
-      return;
-    }
+    const done = await act(async () => { await session.signOut(everywhere); return true; });
+    if (!done) return;
     replace(body, h('p', {}, everywhere ? 'Signed out everywhere.' : 'Signed out here.', ' ',
       h('a', { href: home }, 'Play again')));
   }

@@ -49,6 +49,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   let countdownTimer = null;
   let joined = false;
   let lastHeaderKey = '';
+  let lastResultsKey = '';
   let share = null;
 
   const room = () => (session.room?.code === code ? session.room : null);
@@ -195,12 +196,13 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     }
   }
 
+  /** Race again, under the results; once someone opened the next race, the notice at the top of the page
+   * (`invite`) holds the one button that joins it. */
   function raceAgainBlock(current) {
-    const next = current.next_code;
-    return h('div', { class: 'race-again', dataset: { nextCode: next ?? '' } },
-      h('button', { type: 'button', class: 'primary', onclick: raceAgain },
-        next ? 'Join the next race' : 'Race again'),
-      h('span', {}, next ? ` Room ${next} is open for this race’s players.` : ' Same options, a new deal; everyone here is invited.'));
+    if (current.next_code) return null;
+    return h('div', { class: 'race-again' },
+      h('button', { type: 'button', class: 'primary', onclick: raceAgain }, 'Race again'),
+      h('span', {}, ' Same options, a new deal; everyone here is invited.'));
   }
 
   async function raceAgain() {
@@ -213,6 +215,10 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
 
   function renderResults(current) {
     const over = session.raceOver?.code === code ? session.raceOver : null;
+    const ownGame = session.game.game?.room_code === code ? session.game.game.game_id : null;
+    const key = [current.status, current.next_code, me() !== null, over !== null, session.raceRatings?.code === code, ownGame].join('|');
+    if (key === lastResultsKey) return; // drawn again only when what it shows changed, not on every message
+    lastResultsKey = key;
     if (current.status !== 'finished') {
       replace(results);
       replace(invite);
@@ -221,13 +227,12 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     const member = me() !== null;
     replace(invite, member && current.next_code ? h('p', { class: 'card-panel invite', role: 'status' },
       `The next race of this series is open in room ${current.next_code}. `,
-      h('button', { type: 'button', class: 'primary', onclick: raceAgain }, `Join room ${current.next_code}`)) : null);
+      h('button', { type: 'button', class: 'primary', onclick: raceAgain }, 'Join the next race')) : null);
     if (!over) { // back on the page after the race: the standings went out at race_over; the final counts remain
-      const own = session.game.game?.room_code === code ? session.game.game.game_id : null;
       replace(results, h('section', { class: 'card-panel standings', 'aria-labelledby': 'standings-title' },
         h('h2', { id: 'standings-title' }, 'The race is over'),
-        h('p', {}, 'The final counts of every player are in the race panel.', own ? ' ' : '',
-          own ? h('a', { href: viewHref(location, `/replay/${encodeURIComponent(own)}`) }, 'Your replay') : ''),
+        h('p', {}, 'The final counts of every player are in the race panel.', ownGame ? ' ' : '',
+          ownGame ? h('a', { href: viewHref(location, `/replay/${encodeURIComponent(ownGame)}`) }, 'Your replay') : ''),
         member ? raceAgainBlock(current) : null));
       return;
     }
@@ -253,7 +258,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
           h('td', {}, String(row.moves)), h('td', {}, formatDuration(row.time_ms)), h('td', {}, String(row.cards_on_foundations)),
           h('td', {}, h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')))))),
       h('p', { class: 'after-race' }, h('a', { href: viewHref(location, `/review/${encodeURIComponent(code)}`) }, 'Review against par'), ' ', again),
-      own ? (share ??= shareButton(session, own.game_id, location)) : null, // kept across redraws: its text stays
+      own ? (share ??= shareButton(session, own.game_id, location)) : null, // kept when the ratings arrive: its text stays
       member ? raceAgainBlock(current) : null));
   }
 

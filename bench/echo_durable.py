@@ -10,11 +10,20 @@ and bookkeeping cost on top of the durable round trip (issue 25's targets).
 
     python bench/load.py --connections 1000 --echo durable         # the game server, then this echo
     python bench/echo_durable.py --port 0 --replies replies.json
+    python bench/load.py --connections 1024 --room-size 64 --echo durable   # rooms of 64: progress to the others
+
+With `--room-size` N the connections race in rooms of N, as the load client seats them (`create_room`, then
+`join_room` by the code this echo made up), and after each durable move the mover's progress goes to the rest of
+its room the way the game server's coalescing sends it (`progress_window_ms`: at once when the room's window is
+closed, else the latest of each racer when it closes), each frame formatted once and written straight to the
+members' sockets (`net/direct_write.py`). So the server's CPU per move beside this one's is what its game logic
+costs in a room, fan-out included on both sides.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +32,12 @@ from pathlib import Path
 from echo_server import MOVE_REQUEST, arguments_and_answer, until_stopped
 from websockets.asyncio.server import ServerConnection, serve
 
+from freecell_arena.net.direct_write import write_now
 from freecell_arena.settings import Settings
+
+PROGRESS = ('{{"type":"progress","code":"{code}","progress":{{"player_id":"p_{racer:016x}","name":"load-{racer}",'
+            '"status":"playing","cards_on_foundations":{home},"moves":{moves},"time_ms":{moves}000}}}}')
+"""A `progress` frame shaped like the game server's (its counts made up)."""
 
 
 class DurableLog:
@@ -76,17 +90,79 @@ class DurableLog:
         self._connection.close()
 
 
+class EchoRooms:
+    """Room mode: who is in which room, and each room's progress window (as net/coalesce.py opens and closes
+    them)."""
+
+    def __init__(self, window_s: float) -> None:
+        self.window_s = window_s
+        self.members: dict[str, list[ServerConnection]] = {}
+        self.room_of: dict[ServerConnection, str] = {}
+        self.moves: dict[ServerConnection, int] = {}
+        self.windows: dict[str, dict[ServerConnection, str]] = {}
+        self.dropped = 0
+
+    def seat(self, websocket: ServerConnection, frame: str) -> str | None:
+        """The reply to a `create_room` or `join_room` (a room of the echo's own); None for any other frame."""
+        if not frame.startswith(('{"type": "create_room"', '{"type": "join_room"')):
+            return None
+        request = json.loads(frame)
+        code = request.get("code") or f"E{len(self.members) + 1}"
+        self.members.setdefault(code, []).append(websocket)
+        self.room_of[websocket] = code
+        return json.dumps({"type": "room", "id": request.get("id"), "room": {"code": code}})
+
+    def moved(self, websocket: ServerConnection) -> None:
+        code = self.room_of.get(websocket)
+        if code is None:
+            return
+        moves = self.moves[websocket] = self.moves.get(websocket, 0) + 1
+        text = PROGRESS.format(code=code, racer=id(websocket), home=moves // 4, moves=moves)
+        window = self.windows.get(code)
+        if window is not None and self.window_s > 0:
+            window[websocket] = text
+            return
+        self._to_others(code, websocket, text)
+        self._open(code)
+
+    def _open(self, code: str) -> None:
+        if self.window_s > 0:
+            self.windows[code] = {}
+            asyncio.get_running_loop().call_later(self.window_s, self._close, code)
+
+    def _close(self, code: str) -> None:
+        pending = self.windows.pop(code, None)
+        if pending:
+            for racer, text in pending.items():
+                self._to_others(code, racer, text)
+            self._open(code)
+
+    def _to_others(self, code: str, racer: ServerConnection, text: str) -> None:
+        for member in self.members[code]:
+            if member is not racer and not write_now(member, [text]):
+                self.dropped += 1  # a member whose socket is full or closing: the bench tolerates a gap
+
+
 async def main() -> None:
     args, answer = arguments_and_answer(__doc__.splitlines()[0])
     settings = Settings()
     with tempfile.TemporaryDirectory(prefix="freecell-arena-durable-echo-") as directory:
         log = DurableLog(Path(directory) / "frames.db", settings.commit_delay_ms / 1000)
 
+        rooms = EchoRooms(settings.progress_window_ms / 1000) if args.room_size > 1 else None
+
         async def echo(websocket: ServerConnection) -> None:
             async for frame in websocket:
-                if isinstance(frame, str) and frame.startswith(MOVE_REQUEST):
+                if not isinstance(frame, str):
+                    await websocket.send(frame)
+                    continue
+                if frame.startswith(MOVE_REQUEST):
                     await log.append(frame)
-                await websocket.send(answer(frame) if isinstance(frame, str) else frame)
+                    await websocket.send(answer(frame))
+                    if rooms is not None:
+                        rooms.moved(websocket)
+                    continue
+                await websocket.send((rooms and rooms.seat(websocket, frame)) or answer(frame))
 
         try:
             async with serve(

@@ -67,6 +67,8 @@ def arguments_and_answer(description: str) -> tuple[argparse.Namespace, Callable
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--reply-bytes", type=int, default=0, help="pad replies to this many characters")
     parser.add_argument("--replies", help="a JSON list of recorded replies to answer with, in turn")
+    parser.add_argument("--room-size", type=int, default=1,
+                        help="durable echo: rooms of this many connections, each move's progress to the others")
     args = parser.parse_args()
     if args.replies:
         with open(args.replies, encoding="utf-8") as file:

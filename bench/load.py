@@ -149,12 +149,16 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def echo_server(reply_bytes: int, replies: list[str] | None = None, kind: str = "asyncio") -> Iterator[Target]:
+def echo_server(
+    reply_bytes: int, replies: list[str] | None = None, kind: str = "asyncio", room_size: int = 1
+) -> Iterator[Target]:
     """The baseline: answers with `replies` (the game server's own move replies, recorded in the same run) when
     there are some, else with the request padded to `reply_bytes`. `kind`: on websockets' asyncio server, like the
     game server (echo_server.py), or on its sans-I/O core with no task per connection (echo_sansio.py)."""
     script = ECHO_SCRIPTS[kind]
     command = [sys.executable, str(BENCH / script), "--port", "0", "--reply-bytes", str(reply_bytes)]
+    if room_size > 1:
+        command += ["--room-size", str(room_size)]
     with tempfile.TemporaryDirectory(prefix="freecell-arena-echo-") as directory:
         if replies:
             path = Path(directory) / "replies.json"
@@ -268,6 +272,7 @@ class Result:
     late_sends: int
     reply_bytes: float
     reply_samples: list[str]
+    room_frames: int
     server_cpu: float  # share of one core over the window
     server_cpu_s: float  # CPU seconds the server spent in the window
     server_waited: float  # share of the window its event loop was runnable but had no CPU (a busy machine)
@@ -306,6 +311,7 @@ class Result:
             f"errors {errors}{detail}  late {self.late_sends}  server cpu {self.server_cpu:4.0%} "
             f"({self.server_us_per_move:.0f} us/move, waited for a cpu {self.server_waited:4.0%}){children}  "
             f"peak rss {self.server_peak_rss / 2**20:6.1f} MiB  client cpu {self.client_cpu:4.0%}"
+            + (f"  room frames/move {self.room_frames / self.moves:.2f}" if self.room_frames and self.moves else "")
         )
 
 
@@ -323,7 +329,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
         plans.append(Plan(url=target.url, mode=mode, connections=count,
                           first_index=first, total_connections=args.connections, duration_s=args.duration,
                           rate_per_s=args.rate, max_moves=moves, variant=args.variant, idle=idle, seed=number + 1,
-                          event_loop=args.client_loop))
+                          event_loop=args.client_loop, room_size=args.room_size))
         first += count
     workers = [context.Process(target=worker, args=(plan, ready, go, stop_all, results), daemon=True)
                for plan in plans]
@@ -380,6 +386,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
         late_sends=sum(report.late_sends for report in reports),
         reply_bytes=sum(report.reply_bytes for report in reports) / max(1, moves),
         reply_samples=[sample for report in reports for sample in report.reply_samples],
+        room_frames=sum(report.room_frames for report in reports),
         server_cpu=server_cpu_s / max(window, 1e-9),
         server_cpu_s=server_cpu_s,
         server_waited=server_waited,
@@ -420,7 +427,7 @@ def compare(args: argparse.Namespace, database: str) -> tuple[Result | None, Res
         reply_bytes = round(server_result.reply_bytes) or DEFAULT_REPLY_BYTES
         replies = server_result.reply_samples
     if args.target in ("echo", "both"):
-        with echo_server(reply_bytes, replies, args.echo) as target:
+        with echo_server(reply_bytes, replies, args.echo, args.room_size) as target:
             echo_result = run_load(target, args)
         how = f"the server's {len(replies)} recorded move replies" if replies else "padded with x"
         print(echo_result.line() + f"  (replies {reply_bytes} B, {how})", flush=True)
@@ -500,6 +507,10 @@ def figures(args: argparse.Namespace) -> None:
         paced = argparse.Namespace(**{**vars(args), "connections": 1000, "rate": 5000.0, "target": "server"})
         print(f"# paced 5000 moves/s over 1000 connections ({database})", flush=True)
         compare(paced, database)
+    print("# rooms of 64 players, flat out, beside the durable echo that sends each move's progress to the room",
+          flush=True)
+    compare(argparse.Namespace(**{**vars(args), "connections": 1024, "rate": None, "target": "both",
+                                  "echo": "durable", "room_size": 64}), "sqlite")
     print("# idle memory (1000 greeted connections)", flush=True)
     idle_memory(argparse.Namespace(**{**vars(args), "connections": 1000}), "sqlite")
 
@@ -511,6 +522,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of load per run (default %(default)s)")
     parser.add_argument("--rate", type=float, help="paced: moves per second over all connections (default: flat out)")
     parser.add_argument("--max-moves", type=int, help="stop after this many moves in all")
+    parser.add_argument("--room-size", type=int, default=1,
+                        help="race in rooms of this many players (2-64; default: one-player rooms); the echo "
+                             "baseline must be durable, which then sends each move's progress to the room")
     parser.add_argument("--target", choices=("server", "echo", "both"), default="both")
     parser.add_argument("--echo", choices=tuple(ECHO_SCRIPTS), default="asyncio",
                         help="the echo baseline: websockets' asyncio server like the game server (default), its "
@@ -548,6 +562,10 @@ def main(argv: list[str] | None = None) -> int:
         SERVER_OPTIONS["FREECELL_ARENA_EVENT_LOOP"] = args.event_loop
     if not 1 <= args.connections <= 2000:
         parser.error("--connections must be 1 to 2000")
+    if not 1 <= args.room_size <= 64:
+        parser.error("--room-size must be 1 to 64 (a room's most players)")
+    if args.room_size > 1 and args.target != "server" and args.echo != "durable":
+        parser.error("--room-size needs --echo durable (the echo that sends progress to the room) or --target server")
     if args.duration <= 0 or args.duration > 600:
         parser.error("--duration must be more than 0 and at most 600 seconds")
     if args.workers < 1:

@@ -5,6 +5,11 @@ moves chosen by the engine on its own copy of the game (a random legal move, fou
 request at a time: the next move leaves when the previous reply is in (flat out), or at its slot of a fixed
 schedule (paced). A game that ends, or reaches `game_moves`, is left and a new room is created.
 
+With `room_size` N > 1 the connections of a client process race in rooms of N instead: the first of each N
+creates the room, the others join it by its code, the first starts the race, and everyone plays the deal; the
+others' progress arrives between a player's replies (read and parsed, as a browser would). A player whose game
+ends, or reaches `game_moves`, stops: the race goes on without it.
+
 Against the echo server the client does exactly the same work (same frames, same engine calls, same JSON
 parsing); the echo's reply simply stands in for `move_accepted`. Only move round trips are counted.
 """
@@ -51,6 +56,7 @@ class Plan:
     idle: bool = False  # greet, then hold the connections open until told to stop (memory figure)
     seed: int = 1
     event_loop: str = "auto"
+    room_size: int = 1
 
 
 @dataclass
@@ -62,6 +68,8 @@ class Report:
     errors: dict[str, int] = field(default_factory=dict)
     latencies_ms: list[float] = field(default_factory=list)
     late_sends: int = 0
+    room_frames: int = 0
+    """Frames read while waiting for a move's reply (the room's progress, in room mode)."""
     reply_bytes: int = 0
     reply_samples: list[str] = field(default_factory=list)
     """The first `REPLY_SAMPLES` move replies as sent: the echo server replays them (bench/echo_server.py)."""
@@ -97,13 +105,14 @@ class Player:
                 data = json.loads(frame)
                 if data.get("id") == request_id:
                     return data, str(frame)
+                self.report.room_frames += 1
 
     async def open(self) -> None:
         self.websocket = await connect(self.plan.url, open_timeout=SETUP_TIMEOUT_S, proxy=None, max_queue=None)
         welcome, _ = await self.request({"type": "hello", "name": f"load-{self.index}", "bot": True})
         if welcome.get("type") not in ("welcome", "echo", "hello"):
             raise RuntimeError(f"hello refused: {welcome}")
-        if not self.plan.idle:
+        if not self.plan.idle and self.plan.room_size == 1:
             await self.new_game()
 
     async def new_game(self) -> None:
@@ -131,6 +140,27 @@ class Player:
                 if data.get("type") == "race_started":
                     return int(data["game"]["seed"])
 
+    async def join_race(self, code: asyncio.Future[str], host: bool, deal: int) -> None:
+        """Room mode: the host creates the room (its code to the others) and, once `code`'s room is full,
+        starts the race; everyone then plays the deal."""
+        if host:
+            options = {"countdown_s": 0, "autoplay": True, "max_players": self.plan.room_size}
+            created, _ = await self.request({"type": "create_room", "variant": self.plan.variant, "deal": deal,
+                                             "options": options})
+            if created.get("type") != "room":
+                raise RuntimeError(f"create_room refused: {created}")
+            code.set_result(created["room"]["code"])
+        else:
+            joined, _ = await self.request({"type": "join_room", "code": await code})
+            if joined.get("type") != "room":
+                raise RuntimeError(f"join_room refused: {joined}")
+        self.in_room = True
+
+    async def race_dealt(self, deal: int) -> None:
+        seed = await self.race_started() if self.plan.mode == "server" else deal
+        self.game = Game(self.variant, seed, autoplay=True)
+        self.report.games += 1
+
     def choose(self) -> Move | None:
         assert self.game is not None
         moves = list(self.game.board.legal_moves)
@@ -145,6 +175,8 @@ class Player:
             assert self.game is not None
             move = self.choose()
             if move is None or self.game.player_moves >= self.plan.game_moves or self.game.board.is_won():
+                if self.plan.room_size > 1:
+                    return  # the race goes on without this player
                 await self.new_game()
                 continue
             if schedule is not None:
@@ -158,6 +190,8 @@ class Player:
             kind = reply.get("type")
             if kind == "error":
                 report.error(str(reply.get("code")))
+                if self.plan.room_size > 1:
+                    return
                 await self.new_game()
                 continue
             report.moves += 1
@@ -224,6 +258,8 @@ async def drive(plan: Plan, ready: Any, go: ProcessEvent, stop_all: ProcessEvent
                 return None
 
     opened = [player for player in await asyncio.gather(*(open_one(p) for p in players)) if player is not None]
+    if plan.room_size > 1 and not plan.idle:
+        await seat_rooms(opened, plan.room_size, rng)
     report.connected = len(opened)
     ready.put(("ready", report.connected, report.failed_connections))
     if not await asyncio.to_thread(go.wait, SETUP_TIMEOUT_S * 2):
@@ -241,6 +277,23 @@ async def drive(plan: Plan, ready: Any, go: ProcessEvent, stop_all: ProcessEvent
         report.cpu_s = sum(process.cpu_times()[:2]) - cpu_before
         await asyncio.gather(*(player.close() for player in opened))
     return report
+
+
+async def seat_rooms(players: list[Player], size: int, rng: random.Random) -> None:
+    """Room mode: rooms of `size` (the last one may be smaller), each raced on a deal of its own."""
+    loop = asyncio.get_running_loop()
+
+    async def one_room(members: list[Player]) -> None:
+        code: asyncio.Future[str] = loop.create_future()
+        deal = rng.randint(1, 1_000_000)
+        await asyncio.gather(*(member.join_race(code, number == 0, deal) for number, member in enumerate(members)))
+        host, *_ = members
+        dealt = [asyncio.ensure_future(member.race_dealt(deal)) for member in members[1:]]
+        await host.request({"type": "start_race"})
+        await asyncio.gather(host.race_dealt(deal), *dealt)
+
+    async with asyncio.timeout(SETUP_TIMEOUT_S):
+        await asyncio.gather(*(one_room(players[start:start + size]) for start in range(0, len(players), size)))
 
 
 async def run_moves(plan: Plan, players: list[Player], began: float) -> None:

@@ -50,6 +50,27 @@ def test_the_sans_io_echo_answers_with_the_recorded_replies_too() -> None:
     assert "errors 0" in echo and "recorded move replies" in echo, echo
 
 
+def test_rooms_of_several_players_race_on_the_server_and_the_durable_echo_alike() -> None:
+    """Room mode: the players of a room race one deal, and each hears the others' progress from both servers
+    (coalescing off: every move is a frame to each of the two others)."""
+    result = bench("--connections", "6", "--room-size", "3", "--duration", "2", "--client-processes", "1",
+                   "--echo", "durable", "--setting", "progress_window_ms=0")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    for name in ("server (sqlite)", "echo (durable)"):
+        line = next(line for line in lines if line.startswith(name))
+        assert "errors 0" in line and re.search(r"conns\s+6\b", line), line
+        frames = re.search(r"room frames/move (\d+\.\d+)", line)
+        # each move is a frame to each of the 2 others, read while they still play (a player whose game ended
+        # stops reading): more than none, never more than 2
+        assert frames is not None and 0.2 <= float(frames.group(1)) <= 2, line
+
+
+def test_rooms_need_the_echo_that_tells_the_room() -> None:
+    result = bench("--connections", "4", "--room-size", "2")
+    assert result.returncode == 2 and "--room-size needs --echo durable" in result.stderr
+
+
 def test_a_process_the_server_starts_is_counted_beside_it() -> None:
     """With daily preparation on (off by default in the bench), the solver worker's CPU is printed, not hidden."""
     result = bench("--connections", "3", "--duration", "2", "--client-processes", "1", "--target", "server",

@@ -273,6 +273,7 @@ class Result:
     reply_bytes: float
     reply_samples: list[str]
     room_frames: int
+    games: int
     server_cpu: float  # share of one core over the window
     server_cpu_s: float  # CPU seconds the server spent in the window
     server_waited: float  # share of the window its event loop was runnable but had no CPU (a busy machine)
@@ -311,6 +312,7 @@ class Result:
             f"errors {errors}{detail}  late {self.late_sends}  server cpu {self.server_cpu:4.0%} "
             f"({self.server_us_per_move:.0f} us/move, waited for a cpu {self.server_waited:4.0%}){children}  "
             f"peak rss {self.server_peak_rss / 2**20:6.1f} MiB  client cpu {self.client_cpu:4.0%}"
+            + (f"  moves/game {self.moves / self.games:.0f}" if self.games and self.moves else "")
             + (f"  room frames/move {self.room_frames / self.moves:.2f}" if self.room_frames and self.moves else "")
         )
 
@@ -387,6 +389,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
         reply_bytes=sum(report.reply_bytes for report in reports) / max(1, moves),
         reply_samples=[sample for report in reports for sample in report.reply_samples],
         room_frames=sum(report.room_frames for report in reports),
+        games=sum(report.games for report in reports),
         server_cpu=server_cpu_s / max(window, 1e-9),
         server_cpu_s=server_cpu_s,
         server_waited=server_waited,

@@ -65,6 +65,7 @@ class Report:
     failed_connections: int = 0
     moves: int = 0
     games: int = 0
+    """Games begun during the run (each a leave, a create, a start: work for the server beside the moves)."""
     errors: dict[str, int] = field(default_factory=dict)
     latencies_ms: list[float] = field(default_factory=list)
     late_sends: int = 0
@@ -265,6 +266,7 @@ async def drive(plan: Plan, ready: Any, go: ProcessEvent, stop_all: ProcessEvent
     if not await asyncio.to_thread(go.wait, SETUP_TIMEOUT_S * 2):
         raise RuntimeError("never told to go")
     process = psutil.Process()
+    report.games = 0  # those begun during the run: the ones set up before it are not the load's
     cpu_before = sum(process.cpu_times()[:2])
     began = time.perf_counter()
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from freecell_arena.engine.cards import RANK_LETTERS, SUIT_LETTERS, card_from_text
+from freecell_arena.engine.cards import make_card
 from freecell_arena.engine.errors import BadSeedError
 
 MASK64 = (1 << 64) - 1
@@ -39,7 +39,9 @@ def microsoft_order(deal_number: int) -> list[int]:
         state = (state * 214013 + 2531011) & 0x7FFFFFFF
         j = 51 - (state >> 16) % (52 - i)
         deck[i], deck[j] = deck[j], deck[i]
-    return [card_from_text(RANK_LETTERS[index // 4] + SUIT_LETTERS[index % 4]) for index in deck]
+    # index i is rank i // 4 + 1 of suit i % 4 (C, D, H, S: the suits' numbers): make_card(i // 4 + 1, i % 4),
+    # which is i + 4 (dealt at every game's start: no trip through the cards' text)
+    return [make_card(index // 4 + 1, index % 4) for index in deck]
 
 
 class SplitMix64:

@@ -18,6 +18,7 @@ from freecell_arena.protocol.messages import (
     JoinRoomRequest,
     MoveRequest,
     ProgressMessage,
+    RaceOverMessage,
     ReplayRequest,
     ResignRequest,
     RoomOptions,
@@ -101,6 +102,21 @@ def test_refusals_name_why_and_change_nothing(state: SharedState, clock: ManualC
             play.move(player, request)
         assert refused.value.code == code
     assert state.games[state.players["host"].game_id or ""].game.actions == []
+
+
+def test_the_state_of_a_finished_race_brings_its_standings_again(state: SharedState, clock: ManualClock) -> None:
+    """A page reloaded after the race (or a player back after a drop) shows the standings, not only the counts."""
+    parts = racing(state, clock, "host", "guest")
+    assert len(parts.play.get_state("host", StateRequest(id=1)).replies) == 1, "no standings while it runs"
+    for player in ("host", "guest"):
+        parts.play.resign(player, ResignRequest())
+    parts.tick()
+    room = state.rooms[state.players["host"].room_code or ""]
+    state_message, standings = parts.play.get_state("guest", StateRequest(id=2)).replies
+    assert isinstance(state_message, GameStateMessage) and state_message.id == 2
+    assert isinstance(standings, RaceOverMessage) and standings.code == room.code
+    assert standings.seed == room.record.seed, "the seed is public once the race is over"
+    assert sorted(row.player_id for row in standings.standings) == ["guest", "host"]
 
 
 def test_state_and_replays_show_only_what_may_be_seen(state: SharedState, clock: ManualClock) -> None:

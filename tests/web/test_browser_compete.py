@@ -71,6 +71,11 @@ async def test_a_rated_race_in_the_browser_moves_ratings_the_way_the_standings_g
         await expect(player.page.locator(".share-output")).to_have_attribute("data-copied", "true")
         assert await player.page.evaluate("navigator.clipboard.readText()") == await shared.input_value()
 
+        await player.page.reload()  # the standings, Share and the review link come back with the page
+        await expect(theirs).to_have_attribute("data-rank", "1")
+        await expect(mine).to_have_attribute("data-rank", "2")
+        await expect(player.page.get_by_role("button", name="Share")).to_be_visible()
+
         await player.page.get_by_role("link", name="Review against par").click()
         review = player.page.get_by_role("region", name="Results against par")
         await expect(review).to_have_attribute("data-par", str(par.moves))

@@ -135,7 +135,7 @@ class Arena:
         welcome = WelcomeMessage(
             id=request.id, player_id=player_id, name=state.record.display_name, token=request.token or "", resumed=True
         )
-        effect = Effect(replies=[welcome, self.play.state_message(player_id, None)])
+        effect = Effect(replies=[welcome, self.play.state_message(player_id, None), *self.play.race_result(player_id)])
         return effect.merge(self.lobby.connection_changed(player_id, connected=True))
 
     def disconnect(self, player_id: str) -> Effect:

@@ -15,7 +15,7 @@ from freecell_arena.core.events import room_topic
 from freecell_arena.core.player_game import MOVE_ACCEPTED, PLAYED_MOVE, PlayerGame, played
 from freecell_arena.core.ports import MoveRecord, Record
 from freecell_arena.core.race_clock import RaceClock
-from freecell_arena.core.room_messages import Connected, game_over
+from freecell_arena.core.room_messages import Connected, game_over, race_over_message
 from freecell_arena.core.shared_state import SharedState
 from freecell_arena.engine import (
     Counts,
@@ -32,6 +32,7 @@ from freecell_arena.protocol.messages import (
     GameStateMessage,
     MoveRequest,
     ProgressMessage,
+    RaceOverMessage,
     ReplayMessage,
     ReplayRequest,
     RequestId,
@@ -184,7 +185,15 @@ class Play:
     # ------------------------------------------------------------------ state and replays
 
     def get_state(self, player_id: str, request: StateRequest) -> Effect:
-        return Effect(replies=[self.state_message(player_id, request.id)])
+        return Effect(replies=[self.state_message(player_id, request.id), *self.race_result(player_id)])
+
+    def race_result(self, player_id: str) -> list[RaceOverMessage]:
+        """The standings of the player's finished race, again: a page reloaded after `race_over` (or a player
+        back after a drop) shows them as they were, with their share and review links, not only the counts."""
+        room = self.state.room_of_player(player_id)
+        if room is None or room.status != FINISHED or not room.everyone_done():
+            return []
+        return [race_over_message(room)]
 
     def state_message(self, player_id: str, request_id: RequestId) -> GameStateMessage:
         now = self.state.clock.now()

@@ -59,5 +59,9 @@ def race_started(room: Room, game: PlayerGame, now: datetime) -> Publication:
 
 
 def race_over(room: Room, version: RoomVersion | None = None) -> Publication:
-    message = RaceOverMessage(code=room.code, seed=room.record.seed, standings=room.standings())
-    return Publication(room_topic(room.code), message, version=version)
+    return Publication(room_topic(room.code), race_over_message(room), version=version)
+
+
+def race_over_message(room: Room) -> RaceOverMessage:
+    """The final standings, and the seed (public once the race is over, for every variant)."""
+    return RaceOverMessage(code=room.code, seed=room.record.seed, standings=room.standings())

@@ -71,9 +71,12 @@ async def test_a_rated_race_in_the_browser_moves_ratings_the_way_the_standings_g
         await expect(player.page.locator(".share-output")).to_have_attribute("data-copied", "true")
         assert await player.page.evaluate("navigator.clipboard.readText()") == await shared.input_value()
 
-        await player.page.reload()  # the standings, Share and the review link come back with the page
+        gained, lost_text = await up.get_attribute("data-delta") or "", await down.inner_text()
+        await player.page.reload()  # the standings, their rating changes and Share come back with the page
         await expect(theirs).to_have_attribute("data-rank", "1")
         await expect(mine).to_have_attribute("data-rank", "2")
+        await expect(up).to_have_attribute("data-delta", gained)
+        await expect(down).to_have_text(lost_text)
         await expect(player.page.get_by_role("button", name="Share")).to_be_visible()
 
         await player.page.get_by_role("link", name="Review against par").click()

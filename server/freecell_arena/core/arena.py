@@ -25,6 +25,7 @@ from freecell_arena.core.play import Play, PlayDeps
 from freecell_arena.core.players import Players
 from freecell_arena.core.quick_race import QuickRaceDeps, QuickRaceRules, QuickRaces
 from freecell_arena.core.race_clock import RaceClock
+from freecell_arena.core.race_ratings import FinishedRace
 from freecell_arena.core.races import RaceDeps, Races
 from freecell_arena.core.rebuild import Rebuild, RebuildDeps
 from freecell_arena.core.replica import Replica, ReplicaDeps
@@ -48,7 +49,7 @@ from freecell_arena.protocol.messages import (
     UndoRequest,
     WelcomeMessage,
 )
-from freecell_arena.protocol.vocabulary import LOBBY
+from freecell_arena.protocol.vocabulary import FINISHED, LOBBY
 
 
 class Arena:
@@ -170,6 +171,12 @@ class Arena:
         """The variant of the player's current game ("" without one), for the adapter's move metrics."""
         game = self.state.current_game(player_id)
         return game.variant.id if game is not None else ""
+
+    def finished_race(self, player_id: str) -> FinishedRace | None:
+        room = self.state.room_of_player(player_id)
+        if room is None or room.status != FINISHED:
+            return None
+        return FinishedRace(room.record.room_id, room.code, room.variant.id)
 
     # ------------------------------------------------------------------ time, and what the operator sees
 

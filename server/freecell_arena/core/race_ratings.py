@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from freecell_arena.core.ratings import Ladder, Placement, Rating, RatingChange, RatingLedger, rateable, settle_race
 from freecell_arena.protocol.messages import RaceRatingsMessage, RatingChangeView, RatingView, Standing
@@ -61,9 +61,26 @@ async def rate_finished_race(end: RaceEnd, ledger: RaceRatings) -> RaceRatingsMe
     changes = await settle_race(ledger, end.room_id, end.variant, end.placements, end.at)
     if changes is None:  # rated already: tell the same numbers the first rater stored
         changes = await ledger.changes_of(end.room_id)
+    return ratings_message(end.code, end.variant, changes)
+
+
+class FinishedRace(NamedTuple):
+    """A finished race a player sits in (`Sessions.finished_race`): where its rating changes are stored."""
+
+    room_id: str
+    code: str
+    variant: str
+
+
+async def ratings_again(race: FinishedRace, ledger: RaceRatings) -> RaceRatingsMessage | None:
+    """The rating changes the race made, as they were told when it was rated (None: not rated, or not yet)."""
+    return ratings_message(race.code, race.variant, await ledger.changes_of(race.room_id))
+
+
+def ratings_message(code: str, variant: str, changes: list[RatingChange]) -> RaceRatingsMessage | None:
     if not changes:
         return None
-    return RaceRatingsMessage(code=end.code, variant=end.variant, changes=[change_view(change) for change in changes])
+    return RaceRatingsMessage(code=code, variant=variant, changes=[change_view(change) for change in changes])
 
 
 def rating_view(rating: Rating) -> RatingView:

@@ -14,6 +14,7 @@ from typing import Protocol
 
 from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.ports import DailyRecord, PlayerRecord, Record, RoomVersion, StoredGame, StoredRoom
+from freecell_arena.core.race_ratings import FinishedRace
 from freecell_arena.core.replica import RemoteEvent, RoomCopy
 from freecell_arena.protocol.messages import HelloRequest, Message
 
@@ -41,6 +42,10 @@ class Sessions(Protocol):
 
     def variant_of(self, player_id: str) -> str:
         """The variant of the player's current game ("" without one), for the move metrics."""
+        ...
+
+    def finished_race(self, player_id: str) -> FinishedRace | None:
+        """The finished race the player sits in, if any (its rating changes are told again on resume)."""
         ...
 
 

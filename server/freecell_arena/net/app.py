@@ -157,6 +157,13 @@ class ArenaServer:
             self.race_end.ended(effect.race_end)
         return stored
 
+    async def resumed(self, connection: Connection) -> None:
+        """A player back (a reloaded page): their finished race's rating changes once more, after the standings
+        that came with their state (`Play.race_result`)."""
+        race = self.sessions.finished_race(connection.player_id or "")
+        if race is not None and (message := await self.race_end.ratings_again(race)) is not None:
+            connection.send(message)
+
     async def answer_or_prepare(self, connection: Connection, request: Message) -> bool:
         """For a request of `PREPARED_TYPES` only. Read-only queries are answered here, outside core: True. For
         the others, load what core cannot wait for (today's daily deal and the player's ranked attempt; a game or

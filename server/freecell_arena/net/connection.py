@@ -127,6 +127,10 @@ class Host(Protocol):
         """Answer a query outside core (True), or load what core needs for the request (False)."""
         ...
 
+    async def resumed(self, connection: Connection) -> None:
+        """The player said hello with their token and has their state: what the store adds to it."""
+        ...
+
     def remember_connection(self, connection: Connection) -> None: ...
 
     def forget_connection(self, connection: Connection) -> None: ...
@@ -345,7 +349,8 @@ class Connection:
             return
         await self.server.take_over(player_id, self)
         self._become(player_id, token_hash)
-        await self.server.execute(sessions.resume(player_id, request), self, request.id)
+        if await self.server.execute(sessions.resume(player_id, request), self, request.id):
+            await self.server.resumed(self)
         self._sync_room_subscription()
 
     def _become(self, player_id: str, token_hash: str) -> None:

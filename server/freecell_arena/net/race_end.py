@@ -13,10 +13,11 @@ import asyncio
 import logging
 
 from freecell_arena.core.events import Publisher, room_topic
-from freecell_arena.core.race_ratings import RaceEnd, RaceRatings, rate_finished_race
+from freecell_arena.core.race_ratings import FinishedRace, RaceEnd, RaceRatings, rate_finished_race, ratings_again
 from freecell_arena.net.background import BackgroundTasks
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
+from freecell_arena.protocol.messages import RaceRatingsMessage
 
 log = logging.getLogger(__name__)
 RATING_WAIT_S = 5.0
@@ -66,6 +67,16 @@ class RaceEndService:
             await self.pars.par_of(end.variant, end.seed)
         except Exception as error:  # a review asks again later
             self.failures.warning("par", f"the par of race {end.code} failed: {one_line(error)}")
+
+    async def ratings_again(self, race: FinishedRace) -> RaceRatingsMessage | None:
+        """The rating changes of a finished race, for a player back in its room (a reloaded page): None when it
+        rated nobody, is not rated yet (the live `race_ratings` follows), or the store could not say."""
+        try:
+            return await ratings_again(race, self.ratings)
+        except Exception as error:  # the standings still show; only the Rating column is missing
+            self.failures.warning("ratings again", f"race {race.code}'s rating changes could not be read: "
+                                                   f"{one_line(error)}")  # fmt: skip
+            return None
 
     async def close(self) -> None:
         """Wait a little for ratings being written (a shutdown should not lose them), then cancel what is left (the

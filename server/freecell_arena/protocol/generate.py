@@ -108,7 +108,9 @@ Spoilers: the room sees counts only (`progress`), never an opponent's moves or b
 the race is over. In Cell Eleven face-down cards are `null` and the seed stays `null` until the race ends.
 
 Reconnect: send `hello` with the `token`; the reply `welcome` (`resumed: true`) is followed by
-`game_state` with your room and your game, rebuilt from the stored moves (also after a server restart).
+`game_state` with your room and your game, rebuilt from the stored moves (also after a server restart). When
+that room's race is over, `race_over` (the standings) follows again, then `race_ratings` if the race was rated;
+`get_state` in a finished room is followed by `race_over` too.
 
 Race again: after `race_over` a member sends `race_again`: the first opens the series' next room (same options,
 a deal the server draws; the finished room's `next_code` points to it, stored, so a late reload finds it) and

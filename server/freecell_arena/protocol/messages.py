@@ -760,7 +760,8 @@ class ProgressMessage(Message):
 
 
 class RaceOverMessage(Message):
-    """Final standings. `seed` is now public for every variant; replays are available."""
+    """Final standings. `seed` is now public for every variant; replays are available. Sent again after
+    `game_state` to a member of the finished room (a resumed `welcome`, `get_state`)."""
 
     type: Literal["race_over"] = "race_over"
     code: str
@@ -1029,7 +1030,8 @@ class RatingChangeView(Message):
 
 
 class RaceRatingsMessage(Message):
-    """Sent to the room right after `race_over` of a rated race: each player's change and new rating."""
+    """Sent to the room right after `race_over` of a rated race: each player's change and new rating (again to
+    a member back in the finished room, after its `race_over`)."""
 
     type: Literal["race_ratings"] = "race_ratings"
     code: str

@@ -66,6 +66,7 @@ async def prepare_database(url: str) -> None:
     from freecell_arena.store import DatabaseNotMigratedError, check_migrated, migrate
 
     if is_sqlite(url):
+        _require_sqlite_folder(url)
         await _maybe_await(migrate(url))
         return
     try:
@@ -74,6 +75,20 @@ async def prepare_database(url: str) -> None:
         raise NotMigrated(url) from None
     if ready is False:
         raise NotMigrated(url)
+
+
+def _require_sqlite_folder(url: str) -> None:
+    """A SQLite file goes into a folder that must exist: said here, before a driver thread is started for it
+    (its failure could outlive the event loop and print a traceback on the way out)."""
+    from pathlib import Path
+
+    from freecell_arena.store.urls import parse_database_url
+
+    database = parse_database_url(url).database
+    if database and database != ":memory:" and not database.startswith("file:"):
+        folder = Path(database).expanduser().absolute().parent
+        if not folder.is_dir():
+            raise OSError(f"the folder {folder} does not exist")
 
 
 def cluster_problem(settings: Settings) -> str | None:

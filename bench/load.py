@@ -17,6 +17,7 @@ Traffic goes to 127.0.0.1 only; every run is bounded by `--duration` (and `--max
 from __future__ import annotations
 
 import argparse
+import collections
 import contextlib
 import importlib.util
 import json
@@ -33,6 +34,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import psutil
 
@@ -85,14 +87,20 @@ def started(name: str, command: list[str], listeners: int = 1) -> Iterator[Targe
     """Start `command` and wait for `listeners` `listening on` lines (a supervisor's workers print one each)."""
     process = subprocess.Popen(command, cwd=REPO, env=_environment(), stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
+    log: collections.deque[str] = collections.deque(maxlen=100)
+    threading.Thread(target=_drain, args=(process.stderr, log), daemon=True).start()  # a full pipe would stall it
     try:
         urls: list[str] = []
+        said: list[str] = []
         deadline = time.monotonic() + START_TIMEOUT_S
         while len(urls) < listeners:  # other lines (the supervisor's, `play at`) are passed over
             line = _read_line(process, max(0.0, deadline - time.monotonic()))
             if not line:  # no line in time, or the end of its output
-                errors = process.stderr.read() if process.poll() is not None and process.stderr else "(still running)"
-                raise RuntimeError(f"{name} did not start within {START_TIMEOUT_S:g} s: {errors}")
+                state = "still running" if process.poll() is None else f"exited with {process.returncode}"
+                time.sleep(0.2)  # the last lines it logged
+                raise RuntimeError(f"{name} did not start within {START_TIMEOUT_S:g} s ({state}); its output: "
+                                   f"{said}; its log: {''.join(log)[-4000:] or '(nothing)'}")
+            said.append(line.strip())
             if match := LISTENING.search(line):
                 urls.append(match.group(1))
         yield Target(name, urls[0], process, whole_tree=listeners > 1)
@@ -103,6 +111,13 @@ def started(name: str, command: list[str], listeners: int = 1) -> Iterator[Targe
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(15)
+
+
+def _drain(stream: IO[str] | None, into: collections.deque[str]) -> None:
+    """Read a server's log as it comes, keeping the last lines (shown if it fails to start)."""
+    if stream is not None:
+        for line in stream:
+            into.append(line)
 
 
 def _read_line(process: subprocess.Popen[str], timeout: float) -> str:

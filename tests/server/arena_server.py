@@ -6,6 +6,8 @@ when several test directories are collected together.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from freecell_arena.core.clock import Clock
@@ -55,3 +57,15 @@ async def start_arena(database_url: str, clock: Clock | None = None, **overrides
     server = ArenaServer(settings, store, GroupCommitWriter(store), clock)
     await server.start()
     return server
+
+
+@contextlib.asynccontextmanager
+async def started_arena(
+    database_url: str, clock: Clock | None = None, **overrides: object
+) -> AsyncIterator[ArenaServer]:
+    """`start_arena`, shut down after (a fixture's body)."""
+    server = await start_arena(database_url, clock, **overrides)
+    try:
+        yield server
+    finally:
+        await server.shutdown()

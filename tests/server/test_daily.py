@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from arena_client import ArenaClient, connect_player
-from arena_server import start_arena
+from arena_server import start_arena, started_arena
 from boards_helpers import ManualClock, http_get, play, without_id
 from serverprocess import server_env
 
@@ -32,14 +32,11 @@ SECRET = "a test secret, not the production one"
 @pytest.fixture
 async def daily_arena(database_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
     clock = ManualClock(datetime(2026, 11, 22, 23, 0, tzinfo=UTC))
-    server = await start_arena(
+    async with started_arena(
         database_url, clock, daily_variants="freecell,cell-eleven", daily_secret=SECRET,
         daily_finalize_delay_s=0, daily_solver_nodes=50_000,
-    )  # fmt: skip
-    try:
+    ) as server:  # fmt: skip
         yield server, clock
-    finally:
-        await server.shutdown()
 
 
 async def test_a_day_from_commitment_to_reveal(daily_arena: tuple[ArenaServer, ManualClock]) -> None:

@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
-from arena_server import start_arena
+from arena_server import started_arena
 from boards_helpers import ManualClock
 
 from freecell_arena.net.app import ArenaServer
@@ -19,11 +19,8 @@ async def clocked_daily_server(
 ) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
     """The server and its clock, set `days_ago` days back (players made then are older than today's deal)."""
     clock = ManualClock(datetime.now(UTC).replace(microsecond=0) - timedelta(days=days_ago))
-    server = await start_arena(
+    async with started_arena(
         sqlite_url, clock, daily_variants="freecell", daily_secret=secret, daily_solver_nodes=50_000,
         rate_limit_per_s=10_000.0, rate_limit_burst=10_000,
-    )  # fmt: skip
-    try:
+    ) as server:  # fmt: skip
         yield server, clock
-    finally:
-        await server.shutdown()

@@ -154,7 +154,7 @@ class Play:
         if game.room_code is None:
             return []
         room = self.state.rooms.get(game.room_code)
-        if room is not None and len(room.members) - (game.player_id in room.members) == 0:
+        if room is not None and room.members.keys() <= {game.player_id}:
             return []
         message = ProgressMessage(code=game.room_code, progress=game.progress(now, counts))
         return [Publication(room_topic(game.room_code), message, skip=game.player_id)]

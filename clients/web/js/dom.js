@@ -58,6 +58,12 @@ export function formatTime(iso) {
   return Number.isNaN(date.getTime()) ? '' : date.toLocaleString();
 }
 
+/** The time of day alone, where the day is said once already (a daily board): a narrow column on a phone. */
+export function formatClock(iso) {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}
+
 /** A table: `headers` are column titles; each row is a list of cells (text or nodes) or {cells, attributes}. */
 export function dataTable(caption, headers, rows) {
   return h('table', {},

@@ -4,7 +4,7 @@
  * the server says. After the game, the day's board around you.
  */
 
-import { dataTable, formatTime, h, notice, replace } from '../dom.js';
+import { dataTable, formatClock, formatTime, h, notice, replace } from '../dom.js';
 import { GameView } from '../game-view.js';
 import { VARIANTS, formatDuration, variantName } from '../notation.js';
 import { viewHref } from '../router.js';
@@ -157,10 +157,11 @@ export function closesText(iso, now = Date.now()) {
 /** A board's rows as a table; your row is marked; names lead to histories. */
 export function boardTable(reply, session, location) {
   if (!reply.entries.length) return h('p', {}, 'No winner on this board yet.');
+  const finished = reply.board === 'daily' ? formatClock : formatTime; // a day's board names its day once
   return dataTable('Leaderboard', ['Rank', 'Player', 'Moves', 'Time', 'Finished', 'Replay'], reply.entries.map((row) => ({
     attributes: { class: row.player_id === session.playerId ? 'me' : '', dataset: { playerId: row.player_id, rank: row.rank } },
     cells: [String(row.rank), playerLink(location, row.player_id, row.name, row.claimed),
-      String(row.player_moves), formatDuration(row.time_ms), formatTime(row.finished_at),
+      String(row.player_moves), formatDuration(row.time_ms), finished(row.finished_at),
       h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')],
   })));
 }

@@ -187,7 +187,8 @@ class RaceClock:
         deadline would have come up): a rebuild every so often, so its cost spreads to next to nothing a call."""
         if len(self._deadlines) <= 2 * len(self._watched) + 64:
             return
-        self._deadlines = [entry for entry in self._deadlines if self._watched.get(entry[2]) == entry[0]]
+        live = [entry for entry in self._deadlines if self._watched.get(entry[2]) == entry[0]]
+        self._deadlines[:] = live  # in place: `ring` may be popping this very list when a `watch` compacts it
         heapq.heapify(self._deadlines)
 
     def time_to_sweep(self, *, idle_players: bool) -> bool:

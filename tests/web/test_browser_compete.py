@@ -19,7 +19,7 @@ from arena_client import ArenaClient, connect_player
 from boards_helpers import ManualClock, play
 from clocked_server import clocked_daily_server
 from playwright.async_api import expect
-from webpages import NewPlayer
+from webpages import DESKTOP, PHONE, NewPlayer
 
 from freecell_arena.core.review import solve_par
 from freecell_arena.net.app import ArenaServer
@@ -38,7 +38,7 @@ async def test_a_rated_race_in_the_browser_moves_ratings_the_way_the_standings_g
 ) -> None:
     server, clock = compete_server
     base = f"http://127.0.0.1:{server.port}"
-    player = await new_player("Lena", base, permissions=["clipboard-read", "clipboard-write"])
+    player = await new_player("Magdalena", base, permissions=["clipboard-read", "clipboard-write"])
     await player.open("/")
     rival: ArenaClient = await connect_player(f"ws://127.0.0.1:{server.port}/", "Rival")
     try:
@@ -78,6 +78,12 @@ async def test_a_rated_race_in_the_browser_moves_ratings_the_way_the_standings_g
         await expect(up).to_have_attribute("data-delta", gained)
         await expect(down).to_have_text(lost_text)
         await expect(player.page.get_by_role("button", name="Share")).to_be_visible()
+        await player.page.set_viewport_size(PHONE)  # on a phone no column is clipped behind a scroll
+        overflow = await player.page.locator(".standings").evaluate("box => box.scrollWidth - box.clientWidth")
+        columns = await player.page.locator(".standings-table th").evaluate_all(
+            "cells => cells.map((cell) => `${cell.textContent} ${Math.round(cell.getBoundingClientRect().width)} px`)")
+        assert overflow <= 0, f"the standings overflow a phone's width by {overflow} px; columns: {columns}"
+        await player.page.set_viewport_size(DESKTOP)
 
         await player.page.get_by_role("link", name="Review against par").click()
         review = player.page.get_by_role("region", name="Results against par")

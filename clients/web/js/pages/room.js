@@ -241,7 +241,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     const ratingCell = (row) => {
       const change = rated?.get(row.player_id);
       return change ? h('span', { class: `rating-change ${change.delta >= 0 ? 'up' : 'down'}`, dataset: { delta: change.delta } },
-        deltaText(change.delta), ` → ${ratingText(change.after)}`) : '–';
+        h('span', {}, deltaText(change.delta)), ' ', h('span', {}, `→ ${ratingText(change.after)}`)) : '–'; // on a phone the new rating goes under the change
     };
     const own = over.standings.find((row) => row.player_id === session.playerId);
     const rateable = rated !== null; // the server says which races it rates, with `race_ratings`
@@ -251,11 +251,12 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
       h('h2', { id: 'standings-title' }, 'Standings'),
       h('p', {}, `${variantName(current.variant)} · ${dealLabel(current.variant, over.seed)}`),
       h('table', { class: 'standings-table' },
-        h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Result', rateable ? 'Rating' : null, 'Moves', 'Time', 'Cards home', 'Replay'].filter(Boolean).map((title) => h('th', { scope: 'col' }, title)))),
+        h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Result', rateable ? 'Rating' : null, 'Moves', 'Time', 'Cards home', 'Replay'].filter(Boolean)
+          .map((title) => h('th', { scope: 'col', class: title === 'Cards home' ? 'cards-home' : null }, title)))),
         h('tbody', {}, over.standings.map((row) => h('tr', { dataset: { playerId: row.player_id, rank: row.rank }, class: row.player_id === session.playerId ? 'me' : '' },
-          h('td', {}, String(row.rank)), h('td', {}, playerLink(location, row.player_id, row.name)), h('td', {}, PLAYER_STATUS[row.outcome] ?? row.outcome),
+          h('td', {}, String(row.rank)), h('td', { class: 'player-cell' }, playerLink(location, row.player_id, row.name)), h('td', {}, PLAYER_STATUS[row.outcome] ?? row.outcome),
           rateable ? h('td', { class: 'rating-cell' }, ratingCell(row)) : null,
-          h('td', {}, String(row.moves)), h('td', {}, formatDuration(row.time_ms)), h('td', {}, String(row.cards_on_foundations)),
+          h('td', {}, String(row.moves)), h('td', {}, formatDuration(row.time_ms)), h('td', { class: 'cards-home' }, String(row.cards_on_foundations)),
           h('td', {}, h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')))))),
       h('p', { class: 'after-race' }, h('a', { href: viewHref(location, `/review/${encodeURIComponent(code)}`) }, 'Review against par'), ' ', again),
       own ? (share ??= shareButton(session, own.game_id, location)) : null, // kept when the ratings arrive: its text stays

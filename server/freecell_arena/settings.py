@@ -126,7 +126,12 @@ class Settings(BaseSettings):
         "X-Forwarded-For give the client's address; empty: trust nobody.",
     )
 
-    par_budget_s: float = Field(default=10.0, gt=0, description="Solver seconds for a race's par (off the loop).")
+    par_solver_nodes: int = Field(
+        default=400_000, ge=1_000, description="Solver node budget for a race's par: the same par on every machine."
+    )
+    par_budget_s: float = Field(
+        default=60.0, gt=0, description="Solver time limit for a race's par (a safety net; off the loop)."
+    )
     par_at_race_end: bool = Field(
         default=True,
         description="Work out a finished race's par at once (two or more players); else when a review first asks.",

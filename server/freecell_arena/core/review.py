@@ -1,11 +1,13 @@
 """Review against par: a deal's par (the solver's certified line, as a player types it with autoplay on) and
 each player's result beside it.
 
-Par is worked out once per deal, after the race on it is over, in a worker process with a time budget
+Par is worked out once per deal, after the race on it is over, in a worker process with a node budget
 (`solve_par` is pure CPU; `freecell_arena.net.par_service` runs it off the event loop and the store keeps it per
-deal, so every process and every later race on the same deal reads it instead of solving again). A deal the
-solver does not settle within the budget has no par: the review then shows the players' results alone, and
-says why. A daily's par is the one certified when the day was prepared (`core.daily`).
+deal, so every process and every later race on the same deal reads it instead of solving again). The budget is
+counted in nodes, not seconds, so a deal's par is the same on every machine however busy it is (the seconds are
+only a safety net), as a daily's is. A deal the solver does not settle within the budget has no par: the review
+then shows the players' results alone, and says why. A daily's par is the one certified when the day was
+prepared (`core.daily`).
 
 Nothing of the deal leaves the server before the race is over for everyone (the solver's line is a full
 solution): `review` is asked for only once the room is finished, which the caller checks.
@@ -24,8 +26,13 @@ from freecell_arena.engine import RULES_VERSION, Board, variant_by_id
 from freecell_arena.engine.solver import Status, solve
 from freecell_arena.engine.view import replay_steps
 
-PAR_BUDGET_S = 10.0
-"""Seconds of solver time per deal: enough for every MS deal and 97 % of the other variants' (performance.md)."""
+PAR_NODES = 400_000
+"""The solver's node budget per deal: about 10 s on a quiet 2-core machine (30,000-40,000 nodes a second), enough
+for every MS deal and 97 % of the other variants' (performance.md). Counted in nodes, the par is the same on every
+machine and in every process."""
+PAR_BUDGET_S = 60.0
+"""The safety net in seconds: a solve that has not spent its nodes by then (a machine far busier than usual) ends
+`unknown`, and the deal is tried again at the next review."""
 
 
 class ParStatus(StrEnum):
@@ -50,10 +57,11 @@ class Par:
         return len(self.line) if self.status is ParStatus.SOLVED else None
 
 
-def solve_par(variant_id: str, seed: int, budget_s: float = PAR_BUDGET_S) -> Par:
-    """The deal's par. Pure CPU for up to `budget_s`: run it in a worker process, never on the event loop."""
+def solve_par(variant_id: str, seed: int, budget_s: float = PAR_BUDGET_S, max_nodes: int = PAR_NODES) -> Par:
+    """The deal's par: the same for the same `max_nodes` on any machine. Pure CPU for up to `budget_s`: run it in a
+    worker process, never on the event loop."""
     variant = variant_by_id(variant_id)
-    result = solve(Board.deal(variant, seed), budget=budget_s)
+    result = solve(Board.deal(variant, seed), budget=budget_s, max_nodes=max_nodes)
     if result.status is Status.SOLVED and result.solution is not None:
         line = tuple(player_actions(variant, seed, result.solution.moves))
         return Par(variant.id, seed, RULES_VERSION, ParStatus.SOLVED, line)

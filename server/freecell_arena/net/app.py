@@ -86,7 +86,7 @@ class ArenaServer:
         self.arena = Arena(self.clock, settings.max_spectators, shared=settings.redis_url is not None, quick=quick,
                            return_grace=timedelta(seconds=settings.lobby_return_grace_s))  # fmt: skip
         self.daily = DailyService(settings, store, self.arena.dailies, self.clock)
-        self.pars = ParService(store.pars, self.clock, settings.par_budget_s)
+        self.pars = ParService(store.pars, self.clock, settings.par_budget_s, settings.par_solver_nodes)
         self.queries = Queries(store, self.clock, self.daily, self.pars,
                                lambda: settings.public_url or f"http://localhost:{self.port}")  # fmt: skip
         self.cluster: ClusterBridge | None = None

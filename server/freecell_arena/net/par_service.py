@@ -1,7 +1,8 @@
 """Pars worked out after races, off the event loop: one solver worker, one solve per deal at a time.
 
 `par_of` answers from the store when the deal's par is known (any process may have solved it), else solves it
-in the worker (`core.review.solve_par`, with the budget) and stores a settled answer. Two requests for the same
+in the worker (`core.review.solve_par`, with the node budget, so the par is the same whichever process or machine
+solves it) and stores a settled answer. Two requests for the same
 deal while it is being solved share the one solve. A deal the budget did not settle is answered `unknown` and
 tried again at the next request; a worker that dies or overruns answers `unknown` too, and is replaced.
 
@@ -17,7 +18,7 @@ import asyncio
 import logging
 
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.review import PAR_BUDGET_S, Par, ParLedger, ParStatus, solve_par
+from freecell_arena.core.review import PAR_BUDGET_S, PAR_NODES, Par, ParLedger, ParStatus, solve_par
 from freecell_arena.engine import RULES_VERSION
 from freecell_arena.net.solver_pool import SolverPool
 
@@ -27,10 +28,13 @@ WORKER_MARGIN_S = 30.0
 
 
 class ParService:
-    def __init__(self, store: ParLedger, clock: Clock, budget_s: float = PAR_BUDGET_S) -> None:
+    def __init__(
+        self, store: ParLedger, clock: Clock, budget_s: float = PAR_BUDGET_S, max_nodes: int = PAR_NODES
+    ) -> None:
         self.store = store
         self.clock = clock
         self.budget_s = budget_s
+        self.max_nodes = max_nodes
         self._pool = SolverPool()
         self._solving: dict[tuple[str, int], asyncio.Task[Par]] = {}
         self._turn = asyncio.Semaphore(1)
@@ -56,7 +60,7 @@ class ParService:
         try:
             async with self._turn:
                 longest = self.budget_s + WORKER_MARGIN_S
-                par = await self._pool.run(solve_par, (variant, seed, self.budget_s), {}, longest)
+                par = await self._pool.run(solve_par, (variant, seed, self.budget_s, self.max_nodes), {}, longest)
         except TimeoutError:
             log.warning("par of %s deal %s: the solver worker did not answer; tried again at the next request",
                         variant, seed)  # fmt: skip

@@ -9,19 +9,24 @@ from parts import Parts, wire
 from freecell_arena.core.ports import (
     PlayerRecord,
     RoomRecord,
+    RoomStatusRecord,
     RoomVersion,
     StoredGame,
     StoredMember,
     StoredRoom,
 )
+from freecell_arena.core.room import Room
 from freecell_arena.core.shared_state import SharedState
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
+    JoinRoomRequest,
     MemberJoinedMessage,
     MemberLeftMessage,
     ProgressMessage,
+    RaceAgainRequest,
     RaceOverMessage,
     RaceStartedMessage,
+    ResignRequest,
     RoomMember,
     RoomMessage,
     RoomOptions,
@@ -147,3 +152,56 @@ def test_a_single_process_asks_for_no_roll_call(state: SharedState) -> None:
     """Without other processes, a lobby picked up from the store is one whose process was this one, restarted."""
     parts = adopted(state, shared=False)
     assert parts.replica.take_roll_calls() == []
+
+
+def finished_elsewhere(state: SharedState, room: Room, *, seq: int, tag: str) -> StoredRoom:
+    """The room as the store has it once another process's finish of the race won: finished, at its version."""
+    games = list(room.games.values())
+    members = [StoredMember(player_id, "player", state.clock.now()) for player_id in room.members]
+    return StoredRoom(room.record, "finished", room.starts_at, state.clock.now(), [game.game_id for game in games],
+                      members, seq=seq, tag=tag)  # fmt: skip
+
+
+def test_a_finish_another_process_stored_first_stays_finished_when_ours_is_rolled_back(
+    state: SharedState, clock: ManualClock
+) -> None:
+    """Both processes of a shared race settle it at once, and the other one's finish is stored first. Its
+    `race_over` reaches this process while our finish is still being written: a gap (our copy is at our own
+    version), so the copy is re-read from the store, finished, and the members here are told the race is over.
+    Then our write is refused and rolled back; the adapter re-reads the room again, but a member who pressed "race
+    again" on that `race_over` is handled while that read is still under way. The rollback must not put back the
+    running race over the store's finish: it did, and that press was refused with `race_not_over` while the other
+    member's press on the other process got its room (test_cluster_series's two presses at once failed so, with
+    delays injected into the refused finish and the re-read that follows it)."""
+    parts = wire(state, shared=True)
+    for player_id in ("ada", "bob"):
+        known_player(state, player_id)
+    parts.lobby.create_room("ada", CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
+    room = state.rooms[state.players["ada"].room_code or ""]
+    parts.lobby.join_room("bob", JoinRoomRequest(code=room.code))
+    parts.lobby.start_race("ada", StartRaceRequest())
+    clock.advance(0.1)
+    parts.tick()
+    for player_id in ("ada", "bob"):
+        parts.play.resign(player_id, ResignRequest())
+    parts.tick()
+    assert parts.replica.take_due() == [room.code]
+    ours = parts.replica.settle(room.code)  # our finish, being written
+    assert ours is not None and ours.rollback is not None and room.status == "finished"
+    (finish,) = [record for record in ours.records if isinstance(record, RoomStatusRecord)]
+    assert finish.version is not None
+    theirs = RoomVersion(finish.version.seq, "theirs", finish.version.previous)  # built on the running race too
+    race_over = next(p.message for p in ours.publications if isinstance(p.message, RaceOverMessage))
+    assert parts.replica.apply_remote(race_over, theirs) == "gap", "built on the running race, not on our finish"
+    stored = finished_elsewhere(state, room, seq=theirs.seq, tag=theirs.tag)
+    players = [player_record(state, player_id) for player_id in ("ada", "bob")]
+    parts.replica.resync(stored, [StoredGame(game.record) for game in room.games.values()], players)
+    assert (room.status, room.tag) == ("finished", "theirs")
+
+    ours.rollback()  # our write was refused: the other process finished the race first
+
+    assert (room.status, room.seq, room.tag) == ("finished", theirs.seq, "theirs"), "the store's finish stays"
+    assert all(not game.running for game in room.games.values())
+    assert parts.tick() == [] and parts.replica.take_due() == [], "nothing left to settle"
+    again = parts.series.race_again("bob", RaceAgainRequest(id=7))
+    assert [type(reply) for reply in again.replies] == [RoomMessage]

@@ -106,12 +106,19 @@ class Races:
         ended = RaceEnd(room.record.room_id, room.code, room.variant.id, room.record.seed, bool(room.options.ranked),
                         room.record.seed_chosen, placements_of(over.message.standings, bots), now)  # fmt: skip
 
+        reads = room.store_reads
+
         def rollback() -> None:
-            for game in timed_out:
-                game.finish = None
-            room.status = RUNNING
-            room.undo_version(version)
-            self.timers.finish_undone(room)
+            if room.store_reads == reads:  # the copy still holds our finish: the race runs on
+                room.status = RUNNING
+                room.undo_version(version)
+                self.timers.finish_undone(room)
+            # else the copy was re-read while our finish was being written (in a cluster, another process's finish
+            # won and its `race_over` came first): it holds the store's race, finished, whose members here were told
+            # so; putting the running race back over it refused their "race again" until the next re-read
+            if room.status == RUNNING:
+                for game in timed_out:
+                    game.finish = None
 
         publications.extend(self._whole_room(room, clock_now, version))
         return RaceFinish(records=records, publications=publications, rollback=rollback, race_end=ended)

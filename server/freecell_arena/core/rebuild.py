@@ -136,6 +136,7 @@ def take_stored_status(room: Room, stored: StoredRoom) -> None:
     """The room's host, status, version and start as the store has them (a started race's end follows from its
     start)."""
     assert stored.status != "closed", "a closed room is never brought back"
+    room.store_reads += 1
     room.status, room.host_id = stored.status, stored.room.host_id
     room.seq, room.tag = stored.seq, stored.tag
     room.starts_at, room.ends_at = stored.started_at, None

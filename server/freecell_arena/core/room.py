@@ -56,6 +56,10 @@ class Room:
         """The next room the store is known to point to (read by net before `race_again`, or written here): what
         the pointer's compare-and-set expects. `next_code` may be newer (an invitation heard from another process)
         and is never the expected value: a press that does not find that room here goes back to the store."""
+        self.store_reads = 0
+        """How many times this copy was replaced by the store's (`rebuild.take_stored_status`). A change of ours
+        rolled back after its copy was re-read (another process's change won, and its event or a resync brought
+        it here while ours was being written) puts nothing back: the copy holds the store's room since, not ours."""
         self.keeps_time = True
         """This process started the countdown (or is alone): it begins and ends the race on time. A process that
         learned of the room from another one does so only after a grace period (its keeper may have died)."""

@@ -136,6 +136,12 @@ class Settings(BaseSettings):
         default=True,
         description="Work out a finished race's par at once (two or more players); else when a review first asks.",
     )
+    rating_sweep_interval_s: float = Field(
+        default=600.0,
+        ge=0,
+        description="How often (and at start) finished rated races left unrated (a process died before rating "
+        "them) are looked for and rated (0 = never).",
+    )
 
     @field_validator("gc_thresholds")
     @classmethod

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from sqlalchemy import text
@@ -167,3 +167,58 @@ async def test_the_audit_reports_a_finished_rateable_race_left_unrated(
     await settle_race(ledger, ranked.room_id, "freecell", placements, T0)
     await audit(database_url, 2)
     assert not [line for line in capsys.readouterr().out.splitlines() if line.startswith("rating ")]
+
+
+async def left_unrated(store: SqlStore, number: int, finish: list[int], at: datetime) -> str:
+    """A finished ranked race on a drawn deal, never rated (its process died after storing the finish)."""
+    stored_room = replace(room(number, PLAYERS[finish[0]]), options={"ranked": True})
+    await store.write([stored_room])
+    records: list[Record] = []
+    for place, index in enumerate(finish):
+        played = game(number * 100 + place, PLAYERS[index], stored_room)
+        records += [played, ResultRecord(played.game_id, "won", 50 + place, 60, 52, 1000, at)]
+    await store.write([*records, RoomStatusRecord(stored_room.room_id, "finished", at)])
+    return stored_room.code
+
+
+async def test_the_sweep_rates_what_was_left_in_its_window_once_and_the_audit_agrees(
+    store: SqlStore, ledger: RatingStore, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from freecell_arena.commands.audit import audit
+    from freecell_arena.core.rating_recovery import RatingRecovery
+
+    live_id, live = await a_race(store, 1, [0, 1])
+    await settle_race(ledger, live_id, "freecell", live, T0)  # ratings went live at T0
+    now = T0 + timedelta(hours=3)
+    old = [await left_unrated(store, 10, [1, 0], T0 + timedelta(minutes=1)),
+           await left_unrated(store, 11, [0, 2], T0 + timedelta(minutes=1)),  # the same instant: by room id
+           await left_unrated(store, 12, [2, 1, 3], T0 + timedelta(minutes=2))]  # fmt: skip
+    recent = await left_unrated(store, 13, [3, 0], now - timedelta(seconds=10))  # its finisher is rating it
+    twice = await left_unrated(store, 14, [1, 1], T0 + timedelta(minutes=3))  # a player placed twice: never rateable
+
+    recovery = RatingRecovery(ledger, batch=1)
+    report = await recovery.sweep(now)
+    assert [message.code for message in report.rated] == old
+    assert [code for code, _ in report.failed] == [twice] and not report.complete
+    assert recovery.covered_until is None, "a sweep with a failure does not narrow the next one"
+    assert [message.code for message in (await recovery.sweep(now)).rated] == []
+
+    async with store.engine.begin() as connection:  # the bad race is mended: the next sweep goes through
+        await connection.execute(text(f"DELETE FROM games WHERE room_id = 'r_{14:016x}'"))
+    forgotten = await left_unrated(store, 15, [2, 3], T0 + timedelta(minutes=4))
+    later = now + timedelta(hours=2)
+    report = await recovery.sweep(later)
+    assert [message.code for message in report.rated] == [forgotten, recent] and report.complete
+    assert recovery.covered_until == later - recovery.grace
+    assert len([line async for line in ledger.unrated_races()]) == 0
+
+    out_of_window = await left_unrated(store, 16, [0, 3], T0 + timedelta(minutes=5))  # stored late, dated early
+    assert (await recovery.sweep(later + timedelta(minutes=10))).rated == [], "looks back an hour, not to T0"
+    assert [code async for code in ledger.unrated_races()] == [out_of_window]
+    restarted = RatingRecovery(ledger)
+    assert [message.code for message in (await restarted.sweep(later)).rated] == [out_of_window]
+    assert (await RatingRecovery(ledger).sweep(later)).rated == [], "rated once: nothing is left"
+
+    capsys.readouterr()
+    *_, races = await audit(database_url, 2)
+    assert races == 7 and [line for line in capsys.readouterr().out.splitlines() if line.startswith("rating ")] == []

@@ -7,11 +7,13 @@ what is tested is that an index that serves the query exists.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import event, pool
-from store_builders import game, move, player, room
+from store_builders import T0, game, move, player, room
 
+from freecell_arena.core.ports import RoomStatusRecord
 from freecell_arena.core.ratings import Ladder
 from freecell_arena.store import SqlStore
 from freecell_arena.store.engine import create_engine
@@ -43,6 +45,9 @@ async def test_every_read_is_an_index_lookup(database_url: str) -> None:
     await store.ratings.changes_of(created.room_id)
     await store.profiles.variant_stats(host.player_id)
     await store.profiles.daily_days(host.player_id, "freecell")
+    await store.write([RoomStatusRecord(created.room_id, "finished", T0)])
+    await store.ratings.left_unrated(T0, T0 + timedelta(hours=1), None, 10)  # the rating sweep's window
+    await store.ratings.left_unrated(T0 - timedelta(hours=1), None, (T0 - timedelta(minutes=1), "r_"), 10)
     await store.close()
     assert len(statements) >= 8
 

@@ -20,7 +20,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple, Protocol
 
-from freecell_arena.core.ratings import Ladder, Placement, Rating, RatingChange, RatingLedger, rateable, settle_race
+from freecell_arena.core.ratings import (
+    Ladder,
+    Placement,
+    RaceResult,
+    Rating,
+    RatingChange,
+    RatingLedger,
+    placements_from_results,
+    rateable,
+    settle_race,
+)
 from freecell_arena.protocol.messages import RaceRatingsMessage, RatingChangeView, RatingView, Standing
 
 
@@ -129,5 +139,56 @@ class RatingReads(Protocol):
         ...
 
 
-class RatingStorePort(RaceRatings, RatingReads, Protocol):
+# ---------------------------------------------------------------- races left unrated
+
+
+@dataclass(frozen=True, slots=True)
+class LeftUnrated:
+    """A finished rateable race with no rating changes stored (its finisher died, or every try failed), as
+    stored: what `core.rating_recovery` rates late and the audit names."""
+
+    room_id: str
+    code: str
+    variant: str
+    seed: int
+    ranking: str
+    results: tuple[RaceResult, ...]
+    """Every game of the room with its stored result: the audit recomputes the race's placements from these."""
+    finished_at: datetime
+
+    def race_end(self) -> RaceEnd:
+        """The race as its finisher would have rated it: placements by the room's ranking over the stored
+        results (the standings rank the same results the same way), dated by its finish."""
+        return RaceEnd(self.room_id, self.code, self.variant, self.seed, ranked=True, host_chose_deal=False,
+                       placements=placements_from_results(self.results, self.ranking), at=self.finished_at)  # fmt: skip
+
+
+Position = tuple[datetime, str]
+"""Where a walk over finished rooms stands: the last (finished_at, room id) it read."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnratedBatch:
+    races: list[LeftUnrated]
+    last: Position | None
+    """Where the next batch starts; None when this batch ended the walk."""
+
+
+class UnratedReads(Protocol):
+    """Finding races left unrated (implemented by `freecell_arena.store.ratings.RatingStore`)."""
+
+    async def ratings_live_since(self) -> datetime | None:
+        """The finish of the first rated race (None: nothing rated yet). Races finished before it were played
+        before ratings went live: nothing looks for them."""
+        ...
+
+    async def left_unrated(self, since: datetime, before: datetime | None, after: Position | None,
+                           limit: int) -> UnratedBatch:  # fmt: skip
+        """Finished rooms on a deal the server drew with no rating changes, finished in [since, before), in
+        (finished_at, room id) order after `after`, at most `limit` of them, of which the batch holds the
+        rateable ones (`core.ratings.rateable`: ranked, two results on one ladder)."""
+        ...
+
+
+class RatingStorePort(RaceRatings, RatingReads, UnratedReads, Protocol):
     """All the server asks of the ratings' store."""

@@ -49,6 +49,7 @@ from freecell_arena.net.par_service import ParService
 from freecell_arena.net.queries import QUERY_TYPES, Queries
 from freecell_arena.net.race_end import RaceEndService
 from freecell_arena.net.ratelimit import PerAddress
+from freecell_arena.net.rating_sweep import RatingSweeper
 from freecell_arena.net.restore import RESTORES_FOR, adopt_room, restore_for
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.net.web import WebApp
@@ -108,6 +109,7 @@ class ArenaServer:
         self.runner = EffectRunner(writer, self.publisher, self.metrics)
         self.runner.rereader = self.cluster
         self.race_end = RaceEndService(store.ratings, self.pars, self.publisher, par_at_end=settings.par_at_race_end)
+        self.rating_sweep = RatingSweeper(store.ratings, self.publisher, self.clock, settings.rating_sweep_interval_s)
         web = WebApp.load(Path(settings.web_root) if settings.web_root else None)
         api = HttpApi(self.queries, lambda: self.shutting_down)
         self.http = HttpFront(settings, store, writer, self.metrics, web, api, self)
@@ -253,6 +255,7 @@ class ArenaServer:
         self._sweeper = asyncio.create_task(self._sweep_forever())
         self._loop_lag = asyncio.create_task(self.metrics.watch_loop_lag())
         self.daily.start()
+        self.rating_sweep.start()  # races a process left unrated (it died before rating them), in the background
 
     @property
     def port(self) -> int:
@@ -295,6 +298,7 @@ class ArenaServer:
         await cancel_quietly(self._ticker)
         await cancel_quietly(self._sweeper)
         await cancel_quietly(self._loop_lag)
+        await self.rating_sweep.close()
         await self.daily.close()
         self.publisher.close()
         if self.cluster is not None:

@@ -96,6 +96,17 @@ class Room(Base):
     quick: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     """A public quick-race room (`freecell_arena.core.quick_race`)."""
 
+    __table_args__ = (
+        # Finished rooms by their finish: the rating sweep's window (`freecell_arena.core.rating_recovery`).
+        Index(
+            "ix_rooms_finished",
+            "finished_at",
+            "id",
+            postgresql_where=text("status = 'finished'"),
+            sqlite_where=text("status = 'finished'"),
+        ),
+    )
+
 
 class QuickRoom(Base):
     """Each variant's filling quick-race room: moved only over the code a process knew (compare-and-set), so the

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, insert, or_, select, tuple_, update
+from sqlalchemy import and_, func, insert, literal_column, or_, select, tuple_, update
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.race_ratings import HistoryPoint, RatingRow
+from freecell_arena.core.race_ratings import HistoryPoint, LeftUnrated, Position, RatingRow, UnratedBatch
 from freecell_arena.core.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded, rateable
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Game, Player, PlayerRating, Room, table_of
@@ -176,39 +176,56 @@ class RatingStore:
 
 
     async def unrated_races(self) -> AsyncIterator[str]:
-        """The codes of finished races that should have been rated and were not (`core.ratings.rateable`: ranked,
-        a deal the server drew, two or more results on one ladder), in batches by room id: the audit's check that no
-        race was left out (a process that died between storing a finish and rating it). Only races finished since
-        the first rated one: those before it were played before ratings went live."""
-        async with self.engine.connect() as connection:
-            live_since = (await connection.execute(select(func.min(changes.c.at)))).scalar_one_or_none()
+        """The codes of finished races that should have been rated and were not (`left_unrated`), in batches: the
+        audit's check that no race was left out (a process that died between storing a finish and rating it,
+        and no sweep has rated it since). Only races finished since the first rated one: those before it were
+        played before ratings went live."""
+        live_since = await self.ratings_live_since()
         if live_since is None:
             return
-        after = ""
-        finished = and_(rooms.c.status == "finished", rooms.c.seed_chosen == False,  # noqa: E712
-                        rooms.c.finished_at >= live_since)  # fmt: skip
-        rated = select(changes.c.id).where(changes.c.room_id == rooms.c.id).exists()
+        after: Position | None = None
         while True:
-            query = (select(rooms.c.id, rooms.c.code, rooms.c.options).where(finished, rooms.c.id > after, ~rated)
-                     .order_by(rooms.c.id).limit(AUDIT_BATCH))  # fmt: skip
-            async with self.engine.connect() as connection:
-                found = (await connection.execute(query)).all()
-                if not found:
-                    return
-                counted = (  # results per ladder: a race changes ratings only where a ladder holds two of them
-                    select(games.c.room_id, func.count())
-                    .join(players, players.c.id == games.c.player_id)
-                    .where(games.c.room_id.in_([row.id for row in found]), games.c.outcome.is_not(None))
-                    .group_by(games.c.room_id, players.c.bot)
-                )
-                results: dict[str, int] = {}
-                for room_id, count in (await connection.execute(counted)).all():
-                    results[room_id] = max(count, results.get(room_id, 0))
-            for row in found:
-                if rateable(ranked=bool((row.options or {}).get("ranked")), server_drawn_deal=True,
-                            players=results.get(row.id, 0)):  # fmt: skip
-                    yield row.code
-            after = found[-1].id
+            batch = await self.left_unrated(live_since, None, after, AUDIT_BATCH)
+            for race in batch.races:
+                yield race.code
+            if batch.last is None:
+                return
+            after = batch.last
+
+    # --- races left unrated (core.rating_recovery, and the audit) ---------------------------------------
+
+    async def ratings_live_since(self) -> datetime | None:
+        async with self.engine.connect() as connection:
+            found: datetime | None = (await connection.execute(select(func.min(changes.c.at)))).scalar_one_or_none()
+        return found
+
+    async def left_unrated(self, since: datetime, before: datetime | None, after: Position | None,
+                           limit: int) -> UnratedBatch:  # fmt: skip
+        """A range of `ix_rooms_finished` (the literal status is its predicate), each room's changes looked for
+        by the unique (room, player, ladder); the results of the rooms found, by `games.room_id`."""
+        lowest = since if after is None else max(since, after[0])  # one lower bound: the index range starts there
+        where = [rooms.c.status == literal_column("'finished'"), rooms.c.seed_chosen == False,  # noqa: E712
+                 rooms.c.finished_at >= lowest, ~select(changes.c.id).where(changes.c.room_id == rooms.c.id).exists()]
+        if before is not None:
+            where.append(rooms.c.finished_at < before)
+        if after is not None:
+            where.append(or_(rooms.c.finished_at > after[0], rooms.c.id > after[1]))  # with `lowest`: the keyset
+        query = (select(rooms.c.id, rooms.c.code, rooms.c.variant, rooms.c.seed, rooms.c.options,
+                        rooms.c.finished_at).where(*where).order_by(rooms.c.finished_at, rooms.c.id).limit(limit))
+        async with self.engine.connect() as connection:
+            found = (await connection.execute(query)).all()
+            played = (await connection.execute(_results_of([row.id for row in found]))).all() if found else []
+        races = []
+        for row in found:
+            options = row.options or {}
+            results = tuple(_race_result(result) for result in played if result.room_id == row.id)
+            finished = [result for result in results if result.outcome is not None]
+            on_one_ladder = max(sum(result.bot is bot for result in finished) for bot in (False, True))
+            if rateable(ranked=bool(options.get("ranked")), server_drawn_deal=True, players=on_one_ladder):
+                races.append(LeftUnrated(row.id, row.code, row.variant, row.seed, options.get("ranking", "moves"),
+                                         results, row.finished_at))  # fmt: skip
+        last = (found[-1].finished_at, found[-1].id) if len(found) == limit else None
+        return UnratedBatch(races, last)
 
 
 def _results_of(room_ids: Sequence[str]) -> Any:

@@ -6,7 +6,9 @@ from __future__ import annotations
 from core_support import ManualClock, known_player
 from parts import Parts, wire
 
+from freecell_arena.core.effects import Effect
 from freecell_arena.core.ports import (
+    MoveRecord,
     PlayerRecord,
     RoomRecord,
     RoomStatusRecord,
@@ -14,6 +16,7 @@ from freecell_arena.core.ports import (
     StoredGame,
     StoredMember,
     StoredRoom,
+    StoredRoomStatus,
 )
 from freecell_arena.core.room import Room
 from freecell_arena.core.shared_state import SharedState
@@ -22,6 +25,7 @@ from freecell_arena.protocol.messages import (
     JoinRoomRequest,
     MemberJoinedMessage,
     MemberLeftMessage,
+    MoveRequest,
     ProgressMessage,
     RaceAgainRequest,
     RaceOverMessage,
@@ -205,3 +209,53 @@ def test_a_finish_another_process_stored_first_stays_finished_when_ours_is_rolle
     assert parts.tick() == [] and parts.replica.take_due() == [], "nothing left to settle"
     again = parts.series.race_again("bob", RaceAgainRequest(id=7))
     assert [type(reply) for reply in again.replies] == [RoomMessage]
+
+
+def stored_as(room: Room, status: StoredRoomStatus, games: list[StoredGame], *, seq: int, tag: str) -> StoredRoom:
+    """The room as the store has it once another process's change of it won: `status`, its games, its version."""
+    members = [StoredMember(player_id, member.role, room.record.created_at)
+               for player_id, member in room.members.items()]
+    return StoredRoom(room.record, status, room.starts_at, None, [game.game.game_id for game in games], members,
+                      seq=seq, tag=tag)  # fmt: skip
+
+
+def test_a_race_another_process_began_first_keeps_its_games_when_our_start_is_rolled_back(
+    state: SharedState, clock: ManualClock
+) -> None:
+    """Both processes of a shared room begin its race at once (the keeper, and another one after its grace), and
+    the other one's start is stored first. Its whole room reaches this process while our start is still being
+    written: a gap (our copy is at our own version), so the copy is re-read from the store, running with the
+    games that process dealt, which become the games of the players here (their `race_started` follows). Then
+    our write is refused and rolled back. The rollback must not put the countdown back over the store's race: it
+    did, clearing those games (and the players' current games), so a move here was refused with `not_playing`
+    until the re-read after the refusal came back."""
+    here = wire(state, shared=True)
+    for player_id in ("ada", "bob"):
+        known_player(state, player_id)
+    here.lobby.create_room("ada", CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
+    room = state.rooms[state.players["ada"].room_code or ""]
+    here.lobby.join_room("bob", JoinRoomRequest(code=room.code))
+    here.lobby.start_race("ada", StartRaceRequest())
+    players = [player_record(state, player_id) for player_id in ("ada", "bob")]
+    there = wire(SharedState(clock), shared=True)
+    copy = there.rebuild.adopt_room(stored_as(room, "countdown", [], seq=room.seq, tag=room.tag), [], players)
+    clock.advance(0.1)
+    (ours,) = here.tick()  # our start, being written
+    assert isinstance(ours, Effect) and ours.rollback is not None and room.status == "running"
+    theirs = there.races.begin_race(copy)  # the other process's start, stored first
+    (their_room,) = [p for p in theirs.publications if isinstance(p.message, RoomMessage)]
+    assert their_room.version is not None and their_room.version.previous != room.tag
+    assert here.replica.apply_remote(their_room.message, their_room.version) == "gap", "built on the countdown"
+    their_games = [StoredGame(game.record) for game in copy.games.values()]
+    stored = stored_as(room, "running", their_games, seq=copy.seq, tag=copy.tag)
+    here.replica.resync(stored, their_games, players)
+    dealt_there = {game.player_id: game.game_id for game in copy.games.values()}
+    assert {player_id: game.game_id for player_id, game in room.games.items()} == dealt_there
+
+    ours.rollback()  # our write was refused: the other process began the race first
+
+    assert (room.status, room.seq, room.tag) == ("running", copy.seq, copy.tag), "the store's race stays"
+    assert {player_id: game.game_id for player_id, game in room.games.items()} == dealt_there
+    assert {player_id: state.players[player_id].game_id for player_id in dealt_there} == dealt_there
+    assert set(state.games) == set(dealt_there.values()), "the games we dealt are gone, theirs stay"
+    assert [type(record) for record in here.play.move("ada", MoveRequest(move="1a")).records] == [MoveRecord]

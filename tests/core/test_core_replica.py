@@ -3,10 +3,15 @@ other processes share, kept up to date by their events and re-read from the stor
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import datetime, timedelta
+
 from core_support import ManualClock, known_player
 from parts import Parts, wire
 
+from freecell_arena.core.effects import Effect
 from freecell_arena.core.ports import (
+    MoveRecord,
     PlayerRecord,
     RoomRecord,
     RoomStatusRecord,
@@ -14,15 +19,21 @@ from freecell_arena.core.ports import (
     StoredGame,
     StoredMember,
     StoredRoom,
+    StoredRoomStatus,
 )
+from freecell_arena.core.quick_race import QuickRaceRules
 from freecell_arena.core.room import Room
 from freecell_arena.core.shared_state import SharedState
 from freecell_arena.protocol.messages import (
+    CountdownMessage,
     CreateRoomRequest,
     JoinRoomRequest,
+    LeaveRoomRequest,
     MemberJoinedMessage,
     MemberLeftMessage,
+    MoveRequest,
     ProgressMessage,
+    QuickRaceRequest,
     RaceAgainRequest,
     RaceOverMessage,
     RaceStartedMessage,
@@ -205,3 +216,174 @@ def test_a_finish_another_process_stored_first_stays_finished_when_ours_is_rolle
     assert parts.tick() == [] and parts.replica.take_due() == [], "nothing left to settle"
     again = parts.series.race_again("bob", RaceAgainRequest(id=7))
     assert [type(reply) for reply in again.replies] == [RoomMessage]
+
+
+def stored_as(room: Room, status: StoredRoomStatus, games: list[StoredGame], *, seq: int, tag: str) -> StoredRoom:
+    """The room as the store has it once another process's change of it won: `status`, its games, its version."""
+    members = [StoredMember(player_id, member.role, room.record.created_at)
+               for player_id, member in room.members.items()]
+    return StoredRoom(room.record, status, room.starts_at, None, [game.game.game_id for game in games], members,
+                      seq=seq, tag=tag)  # fmt: skip
+
+
+def test_a_race_another_process_began_first_keeps_its_games_when_our_start_is_rolled_back(
+    state: SharedState, clock: ManualClock
+) -> None:
+    """Both processes of a shared room begin its race at once (the keeper, and another one after its grace), and
+    the other one's start is stored first. Its whole room reaches this process while our start is still being
+    written: a gap (our copy is at our own version), so the copy is re-read from the store, running with the
+    games that process dealt, which become the games of the players here (their `race_started` follows). Then
+    our write is refused and rolled back. The rollback must not put the countdown back over the store's race: it
+    did, clearing those games (and the players' current games), so a move here was refused with `not_playing`
+    until the re-read after the refusal came back."""
+    here = wire(state, shared=True)
+    for player_id in ("ada", "bob"):
+        known_player(state, player_id)
+    here.lobby.create_room("ada", CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
+    room = state.rooms[state.players["ada"].room_code or ""]
+    here.lobby.join_room("bob", JoinRoomRequest(code=room.code))
+    here.lobby.start_race("ada", StartRaceRequest())
+    players = [player_record(state, player_id) for player_id in ("ada", "bob")]
+    there = wire(SharedState(clock), shared=True)
+    copy = there.rebuild.adopt_room(stored_as(room, "countdown", [], seq=room.seq, tag=room.tag), [], players)
+    clock.advance(0.1)
+    (ours,) = here.tick()  # our start, being written
+    assert isinstance(ours, Effect) and ours.rollback is not None and room.status == "running"
+    theirs = there.races.begin_race(copy)  # the other process's start, stored first
+    (their_room,) = [p for p in theirs.publications if isinstance(p.message, RoomMessage)]
+    assert their_room.version is not None and their_room.version.previous != room.tag
+    assert here.replica.apply_remote(their_room.message, their_room.version) == "gap", "built on the countdown"
+    their_games = [StoredGame(game.record) for game in copy.games.values()]
+    stored = stored_as(room, "running", their_games, seq=copy.seq, tag=copy.tag)
+    here.replica.resync(stored, their_games, players)
+    dealt_there = {game.player_id: game.game_id for game in copy.games.values()}
+    assert {player_id: game.game_id for player_id, game in room.games.items()} == dealt_there
+
+    ours.rollback()  # our write was refused: the other process began the race first
+
+    assert (room.status, room.seq, room.tag) == ("running", copy.seq, copy.tag), "the store's race stays"
+    assert {player_id: game.game_id for player_id, game in room.games.items()} == dealt_there
+    assert {player_id: state.players[player_id].game_id for player_id in dealt_there} == dealt_there
+    assert set(state.games) == set(dealt_there.values()), "the games we dealt are gone, theirs stay"
+    assert [type(record) for record in here.play.move("ada", MoveRequest(move="1a")).records] == [MoveRecord]
+
+
+def stored_room(room: Room, status: StoredRoomStatus, *members: str, starts_at: datetime | None = None, seq: int,
+                tag: str, host: str | None = None) -> StoredRoom:
+    """`room` as the store has it after another process's change won: its status, members, host and version."""
+    record = replace(room.record, host_id=host or members[0])
+    stored_members = [StoredMember(player_id, "player", record.created_at) for player_id in members]
+    return StoredRoom(record, status, starts_at, None, [], stored_members, seq=seq, tag=tag)
+
+
+def theirs_over(room: Room, effect: Effect, changes: int = 1) -> RoomVersion:
+    """The version of the last of `changes` changes another process wrote over the one ours was built on (the
+    version of the effect's first record): what its last event carries (its earlier ones are `seen` here, being
+    older than our copy's own version)."""
+    built_on = next(record.version for record in effect.records if getattr(record, "version", None) is not None)
+    assert built_on is not None and built_on.previous != room.tag, "our copy is at our own version"
+    tags = [built_on.previous] + [f"theirs{n}" for n in range(1, changes + 1)]
+    return RoomVersion(built_on.seq + changes - 1, tags[-1], tags[-2])
+
+
+def test_a_host_seat_another_process_passed_first_stays_when_our_leave_is_rolled_back(state: SharedState) -> None:
+    """Host ada (on another process) and bob (here) leave their lobby at once; ada's leave is stored first, and
+    the seat of host passes to bob. Her `member_left` reaches this process while bob's leave is being written: a
+    gap, so the copy is re-read (bob alone, host). Then bob's write is refused and rolled back: it must not put
+    back ada as host over the store's: it did, and bob's start was refused with `not_host` until the next re-read
+    (ada, gone, the only one who could start it)."""
+    parts = wire(state, shared=True)
+    known_player(state, "bob")
+    players = [player_record(state, player_id) for player_id in ("ada", "bob")]
+    room = parts.rebuild.adopt_room(stored_lobby(state, "ada", "bob"), [], players)
+    ours = parts.lobby.leave_room("bob", LeaveRoomRequest())  # being written
+    assert ours.rollback is not None and list(room.members) == ["ada"]
+    theirs = theirs_over(room, ours)
+    gone = MemberLeftMessage(code=room.code, player_id="ada", host_id="bob")
+    assert parts.replica.apply_remote(gone, theirs) == "gap"
+    parts.replica.resync(stored_room(room, "lobby", "bob", seq=theirs.seq, tag=theirs.tag), [], players)
+    assert (room.host_id, list(room.members)) == ("bob", ["bob"])
+
+    ours.rollback()  # refused: ada left first
+
+    assert (room.host_id, list(room.members), room.tag) == ("bob", ["bob"], theirs.tag), "the store's room stays"
+    assert state.players["bob"].room_code == room.code, "bob still sits in it"
+    started = parts.lobby.start_race("bob", StartRaceRequest())
+    assert [type(reply) for reply in started.replies] == [CountdownMessage]
+
+
+QUICK = QuickRaceRules(min_players=2, max_players=8, wait_s=10)
+
+
+def quick_lobby(parts: Parts, *members: str, status: StoredRoomStatus = "lobby",
+                starts_at: datetime | None = None) -> Room:
+    """A quick race another process opened, picked up here, the variant's filling room here."""
+    state = parts.state
+    record = RoomRecord("r_1", "QUICK", "freecell", 1, members[0], {"countdown_s": 10, "max_players": 8},
+                        state.clock.now(), quick=True)  # fmt: skip
+    seats = [StoredMember(member, "player", state.clock.now()) for member in members]
+    stored = StoredRoom(record, status, starts_at, None, [], seats, seq=1, tag="t1")
+    room = parts.rebuild.adopt_room(stored, [], [player_record(state, member) for member in members])
+    parts.quick.know_filling("freecell", room.code)
+    return room
+
+
+def test_a_countdown_another_process_began_first_stays_when_ours_is_rolled_back(
+    state: SharedState, clock: ManualClock
+) -> None:
+    """A quick race fills on two processes at once: bob's press here and cy's there each seat a second player and
+    begin the countdown; cy's is stored first. Its event reaches this process while bob's is being written: a
+    gap, so the copy is re-read (ada and cy, counting down to cy's start). Then bob's write is refused and rolled
+    back: it must not put back the lobby over the store's countdown: it did, and dan's press in between began a
+    second countdown over it (the race started 10 s later than the room was told at first)."""
+    parts = wire(state, shared=True, quick=QUICK)
+    for player_id in ("ada", "bob", "dan"):
+        known_player(state, player_id)
+    room = quick_lobby(parts, "ada")
+    ours = parts.quick.quick_race("bob", QuickRaceRequest(variant="freecell"))  # seat and countdown, being written
+    assert ours.rollback is not None and room.status == "countdown"
+    theirs = theirs_over(room, ours, changes=2)  # cy's seat, then the countdown
+    starts_at = clock.now() + timedelta(seconds=10)
+    counting = CountdownMessage(code=room.code, starts_at=starts_at, seconds=10)
+    assert parts.replica.apply_remote(counting, theirs) == "gap"
+    stored = stored_room(room, "countdown", "ada", "cy", starts_at=starts_at, seq=theirs.seq, tag=theirs.tag)
+    parts.replica.resync(stored, [], [player_record(state, player_id) for player_id in ("ada", "cy")])
+    assert (room.status, room.starts_at) == ("countdown", starts_at)
+
+    ours.rollback()  # refused: cy's seat and countdown were first
+
+    assert (room.status, room.starts_at, room.tag) == ("countdown", starts_at, theirs.tag), "the store's countdown"
+    assert list(room.members) == ["ada", "cy"] and state.players["bob"].room_code is None
+    clock.advance(1)
+    joined = parts.quick.quick_race("dan", QuickRaceRequest(variant="freecell"))
+    assert not any(isinstance(reply, CountdownMessage) for reply in joined.replies), "dan joins the countdown"
+    assert room.starts_at == starts_at
+
+
+def test_a_lobby_another_process_went_back_to_first_stays_when_ours_is_rolled_back(
+    state: SharedState, clock: ManualClock
+) -> None:
+    """A quick race of two counts down; ada here and dan on another process leave at once, each below two
+    players, so each puts the room back to waiting; dan's leave is stored first. Its event reaches this process
+    while ada's is being written: a gap, so the copy is re-read (ada alone, waiting). Then ada's write is refused
+    and rolled back: it must not put back the countdown over the store's lobby: it did, and bob's press in between
+    was seated in a countdown the store no longer had, so no countdown began with the two of them in (the room
+    waited for a third)."""
+    parts = wire(state, shared=True, quick=QUICK)
+    for player_id in ("ada", "bob"):
+        known_player(state, player_id)
+    room = quick_lobby(parts, "ada", "dan", status="countdown", starts_at=clock.now() + timedelta(seconds=10))
+    ours = parts.lobby.leave_room("ada", LeaveRoomRequest())  # her leave and the lobby again, being written
+    assert ours.rollback is not None and room.status == "lobby"
+    theirs = theirs_over(room, ours, changes=2)  # dan's leave, then the lobby again: the whole room
+    waiting = RoomMessage(room=room.view(clock.now(), lambda player_id: False))
+    assert parts.replica.apply_remote(waiting, theirs) == "gap"
+    parts.replica.resync(stored_room(room, "lobby", "ada", seq=theirs.seq, tag=theirs.tag), [],
+                         [player_record(state, "ada")])  # fmt: skip
+
+    ours.rollback()  # refused: dan's leave was first
+
+    assert (room.status, room.starts_at, room.tag) == ("lobby", None, theirs.tag), "the store's lobby stays"
+    assert list(room.members) == ["ada"] and state.players["ada"].room_code == room.code
+    joined = parts.quick.quick_race("bob", QuickRaceRequest(variant="freecell"))
+    assert any(isinstance(reply, CountdownMessage) for reply in joined.replies), "two players in: it counts down"

@@ -252,6 +252,7 @@ class Lobby:
         game = room.games.get(player_id)
         if room.status == RUNNING and game is not None and game.running:
             effect = self.resign(game)
+        unread = room.unread_since()
         member = room.members.pop(player_id, None)
         player.room_code = None
         host_before = room.host_id
@@ -266,9 +267,11 @@ class Lobby:
             records.append(self._close(room))
 
         def rollback() -> None:
+            player.room_code = room.code
+            if not unread():  # re-read meanwhile: the store's members and host, another process's change first
+                return
             if member is not None:
                 room.members[player_id] = member
-            player.room_code = room.code
             room.host_id = host_before
             for record in reversed(records):
                 room.undo_version(record.version)
@@ -363,14 +366,16 @@ class Countdown:
 def begin_countdown(room: Room, starts_at: datetime, now: datetime, timers: RaceClock) -> Countdown:
     """The race of `room` starts at `starts_at` (the host's start, or a quick race with enough players in)."""
     before = room.status, room.starts_at, room.keeps_time
+    unread = room.unread_since()
     room.status, room.starts_at, room.keeps_time = COUNTDOWN, starts_at, True
     timers.watch(room)
     version = room.next_version()
 
     def rollback() -> None:
-        room.status, room.starts_at, room.keeps_time = before
-        room.undo_version(version)
-        timers.watch(room)
+        if unread():  # else re-read meanwhile: the store's countdown (another process's, begun first) stays
+            room.status, room.starts_at, room.keeps_time = before
+            room.undo_version(version)
+            timers.watch(room)
 
     seconds = max(0.0, (starts_at - now).total_seconds())
     message = CountdownMessage(code=room.code, starts_at=starts_at, seconds=seconds)

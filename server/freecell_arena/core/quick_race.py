@@ -90,13 +90,15 @@ class QuickRaces:
             return Effect()  # it begins at this tick
         now = self.deps.state.clock.now()
         starts_before, keeps_before = room.starts_at, room.keeps_time
+        unread = room.unread_since()
         room.status, room.starts_at = LOBBY, None
         version = room.next_version()
 
         def rollback() -> None:
-            room.status, room.starts_at, room.keeps_time = COUNTDOWN, starts_before, keeps_before
-            room.undo_version(version)
-            self.deps.timers.watch(room)
+            if unread():  # else re-read meanwhile: the store's room (another process's leave, first) stays
+                room.status, room.starts_at, room.keeps_time = COUNTDOWN, starts_before, keeps_before
+                room.undo_version(version)
+                self.deps.timers.watch(room)
 
         return Effect(
             records=[RoomStatusRecord(room.record.room_id, LOBBY, now, version)],

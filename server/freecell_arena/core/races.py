@@ -46,6 +46,8 @@ class Races:
         records: list[Record] = [RoomStatusRecord(room.record.room_id, RUNNING, started_at, version)]
         publications: list[Publication] = []
         previous_games: dict[str, str | None] = {}
+        dealt: list[PlayerGame] = []
+        unread = room.unread_since()
         for member in room.players():
             game = PlayerGame.start(
                 game_id=new_id("g"),
@@ -62,6 +64,7 @@ class Races:
                 board=deal_board(room.variant.id, room.record.seed, member.bot),
             )
             room.games[member.player_id] = game
+            dealt.append(game)
             state.games[game.game_id] = game
             player = state.players.get(member.player_id)  # None: a player of another process (it adopts the game)
             if player is not None:
@@ -71,15 +74,22 @@ class Races:
             publications.append(race_started(room, game, now))
 
         def rollback() -> None:
-            for player_id, game in room.games.items():
+            for game in dealt:  # ours go, wherever they are still ours
                 state.games.pop(game.game_id, None)
-                if player_id in previous_games:
-                    state.players[player_id].game_id = previous_games[player_id]
-            room.games.clear()
-            room.status = COUNTDOWN
-            room.ends_at = None
-            room.undo_version(version)
-            self.timers.watch(room)
+                if room.games.get(game.player_id) is game:
+                    del room.games[game.player_id]
+                player = state.players.get(game.player_id)
+                if player is not None and player.game_id == game.game_id:
+                    player.game_id = previous_games[game.player_id]
+            if unread():  # the copy still holds our start: the countdown goes on
+                room.status = COUNTDOWN
+                room.ends_at = None
+                room.undo_version(version)
+                self.timers.watch(room)
+            # else the copy was re-read while our start was being written (in a cluster, another process began the
+            # race first and its event came as a gap): it holds the store's race, running with that process's
+            # games, whose players here were dealt them; putting the countdown back cleared those games and
+            # refused their moves until the next re-read
 
         publications.extend(self._whole_room(room, now, version))
         return Effect(records=records, publications=publications, rollback=rollback)
@@ -106,10 +116,10 @@ class Races:
         ended = RaceEnd(room.record.room_id, room.code, room.variant.id, room.record.seed, bool(room.options.ranked),
                         room.record.seed_chosen, placements_of(over.message.standings, bots), now)  # fmt: skip
 
-        reads = room.store_reads
+        unread = room.unread_since()
 
         def rollback() -> None:
-            if room.store_reads == reads:  # the copy still holds our finish: the race runs on
+            if unread():  # the copy still holds our finish: the race runs on
                 room.status = RUNNING
                 room.undo_version(version)
                 self.timers.finish_undone(room)

@@ -70,6 +70,13 @@ class Room:
         self.seq, self.tag = version.seq, version.tag
         return version
 
+    def unread_since(self) -> Callable[[], bool]:
+        """For a rollback, taken when the change is made: whether the copy was not re-read from the store since
+        (`store_reads`), so what the change replaced can be put back. Re-read, it holds the store's room: another
+        process's change won, and its event (a gap) or a resync brought it here while ours was being written."""
+        reads = self.store_reads
+        return lambda: self.store_reads == reads
+
     def undo_version(self, version: RoomVersion | None) -> None:
         if version is not None and (self.seq, self.tag) == (version.seq, version.tag):
             self.seq, self.tag = version.seq - 1, version.previous

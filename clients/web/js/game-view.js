@@ -6,7 +6,7 @@
 
 import { h, replace } from './dom.js';
 import { BoardInput, KEY_HELP } from './input.js';
-import { formatDuration, variantName } from './notation.js';
+import { countsText, formatDuration, variantName } from './notation.js';
 import { BoardRenderer } from './render-board.js';
 import { settings } from './settings.js';
 
@@ -132,7 +132,7 @@ export class GameView {
     this.outcome.dataset.outcome = game.status;
     this.outcome.className = `outcome ${game.status}`;
     replace(this.outcome, h('strong', {}, OUTCOME_TITLES[game.status] ?? game.status),
-      ` ${game.counts.player_moves} moves, ${game.counts.cards_on_foundations} cards home, ${formatDuration(game.counts.time_ms)}.`,
+      ` ${countsText(game.counts.player_moves, game.counts.cards_on_foundations, game.counts.time_ms)}.`,
       game.outcomeMessage && game.outcomeMessage !== `${OUTCOME_TITLES[game.status]}.` ? h('span', { class: 'outcome-message' }, ` ${game.outcomeMessage}`) : null);
   }
 

@@ -106,6 +106,16 @@ export function formatDuration(ms) {
   return hours ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
 }
 
+/** "1 move", "2 moves": a count with its noun, the singular for one. */
+export function counted(count, one, many = `${one}s`) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** A game's counts as the announcements and the outcome say them: "12 moves, 1 card home, 0:42". */
+export function countsText(moves, cardsHome, timeMs) {
+  return `${counted(moves, 'move')}, ${counted(cardsHome, 'card')} home, ${formatDuration(timeMs)}`;
+}
+
 /** "1512", or "1512?" while the rating is provisional (lichess's mark). */
 export function ratingText(view) {
   if (!view) return '\u2013';

@@ -7,7 +7,7 @@
 import { Connection, IdentityStore, RequestError, serverUrl, takeEarly } from './connection.js';
 import { GameState } from './view-state.js';
 import { applyMembership, applyProgress, clockOffsetFromCountdown } from './room-state.js';
-import { deltaText, formatDuration } from './notation.js';
+import { counted, countsText, deltaText } from './notation.js';
 
 const OUTCOME_WORDS = {
   won: 'You won!', resigned: 'You resigned.', stuck: 'No move is left: the game is stuck.',
@@ -285,14 +285,14 @@ export class Session {
     if (!this.game.finish(message)) return;
     this.updateOwnProgress(message.outcome, message.cards_on_foundations, message.player_moves, message.time_ms);
     const words = message.message || OUTCOME_WORDS[message.outcome] || message.outcome;
-    this.say(`${words} ${message.player_moves} moves, ${message.cards_on_foundations} cards home, ${formatDuration(message.time_ms)}.`, 'race');
+    this.say(`${words} ${countsText(message.player_moves, message.cards_on_foundations, message.time_ms)}.`, 'race');
   }
 
   on_progress(message) {
     this.room = applyProgress(this.room, message);
     const row = message.progress;
     if (row.status !== 'playing' && row.player_id !== this.playerId) {
-      this.say(`${row.name}: ${row.status}, ${row.cards_on_foundations} cards home in ${row.moves} moves.`, 'race');
+      this.say(`${row.name}: ${row.status}, ${counted(row.cards_on_foundations, 'card')} home in ${counted(row.moves, 'move')}.`, 'race');
     }
   }
 

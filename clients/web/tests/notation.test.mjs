@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  VARIANTS, cardFace, cardName, formatDuration, moveNotation, parsePileId, pileId, pileLabel, toFoundation,
+  VARIANTS, cardFace, cardName, counted, countsText, formatDuration, moveNotation, parsePileId, pileId, pileLabel,
+  toFoundation,
 } from '../js/notation.js';
 import { engineGames } from './engine-games.mjs';
 
@@ -64,4 +65,11 @@ test('the five variants and durations', () => {
   assert.equal(formatDuration(0), '0:00');
   assert.equal(formatDuration(61500), '1:01');
   assert.equal(formatDuration(3723000), '1:02:03');
+});
+
+test('counts say one move and one card in the singular', () => {
+  assert.equal(counted(1, 'move'), '1 move');
+  assert.equal(counted(0, 'move'), '0 moves');
+  assert.equal(countsText(1, 1, 42_000), '1 move, 1 card home, 0:42');
+  assert.equal(countsText(12, 52, 61_000), '12 moves, 52 cards home, 1:01');
 });

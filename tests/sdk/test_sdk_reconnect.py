@@ -80,6 +80,44 @@ async def test_a_dropped_connection_is_resumed_and_the_game_finished(sqlite_aren
     await check_won_and_stored(sqlite_arena.database_url, result)
 
 
+async def test_a_bot_back_while_the_database_is_away_says_hello_again_until_it_returns(sqlite_arena: Arena) -> None:
+    """The bot's connection drops while the server cannot read its database: the resumed hello is answered
+    `storage_failed` (not now), and the runner says hello again with its backoff until the database answers, then
+    finishes the game (it used to stop there, raising the refusal)."""
+    import sqlite3
+
+    path = sqlite_arena.database_url.removeprefix("sqlite+aiosqlite:///")
+
+    def rename(old: str, new: str) -> None:  # a table gone for a while: every read of it fails meanwhile
+        with contextlib.closing(sqlite3.connect(path, timeout=30)) as database:
+            database.execute(f"ALTER TABLE {old} RENAME TO {new}")
+            database.commit()
+
+    bot = PausingSolverBot(pause_at=10)
+    runner = BotRunner(bot, solo_race(sqlite_arena.url, max_rate_per_s=None,
+                                      reconnect=Reconnect(first_delay_s=0.05, max_delay_s=0.2)))  # fmt: skip
+    playing = asyncio.ensure_future(runner.run())
+    errors = sqlite_arena.server.metrics.errors
+    try:
+        await bot.wait_until_paused()
+        assert runner.player_id is not None
+        await asyncio.to_thread(rename, "access_tokens", "access_tokens_away")  # a hello's first read
+        sqlite_arena.server.connections[runner.player_id].websocket.transport.abort()
+        bot.release.set()
+        for _ in range(300):
+            if errors["storage_failed"] >= 2:  # refused, then refused again: the bot keeps trying
+                break
+            await asyncio.sleep(0.05)
+        assert errors["storage_failed"] >= 2 and not playing.done(), (errors, playing)
+        await asyncio.to_thread(rename, "access_tokens_away", "access_tokens")
+        result = await asyncio.wait_for(playing, 60)
+    finally:
+        bot.release.set()
+        playing.cancel()
+    assert result.reconnects >= 1 and errors["internal_error"] == 0
+    await check_won_and_stored(sqlite_arena.database_url, result)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

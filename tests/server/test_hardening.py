@@ -237,6 +237,35 @@ async def test_a_database_outage_logs_one_line_per_kind_not_one_traceback_per_fa
     assert not [record for record in caplog.records if record.exc_info]
 
 
+async def test_a_returning_players_hello_during_an_outage_says_try_again(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database is down when known players come back: each hello is answered `storage_failed` (nothing changed,
+    say hello again in a moment: what the SDK's runner waits out), logged as one line, not `internal_error` with a
+    traceback each (as any request the server fails to handle is)."""
+    server = await start_arena(database_url)
+    url = f"ws://127.0.0.1:{server.port}/"
+    try:
+        tokens = []
+        for number in range(3):
+            client = await ArenaClient.open(url)
+            tokens.append((await client.request({"type": "hello", "name": f"back{number}"}))["token"])
+            await client.close()
+        await drop_schema(server)
+        caplog.set_level(logging.INFO)
+        for token in tokens:
+            client = await ArenaClient.open(url)
+            refused = await client.request({"type": "hello", "name": "back", "token": token})
+            assert refused["code"] == "storage_failed" and "again" in refused["message"], refused
+            assert (await client.request({"type": "get_state"}))["code"] == "hello_required", "nobody was greeted"
+            await client.close()
+    finally:
+        await server.shutdown()
+    lines = [record.getMessage() for record in caplog.records if "could not read the store" in record.getMessage()]
+    assert len(lines) == 1, lines
+    assert not [record for record in caplog.records if record.exc_info]
+
+
 def test_the_throttled_log_counts_what_it_held_back(caplog: pytest.LogCaptureFixture) -> None:
     from freecell_arena.net.throttled_log import ThrottledLog
 

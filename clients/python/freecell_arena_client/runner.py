@@ -61,6 +61,12 @@ class NewRoom:
     options: RoomOptions = field(default_factory=RoomOptions)
 
 
+HELLO_AGAIN = frozenset({ErrorCode.storage_failed, ErrorCode.shutting_down, ErrorCode.internal_error})
+"""Answers to a hello that say "not now" rather than "no": the server cannot reach its database for the moment, is
+shutting down (another process, or its restart, takes the bot), or failed. The runner says hello again with the
+reconnect's backoff, as after a lost connection, and gives up after `Reconnect.give_up_after_s` of them."""
+
+
 @dataclass
 class Reconnect:
     """Backoff between attempts: `first_delay_s`, doubling up to `max_delay_s` (with jitter); the runner gives
@@ -175,7 +181,9 @@ class BotRunner:
         while True:
             try:
                 client = await self._connect()
-            except ConnectionLost as error:
+            except (ConnectionLost, ArenaError) as error:
+                if isinstance(error, ArenaError) and error.code not in HELLO_AGAIN:
+                    raise
                 failing_since = failing_since if failing_since is not None else loop.time()
                 waited = loop.time() - failing_since
                 if waited >= self.config.reconnect.give_up_after_s:

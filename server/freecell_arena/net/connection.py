@@ -54,6 +54,8 @@ failures = ThrottledLog(log)
 """Unexpected failures while handling a frame, logged once per kind and interval for the whole process."""
 refusals = ThrottledLog(log)
 """New players refused by the per-address limit, one line per interval naming an address."""
+unreachable = ThrottledLog(log)
+"""Returning players whose hello could not read the store (the database is down), one line per kind and interval."""
 
 CLOSE_REPLACED = 4000
 """A private close code (4000-4999): the same identity connected again (the SDK knows it)."""
@@ -344,7 +346,14 @@ class Connection:
             await self._register(request)
             return
         token_hash = hash_token(request.token)
-        player_id = await self._player_of_token(request.id, request.token, token_hash)
+        try:
+            player_id = await self._player_of_token(request.id, request.token, token_hash)
+        except Exception as error:  # the database cannot say who the token is: nothing changed, try again later
+            unreachable.warning(type(error).__name__, f"a returning player's hello could not read the store: "
+                                                      f"{one_line(error)}")  # fmt: skip
+            message = "the server cannot reach its database right now, nothing changed: say hello again in a moment"
+            self.send(ErrorMessage(id=request.id, code=ErrorCode.storage_failed, message=message))
+            return
         if player_id is None:
             return
         await self.server.take_over(player_id, self)

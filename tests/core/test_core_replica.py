@@ -173,6 +173,18 @@ def finished_elsewhere(state: SharedState, room: Room, *, seq: int, tag: str) ->
                       members, seq=seq, tag=tag)  # fmt: skip
 
 
+def shared_race_counting_down(state: SharedState) -> tuple[Parts, Room]:
+    """A shared room (a cluster's) of ada, its host, and bob, its race started with no countdown to wait for."""
+    parts = wire(state, shared=True)
+    for player_id in ("ada", "bob"):
+        known_player(state, player_id)
+    parts.lobby.create_room("ada", CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
+    room = state.rooms[state.players["ada"].room_code or ""]
+    parts.lobby.join_room("bob", JoinRoomRequest(code=room.code))
+    parts.lobby.start_race("ada", StartRaceRequest())
+    return parts, room
+
+
 def test_a_finish_another_process_stored_first_stays_finished_when_ours_is_rolled_back(
     state: SharedState, clock: ManualClock
 ) -> None:
@@ -184,13 +196,7 @@ def test_a_finish_another_process_stored_first_stays_finished_when_ours_is_rolle
     running race over the store's finish: it did, and that press was refused with `race_not_over` while the other
     member's press on the other process got its room (test_cluster_series's two presses at once failed so, with
     delays injected into the refused finish and the re-read that follows it)."""
-    parts = wire(state, shared=True)
-    for player_id in ("ada", "bob"):
-        known_player(state, player_id)
-    parts.lobby.create_room("ada", CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
-    room = state.rooms[state.players["ada"].room_code or ""]
-    parts.lobby.join_room("bob", JoinRoomRequest(code=room.code))
-    parts.lobby.start_race("ada", StartRaceRequest())
+    parts, room = shared_race_counting_down(state)
     clock.advance(0.1)
     parts.tick()
     for player_id in ("ada", "bob"):
@@ -236,13 +242,7 @@ def test_a_race_another_process_began_first_keeps_its_games_when_our_start_is_ro
     our write is refused and rolled back. The rollback must not put the countdown back over the store's race: it
     did, clearing those games (and the players' current games), so a move here was refused with `not_playing`
     until the re-read after the refusal came back."""
-    here = wire(state, shared=True)
-    for player_id in ("ada", "bob"):
-        known_player(state, player_id)
-    here.lobby.create_room("ada", CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
-    room = state.rooms[state.players["ada"].room_code or ""]
-    here.lobby.join_room("bob", JoinRoomRequest(code=room.code))
-    here.lobby.start_race("ada", StartRaceRequest())
+    here, room = shared_race_counting_down(state)
     players = [player_record(state, player_id) for player_id in ("ada", "bob")]
     there = wire(SharedState(clock), shared=True)
     copy = there.rebuild.adopt_room(stored_as(room, "countdown", [], seq=room.seq, tag=room.tag), [], players)

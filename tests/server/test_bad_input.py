@@ -185,7 +185,7 @@ async def test_a_broken_database_gets_errors_not_a_dropped_connection(database_u
         await drop_schema(server)  # the schema goes away under a running server
         client = await ArenaClient.open(f"ws://127.0.0.1:{server.port}/")
         lookup = await client.request({"type": "hello", "name": "x", "token": "some-token"})
-        assert lookup["type"] == "error" and lookup["code"] == "internal_error", lookup
+        assert lookup["type"] == "error" and lookup["code"] == "storage_failed", lookup  # say hello again later
         register = await client.request({"type": "hello", "name": "x"})
         assert register["type"] == "error" and register["code"] == "storage_failed", register
         again = await client.request({"type": "get_state"})

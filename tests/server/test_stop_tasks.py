@@ -1,12 +1,14 @@
-"""Closing the Redis bridge never hangs (net/cluster.py): a loop that swallows a cancellation, as redis-py's read
-timeout can, is cancelled again until it ends; one that never ends is left behind after the time limit."""
+"""Stopping a task never hangs a shutdown (net/background.py): a loop that swallows a cancellation, as redis-py's read
+timeout can, or as CPython 3.11's `asyncio.wait_for` does when it lands as the inner future completes, is cancelled
+again until it ends; one that never ends is left behind after the time limit."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 
-from freecell_arena.net.cluster import raise_if_cancelling, stop_tasks
+from freecell_arena.net.background import cancel_quietly, stop_tasks
+from freecell_arena.net.cluster import raise_if_cancelling
 
 
 async def swallows_once() -> None:
@@ -53,3 +55,22 @@ async def test_a_loop_that_ignores_every_cancellation_is_left_behind_in_time() -
     assert not task.done()
     let_go.set()  # so that the test's own event loop can close
     await task
+
+
+async def test_a_cancellation_wait_for_lost_is_sent_again() -> None:
+    """The daily service's shutdown hang (a test teardown waited 300 s): its task waited for the solver worker's
+    answer in `wait_for`, the answer and the cancellation came in the same turn of the loop, and on CPython 3.11
+    `wait_for` returned the answer: the task went on to sleep for its interval while `close` awaited it."""
+    answer: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    async def waits_for_the_worker() -> None:
+        await asyncio.wait_for(answer, 100)  # 3.11: returns 7 though cancelled (3.12 raises CancelledError here)
+        await asyncio.sleep(300)  # the interval to the next preparation
+
+    task = asyncio.create_task(waits_for_the_worker())
+    for _ in range(3):  # into wait_for's own wait
+        await asyncio.sleep(0)
+    asyncio.get_running_loop().call_soon(answer.set_result, 7)  # the worker's answer, as the cancellation lands
+    stopping = asyncio.create_task(cancel_quietly(task, within=5))
+    done, _ = await asyncio.wait({stopping}, timeout=30)  # a cancellation lost and never sent again: 300 s
+    assert stopping in done and task.cancelled()

@@ -34,7 +34,7 @@ from freecell_arena.core.reads import ServerStore
 from freecell_arena.core.seams import NextRooms, Sessions, SharedRooms, StoredCopies
 from freecell_arena.net.account_desk import AccountDesk
 from freecell_arena.net.accounts import AccountService
-from freecell_arena.net.background import BackgroundTasks
+from freecell_arena.net.background import BackgroundTasks, cancel_quietly
 from freecell_arena.net.client_address import client_address, connection_class
 from freecell_arena.net.coalesce import CoalescingPublisher
 from freecell_arena.net.connection import Connection
@@ -43,7 +43,7 @@ from freecell_arena.net.daily_service import LOADS_FOR, DailyService
 from freecell_arena.net.effects import EffectRunner
 from freecell_arena.net.http_api import HttpApi
 from freecell_arena.net.http_front import HttpFront
-from freecell_arena.net.metrics import ServerMetrics, cancel_quietly
+from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.next_rooms import NEXT_ROOM_REQUESTS, prepare_next_room
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.queries import QUERY_TYPES, Queries

@@ -1,14 +1,28 @@
-"""`BackgroundTasks`: work a caller starts and does not await (a timer's effect, a race's rating, a re-read).
+"""Tasks that run on their own: `BackgroundTasks` (work a caller starts and does not await: a timer's effect, a race's
+rating, a re-read) and stopping them (`stop_tasks`, `cancel_quietly`).
 
 The event loop keeps only weak references to tasks, so a task nobody holds may be collected before it ends;
 each owner keeps its own set here until the task is done, and decides at shutdown whether to wait or cancel.
+
+A cancellation can be lost, and a shutdown must not wait forever for a task that goes on: on CPython 3.11
+`asyncio.wait_for` returns its inner future's result when the cancellation lands as that future completes (the
+solver worker's answer arriving as the daily service was cancelled: the service saved its deal and slept for its
+300 s interval while the shutdown waited), and redis-py's read timeout can swallow one too. So a task is
+cancelled again every `CANCEL_AGAIN_S` until it ends, within a limit.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+import logging
+from collections.abc import Coroutine, Iterable
 from typing import Any
+
+log = logging.getLogger(__name__)
+CANCEL_AGAIN_S = 0.5
+"""A task still running this long after its cancellation is cancelled again."""
+CANCEL_WITHIN_S = 10.0
+"""How long `cancel_quietly` waits for a task to end before leaving it behind (logged)."""
 
 
 class BackgroundTasks:
@@ -33,3 +47,26 @@ class BackgroundTasks:
     def cancel(self) -> None:
         for task in self._tasks:
             task.cancel()
+
+
+async def stop_tasks(tasks: Iterable[asyncio.Task[Any]], within: float) -> bool:
+    """Cancel the tasks, again and again (one cancellation may be lost), until they end or `within` seconds pass;
+    True if they all ended. Their errors are taken (they were logged where they happened)."""
+    tasks = list(tasks)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within
+    pending = {task for task in tasks if not task.done()}
+    while pending and loop.time() < deadline:
+        for task in pending:
+            task.cancel()
+        _, pending = await asyncio.wait(pending, timeout=min(CANCEL_AGAIN_S, max(0.0, deadline - loop.time())))
+    for task in tasks:
+        if task.done() and not task.cancelled():
+            task.exception()
+    return not pending
+
+
+async def cancel_quietly(task: asyncio.Task[Any] | None, within: float = CANCEL_WITHIN_S) -> None:
+    """Stop one task (`stop_tasks`); one that does not end within `within` seconds is left behind, logged."""
+    if task is not None and not await stop_tasks([task], within):
+        log.warning("the task %s did not end within %g s of its cancellation: left behind", task.get_name(), within)

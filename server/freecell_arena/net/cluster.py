@@ -31,13 +31,13 @@ import os
 import random
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from freecell_arena.core.events import InProcessPublisher, Subscriber, player_topic, room_topic
 from freecell_arena.core.ports import Record, RoomVersion
 from freecell_arena.core.seams import SharedRooms
-from freecell_arena.net.background import BackgroundTasks
+from freecell_arena.net.background import BackgroundTasks, stop_tasks
 from freecell_arena.net.restore import load_room
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.messages import SERVER_MESSAGES, RaceStartedMessage
@@ -71,8 +71,6 @@ STATUS_CHECK_INTERVAL_S = 5.0
 """How often a shared running race's status is compared with the store's (a race whose last event was lost)."""
 CLOSE_TIMEOUT_S = 5.0
 """How long closing the bridge waits for its loops (a shutdown must never hang on Redis)."""
-CANCEL_AGAIN_S = 0.5
-"""A loop still running this long after its cancellation is cancelled again."""
 
 
 class ClusterHost(Protocol):
@@ -415,22 +413,6 @@ def raise_if_cancelling() -> None:
     task = asyncio.current_task()
     if task is not None and task.cancelling():
         raise asyncio.CancelledError
-
-
-async def stop_tasks(tasks: Iterable[asyncio.Task[None]], within: float) -> bool:
-    """Cancel the tasks, again and again (one cancellation may be swallowed), until they end or `within` seconds
-    pass; True if they all ended. Their errors are taken (they were logged where they happened)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + within
-    pending = {task for task in tasks if not task.done()}
-    while pending and loop.time() < deadline:
-        for task in pending:
-            task.cancel()
-        _, pending = await asyncio.wait(pending, timeout=min(CANCEL_AGAIN_S, max(0.0, deadline - loop.time())))
-    for task in tasks:
-        if task.done() and not task.cancelled():
-            task.exception()
-    return not pending
 
 
 async def _pause(backoff: float) -> float:

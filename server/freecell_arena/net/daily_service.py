@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Iterable
 from datetime import date, timedelta
@@ -24,6 +23,7 @@ from freecell_arena.core.clock import Clock
 from freecell_arena.core.ports import DailyRecord
 from freecell_arena.core.reads import ServerStore
 from freecell_arena.core.seams import DailyDesk
+from freecell_arena.net.background import cancel_quietly
 from freecell_arena.net.solver_pool import SolverPool
 from freecell_arena.protocol.messages import Message, PlayDailyRequest
 from freecell_arena.settings import Settings
@@ -54,10 +54,7 @@ class DailyService:
             self._task = asyncio.create_task(self._loop(), name="daily-service")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_quietly(self._task)  # again and again: a solve's answer arriving as it lands can swallow one
         await self._solver.close()  # a solve in progress is abandoned; the next start prepares again
 
     async def _loop(self) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import contextlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
@@ -173,9 +172,3 @@ def _gauge(name: str, documentation: str, value: float) -> GaugeMetricFamily:
 def _counter(name: str, documentation: str, value: float) -> CounterMetricFamily:
     return CounterMetricFamily(name, documentation, value=value)
 
-
-async def cancel_quietly(task: asyncio.Task[None] | None) -> None:
-    if task is not None:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task

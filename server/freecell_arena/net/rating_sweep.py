@@ -15,7 +15,7 @@ import logging
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.events import Publisher, room_topic
 from freecell_arena.core.rating_recovery import RatingRecovery, RecoveryStore, SweepReport
-from freecell_arena.net.metrics import cancel_quietly
+from freecell_arena.net.background import cancel_quietly
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 
 log = logging.getLogger(__name__)

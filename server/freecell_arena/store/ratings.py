@@ -15,6 +15,7 @@ keeps that exactly-once and in order without any process talking to another:
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -215,10 +216,13 @@ class RatingStore:
         async with self.engine.connect() as connection:
             found = (await connection.execute(query)).all()
             played = (await connection.execute(_results_of([row.id for row in found]))).all() if found else []
+        results_of: dict[str, list[RaceResult]] = defaultdict(list)
+        for result in played:
+            results_of[result.room_id].append(_race_result(result))
         races = []
         for row in found:
             options = row.options or {}
-            results = tuple(_race_result(result) for result in played if result.room_id == row.id)
+            results = tuple(results_of[row.id])
             finished = [result for result in results if result.outcome is not None]
             on_one_ladder = max(sum(result.bot is bot for result in finished) for bot in (False, True))
             if rateable(ranked=bool(options.get("ranked")), server_drawn_deal=True, players=on_one_ladder):

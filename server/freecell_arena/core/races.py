@@ -79,8 +79,8 @@ class Races:
                 if room.games.get(game.player_id) is game:
                     del room.games[game.player_id]
                 player = state.players.get(game.player_id)
-                if player is not None and player.game_id == game.game_id:
-                    player.game_id = previous_games[game.player_id]
+                if player is not None and player.game_id == game.game_id:  # dealt here, or adopted since it was
+                    player.game_id = previous_games.get(game.player_id)
             if unread():  # the copy still holds our start: the countdown goes on
                 room.status = COUNTDOWN
                 room.ends_at = None

@@ -3,7 +3,7 @@
     PYTHONPATH=$PWD/server python3 bench/race_clock.py            # 10,000 running races, 200 ticks
 
 The server ticks 20 times a second (`tick_interval_s`). A tick looks only at what is due (a heap of deadlines,
-core/race_clock.py), so its cost should not grow with the number of races running: the figure is the ratio of a
+core/live/race_clock.py), so its cost should not grow with the number of races running: the figure is the ratio of a
 tick with `--races` running races (none due) to a tick with none. Before the heap, a tick looked at every
 running race: 2.2 ms for 10,000, 4.4 % of a core at 20 ticks a second for nothing.
 """
@@ -15,9 +15,9 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from freecell_arena.core.effects import Effect
-from freecell_arena.core.ports import RoomRecord
-from freecell_arena.core.race_clock import RaceClock
-from freecell_arena.core.room import Room
+from freecell_arena.core.live.race_clock import RaceClock
+from freecell_arena.core.live.room import Room
+from freecell_arena.core.ports.records import RoomRecord
 from freecell_arena.engine import variant_by_id
 from freecell_arena.protocol.messages import RoomOptions
 

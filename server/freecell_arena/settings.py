@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from freecell_arena.core.relying_party import RelyingParty, relying_party
+from freecell_arena.core.accounts.relying_party import RelyingParty, relying_party
 from freecell_arena.engine import VARIANTS
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///freecell-arena.db"

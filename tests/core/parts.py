@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from freecell_arena.core.lobby import Lobby, LobbyDeps
-from freecell_arena.core.play import Play, PlayDeps
-from freecell_arena.core.players import Players
-from freecell_arena.core.quick_race import QuickRaceDeps, QuickRaceRules, QuickRaces
-from freecell_arena.core.race_clock import RaceClock
-from freecell_arena.core.races import RaceDeps, Races
-from freecell_arena.core.rebuild import Rebuild, RebuildDeps
-from freecell_arena.core.replica import Replica, ReplicaDeps
-from freecell_arena.core.series import Series, SeriesDeps
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.competition.quick_race import QuickRaceDeps, QuickRaceRules, QuickRaces
+from freecell_arena.core.competition.series import Series, SeriesDeps
+from freecell_arena.core.live.lobby import Lobby, LobbyDeps
+from freecell_arena.core.live.play import Play, PlayDeps
+from freecell_arena.core.live.players import Players
+from freecell_arena.core.live.race_clock import RaceClock
+from freecell_arena.core.live.races import RaceDeps, Races
+from freecell_arena.core.live.rebuild import Rebuild, RebuildDeps
+from freecell_arena.core.live.replica import Replica, ReplicaDeps
+from freecell_arena.core.live.shared_state import SharedState
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The daily desk (core/daily_play.py) driven directly: which players the adapter must look up in the store before
+"""The daily desk (core/live/daily_play.py) driven directly: which players the adapter must look up in the store before
 a `play_daily` (an earlier ranked attempt), and that its answer is the rank the game then gets."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from datetime import date
 from core_support import ManualClock, known_player
 from parts import wire
 
-from freecell_arena.core.daily_play import DailyChallenges
-from freecell_arena.core.ports import DailyRecord
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.daily_play import DailyChallenges
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import DailyRecord
 from freecell_arena.protocol.messages import DailyStartedMessage, PlayDailyRequest
 
 DAY = date(2026, 1, 2)

@@ -1,4 +1,4 @@
-"""`core.lobby.Lobby`: rooms and seats, and the versions every change of them carries."""
+"""`core.live.lobby.Lobby`: rooms and seats, and the versions every change of them carries."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from core_support import ManualClock, known_player
 from parts import wire
 
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.lobby import choose_seed
-from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, RoomRecord, RoomStatusRecord
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.lobby import choose_seed
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import MemberLeftRecord, MemberRecord, RoomRecord, RoomStatusRecord
 from freecell_arena.engine import variant_by_id
 from freecell_arena.protocol.messages import (
     CountdownMessage,

@@ -1,4 +1,4 @@
-"""`core.play.Play`: moves, undo, resign, state and replays, on a race begun through the race clock."""
+"""`core.live.play.Play`: moves, undo, resign, state and replays, on a race begun through the race clock."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from core_support import ManualClock, known_player
 from parts import Parts, wire
 
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports import MoveRecord, ResultRecord
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import MoveRecord, ResultRecord
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
     GameOverMessage,

@@ -1,13 +1,13 @@
-"""`core.players.Players`: identities, their connections, and when an idle one leaves memory."""
+"""`core.live.players.Players`: identities, their connections, and when an idle one leaves memory."""
 
 from __future__ import annotations
 
 from core_support import ManualClock
 
 from freecell_arena.core.identity import hash_token
-from freecell_arena.core.players import FORGET_IDLE_PLAYER_AFTER, Players
-from freecell_arena.core.ports import PlayerRecord
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.players import FORGET_IDLE_PLAYER_AFTER, Players
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import PlayerRecord
 from freecell_arena.protocol.messages import HelloRequest, WelcomeMessage
 
 

@@ -1,4 +1,5 @@
-"""`core.quick_race.QuickRaces`: one filling public room a variant, starting by itself, ranked, on a drawn deal."""
+"""`core.competition.quick_race.QuickRaces`: one filling public room a variant, starting by itself, ranked, on a
+drawn deal."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import pytest
 from core_support import ManualClock, known_player
 from parts import Parts, wire
 
+from freecell_arena.core.competition.quick_race import QuickRaceRules
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports import QuickRoomRecord, RoomStatusRecord
-from freecell_arena.core.quick_race import QuickRaceRules
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import QuickRoomRecord, RoomStatusRecord
 from freecell_arena.protocol.messages import (
     CountdownMessage,
     CreateRoomRequest,

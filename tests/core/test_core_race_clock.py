@@ -1,4 +1,4 @@
-"""`core.race_clock.RaceClock`: the timers of every room, and what rings when."""
+"""`core.live.race_clock.RaceClock`: the timers of every room, and what rings when."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from datetime import timedelta
 from core_support import ManualClock
 
 from freecell_arena.core.effects import Effect
-from freecell_arena.core.ports import RoomRecord
-from freecell_arena.core.race_clock import FORGET_FINISHED_AFTER, TAKEOVER_GRACE, RaceClock
-from freecell_arena.core.room import Room
+from freecell_arena.core.live.race_clock import FORGET_FINISHED_AFTER, TAKEOVER_GRACE, RaceClock
+from freecell_arena.core.live.room import Room
+from freecell_arena.core.ports.records import RoomRecord
 from freecell_arena.engine import variant_by_id
 from freecell_arena.protocol.messages import RoomOptions
 

@@ -1,14 +1,14 @@
-"""`core.races.Races`: a race begun for every player at one instant, finished once, let go of when unwatched."""
+"""`core.live.races.Races`: a race begun for every player at one instant, finished once, let go of when unwatched."""
 
 from __future__ import annotations
 
 from core_support import ManualClock, known_player
 from parts import Parts, wire
 
-from freecell_arena.core.ports import GameRecord, ResultRecord, RoomStatusRecord
-from freecell_arena.core.race_clock import FORGET_FINISHED_AFTER
-from freecell_arena.core.room import Room
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.race_clock import FORGET_FINISHED_AFTER
+from freecell_arena.core.live.room import Room
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import GameRecord, ResultRecord, RoomStatusRecord
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
     GameOverMessage,

@@ -1,4 +1,4 @@
-"""`core.rebuild.Rebuild` and `core.replica.Replica`: rooms brought back from the store, and copies of rooms
+"""`core.live.rebuild.Rebuild` and `core.live.replica.Replica`: rooms brought back from the store, and copies of rooms
 other processes share, kept up to date by their events and re-read from the store."""
 
 from __future__ import annotations
@@ -9,8 +9,11 @@ from datetime import datetime, timedelta
 from core_support import ManualClock, known_player
 from parts import Parts, wire
 
+from freecell_arena.core.competition.quick_race import QuickRaceRules
 from freecell_arena.core.effects import Effect
-from freecell_arena.core.ports import (
+from freecell_arena.core.live.room import Room
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import (
     MoveRecord,
     PlayerRecord,
     RoomRecord,
@@ -21,9 +24,6 @@ from freecell_arena.core.ports import (
     StoredRoom,
     StoredRoomStatus,
 )
-from freecell_arena.core.quick_race import QuickRaceRules
-from freecell_arena.core.room import Room
-from freecell_arena.core.shared_state import SharedState
 from freecell_arena.protocol.messages import (
     CountdownMessage,
     CreateRoomRequest,

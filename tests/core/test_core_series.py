@@ -1,4 +1,5 @@
-"""`core.series.Series`: race again after a race is over, one next room a series, a running tally of wins."""
+"""`core.competition.series.Series`: race again after a race is over, one next room a series, a running tally of
+wins."""
 
 from __future__ import annotations
 
@@ -9,10 +10,16 @@ from core_support import ManualClock, known_player
 from parts import Parts, wire
 
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, NextRoomRecord, RoomRecord, RoomStatusRecord
-from freecell_arena.core.review import solve_par
-from freecell_arena.core.room import Room
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.room import Room
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import (
+    MemberLeftRecord,
+    MemberRecord,
+    NextRoomRecord,
+    RoomRecord,
+    RoomStatusRecord,
+)
+from freecell_arena.core.records.review import solve_par
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
     JoinRoomRequest,

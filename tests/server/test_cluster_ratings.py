@@ -10,7 +10,7 @@ import pytest
 from arena_client import connect_player
 from test_cluster import close_all, cluster, cluster_database_url  # noqa: F401 (a fixture)
 
-from freecell_arena.core.review import solve_par
+from freecell_arena.core.records.review import solve_par
 from freecell_arena.engine import RULES_VERSION
 from freecell_arena.store import SqlStore
 

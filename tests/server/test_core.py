@@ -8,8 +8,8 @@ import pytest
 
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports import GameRecord, MoveRecord, ResultRecord, RoomStatusRecord
-from freecell_arena.core.ranking import rank
+from freecell_arena.core.live.ranking import rank
+from freecell_arena.core.ports.records import GameRecord, MoveRecord, ResultRecord, RoomStatusRecord
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
     HelloRequest,
@@ -142,7 +142,7 @@ def test_time_limit_ends_the_race_with_timeouts() -> None:
 def test_room_changes_carry_consecutive_versions_and_a_lobby_picked_up_gives_up_absent_seats() -> None:
     """Every membership or status change is a record with the room's next version (the store's compare-and-set);
     a lobby adopted from the store keeps its members a while, then the absent ones leave and the last closes it."""
-    from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, PlayerRecord, StoredMember, StoredRoom
+    from freecell_arena.core.ports.records import MemberLeftRecord, MemberRecord, PlayerRecord, StoredMember, StoredRoom
 
     clock = ManualClock()
     arena = Arena(clock)
@@ -184,7 +184,7 @@ def test_room_changes_carry_consecutive_versions_and_a_lobby_picked_up_gives_up_
 def _a_room_shared_by_two_processes(options: RoomOptions | None = None) -> tuple[ManualClock, Arena, Arena, str, str]:
     """Two processes (two arenas, one clock): A's host creates a room; B holds a copy of it as the store has it.
     Returns (clock, a, b, host, code)."""
-    from freecell_arena.core.ports import PlayerRecord, StoredMember, StoredRoom
+    from freecell_arena.core.ports.records import PlayerRecord, StoredMember, StoredRoom
 
     clock = ManualClock()
     a, b = Arena(clock), Arena(clock, shared=True)
@@ -242,7 +242,7 @@ def test_a_copy_of_a_room_learns_a_race_began_elsewhere_from_the_room_event() ->
 def test_a_race_with_a_player_of_another_process_begins_and_deals_them_a_game() -> None:
     """A member known only from another process's event has no identity here: the race still begins, and their
     deal goes to their own process through their player topic (which adopts the game from the store)."""
-    from freecell_arena.core.ports import RoomVersion
+    from freecell_arena.core.ports.records import RoomVersion
     from freecell_arena.protocol.messages import MemberJoinedMessage, RoomMember
 
     clock = ManualClock()
@@ -266,7 +266,7 @@ def test_a_race_with_a_player_of_another_process_begins_and_deals_them_a_game() 
 def test_a_lobby_stored_without_members_is_closed_when_its_grace_ends() -> None:
     """A lobby written before rooms had members in the store comes back empty: nobody can return to it, so it
     is closed (not kept in memory and in the store as a lobby forever)."""
-    from freecell_arena.core.ports import RoomRecord, StoredRoom
+    from freecell_arena.core.ports.records import RoomRecord, StoredRoom
 
     clock = ManualClock()
     arena = Arena(clock)

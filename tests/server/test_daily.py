@@ -19,7 +19,7 @@ from arena_server import start_arena, started_arena
 from boards_helpers import ManualClock, http_get, play, without_id
 from serverprocess import server_env
 
-from freecell_arena.core import daily
+from freecell_arena.core.records import daily
 from freecell_arena.engine import Game, variant_by_id
 from freecell_arena.net.app import ArenaServer
 from freecell_arena.store import RecordRefusedError, SqlStore

@@ -7,7 +7,7 @@ from arena_client import connect_player
 from arena_server import RunningArena
 from boards_helpers import ManualClock, http_get, play, winning_moves
 
-from freecell_arena.core.fair_play import MIN_MS_PER_DECK, MIN_MS_PER_MOVE, bots_side, implausible_win
+from freecell_arena.core.records.fair_play import MIN_MS_PER_DECK, MIN_MS_PER_MOVE, bots_side, implausible_win
 from freecell_arena.engine import variant_by_id
 
 SEED = 6

@@ -13,7 +13,7 @@ from arena_client import ArenaClient, connect_player
 from arena_server import RunningArena
 from racing import open_race
 
-from freecell_arena.core.review import solve_par
+from freecell_arena.core.records.review import solve_par
 
 
 async def win_with_par(client: ArenaClient, game: dict[str, Any]) -> int:

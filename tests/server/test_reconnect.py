@@ -156,7 +156,7 @@ async def test_a_refused_write_rolls_the_move_back_and_says_so(arena: RunningAre
     """A stale process already wrote move 1 of this game: the insert fails, memory is rolled back."""
     from datetime import UTC, datetime
 
-    from freecell_arena.core.ports import MoveRecord
+    from freecell_arena.core.ports.records import MoveRecord
     from freecell_arena.store import SqlStore
 
     host = await connect_player(arena.url, "host")

@@ -15,7 +15,7 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from store_builders import PARIS, T0, game, move, player, room
 
-from freecell_arena.core.ports import (
+from freecell_arena.core.ports.records import (
     MemberLeftRecord,
     MemberRecord,
     Record,

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from freecell_arena.core.review import ParStatus
+from freecell_arena.core.records.review import ParStatus
 from freecell_arena.engine import RULES_VERSION
 from freecell_arena.net.par_service import ParService
 from freecell_arena.store import SqlStore
@@ -52,7 +52,7 @@ async def test_an_unsettled_deal_is_not_stored(pars: ParStore) -> None:
 
 
 async def test_the_first_stored_par_of_a_deal_is_the_one_kept(pars: ParStore) -> None:
-    from freecell_arena.core.review import Par
+    from freecell_arena.core.records.review import Par
 
     first = Par("freecell", 2, RULES_VERSION, ParStatus.SOLVED, ("3a", "3b"))
     assert await pars.save(first, FixedClock().now()) == first
@@ -93,9 +93,9 @@ async def test_a_race_end_asks_for_par_only_for_a_race_of_several_while_the_solv
 ) -> None:
     """A solo room's par waits for a review that asks (a bot finishing solo games flat out must not keep the worker
     busy), and so does every race's while deals queue for the solver (net/race_end.py)."""
+    from freecell_arena.core.competition.race_ratings import RaceEnd
+    from freecell_arena.core.competition.ratings import Placement
     from freecell_arena.core.events import InProcessPublisher
-    from freecell_arena.core.race_ratings import RaceEnd
-    from freecell_arena.core.ratings import Placement
     from freecell_arena.net.race_end import PAR_BACKLOG_LIMIT, RaceEndService
 
     def race(players: int) -> RaceEnd:

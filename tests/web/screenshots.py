@@ -28,7 +28,7 @@ from boards_helpers import ManualClock, play  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 from webpages import DESKTOP, PHONE, SOLUTION, ConsoleWatch, Player, virtual_authenticator  # noqa: E402
 
-from freecell_arena.core.review import solve_par  # noqa: E402
+from freecell_arena.core.records.review import solve_par  # noqa: E402
 from freecell_arena.store import migrate  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"

@@ -21,7 +21,7 @@ from clocked_server import clocked_daily_server
 from playwright.async_api import expect
 from webpages import DESKTOP, PHONE, NewPlayer
 
-from freecell_arena.core.review import solve_par
+from freecell_arena.core.records.review import solve_par
 from freecell_arena.net.app import ArenaServer
 
 SECRET = "the browser test's streak secret"

@@ -2,10 +2,10 @@
 
 Each mismatch is one line on standard output (`game ...`, `entry ...`, `counts ...`, `rating ...`); a summary
 goes to standard error. Ratings are recomputed from the rated rooms' stored results, race by race in the order
-they were rated, and every stored before/after is compared with the recomputation (`core.ratings`).
+they were rated, and every stored before/after is compared with the recomputation (`core.competition.ratings`).
 Exit 0 when nothing is wrong, 1 when anything is, 2 when the database cannot be used.
 The games, entries and count rows are read in keyset batches, so memory stays flat on any database.
-See `freecell_arena.core.audit` for what is checked.
+See `freecell_arena.core.records.audit` for what is checked.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def audit(url: str, batch: int) -> tuple[int, int, int, list[str], int]:
     """Print every mismatch; return (games, entries, mismatches, the flagged wins' report lines, rated races)."""
-    from freecell_arena.core.audit import check_entry, check_game, flagged
+    from freecell_arena.core.records.audit import check_entry, check_game, flagged
     from freecell_arena.store import SqlStore
     from freecell_arena.store.audit_reads import AuditReads
     from freecell_arena.store.ratings import RatingStore
@@ -101,7 +101,7 @@ async def audit(url: str, batch: int) -> tuple[int, int, int, list[str], int]:
 async def _audit_ratings(ratings: RatingStore) -> tuple[int, list[str]]:
     """Every rated race replayed in order from its room's stored results; one line per stored rank or rating
     that differs from the recomputation."""
-    from freecell_arena.core.ratings import RatedRace, placements_from_results, replay_ratings
+    from freecell_arena.core.competition.ratings import RatedRace, placements_from_results, replay_ratings
 
     races: list[RatedRace] = []
     lines: list[str] = []

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def prepare(settings: Settings, variants: list[str], days: int) -> None:
-    from freecell_arena.core import daily
+    from freecell_arena.core.records import daily
     from freecell_arena.store import SqlStore
 
     url = settings.database_url

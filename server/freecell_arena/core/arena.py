@@ -18,19 +18,19 @@ from datetime import timedelta
 from typing import Any
 
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.daily_play import DailyChallenges
+from freecell_arena.core.competition.quick_race import QuickRaceDeps, QuickRaceRules, QuickRaces
+from freecell_arena.core.competition.race_ratings import FinishedRace
+from freecell_arena.core.competition.series import Series, SeriesDeps
 from freecell_arena.core.effects import Effect, Refusal
-from freecell_arena.core.lobby import DEFAULT_MAX_SPECTATORS, LOBBY_RETURN_GRACE, Lobby, LobbyDeps, SeedDraw
-from freecell_arena.core.play import Play, PlayDeps
-from freecell_arena.core.players import Players
-from freecell_arena.core.quick_race import QuickRaceDeps, QuickRaceRules, QuickRaces
-from freecell_arena.core.race_clock import RaceClock
-from freecell_arena.core.race_ratings import FinishedRace
-from freecell_arena.core.races import RaceDeps, Races
-from freecell_arena.core.rebuild import Rebuild, RebuildDeps
-from freecell_arena.core.replica import Replica, ReplicaDeps
-from freecell_arena.core.series import Series, SeriesDeps
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.daily_play import DailyChallenges
+from freecell_arena.core.live.lobby import DEFAULT_MAX_SPECTATORS, LOBBY_RETURN_GRACE, Lobby, LobbyDeps, SeedDraw
+from freecell_arena.core.live.play import Play, PlayDeps
+from freecell_arena.core.live.players import Players
+from freecell_arena.core.live.race_clock import RaceClock
+from freecell_arena.core.live.races import RaceDeps, Races
+from freecell_arena.core.live.rebuild import Rebuild, RebuildDeps
+from freecell_arena.core.live.replica import Replica, ReplicaDeps
+from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
     ErrorCode,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from freecell_arena.core.ports import Record, RoomVersion
-from freecell_arena.core.race_ratings import RaceEnd
+from freecell_arena.core.competition.race_ratings import RaceEnd
+from freecell_arena.core.ports.records import Record, RoomVersion
 from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
 from freecell_arena.protocol.trusted import Reply
 
@@ -54,7 +54,8 @@ class Effect:
 
 @dataclass
 class RaceFinish(Effect):
-    """A timer's finish of a race: once it is durable, the adapter rates the race (`core.race_ratings`) and works
+    """A timer's finish of a race: once it is durable, the adapter rates the race (`core.competition.race_ratings`)
+    and works
     out its par, in the background. A kind of its own rather than a field of every `Effect`, so a move's effect
     carries nothing more for it."""
 

@@ -23,12 +23,12 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import CloseCode
 
-from freecell_arena.core.accounts import Revocation
+from freecell_arena.core.accounts.steps import Revocation
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Subscriber, player_topic, room_topic
 from freecell_arena.core.identity import hash_token
-from freecell_arena.core.reads import ServerStore
-from freecell_arena.core.seams import Sessions, StoredCopies
+from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.core.ports.seams import Sessions, StoredCopies
 from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
 from freecell_arena.net.direct_write import write_now
 from freecell_arena.net.metrics import ServerMetrics

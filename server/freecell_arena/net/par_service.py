@@ -1,7 +1,8 @@
 """Pars worked out after races, off the event loop: one solver worker, one solve per deal at a time.
 
 `par_of` answers from the store when the deal's par is known (any process may have solved it), else solves it
-in the worker (`core.review.solve_par`, with the node budget, so the par is the same whichever process or machine
+in the worker (`core.records.review.solve_par`, with the node budget, so the par is the same whichever process or
+machine
 solves it) and stores a settled answer. Two requests for the same
 deal while it is being solved share the one solve. A deal the budget did not settle is answered `unknown` and
 tried again at the next request; a worker that dies or overruns answers `unknown` too, and is replaced.
@@ -18,7 +19,7 @@ import asyncio
 import logging
 
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.review import PAR_BUDGET_S, PAR_NODES, Par, ParLedger, ParStatus, solve_par
+from freecell_arena.core.records.review import PAR_BUDGET_S, PAR_NODES, Par, ParLedger, ParStatus, solve_par
 from freecell_arena.engine import RULES_VERSION
 from freecell_arena.net.solver_pool import SolverPool
 

@@ -11,11 +11,11 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from freecell_arena.core import daily
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.leaderboard import CursorError, daily_board, deal_board, decode_cursor, encode_cursor
-from freecell_arena.core.reads import BoardPage, HistoryRow, ServerStore
+from freecell_arena.core.ports.reads import BoardPage, HistoryRow, ServerStore
+from freecell_arena.core.records import daily
+from freecell_arena.core.records.leaderboard import CursorError, daily_board, deal_board, decode_cursor, encode_cursor
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import variant_by_id
 from freecell_arena.net.daily_service import DailyService

@@ -8,9 +8,9 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, exists, func, literal_column, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from freecell_arena.core.audit import EntryFacts, GameFacts
-from freecell_arena.core.leaderboard import LEVEL_SHIFTS
-from freecell_arena.core.ports import StoredGame
+from freecell_arena.core.ports.records import StoredGame
+from freecell_arena.core.records.audit import EntryFacts, GameFacts
+from freecell_arena.core.records.leaderboard import LEVEL_SHIFTS
 from freecell_arena.store.models import Game, LeaderboardCount, LeaderboardEntry, Player, table_of
 from freecell_arena.store.sql_store import with_moves
 

@@ -20,9 +20,16 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.leaderboard import daily_board
-from freecell_arena.core.ports import DailyRecord
-from freecell_arena.core.season import SEASON_WINDOWS, BoardRow, SeasonTotals, final_ranks, season_table, window_start
+from freecell_arena.core.ports.records import DailyRecord
+from freecell_arena.core.records.leaderboard import daily_board
+from freecell_arena.core.records.season import (
+    SEASON_WINDOWS,
+    BoardRow,
+    SeasonTotals,
+    final_ranks,
+    season_table,
+    window_start,
+)
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Daily, DailyRank, Game, LeaderboardEntry, SeasonStanding, ServerSecret, table_of
 

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import select, tuple_
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from freecell_arena.core.reads import HistoryRow
+from freecell_arena.core.ports.reads import HistoryRow
 from freecell_arena.store.models import Game, Room, table_of
 
 games = table_of(Game)

@@ -4,7 +4,7 @@ Every read is an index range scan of bounded size, never a scan of the board:
 
 - a page: `ix_leaderboard_entries_order` from the start or from the cursor, `LIMIT n + 1`;
 - a rank: at most nine ranges of `leaderboard_counts`' primary key (at most 63 rows each) plus the entries
-  of one 1.024 s bucket at equal moves (`freecell_arena.core.leaderboard.level_ranges`, written out in SQL);
+  of one 1.024 s bucket at equal moves (`freecell_arena.core.records.leaderboard.level_ranges`, written out in SQL);
 - neighbours: the same entry index, walked both ways from the player's entry (found by primary key).
 
 Writes: an entry is inserted, or updated only when the new game is strictly better (moves, time, finish);
@@ -23,9 +23,16 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.types import TypeEngine
 
-from freecell_arena.core.leaderboard import LEVEL_SHIFTS, TOP_LEVEL, count_deltas, level_ranges, number_rows, score
-from freecell_arena.core.ports import ResultRecord
-from freecell_arena.core.reads import BoardPage, EntryRow, NumberedRow
+from freecell_arena.core.ports.reads import BoardPage, EntryRow, NumberedRow
+from freecell_arena.core.ports.records import ResultRecord
+from freecell_arena.core.records.leaderboard import (
+    LEVEL_SHIFTS,
+    TOP_LEVEL,
+    count_deltas,
+    level_ranges,
+    number_rows,
+    score,
+)
 from freecell_arena.store.models import LeaderboardCount, LeaderboardEntry, table_of
 from freecell_arena.store.types import UtcDateTime
 
@@ -97,7 +104,7 @@ async def apply_counts(connection: AsyncConnection, deltas: CountDeltas) -> None
 # Each read is ONE statement, fixed at import (bound parameters only): a statement costs a round trip to the
 # database plus the driver's and SQLAlchemy's per-statement work, which at these sizes costs more than the
 # index reads themselves. The rank is computed by scalar subqueries inside the same statement, following
-# `freecell_arena.core.leaderboard.level_ranges` bucket for bucket.
+# `freecell_arena.core.records.leaderboard.level_ranges` bucket for bucket.
 
 ENTRY = "e.player_id, p.display_name, e.game_id, e.player_moves, e.time_ms, e.finished_at, e.score"
 TOTAL = (

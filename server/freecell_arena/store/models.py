@@ -85,19 +85,20 @@ class Room(Base):
     seed_chosen: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     seq: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     version: Mapped[str] = mapped_column(String(16), server_default=text("''"))
-    """The room's version (`freecell_arena.core.ports.RoomVersion`): every membership or status change is written
+    """The room's version (`freecell_arena.core.ports.records.RoomVersion`): every membership or status change is
+    written
     only over the version it was built on (compare-and-set), so two processes can never both start a race or
     both take the last seat; `seq` numbers the versions."""
     series: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    """A race-again series' room: the tally before it (`freecell_arena.core.series_tally`)."""
+    """A race-again series' room: the tally before it (`freecell_arena.core.live.series_tally`)."""
     next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """The series' next room (compare-and-set over the pointer a process knew): two members pressing at once get
     one room."""
     quick: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
-    """A public quick-race room (`freecell_arena.core.quick_race`)."""
+    """A public quick-race room (`freecell_arena.core.competition.quick_race`)."""
 
     __table_args__ = (
-        # Finished rooms by their finish: the rating sweep's window (`freecell_arena.core.rating_recovery`).
+        # Finished rooms by their finish: the rating sweep's window (`freecell_arena.core.competition.rating_recovery`).
         Index(
             "ix_rooms_finished",
             "finished_at",
@@ -157,7 +158,7 @@ class Game(Base):
     board: Mapped[str | None] = mapped_column(String(BOARD_LENGTH))
     daily_day: Mapped[date | None]
     flagged: Mapped[str | None] = mapped_column(String(FLAG_LENGTH))
-    """Why a human's ranked win is implausible (freecell_arena.core.fair_play); NULL for every other game."""
+    """Why a human's ranked win is implausible (freecell_arena.core.records.fair_play); NULL for every other game."""
 
     __table_args__ = (
         # A reconnecting player's unfinished games: partial, so it stays as small as the live games.
@@ -208,7 +209,7 @@ metadata = Base.metadata
 class LeaderboardEntry(Base):
     """A player's best won ranked game on a board (one row per board and player).
 
-    `score` = player moves << 36 | time_ms (`freecell_arena.core.leaderboard.score`): the board's order is
+    `score` = player moves << 36 | time_ms (`freecell_arena.core.records.leaderboard.score`): the board's order is
     (score, finished_at), and the index `ix_leaderboard_entries_order` serves top N, cursors and neighbours.
     """
 
@@ -226,8 +227,10 @@ class LeaderboardEntry(Base):
 
 
 class LeaderboardCount(Base):
-    """How many entries of a board have `score >> LEVEL_SHIFTS[level] == bucket`: what makes a rank cost a
-    bounded number of index reads (`freecell_arena.core.leaderboard`). Maintained in the entries' transaction."""
+    """How many entries of a board have `score >> LEVEL_SHIFTS[level] == bucket`: what makes a rank cost
+    a
+    bounded number of index reads (`freecell_arena.core.records.leaderboard`). Maintained in the entries'
+    transaction."""
 
     __tablename__ = "leaderboard_counts"
 
@@ -311,7 +314,7 @@ class ServerSecret(Base):
 
 
 class PlayerRating(Base):
-    """A player's current rating on one ladder of one variant (`freecell_arena.core.ratings`).
+    """A player's current rating on one ladder of one variant (`freecell_arena.core.competition.ratings`).
 
     `races` is the row's version: a race's change is written only where `races` is still what it was computed
     from, so concurrent races of one player cannot both start from the same rating. `ordinal` = mu - 3 sigma,
@@ -362,7 +365,9 @@ class RatingChange(Base):
     )
 
 
-# --- accounts (migration 0006; freecell_arena.core.account_ports) ------------------------------------------------
+
+# --- accounts (migration 0006; freecell_arena.core.accounts.account_ports)
+# ------------------------------------------------
 
 CREDENTIAL_ID_LENGTH = 1400  # WebAuthn allows credential ids up to 1023 bytes: 1364 characters of base64url
 NAME_LENGTH = 100
@@ -389,7 +394,7 @@ class ClaimedName(Base):
 
 
 class NameKey(Base):
-    """The SHA-256 of each key of a claimed name (freecell_arena.core.names): the primary key is what makes a
+    """The SHA-256 of each key of a claimed name (freecell_arena.core.accounts.names): the primary key is what makes a
     name, and its look-alikes, one player's, whatever process writes first."""
 
     __tablename__ = "name_keys"
@@ -452,7 +457,7 @@ class WebauthnChallenge(Base):
 
 
 class DealPar(Base):
-    """A deal's par (`freecell_arena.core.review`): the solver's line as player actions, space-separated; stored
+    """A deal's par (`freecell_arena.core.records.review`): the solver's line as player actions, space-separated; stored
     once settled (solved or proved unsolvable), insert-if-absent."""
 
     __tablename__ = "deal_pars"

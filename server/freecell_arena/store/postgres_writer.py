@@ -33,7 +33,7 @@ from sqlalchemy import Table
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.ports import Record
+from freecell_arena.core.ports.records import Record
 from freecell_arena.store.errors import RecordRefusedError
 from freecell_arena.store.statements import Statement, StatementBuilder, dollar_number
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from sqlalchemy import Integer, and_, case, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from freecell_arena.core.profiles import DailyDays, VariantStats
+from freecell_arena.core.records.profiles import DailyDays, VariantStats
 from freecell_arena.store.models import Daily, Game, table_of
 
 games = table_of(Game)

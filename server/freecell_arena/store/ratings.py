@@ -1,4 +1,4 @@
-"""Ratings SQL: `core.ratings.RatingLedger` on SQLAlchemy Core, and the reads of the rating boards.
+"""Ratings SQL: `core.competition.ratings.RatingLedger` on SQLAlchemy Core, and the reads of the rating boards.
 
 Several processes may share one PostgreSQL; a race is rated by whichever process settles it, and this module
 keeps that exactly-once and in order without any process talking to another:
@@ -25,8 +25,16 @@ from sqlalchemy import and_, func, insert, literal_column, or_, select, tuple_, 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.race_ratings import HistoryPoint, LeftUnrated, Position, RatingRow, UnratedBatch
-from freecell_arena.core.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded, rateable
+from freecell_arena.core.competition.race_ratings import HistoryPoint, LeftUnrated, Position, RatingRow, UnratedBatch
+from freecell_arena.core.competition.ratings import (
+    Ladder,
+    Placement,
+    RaceResult,
+    Rating,
+    RatingChange,
+    Recorded,
+    rateable,
+)
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Game, Player, PlayerRating, Room, table_of
 from freecell_arena.store.models import RatingChange as RatingChangeRow
@@ -193,7 +201,7 @@ class RatingStore:
                 return
             after = batch.last
 
-    # --- races left unrated (core.rating_recovery, and the audit) ---------------------------------------
+    # --- races left unrated (core.competition.rating_recovery, and the audit) ---------------------------------------
 
     async def ratings_live_since(self) -> datetime | None:
         async with self.engine.connect() as connection:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from freecell_arena.core.ports import ResultRecord, RoomStatusRecord, RoomVersion
+from freecell_arena.core.ports.records import ResultRecord, RoomStatusRecord, RoomVersion
 
 LOBBY = "lobby"
 COUNTDOWN = "countdown"
@@ -36,7 +36,7 @@ def room_status_update(record: RoomStatusRecord) -> RowUpdate:
     elif record.status == FINISHED:
         values["finished_at"] = record.at
     elif record.status == LOBBY:
-        values["started_at"] = None  # a quick race whose countdown stopped (core/quick_race.py) waits again
+        values["started_at"] = None  # a quick race whose countdown stopped (core/competition/quick_race.py) waits again
     if record.version is not None:
         return room_version_update(record.room_id, record.version, values, f"status {record.status!r}")
     refusal = f"status {record.status!r} for unknown room {record.room_id!r}"

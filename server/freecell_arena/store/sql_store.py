@@ -10,7 +10,7 @@ from sqlalchemy import Table, delete, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.ports import (
+from freecell_arena.core.ports.records import (
     GameRecord,
     MemberLeftRecord,
     MemberRecord,

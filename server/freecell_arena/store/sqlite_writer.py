@@ -33,7 +33,7 @@ from sqlalchemy import Table
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 
-from freecell_arena.core.ports import Record
+from freecell_arena.core.ports.records import Record
 from freecell_arena.store.engine import SQLITE_BUSY_TIMEOUT_MS
 from freecell_arena.store.errors import RecordRefusedError
 from freecell_arena.store.statements import Statement, StatementBuilder, question_mark

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Table, insert
 from sqlalchemy.engine import Dialect
 
-from freecell_arena.core.ports import (
+from freecell_arena.core.ports.records import (
     POINTER_RECORDS,
     MemberLeftRecord,
     MemberRecord,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from core_support import ManualClock, known_player
-from parts import wire
+from parts import stored, wire
 
 from freecell_arena.core.live.daily_play import DailyChallenges
 from freecell_arena.core.live.shared_state import SharedState
@@ -25,7 +25,7 @@ def desk_on_day(state: SharedState, clock: ManualClock) -> DailyChallenges:
 
 
 def started_ranked(desk: DailyChallenges, player_id: str) -> bool:
-    reply = desk.play(player_id, PlayDailyRequest(variant="freecell")).replies[0]
+    reply = stored(desk.play(player_id, PlayDailyRequest(variant="freecell"))).replies[0]
     assert isinstance(reply, DailyStartedMessage)
     return reply.ranked
 

@@ -8,7 +8,8 @@ protocols of `core.ports.seams`; the work is done by `EffectRunner` (net/effects
 The path of one move: a connection's reader decodes the frame, core validates and applies it and returns
 an `Effect`; the effect runner hands its records to the group-commit writer (one transaction for the moves of
 many players every few milliseconds) and, only once they are durable, queues the replies and publishes the
-room events. If the write fails, the effect's rollback restores memory and the player gets `storage_failed`.
+room events (memory adopts the effect's changes first). If the write fails, memory adopts nothing and the player
+gets `storage_failed`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -150,6 +152,9 @@ class ArenaServer:
         self, effect: Effect, connection: Connection | None, request_id: RequestId = None, *, may_retry: bool = False
     ) -> bool | None:
         return await self.runner.execute(effect, connection, request_id, may_retry=may_retry)
+
+    async def when_free(self, handle: Callable[[], Effect]) -> Effect:
+        return await self.runner.when_free(handle)
 
     async def run_timer_effect(self, effect: Effect) -> bool:
         """A timer's change (a countdown's end, a race's finish): stored, then sent; a finished race this process

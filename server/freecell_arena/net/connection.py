@@ -1,8 +1,8 @@
 """One client connection: a reader loop (decode -> core -> commit -> send) and a sender task.
 
 Requests of one connection are handled one at a time: the next frame is read only after the previous
-request's records are durable and its replies sent or queued. That keeps a rollback simple (nothing of this
-player ran ahead of the failed write) while the moves of many connections still share one commit.
+request's records are durable and its replies sent or queued. So nothing of this player runs ahead of a write
+that could fail, while the moves of many connections still share one commit.
 
 Frames for a connection go out in the order they were produced, through its `Outbox` (net/outbox.py): published
 messages are queued for a sender task, so a publisher never waits for a slow client, and the reader writes the
@@ -28,7 +28,7 @@ from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Subscriber, player_topic, room_topic
 from freecell_arena.core.identity import hash_token
 from freecell_arena.core.ports.reads import ServerStore
-from freecell_arena.core.ports.seams import Sessions, StoredCopies
+from freecell_arena.core.ports.seams import Busy, Sessions, StoredCopies
 from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
 from freecell_arena.net.direct_write import write_now
 from freecell_arena.net.metrics import ServerMetrics
@@ -115,6 +115,10 @@ class Host(Protocol):
 
     def close_revoked(self, revocation: Revocation) -> None:
         """Close the connections of the revoked tokens, on every process."""
+        ...
+
+    async def when_free(self, handle: Callable[[], Effect]) -> Effect:
+        """`handle()`'s effect, handled again while a room it changes has a change in flight (core says `Busy`)."""
         ...
 
     async def execute(
@@ -267,13 +271,17 @@ class Connection:
         if type(request) in self.server.prepared_types and await self.server.answer_or_prepare(self, request):
             return  # a query, answered
         is_move = type(request) is MoveRequest
-        variant = self.server.sessions.variant_of(self.player_id) if is_move else ""
+        sessions, player_id = self.server.sessions, self.player_id
+        variant = sessions.variant_of(player_id) if is_move else ""
         stored: bool | None = None
         for may_retry in (True, False):  # once more if another process changed the room first (a cluster)
             if not may_retry and type(request) in self.server.prepared_types:
                 await self.server.answer_or_prepare(self, request)  # what it loaded may have moved on meanwhile
             try:
-                effect = self.server.sessions.handle(self.player_id, request)
+                try:
+                    effect = sessions.handle(player_id, request)
+                except Busy:  # a room it changes has a change in flight: handled again once that one is done
+                    effect = await self.server.when_free(functools.partial(sessions.handle, player_id, request))
             except Refusal as refusal:
                 if is_move:
                     self.server.metrics.moves_refused[(variant, refusal.code.value)] += 1

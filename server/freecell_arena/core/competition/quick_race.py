@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from freecell_arena.core.competition.series import DrawSeed, OpenRoom, TakeSeat
 from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.events import room_topic
+from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.daily_play import refuse_while_playing
 from freecell_arena.core.live.lobby import RoomPlan, begin_countdown, refuse_while_in_a_room
 from freecell_arena.core.live.race_clock import RaceClock
@@ -64,23 +65,25 @@ class QuickRaces:
         state = self.deps.state
         variant = known_variant(request.variant)
         refuse_while_playing(state, player_id)
-        refuse_while_in_a_room(state, player_id)
+        draft = Draft(state)
+        refuse_while_in_a_room(draft, player_id)
+        draft.hold(f"quick:{variant.id}")  # one change of the variant's filling room at a time
         room = self.filling_room(variant.id)
         if room is not None:
-            effect = self.deps.seat(player_id, room, request.id)
+            room, effect = self.deps.seat(draft, player_id, room, request.id)
         else:
-            room, effect = self._open(player_id, variant, request)
-        return effect.merge(self._maybe_start(room, player_id))
+            room, effect = self._open(draft, player_id, variant, request)
+        return draft.seal(effect.merge(self._maybe_start(draft, room, player_id)))
 
     def know_filling(self, variant_id: str, code: str) -> None:
         """The store's pointer for the variant (net read it before `quick_race`)."""
         self.filling[variant_id] = code
 
-    def after_join(self, room: Room, player_id: str) -> Effect:
+    def after_join(self, draft: Draft, room: Room, player_id: str) -> Effect:
         """A player joined a quick race by its code (its link): enough players start it as `quick_race` does."""
-        return self._maybe_start(room, player_id) if room.record.quick else Effect()
+        return self._maybe_start(draft, room, player_id) if room.record.quick else Effect()
 
-    def after_leave(self, room: Room) -> Effect:
+    def after_leave(self, draft: Draft, room: Room) -> Effect:
         """A player left a quick race counting down: below `min_players` it waits for players again (a race
         nobody is left to race would otherwise start)."""
         enough = min(self.rules.min_players, room.options.max_players)
@@ -89,21 +92,11 @@ class QuickRaces:
         if not self._later(room.starts_at):
             return Effect()  # it begins at this tick
         now = self.deps.state.clock.now()
-        starts_before, keeps_before = room.starts_at, room.keeps_time
-        unread = room.unread_since()
-        room.status, room.starts_at = LOBBY, None
-        version = room.next_version()
-
-        def rollback() -> None:
-            if unread():  # else re-read meanwhile: the store's room (another process's leave, first) stays
-                room.status, room.starts_at, room.keeps_time = COUNTDOWN, starts_before, keeps_before
-                room.undo_version(version)
-                self.deps.timers.watch(room)
-
+        room, version = room.changed(status=LOBBY, starts_at=None)
+        draft.put(room)
         return Effect(
-            records=[RoomStatusRecord(room.record.room_id, LOBBY, now, version)],
+            records=[RoomStatusRecord(room.room_id, LOBBY, now, version)],
             publications=[whole_room(room, now, self.deps.connected, version)],
-            rollback=rollback,
         )
 
     def filling_room(self, variant_id: str) -> Room | None:
@@ -118,39 +111,30 @@ class QuickRaces:
     def _later(self, at: datetime | None) -> bool:
         return at is not None and at > self.deps.state.clock.now()
 
-    def _open(self, player_id: str, variant: Variant, request: QuickRaceRequest) -> tuple[Room, Effect]:
+    def _open(self, draft: Draft, player_id: str, variant: Variant, request: QuickRaceRequest) -> tuple[Room, Effect]:
         rules = self.rules
         wanted = RoomOptions(max_players=rules.max_players, countdown_s=rules.wait_s, ranked=True)
         plan = RoomPlan(variant, resolve_ranked(variant, wanted), self.deps.draw(variant), quick=True)
-        room, opened = self.deps.open_room(player_id, plan, request.id)
+        room, opened = self.deps.open_room(draft, player_id, plan, request.id)
         previous = self.filling.get(variant.id)
-        self.filling[variant.id] = room.code
+        draft.also(_Filling(self.filling, variant.id, room.code))
+        return room, opened.merge(Effect(records=[QuickRoomRecord(variant.id, room.code, previous)]))
 
-        def rollback() -> None:
-            if self.filling.get(variant.id) == room.code:
-                if previous is None:
-                    self.filling.pop(variant.id, None)
-                else:
-                    self.filling[variant.id] = previous
-
-        pointer = Effect(records=[QuickRoomRecord(variant.id, room.code, previous)], rollback=rollback)
-        return room, opened.merge(pointer)
-
-    def _maybe_start(self, room: Room, player_id: str) -> Effect:
+    def _maybe_start(self, draft: Draft, room: Room, player_id: str) -> Effect:
         """Enough players: the countdown starts; full: the race starts now. The player whose seat did it hears
         it in replies (their connection follows the room only once this request is done)."""
         now = self.deps.state.clock.now()
         players = len(room.players())
         if room.is_full() and (room.status == LOBBY or self._later(room.starts_at)):
-            return self._schedule(room, now, player_id)
+            return self._schedule(draft, room, now, player_id)
         if room.status == LOBBY and players >= min(self.rules.min_players, room.options.max_players):
-            return self._schedule(room, now + timedelta(seconds=room.options.countdown_s), player_id)
+            return self._schedule(draft, room, now + timedelta(seconds=room.options.countdown_s), player_id)
         return Effect()
 
-    def _schedule(self, room: Room, starts_at: datetime, player_id: str) -> Effect:
+    def _schedule(self, draft: Draft, room: Room, starts_at: datetime, player_id: str) -> Effect:
         now = self.deps.state.clock.now()
-        countdown = begin_countdown(room, starts_at, now, self.deps.timers)
-        room_now = whole_room(room, now, self.deps.connected, countdown.version)
+        countdown = begin_countdown(draft, room, starts_at, now)
+        room_now = whole_room(countdown.room, now, self.deps.connected, countdown.version)
         return Effect(
             records=[countdown.record],
             replies=[room_now.message, countdown.message],
@@ -158,5 +142,19 @@ class QuickRaces:
                 Publication(room_topic(room.code), countdown.message, skip=player_id, version=countdown.version),
                 replace(room_now, skip=player_id),
             ],
-            rollback=countdown.rollback,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class _Filling:
+    """The variant's filling room, once the store's pointer names it."""
+
+    filling: dict[str, str]
+    variant_id: str
+    code: str
+
+    def adopt(self) -> None:
+        self.filling[self.variant_id] = self.code
+
+    def refused(self) -> None:
+        pass

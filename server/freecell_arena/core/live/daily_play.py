@@ -18,11 +18,13 @@ the store, and never on the solver: a deal that is not prepared is refused with 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Protocol
 
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.identity import new_id
+from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.player_game import PlayerGame
 from freecell_arena.core.live.room_messages import game_over_to_player
 from freecell_arena.core.live.shared_state import SharedState
@@ -37,7 +39,7 @@ from freecell_arena.protocol.vocabulary import FINISHED
 class DailyHost(Protocol):
     """What the daily challenges need from the rest of core besides the shared state (the lobby)."""
 
-    def leave_finished_room(self, player_id: str) -> Effect:
+    def leave_finished_room(self, draft: Draft, player_id: str) -> Effect:
         """Leave a finished race's room before playing (refused in any other room)."""
         ...
 
@@ -60,6 +62,8 @@ class DailyChallenges:
         self.deals: dict[tuple[str, date], DailyRecord] = {}
         self.attempted: set[tuple[str, str, date]] = set()
         self.running: dict[str, date] = {}
+        self._closing: set[str] = set()
+        """Games whose close (their day's end) is being written: not closed twice."""
         self.offered: set[str] | None = None
         """The variants with a daily challenge (None: every variant); set by the adapter from its settings."""
         self._next_close: datetime | None = None
@@ -114,18 +118,19 @@ class DailyChallenges:
                 ErrorCode.daily_not_ready, f"today's {variant.name} deal ({day}) is not prepared yet; try again soon"
             )
         state = shared.players[player_id]
-        room = shared.rooms.get(state.room_code) if state.room_code else None
+        room = shared.room_of_player(player_id)
         if room is not None and room.status != FINISHED:
             raise Refusal(
                 ErrorCode.already_in_room, f"you are in room {room.code} ({room.status}): leave it to play the daily"
             )
-        current = shared.games.get(state.game_id) if state.game_id else None
+        current = shared.current_game(player_id)
         if current is not None and current.running:
             if current.record.daily_day == day and current.variant.id == variant.id:
                 return Effect(replies=[self._started(request, current, deal, now)])
             raise Refusal(ErrorCode.game_in_progress, f"your {current.variant.name} game is still running: "
                           "finish or resign it first")
-        leaving = self.host.leave_finished_room(player_id)  # a finished race's room is left, as create_room does
+        draft = Draft(shared)
+        leaving = self.host.leave_finished_room(draft, player_id)  # a finished race's room is left, as create_room
         # One ranked attempt per person, not per fresh token: an identity made after the day's deal opened
         # could scout the deal for a second one, so it plays the day unranked (docs/leaderboards.md).
         ranked = self.may_be_ranked(player_id, variant.id, day)
@@ -144,20 +149,11 @@ class DailyChallenges:
             board=daily_board(variant.id, day, state.record.bot),
             daily_day=day,
         )
-        previous_game = state.game_id
-        shared.games[game.game_id] = game
-        state.game_id = game.game_id
-        self.track(game)
-
-        def rollback() -> None:
-            shared.games.pop(game.game_id, None)
-            self.running.pop(game.game_id, None)
-            state.game_id = previous_game
-            if ranked:
-                self.attempted.discard((player_id, variant.id, day))
-
-        started = Effect(records=[game.record], replies=[self._started(request, game, deal, now)], rollback=rollback)
-        return leaving.merge(started)
+        draft.deal(game)
+        draft.sit(player_id, game_id=game.game_id)
+        draft.also(_Started(self, game))
+        started = Effect(records=[game.record], replies=[self._started(request, game, deal, now)])
+        return draft.seal(leaving.merge(started))
 
     def _started(self, request: PlayDailyRequest, game: PlayerGame, deal: DailyRecord, now: datetime) -> (
         DailyStartedMessage
@@ -176,7 +172,8 @@ class DailyChallenges:
     # ------------------------------------------------------------------ the day's close
 
     def tick(self, now: datetime) -> list[Effect]:
-        """End the games of closed days as `timeout` at the closing instant."""
+        """End the games of closed days as `timeout` at the closing instant (a game whose end is being written is
+        left for the next tick; one whose end was refused is ended again then)."""
         if self._next_close is None or now < self._next_close:
             return []
         effects = []
@@ -185,17 +182,45 @@ class DailyChallenges:
             if game is None or not game.running:
                 del self.running[game_id]
                 continue
-            if daily.is_closed(day, now):
-                del self.running[game_id]
+            if daily.is_closed(day, now) and game_id not in self._closing:
                 effects.append(self._close(game, day))
         self._next_close = min((daily.closes_at(day) for day in self.running.values()), default=None)
         return effects
 
     def _close(self, game: PlayerGame, day: date) -> Effect:
-        result = game.end("timeout", daily.closes_at(day))
+        finish = game.ending("timeout", daily.closes_at(day))
+        draft = Draft(self.shared)
+        draft.end(game, finish)
+        draft.also(_Closed(self, game.game_id))
+        self._closing.add(game.game_id)
+        effect = Effect(records=[game.result_record(finish)], publications=[game_over_to_player(game, finish)])
+        return draft.seal(effect)
 
-        def rollback() -> None:
-            game.finish = None
-            self.track(game)
 
-        return Effect(records=[result], publications=[game_over_to_player(game)], rollback=rollback)
+@dataclass(frozen=True, slots=True)
+class _Started:
+    """A daily game, once stored: tracked until its day closes (and its ranked attempt known)."""
+
+    dailies: DailyChallenges
+    game: PlayerGame
+
+    def adopt(self) -> None:
+        self.dailies.track(self.game)
+
+    def refused(self) -> None:
+        pass
+
+
+@dataclass(frozen=True, slots=True)
+class _Closed:
+    """A daily game ended by its day's close: no longer tracked once stored; closed again next tick if refused."""
+
+    dailies: DailyChallenges
+    game_id: str
+
+    def adopt(self) -> None:
+        self.dailies._closing.discard(self.game_id)
+        self.dailies.running.pop(self.game_id, None)
+
+    def refused(self) -> None:
+        self.dailies._closing.discard(self.game_id)

@@ -1,9 +1,10 @@
 """Rooms before and around their race: create, join, leave, start; who sits where, and who is told.
 
-Every membership or status change is a record carrying the room's next version (the store writes it as a
-compare-and-set, which is how processes sharing a database agree on one history of a room), and a small room
-event to the others (`member_joined`, `member_left`, `member_connection`); the whole room goes out only when its
-status changes.
+Every membership or status change is the room's next value in the request's `Draft` and a record carrying the
+room's next version (the store writes it as a compare-and-set, which is how processes sharing a database agree on
+one history of a room), and a small room event to the others (`member_joined`, `member_left`,
+`member_connection`); the whole room goes out only when its status changes. Memory takes the new values once the
+store has the records (`core.live.changes`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from datetime import datetime, timedelta
 from freecell_arena.core.effects import Effect, Publication, Refusal
 from freecell_arena.core.events import room_topic
 from freecell_arena.core.identity import new_id, new_room_code, normalize_room_code, random_seed
+from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.daily_play import refuse_while_playing
 from freecell_arena.core.live.player_game import PlayerGame
 from freecell_arena.core.live.players import Players
@@ -103,29 +105,31 @@ class Lobby:
         self.max_spectators = deps.max_spectators
         self.return_grace = deps.return_grace
         self.draw_seed: SeedDraw = random_seed
-        self.after_leave: Callable[[Room], Effect] = lambda room: Effect()
+        self.after_leave: Callable[[Draft, Room], Effect] = lambda draft, room: Effect()
         """What follows a member leaving a room that is still there (a quick race may stop its countdown)."""
-        self.after_join: Callable[[Room, str], Effect] = lambda room, player_id: Effect()
+        self.after_join: Callable[[Draft, Room, str], Effect] = lambda draft, room, player_id: Effect()
         """What follows a player joining by code (a quick race joined by its link may start its countdown)."""
 
     # ------------------------------------------------------------------ requests
 
     def create_room(self, player_id: str, request: CreateRoomRequest) -> Effect:
         refuse_while_playing(self.state, player_id)
-        self.leave_finished_room(player_id, dry_run=True)
+        draft = Draft(self.state)
+        refuse_while_in_a_room(draft, player_id)
         variant = known_variant(request.variant)
         options = resolve_ranked(variant, request.options)
         seed = choose_seed(variant, request.seed, request.deal, self.draw_seed)
         chosen = request.seed is not None or request.deal is not None
-        return self.open_room(player_id, RoomPlan(variant, options, seed, seed_chosen=chosen), request.id)[1]
+        plan = RoomPlan(variant, options, seed, seed_chosen=chosen)
+        return draft.seal(self.open_room(draft, player_id, plan, request.id)[1])
 
-    def open_room(self, player_id: str, plan: RoomPlan, request_id: RequestId) -> tuple[Room, Effect]:
+    def open_room(self, draft: Draft, player_id: str, plan: RoomPlan, request_id: RequestId) -> tuple[Room, Effect]:
         """A new room with the player as its host and first player (leaving the finished room they sit in); the
         caller has checked the plan and the player."""
-        leaving = self.leave_finished_room(player_id)
+        leaving = self.leave_finished_room(draft, player_id)
         now = self.state.clock.now()
         code = new_room_code()
-        while code in self.state.rooms:
+        while draft.room(code) is not None:
             code = new_room_code()
         record = RoomRecord(
             room_id=new_id("r"),
@@ -139,28 +143,22 @@ class Lobby:
             series=plan.tally.to_json() if plan.tally is not None else None,
             quick=plan.quick,
         )
-        room = Room(record, plan.variant, plan.options)
-        self.state.add_room(room)
-        player = self.state.players[player_id]
-        room.members[player_id] = Member(player_id, player.record.display_name, player.record.bot, PLAYER)
-        player.room_code = code
-        joined = MemberRecord(record.room_id, player_id, PLAYER, now, room.next_version())
-
-        def rollback() -> None:
-            self._drop(room)
-            player.room_code = None
-
+        player = self.state.players[player_id].record
+        host = Member(player_id, player.display_name, player.bot, PLAYER)
+        room, version = Room.new(record, plan.variant, plan.options).changed(members={player_id: host})
+        draft.put(room)
+        draft.sit(player_id, room_code=code)
+        joined = MemberRecord(record.room_id, player_id, PLAYER, now, version)
         reply = RoomMessage(id=request_id, room=room.view(now, self.players.is_connected))
         records: list[Record] = [record, RoomStatusRecord(record.room_id, LOBBY, now), joined]
-        return room, leaving.merge(Effect(records=records, replies=[reply], rollback=rollback))
+        return room, leaving.merge(Effect(records=records, replies=[reply]))
 
     def join_room(self, player_id: str, request: JoinRoomRequest) -> Effect:
         code = normalize_room_code(request.code)
         room = self.state.rooms.get(code)
         if room is None:
             raise Refusal(ErrorCode.unknown_room, f"there is no room with code {request.code!r}")
-        player = self.state.players[player_id]
-        if player.room_code == code:
+        if self.state.seats.of(player_id).room_code == code:
             raise Refusal(ErrorCode.already_in_room, f"you are already in room {code}")
         if not request.spectator:
             refuse_while_playing(self.state, player_id)
@@ -171,34 +169,35 @@ class Lobby:
                 raise Refusal(ErrorCode.room_full, f"room {code} is full ({limit} players)")
         elif len(room.members) - len(room.players()) >= self.max_spectators:
             raise Refusal(ErrorCode.room_full, f"room {code} has its {self.max_spectators} spectators already")
+        draft = Draft(self.state)
         if request.spectator:
-            return self.seat(player_id, room, request.id, SPECTATOR)
-        return self.seat(player_id, room, request.id).merge(self.after_join(room, player_id))
+            return draft.seal(self.seat(draft, player_id, room, request.id, SPECTATOR)[1])
+        room, seated = self.seat(draft, player_id, room, request.id)
+        return draft.seal(seated.merge(self.after_join(draft, room, player_id)))
 
-    def seat(self, player_id: str, room: Room, request_id: RequestId, role: MemberRole = PLAYER) -> Effect:
+    def seat(self, draft: Draft, player_id: str, room: Room, request_id: RequestId, role: MemberRole = PLAYER) -> (
+        tuple[Room, Effect]
+    ):
         """The player takes a seat in the room (leaving the finished room they sit in); the caller has checked
         that the room takes them."""
-        player = self.state.players[player_id]
-        code = room.code
-        leaving = self.leave_finished_room(player_id)
-        room.members[player_id] = Member(player_id, player.record.display_name, player.record.bot, role)
-        previous_room, player.room_code = player.room_code, code
+        player = self.state.players[player_id].record
+        leaving = self.leave_finished_room(draft, player_id)
+        room = draft.room_by_id(room.room_id) or room
+        member = Member(player_id, player.display_name, player.bot, role)
+        room, version = room.changed(members=room.with_member(member))
+        draft.put(room)
+        draft.sit(player_id, room_code=room.code)
         now = self.state.clock.now()
-        record = MemberRecord(room.record.room_id, player_id, role, now, room.next_version())
-
-        def rollback() -> None:
-            room.members.pop(player_id, None)
-            room.undo_version(record.version)
-            player.room_code = previous_room
-
+        record = MemberRecord(room.room_id, player_id, role, now, version)
         view = room.view(now, self.players.is_connected)
         reply = RoomMessage(id=request_id, room=view)
-        joined = MemberJoinedMessage(code=code, member=next(m for m in view.members if m.player_id == player_id))
-        publication = Publication(room_topic(code), joined, skip=player_id, version=record.version)
-        return leaving.merge(Effect(records=[record], replies=[reply], publications=[publication], rollback=rollback))
+        joined = MemberJoinedMessage(code=room.code, member=next(m for m in view.members if m.player_id == player_id))
+        publication = Publication(room_topic(room.code), joined, skip=player_id, version=version)
+        return room, leaving.merge(Effect(records=[record], replies=[reply], publications=[publication]))
 
     def leave_room(self, player_id: str, request: LeaveRoomRequest) -> Effect:
-        return self.leave(player_id, request.id, reply=True)
+        draft = Draft(self.state)
+        return draft.seal(self.leave(draft, player_id, request.id, reply=True))
 
     def start_race(self, player_id: str, request: StartRaceRequest) -> Effect:
         room = self.room_of(player_id)
@@ -211,16 +210,16 @@ class Lobby:
         if not room.players():
             raise Refusal(ErrorCode.not_enough_players, "a race needs at least one player")
         now = self.state.clock.now()
-        countdown = begin_countdown(room, now + timedelta(seconds=room.options.countdown_s), now, self.timers)
-        return Effect(
+        draft = Draft(self.state)
+        countdown = begin_countdown(draft, room, now + timedelta(seconds=room.options.countdown_s), now)
+        return draft.seal(Effect(
             records=[countdown.record],
             replies=[countdown.message.model_copy(update={"id": request.id})],
             publications=[
                 Publication(room_topic(room.code), countdown.message, skip=player_id, version=countdown.version),
-                whole_room(room, now, self.players.is_connected, countdown.version),
+                whole_room(countdown.room, now, self.players.is_connected, countdown.version),
             ],
-            rollback=countdown.rollback,
-        )
+        ))  # fmt: skip
 
     def drawn_seed(self, variant: Variant) -> int:
         """A secret deal of the variant nobody chose."""
@@ -229,79 +228,72 @@ class Lobby:
 
     # ------------------------------------------------------------------ seats
 
-    def room_of(self, player_id: str) -> Room:
-        room = self.state.room_of_player(player_id)
+    def room_of(self, player_id: str, draft: Draft | None = None) -> Room:
+        room = (draft.room(draft.seat(player_id).room_code) if draft is not None
+                else self.state.room_of_player(player_id))  # fmt: skip
         if room is None:
             raise Refusal(ErrorCode.not_in_room, "you are not in a room")
         return room
 
-    def leave_finished_room(self, player_id: str, *, dry_run: bool = False) -> Effect:
-        """Create/join while sitting in a finished room: leave it first; in any other room: refuse. `dry_run`
-        only refuses (a check before anything changes)."""
-        refuse_while_in_a_room(self.state, player_id)
-        if self.state.players[player_id].room_code is None:
+    def leave_finished_room(self, draft: Draft, player_id: str) -> Effect:
+        """Create/join while sitting in a finished room: leave it first; in any other room: refuse."""
+        refuse_while_in_a_room(draft, player_id)
+        if draft.seat(player_id).room_code is None:
             return Effect()
-        return Effect() if dry_run else self.leave(player_id, None, reply=False)
+        return self.leave(draft, player_id, None, reply=False)
 
-    def leave(self, player_id: str, request_id: RequestId, *, reply: bool) -> Effect:
+    def leave(self, draft: Draft, player_id: str, request_id: RequestId, *, reply: bool) -> Effect:
         """The player leaves their room (a running game of theirs is resigned); the host's seat passes to the next
         player; a lobby everyone left closes."""
-        player = self.state.players[player_id]
-        room = self.room_of(player_id)
+        room = self.room_of(player_id, draft)
         effect = Effect()
         game = room.games.get(player_id)
         if room.status == RUNNING and game is not None and game.running:
             effect = self.resign(game)
-        unread = room.unread_since()
-        member = room.members.pop(player_id, None)
-        player.room_code = None
-        host_before = room.host_id
-        if room.host_id == player_id:
-            successors = room.players() or list(room.members.values())
+        members = room.without_member(player_id)
+        host = room.host_id
+        if host == player_id:
+            successors = [member for member in members.values() if member.role == PLAYER] or list(members.values())
             if successors:
-                room.host_id = successors[0].player_id
-        records: list[MemberLeftRecord | RoomStatusRecord] = [
-            MemberLeftRecord(room.record.room_id, player_id, room.host_id, room.next_version())
-        ]
-        if not room.members and room.status not in (RUNNING, FINISHED):  # a finished race goes with the sweep
-            records.append(self._close(room))
-
-        def rollback() -> None:
-            player.room_code = room.code
-            if not unread():  # re-read meanwhile: the store's members and host, another process's change first
-                return
-            if member is not None:
-                room.members[player_id] = member
-            room.host_id = host_before
-            for record in reversed(records):
-                room.undo_version(record.version)
-            self.state.add_room(room)
-
+                host = successors[0].player_id
+        room, version = room.changed(members=members, host_id=host)
+        draft.sit(player_id, room_code=None)
+        records: list[Record] = [MemberLeftRecord(room.room_id, player_id, host, version)]
+        if not members and room.status not in (RUNNING, FINISHED):  # a finished race goes with the sweep
+            room, closing = room.changed()
+            records.append(RoomStatusRecord(room.room_id, CLOSED, self.state.clock.now(), closing))
+            draft.drop(room)  # a lobby everyone left leaves memory; the store keeps it as `closed`
+        else:
+            draft.put(room)
         replies: list[Reply] = [LeftRoomMessage(id=request_id, code=room.code)] if reply else []
-        left = Effect(records=list(records), replies=replies, rollback=rollback)
-        if room.members:
-            gone = MemberLeftMessage(code=room.code, player_id=player_id, host_id=room.host_id)
-            left.publications.append(Publication(room_topic(room.code), gone, version=records[0].version))
-            left = left.merge(self.after_leave(room))
+        left = Effect(records=records, replies=replies)
+        if members:
+            gone = MemberLeftMessage(code=room.code, player_id=player_id, host_id=host)
+            left.publications.append(Publication(room_topic(room.code), gone, version=version))
+            left = left.merge(self.after_leave(draft, room))
         return effect.merge(left)
 
-    def give_up_seats(self, room: Room) -> list[Effect]:
+    def give_up_seats(self, room: Room) -> Effect | None:
         """The members of a picked-up lobby who did not come back leave it (the last one closes it)."""
-        rooms = self.state.rooms
-        if room.status != LOBBY or rooms.get(room.code) is not room:
-            return []
+        if room.status != LOBBY or self.state.rooms.by_id.get(room.room_id) is not room:
+            return None
         gone = [
             player_id
             for player_id, member in room.members.items()
             if not self.players.is_connected(player_id)
             and not member.elsewhere
-            and (player := self.state.players.get(player_id)) is not None
-            and player.room_code == room.code
+            and self.state.seats.of(player_id).room_code == room.code
         ]
-        effects = [self.leave(player_id, None, reply=False) for player_id in gone]
-        if not room.members and rooms.get(room.code) is room:  # stored with no members (before migration 0004)
-            effects.append(Effect(records=[self._close(room)]))
-        return effects
+        draft = Draft(self.state)
+        effect = Effect()
+        for player_id in gone:
+            effect = effect.merge(self.leave(draft, player_id, None, reply=False))
+        latest = draft.room_by_id(room.room_id)
+        if latest is not None and not latest.members:  # stored with no members (before migration 0004)
+            closed, closing = latest.changed()
+            effect.records.append(RoomStatusRecord(room.room_id, CLOSED, self.state.clock.now(), closing))
+            draft.drop(closed)
+        return draft.seal(effect) if effect.records else None
 
     def await_return(self, room: Room) -> None:
         """A lobby picked up from the store: the connections of its members who sat on a process that died are
@@ -316,15 +308,6 @@ class Lobby:
             return Effect()
         message = MemberConnectionMessage(code=room.code, player_id=player_id, connected=connected)
         return Effect(publications=[Publication(room_topic(room.code), message, skip=player_id)])
-
-    def _close(self, room: Room) -> RoomStatusRecord:
-        """A lobby everyone left leaves memory; the store keeps it as `closed`."""
-        self._drop(room)
-        return RoomStatusRecord(room.record.room_id, CLOSED, self.state.clock.now(), room.next_version())
-
-    def _drop(self, room: Room) -> None:
-        self.state.remove_room(room)
-        self.timers.forget(room)
 
 
 def choose_seed(variant: Variant, seed: int | None, deal: int | None, draw_seed: SeedDraw) -> int:
@@ -346,37 +329,27 @@ def choose_seed(variant: Variant, seed: int | None, deal: int | None, draw_seed:
     return chosen
 
 
-def refuse_while_in_a_room(state: SharedState, player_id: str) -> None:
+def refuse_while_in_a_room(draft: Draft, player_id: str) -> None:
     """A player opens or joins another room only from no room or a finished one (which they then leave)."""
-    room = state.room_of_player(player_id)
+    room = draft.room(draft.seat(player_id).room_code)
     if room is not None and room.status != FINISHED:
         raise Refusal(ErrorCode.already_in_room, f"you are in room {room.code}: leave it first")
 
 
 @dataclass(frozen=True, slots=True)
 class Countdown:
-    """A room's countdown begun: what to store and tell, and how to take it back if the store refuses."""
+    """A room's countdown begun: the room's next value, what to store and what to tell."""
 
+    room: Room
     version: RoomVersion
     record: RoomStatusRecord
     message: CountdownMessage
-    rollback: Callable[[], None]
 
 
-def begin_countdown(room: Room, starts_at: datetime, now: datetime, timers: RaceClock) -> Countdown:
+def begin_countdown(draft: Draft, room: Room, starts_at: datetime, now: datetime) -> Countdown:
     """The race of `room` starts at `starts_at` (the host's start, or a quick race with enough players in)."""
-    before = room.status, room.starts_at, room.keeps_time
-    unread = room.unread_since()
-    room.status, room.starts_at, room.keeps_time = COUNTDOWN, starts_at, True
-    timers.watch(room)
-    version = room.next_version()
-
-    def rollback() -> None:
-        if unread():  # else re-read meanwhile: the store's countdown (another process's, begun first) stays
-            room.status, room.starts_at, room.keeps_time = before
-            room.undo_version(version)
-            timers.watch(room)
-
+    room, version = room.counting_down(starts_at)
+    draft.put(room)
     seconds = max(0.0, (starts_at - now).total_seconds())
     message = CountdownMessage(code=room.code, starts_at=starts_at, seconds=seconds)
-    return Countdown(version, RoomStatusRecord(room.record.room_id, COUNTDOWN, starts_at, version), message, rollback)
+    return Countdown(room, version, RoomStatusRecord(room.room_id, COUNTDOWN, starts_at, version), message)

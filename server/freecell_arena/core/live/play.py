@@ -11,7 +11,7 @@ from datetime import datetime
 
 from freecell_arena.core.effects import Effect, Publication, Refusal
 from freecell_arena.core.events import room_topic
-from freecell_arena.core.live.player_game import MOVE_ACCEPTED, PLAYED_MOVE, PlayerGame, played
+from freecell_arena.core.live.player_game import MOVE_ACCEPTED, PLAYED_MOVE, GameMark, PlayerGame, played
 from freecell_arena.core.live.race_clock import RaceClock
 from freecell_arena.core.live.room_messages import Connected, game_over, race_over_message
 from freecell_arena.core.live.shared_state import SharedState
@@ -70,43 +70,39 @@ class Play:
                 move = move_from_json(request.move.model_dump(by_alias=True))
         except NotationError as error:
             raise Refusal(ErrorCode.bad_notation, str(error)) from None
-        before = len(game.game.actions)
+        mark = game.mark()
         try:
             turn = game.game.play(move)
         except IllegalMoveError as error:
             raise Refusal(ErrorCode.illegal_move, error.message, reason=error.code) from None
-        return self._after_action(game, turn, before, request.id)
+        return self._after_action(game, turn, mark, request.id)
 
     def undo(self, player_id: str, request: UndoRequest) -> Effect:
         game = self.running_game(player_id, request.game_id)
-        before = len(game.game.actions)
+        mark = game.mark()
         try:
             turn = game.game.undo()
         except IllegalMoveError as error:
             raise Refusal(ErrorCode.undo_not_allowed, error.message, reason=error.code) from None
-        return self._after_action(game, turn, before, request.id)
+        return self._after_action(game, turn, mark, request.id)
 
     def resign(self, player_id: str, request: ResignRequest) -> Effect:
         return self.resign_game(self.running_game(player_id, request.game_id), request.id)
 
     def resign_game(self, game: PlayerGame, request_id: RequestId = None) -> Effect:
         now = self.state.clock.now()
+        mark = game.mark()
         game.game.resigned = True
         result = game.end("resigned", now)
         self._game_ended(game)
-
-        def rollback() -> None:
-            game.game.resigned = False
-            game.finish = None
-
         return Effect(
             records=[result],
             replies=[game_over(game, request_id)],
             publications=self._progress(game, now),
-            rollback=rollback,
+            undo=(mark,),
         )
 
-    def _after_action(self, game: PlayerGame, turn: Turn, before: int, request_id: RequestId) -> Effect:
+    def _after_action(self, game: PlayerGame, turn: Turn, mark: GameMark, request_id: RequestId) -> Effect:
         now = self.state.clock.now()
         index = len(game.game.actions) - 1
         records: list[Record] = [MoveRecord(game.game_id, index, turn.action, now)]
@@ -136,12 +132,7 @@ class Play:
         if outcome is not None:
             replies.append(game_over(game, None))
 
-        def rollback() -> None:
-            game.rewind(before)
-
-        return Effect(
-            records=records, replies=replies, publications=self._progress(game, now, counts), rollback=rollback
-        )
+        return Effect(records=records, replies=replies, publications=self._progress(game, now, counts), undo=(mark,))
 
     def _game_ended(self, game: PlayerGame) -> None:
         room = self.state.room_of_game(game)
@@ -162,15 +153,15 @@ class Play:
     def running_game(self, player_id: str, game_id: str | None) -> PlayerGame:
         """The player's game an action is for, or the refusal saying why it cannot be played."""
         state = self.state
-        player = state.players[player_id]
-        if game_id is not None and game_id != player.game_id:
+        seat = state.players[player_id].seat
+        if game_id is not None and game_id != seat.game_id:
             other = state.games.get(game_id)
             if other is not None and other.player_id != player_id:
                 raise Refusal(ErrorCode.not_your_game, "that game belongs to another player")
             if other is None:
                 raise Refusal(ErrorCode.unknown_game, f"no game {game_id!r} on this server")
             raise Refusal(ErrorCode.game_not_running, "that game of yours is over")
-        game = state.games.get(player.game_id) if player.game_id else None
+        game = state.games.get(seat.game_id) if seat.game_id else None
         if game is None:
             raise Refusal(ErrorCode.no_game, "you have no game: join a room and wait for the race to start")
         if not game.running:

@@ -23,11 +23,24 @@ OUTCOME_SENTENCES: dict[Outcome, str] = {
 }
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Finish:
     outcome: Outcome
     time_ms: int
     at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameMark:
+    """A game before its player's action (`PlayerGame.mark`): how many actions it had and how it stood."""
+
+    game: PlayerGame
+    actions: int
+    finish: Finish | None
+    resigned: bool
+
+    def take_back(self) -> None:
+        self.game.take_back(self)
 
 
 MOVE_ACCEPTED = TrustedEncoder(MoveAcceptedMessage)
@@ -120,47 +133,63 @@ class PlayerGame:
     def time_ms(self, now: datetime) -> int:
         return self.finish.time_ms if self.finish else elapsed_ms(self.record.started_at, now)
 
-    def counts(self, now: datetime | None = None) -> Counts:
-        """The counts every message and record of this game shows; `now` only matters while it runs."""
-        if self.finish is not None:
-            return self.game.counts(self.finish.time_ms)
+    def counts(self, now: datetime | None = None, *, finish: Finish | None = None) -> Counts:
+        """The counts every message and record of this game shows; `now` only matters while it runs. `finish`: how
+        a change being made ends it (a race's time limit), before memory has it."""
+        finish = finish or self.finish
+        if finish is not None:
+            return self.game.counts(finish.time_ms)
         assert now is not None, "a running game's time needs the time now"
         return self.game.counts(elapsed_ms(self.record.started_at, now))
 
-    def rewind(self, action_count: int) -> None:
-        """Undo in-memory actions after a failed commit: replay the log up to `action_count`."""
-        self.game = Game.replay(
-            self.variant,
-            self.record.seed,
-            self.game.actions[:action_count],
-            autoplay=self.record.autoplay,
-            undo_allowed=self.record.undo_allowed,
-        )
-        self.finish = None
+    def mark(self) -> GameMark:
+        """Where the game stands before an action of its player (a move, an undo, a resignation): what `take_back`
+        returns it to if the store refuses the action (python-chess's push/pop: the one undo core keeps)."""
+        return GameMark(self, len(self.game.actions), self.finish, self.game.resigned)
+
+    def take_back(self, mark: GameMark) -> None:
+        """The store refused the actions since `mark`: replay the log up to it."""
+        if len(self.game.actions) != mark.actions:
+            self.game = Game.replay(
+                self.variant,
+                self.record.seed,
+                self.game.actions[: mark.actions],
+                autoplay=self.record.autoplay,
+                undo_allowed=self.record.undo_allowed,
+            )
+        self.finish = mark.finish
+        self.game.resigned = mark.resigned
+
+    def ending(self, outcome: Outcome, at: datetime) -> Finish:
+        """How the game would end at `at` (nothing changes yet)."""
+        return Finish(outcome, elapsed_ms(self.record.started_at, at), at)
 
     def end(self, outcome: Outcome, now: datetime) -> ResultRecord:
-        self.finish = Finish(outcome, elapsed_ms(self.record.started_at, now), now)
+        """Its player's action ended it (a move that won or left no move, a resignation), under a `mark`."""
+        self.finish = self.ending(outcome, now)
         return self.result_record()
 
-    def result_record(self) -> ResultRecord:
-        """Only a won ranked game claims a place on its board (stored in the result's own transaction)."""
-        assert self.finish is not None
-        counts = self.counts()
+    def result_record(self, finish: Finish | None = None) -> ResultRecord:
+        """Only a won ranked game claims a place on its board (stored in the result's own transaction). `finish`:
+        how a change being made ends it, before memory has it."""
+        finish = finish or self.finish
+        assert finish is not None
+        counts = self.counts(finish=finish)
         board = self.record.board
         flag = None
-        if board and self.finish.outcome == "won" and is_human_board(board):
+        if board and finish.outcome == "won" and is_human_board(board):
             flag = implausible_win(self.variant, counts.moves, counts.time_ms)
             if flag is not None:
                 board = bots_side(board)
-        claim = BoardClaim(board, self.player_id) if board and self.finish.outcome == "won" else None
+        claim = BoardClaim(board, self.player_id) if board and finish.outcome == "won" else None
         return ResultRecord(
             game_id=self.game_id,
-            outcome=self.finish.outcome,
+            outcome=finish.outcome,
             player_moves=counts.moves,
             single_card_moves=counts.single_card_moves,
             cards_on_foundations=counts.cards_home,
             time_ms=counts.time_ms,
-            finished_at=self.finish.at,
+            finished_at=finish.at,
             claim=claim,
             flag=flag,
         )

@@ -8,10 +8,12 @@ their token brings them back from the store.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from freecell_arena.core.effects import Effect
 from freecell_arena.core.identity import hash_token, new_id, new_token
+from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.shared_state import PlayerState, SharedState
 from freecell_arena.core.ports.records import PlayerRecord
 from freecell_arena.protocol.messages import HelloRequest, WelcomeMessage
@@ -38,17 +40,17 @@ class Players:
             bot=request.bot,
             created_at=self.state.clock.now(),
         )
-        self.players[record.player_id] = PlayerState(record, connections=1)
-        self._by_token_hash[record.token_hash] = record.player_id
-
-        def rollback() -> None:
-            self.players.pop(record.player_id, None)
-            self._by_token_hash.pop(record.token_hash, None)
-
         welcome = WelcomeMessage(
             id=request.id, player_id=record.player_id, name=record.display_name, token=token, resumed=False
         )
-        return record.player_id, Effect(records=[record], replies=[welcome], rollback=rollback)
+        draft = Draft(self.state)
+        draft.also(_Registered(self, record))
+        return record.player_id, draft.seal(Effect(records=[record], replies=[welcome]))
+
+    def registered(self, record: PlayerRecord) -> None:
+        """A new identity, once stored: here, with the connection that registered it."""
+        self.players[record.player_id] = PlayerState(record, connections=1)
+        self._by_token_hash[record.token_hash] = record.player_id
 
     def adopt(self, record: PlayerRecord) -> None:
         """A stored identity comes back to this process (after a restart, or from another process)."""
@@ -103,13 +105,25 @@ class Players:
             if state is None or state.connections:
                 del self._unconnected_since[player_id]
                 continue
-            if now - since < FORGET_IDLE_PLAYER_AFTER or state.room_code is not None:
+            if now - since < FORGET_IDLE_PLAYER_AFTER or state.seat.room_code is not None:
                 continue
-            game = games.get(state.game_id) if state.game_id else None
+            game = games.get(state.seat.game_id) if state.seat.game_id else None
             if game is not None and game.running:
                 continue
             if game is not None:
-                games.pop(game.game_id, None)
+                games.drop(game.game_id)
             del self.players[player_id]
             self._by_token_hash.pop(state.record.token_hash, None)
             del self._unconnected_since[player_id]
+
+
+@dataclass(frozen=True, slots=True)
+class _Registered:
+    players: Players
+    record: PlayerRecord
+
+    def adopt(self) -> None:
+        self.players.registered(self.record)
+
+    def refused(self) -> None:
+        pass

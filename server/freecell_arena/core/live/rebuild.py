@@ -8,8 +8,9 @@ copy already in memory is kept as it is (re-reading a shared room over it is the
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.player_game import PlayerGame
 from freecell_arena.core.live.players import Players
 from freecell_arena.core.live.race_clock import RaceClock
@@ -18,7 +19,7 @@ from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import PlayerRecord, StoredGame, StoredRoom
 from freecell_arena.engine import variant_by_id
 from freecell_arena.protocol.messages import RoomOptions
-from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED, LOBBY, PLAYER, RUNNING
+from freecell_arena.protocol.vocabulary import FINISHED, LOBBY, PLAYER, RUNNING
 
 
 @dataclass(frozen=True)
@@ -60,56 +61,48 @@ class Rebuild:
         self.players.adopt(record)
 
     def adopt_room(self, stored: StoredRoom, games: list[StoredGame], players: list[PlayerRecord]) -> Room:
-        """Rebuild a room and its games by replay (after a restart, or in another process)."""
-        existing = self.state.rooms_by_id.get(stored.room.room_id)
+        """Rebuild a room and its games by replay (after a restart, or in another process); a copy already in
+        memory is kept as it is."""
+        existing = self.state.rooms.by_id.get(stored.room.room_id)
         if existing is not None:
             return existing
         variant = variant_by_id(stored.room.variant)
-        room = Room(stored.room, variant, RoomOptions.model_validate(stored.room.options))
-        take_stored_status(room, stored)
-        room.keeps_time = False  # another process (alive or not) started it: see race_clock.TAKEOVER_GRACE
+        room = stored_value(Room.new(stored.room, variant, RoomOptions.model_validate(stored.room.options)), stored)
+        room = room.but(keeps_time=False)  # another process (alive or not) started it: see race_clock.TAKEOVER_GRACE
         names = {record.player_id: record for record in players}
         for record in players:
             self.players.adopt(record)
+        draft = Draft(self.state)
+        members: dict[str, Member] = {}
         for stored_member in stored.members:
             player = names.get(stored_member.player_id)
             if player is None:
                 continue
-            room.members[player.player_id] = Member(player.player_id, player.display_name, player.bot,
-                                                    stored_member.role)  # fmt: skip
-            state = self.state.players.get(player.player_id)
-            if state is not None and state.room_code is None and room.status != FINISHED:
-                state.room_code = room.code
+            members[player.player_id] = Member(player.player_id, player.display_name, player.bot, stored_member.role)
+            if player.player_id in self.state.players and draft.seat(player.player_id).room_code is None and (
+                room.status != FINISHED
+            ):
+                draft.sit(player.player_id, room_code=room.code)
+        games_here: dict[str, PlayerGame] = {}
         for stored_game in games:
             player = names.get(stored_game.game.player_id)
             name = player.display_name if player else stored_game.game.player_id
             game = self._adopt_game(stored_game, name, room.code)
-            room.games[game.player_id] = game
-            room.members.setdefault(game.player_id, Member(game.player_id, name, bool(player and player.bot), PLAYER))
-            state = self.state.players.get(game.player_id)
-            if state is not None and game.running:  # a finished game never replaces a current one
-                state.room_code = room.code
-                state.game_id = game.game_id
-        self.state.add_room(room)
-        self.resume_timers(room)
+            games_here[game.player_id] = game
+            members.setdefault(game.player_id, Member(game.player_id, name, bool(player and player.bot), PLAYER))
+            if game.player_id in self.state.players and game.running:  # a finished game never replaces a current one
+                draft.sit(game.player_id, room_code=room.code, game_id=game.game_id)
+        room = draft.put(room.but(members=members, games=games_here))
+        draft.adopt_now()  # the clock watches its countdown or time limit, or remembers it finished
         if room.status == LOBBY:
             self.await_return(room)
         return room
-
-    def resume_timers(self, room: Room) -> None:
-        """A room as the store has it: its timers run on from where the store says it is."""
-        if room.status == FINISHED:  # adopted for a replay or a join: it may leave again
-            self.timers.finished(room, self.state.clock.now())
-        if room.status in (COUNTDOWN, RUNNING):
-            self.timers.watch(room)
-        if room.status == RUNNING and room.everyone_done():  # every game ended before the restart
-            self.timers.check_if_over(room)
 
     def adopt_game(self, stored: StoredGame) -> PlayerGame:
         """A game without its room (the store could not say which room): playable on its own."""
         state = self.state.players[stored.game.player_id]
         game = self._adopt_game(stored, state.record.display_name, None)
-        state.game_id = game.game_id
+        self.state.seats.put(game.player_id, replace(state.seat, game_id=game.game_id))
         return game
 
     def adopt_stored_game(self, stored: StoredGame) -> PlayerGame:
@@ -127,21 +120,23 @@ class Rebuild:
         variant = variant_by_id(stored.game.variant)
         actions = [move.notation for move in sorted(stored.moves, key=lambda move: move.index)]
         game = PlayerGame.restore(stored.game, variant, name, room_code, actions, stored.result)
-        self.state.games[game.game_id] = game
+        self.state.games.replace(game)
         self.track_daily(game)
         return game
 
 
-def take_stored_status(room: Room, stored: StoredRoom) -> None:
-    """The room's host, status, version and start as the store has them (a started race's end follows from its
-    start)."""
+def stored_value(room: Room, stored: StoredRoom) -> Room:
+    """The room with its host, status, version and start as the store has them (a started race's end follows
+    from its start); a pointer to the series' next room this copy knows and the store does not yet keeps."""
     assert stored.status != "closed", "a closed room is never brought back"
-    room.store_reads += 1
-    room.status, room.host_id = stored.status, stored.room.host_id
-    room.seq, room.tag = stored.seq, stored.tag
-    room.starts_at, room.ends_at = stored.started_at, None
-    room.next_code = stored.next_code or room.next_code  # ours may be being written
-    room.stored_next_code = stored.next_code or room.stored_next_code
-    if stored.status in (RUNNING, FINISHED) and stored.started_at is not None:
-        room.begin()
-        room.status = stored.status
+    started = stored.started_at if stored.status in (RUNNING, FINISHED) else None
+    return room.but(
+        status=stored.status,
+        host_id=stored.room.host_id,
+        seq=stored.seq,
+        tag=stored.tag,
+        starts_at=stored.started_at,
+        ends_at=room.limit_from(started),
+        next_code=stored.next_code or room.next_code,  # ours may be being written
+        stored_next_code=stored.next_code or room.stored_next_code,
+    )

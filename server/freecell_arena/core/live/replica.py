@@ -8,17 +8,18 @@ by room code, and every message a resync announces comes back in an `Effect` (th
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
 from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.events import room_topic
+from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.player_game import PlayerGame
 from freecell_arena.core.live.players import Players
 from freecell_arena.core.live.race_clock import RaceClock
-from freecell_arena.core.live.races import Races
-from freecell_arena.core.live.rebuild import Rebuild, take_stored_status
+from freecell_arena.core.live.races import Races, forget_room
+from freecell_arena.core.live.rebuild import Rebuild, stored_value
 from freecell_arena.core.live.room import Member, Room
 from freecell_arena.core.live.room_messages import race_over, race_started, whole_room
 from freecell_arena.core.live.shared_state import SharedState
@@ -121,7 +122,8 @@ class Replica:
 
     def apply_remote(self, message: Message, version: RoomVersion | None) -> RemoteEvent:
         """A room event another process published after its commit: bring this process's copy of the room up to
-        date (see `RemoteEvent`). An event without a version (progress, connections) is applied as it comes."""
+        date (see `RemoteEvent`). An event without a version (progress, connections) is applied as it comes. It is
+        stored already: memory takes it at once."""
         room = self.state.rooms.get(_room_code_of(message) or "")
         if room is None:
             return "unknown"
@@ -130,45 +132,49 @@ class Replica:
                 return "seen"
             if version.previous != room.tag:
                 return "gap"
-        outcome = self._apply_event(room, message)
-        if version is not None and outcome == "applied":
-            room.at_version(version)
-        return outcome
+        draft = Draft(self.state)
+        after = self._apply_event(draft, room, message)
+        if after is None:
+            return "gap"
+        draft.put(after.at_version(version) if version is not None else after)
+        draft.adopt_now()
+        return "applied"
 
-    def _apply_event(self, room: Room, message: Message) -> RemoteEvent:
+    def _apply_event(self, draft: Draft, room: Room, message: Message) -> Room | None:
+        """The room as the event leaves it (None: a gap, re-read the store)."""
         if isinstance(message, MemberJoinedMessage):
             new = message.member
-            room.members[new.player_id] = Member(new.player_id, new.name, new.bot, new.role, elsewhere=new.connected)
-        elif isinstance(message, MemberLeftMessage):
-            room.members.pop(message.player_id, None)
-            room.host_id = message.host_id
-        elif isinstance(message, MemberConnectionMessage) and message.player_id in room.members:
-            room.members[message.player_id].elsewhere = message.connected
-        elif isinstance(message, CountdownMessage):
-            room.status, room.starts_at, room.keeps_time = COUNTDOWN, message.starts_at, False
-            self.timers.watch(room)
-        elif isinstance(message, RoomMessage) and message.room is not None:
+            joined = Member(new.player_id, new.name, new.bot, new.role, elsewhere=new.connected)
+            return room.but(members=room.with_member(joined))
+        if isinstance(message, MemberLeftMessage):
+            return room.but(members=room.without_member(message.player_id), host_id=message.host_id)
+        if isinstance(message, MemberConnectionMessage):
+            member = room.members.get(message.player_id)
+            if member is None:
+                return room
+            return room.but(members=room.with_member(replace(member, elsewhere=message.connected)))
+        if isinstance(message, CountdownMessage):
+            return room.but(status=COUNTDOWN, starts_at=message.starts_at, keeps_time=False)
+        if isinstance(message, RoomMessage) and message.room is not None:
             view = message.room
             if view.status in (RUNNING, FINISHED) and not room.games:
-                return "gap"  # the games were dealt by another process: they are in the store
-            room.status, room.host_id = view.status, view.host_id
-            room.starts_at, room.ends_at = view.starts_at, view.ends_at
-            room.members = {
+                return None  # the games were dealt by another process: they are in the store
+            members = {
                 member.player_id: Member(
                     member.player_id, member.name, member.bot, member.role,
                     elsewhere=member.connected and not self.players.is_connected(member.player_id),
                 )
                 for member in view.members
             }  # fmt: skip
-            self.timers.watch(room)  # its countdown or time limit as the other process set it
-        elif isinstance(message, RaceOverMessage):
-            self.races.end_race_here(room)
-            room.final_standings = message.standings
-        elif isinstance(message, SeriesInviteMessage):
-            room.next_code = message.next_code
-        elif isinstance(message, ProgressMessage) and message.progress.status not in ("playing", "waiting"):
+            return room.but(status=view.status, host_id=view.host_id, starts_at=view.starts_at,
+                            ends_at=view.ends_at, members=members)  # fmt: skip
+        if isinstance(message, RaceOverMessage):
+            return self.races.end_race_here(draft, room, tuple(message.standings))
+        if isinstance(message, SeriesInviteMessage):
+            return room.but(next_code=message.next_code)
+        if isinstance(message, ProgressMessage) and message.progress.status not in ("playing", "waiting"):
             self.timers.check_if_over(room)  # a game ended on another process: maybe the race is over
-        return "applied"
+        return room
 
     # ------------------------------------------------------------------ picked-up lobbies: who is connected where
 
@@ -200,39 +206,40 @@ class Replica:
         the store refused because another process changed the room first). Games played here keep what memory
         has beyond the store (a move being written). The effect's publications tell the room's members here
         what changed (for this process's connections only: the other processes re-read the store themselves)."""
-        room = self.state.rooms_by_id.get(stored.room.room_id)
+        room = self.state.rooms.by_id.get(stored.room.room_id)
         status_before = room.status if room is not None else None
         if stored.status == CLOSED:  # everyone left it on another process: no copy of it stays
             if room is not None:
-                self._let_go(room)
+                draft = Draft(self.state)
+                forget_room(draft, room)
+                draft.adopt_now()
             return Effect()
         if room is None:
             room = self.rebuild.adopt_room(stored, games, players)
         else:
-            self._take_stored(room, stored, games, players)
+            room = self._take_stored(room, stored, games, players)
         return Effect(publications=self._announce(room, status_before))
 
     def _take_stored(self, room: Room, stored: StoredRoom, games: list[StoredGame], players: list[PlayerRecord]) -> (
-        None
+        Room
     ):
         for record in players:
             self.players.adopt(record)
         names = {record.player_id: record for record in players}
-        take_stored_status(room, stored)
-        room.members = {}
+        members: dict[str, Member] = {}
         for stored_member in stored.members:
             if (player := names.get(stored_member.player_id)) is not None:
                 elsewhere = not self.players.is_connected(player.player_id)
-                room.members[player.player_id] = Member(
+                members[player.player_id] = Member(
                     player.player_id, player.display_name, player.bot, stored_member.role, elsewhere=elsewhere
                 )
-        self._refresh_games(room, games, names)
-        if room.status in (COUNTDOWN, RUNNING):
-            self.timers.watch(room)
-        if room.status == RUNNING and room.everyone_done():  # the games just read say the race may be over
-            self.timers.check_if_over(room)
-        if room.status == FINISHED:
-            self.races.end_race_here(room)
+        draft = Draft(self.state)
+        after = self._refreshed(draft, stored_value(room, stored).but(members=members), games, names)
+        if after.status == FINISHED:
+            after = self.races.end_race_here(draft, after)
+        draft.put(after)
+        draft.adopt_now()  # the clock watches what the store's room says (its countdown, its time limit, its end)
+        return after
 
     def _announce(self, room: Room, status_before: RoomStatus | None) -> list[Publication]:
         """The whole room as it is now; each player's deal when the race began meanwhile; the standings when it
@@ -245,58 +252,54 @@ class Replica:
             publications.append(race_over(room))
         return publications
 
-    def _let_go(self, room: Room) -> None:
-        for player_id in room.members:
-            player = self.state.players.get(player_id)
-            if player is not None and player.room_code == room.code:
-                player.room_code = None
-        self.state.remove_room(room)
-        self.timers.forget(room)
-
     def refresh_games(self, code: str, games: list[StoredGame], players: list[PlayerRecord]) -> None:
         """The stored games of a shared room replace the copies here that are behind them."""
         room = self.state.rooms.get(code)
         if room is not None:
-            self._refresh_games(room, games, {player.player_id: player for player in players})
+            draft = Draft(self.state)
+            draft.put(self._refreshed(draft, room, games, {player.player_id: player for player in players}))
+            draft.adopt_now()
 
-    def _refresh_games(self, room: Room, games: list[StoredGame], names: dict[str, PlayerRecord]) -> None:
-        """Games played on other processes are re-read; a game whose player plays here is never rewound."""
+    def _refreshed(self, draft: Draft, room: Room, games: list[StoredGame], names: dict[str, PlayerRecord]) -> Room:
+        """The room with the games played on other processes re-read; a game whose player plays here is never
+        rewound."""
+        room_games, members = dict(room.games), dict(room.members)
         for stored_game in games:
             player_id = stored_game.game.player_id
-            current = room.games.get(player_id)
-            if current is not None and current.game_id == stored_game.game.game_id:
-                if not _behind(stored_game, current):
-                    continue
-                self.state.games.pop(current.game_id, None)
+            current = room_games.get(player_id)
+            if current is not None and current.game_id == stored_game.game.game_id and not _behind(stored_game,
+                                                                                                    current):
+                continue
             player = names.get(player_id) or self.players.record_of(player_id)
             name = player.display_name if player else player_id
             game = self.rebuild.restore_game(stored_game, name, room.code)
-            room.games[player_id] = game
-            room.members.setdefault(player_id, Member(player_id, name, bool(player and player.bot), PLAYER))
-            state = self.state.players.get(player_id)
-            if state is not None and (game.running or state.game_id in (None, current and current.game_id)):
-                state.room_code = state.room_code or room.code
-                state.game_id = game.game_id
+            room_games[player_id] = game
+            members.setdefault(player_id, Member(player_id, name, bool(player and player.bot), PLAYER))
+            seat = draft.seat(player_id)
+            if player_id in self.state.players and (game.running or seat.game_id in (None, current and
+                                                                                     current.game_id)):
+                draft.sit(player_id, room_code=seat.room_code or room.code, game_id=game.game_id)
+        return room.but(games=room_games, members=members)
 
     def refresh_game(self, stored: StoredGame) -> None:
         """A game another process may have played (a daily, or a racer's game seen from here, before its replay):
         the store's copy replaces this one when it is ahead."""
-        room = self.state.rooms_by_id.get(stored.game.room_id or "")
+        room = self.state.rooms.by_id.get(stored.game.room_id or "")
         if room is not None:
             record = self.players.record_of(stored.game.player_id)
-            self._refresh_games(room, [stored], {record.player_id: record} if record is not None else {})
+            draft = Draft(self.state)
+            draft.put(self._refreshed(draft, room, [stored], {record.player_id: record} if record is not None else {}))
+            draft.adopt_now()
             return
         state = self.state.players.get(stored.game.player_id)
         if state is None:
             return
         current = self.state.games.get(stored.game.game_id)
-        if current is not None:
-            if not _behind(stored, current):
-                return
-            self.state.games.pop(current.game_id, None)
+        if current is not None and not _behind(stored, current):
+            return
         game = self.rebuild.restore_game(stored, state.record.display_name, None)
-        if game.running or state.game_id == game.game_id:
-            state.game_id = game.game_id
+        if game.running or state.seat.game_id == game.game_id:
+            self.state.seats.put(game.player_id, replace(state.seat, game_id=game.game_id))
 
     # ------------------------------------------------------------------ races that may be over
 
@@ -320,7 +323,12 @@ class Replica:
             return None
         if not _out_of_time(room, self.state.clock.now()) and not room.everyone_done():
             return None
-        return self.races.finish_race(room)
+        if self.state.rooms.in_flight(room.room_id):  # a change of ours is being written: look again later
+            self.timers.settle_later(room)
+            return None
+        finish = self.races.finish_race(room)
+        finish.claim()
+        return finish
 
 
 def _out_of_time(room: Room, now: datetime) -> bool:

@@ -1,17 +1,24 @@
-"""A room: members, the deal every player races on, and the race's lifecycle.
+"""A room as a value: members, the deal every player races on, and the race's lifecycle.
 
 `lobby` -> `countdown` (the host started; everyone sees `starts_at`) -> `running` (every player has a copy
 of the deal, all started at the same instant) -> `finished` (everyone is done or the time limit passed).
+
+A `Room` never changes: a change of a room is a new `Room` (`changed`, `with_members`, ...), proposed in a
+request's `Draft`, written to the store, and adopted in memory only once the store has it (`live.changes`).
+So nothing is ever put back: a refused change was never in memory. Its mappings (`members`, `games`) are
+fresh dicts for every new value and are never written to afterwards; the games in them are the players'
+running games (`PlayerGame`), which change move by move on their own (the engine's push/pop).
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from typing import Any
 
-from freecell_arena.core.live.player_game import PlayerGame
+from freecell_arena.core.live.player_game import Finish, PlayerGame
 from freecell_arena.core.live.ranking import rank
 from freecell_arena.core.live.series_tally import Tally
 from freecell_arena.core.ports.records import RoomRecord, RoomVersion
@@ -19,8 +26,10 @@ from freecell_arena.engine import Variant
 from freecell_arena.protocol.messages import Progress, RoomMember, RoomOptions, RoomView, SeriesView, Standing
 from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED, LOBBY, PLAYER, RUNNING, MemberRole, RoomStatus
 
+NO_FINISHES: Mapping[str, Finish] = {}
 
-@dataclass
+
+@dataclass(frozen=True, slots=True)
 class Member:
     player_id: str
     name: str
@@ -30,63 +39,91 @@ class Member:
     """Connected to another process that shares this room (told by its room events)."""
 
 
+@dataclass(frozen=True, slots=True, eq=False)
 class Room:
-    def __init__(self, record: RoomRecord, variant: Variant, options: RoomOptions) -> None:
-        self.record = record
-        self.variant = variant
-        self.options = options
-        self.status: RoomStatus = LOBBY
-        self.host_id = record.host_id
-        self.members: dict[str, Member] = {}
-        self.games: dict[str, PlayerGame] = {}
-        self.starts_at: datetime | None = None
-        self.ends_at: datetime | None = None
-        self.seq = 0
-        self.tag = ""
-        """The room's version in the store (`RoomVersion`): each membership or status change is written over the
-        version it was built on, which is how processes sharing a database agree on one history of the room."""
-        self.tally = Tally.from_json(record.series) if record.series is not None else None
-        """The race-again series this room belongs to (None: a room of its own, so far)."""
-        self.final_standings: list[Standing] | None = None
-        """The standings another process finished the race with (its `race_over`, built from the store's games):
-        this copy's games of that process's players may have ended here only as `timeout`."""
-        self.next_code: str | None = None
-        """The series' next room, once a member opened it (`core.competition.series`)."""
-        self.stored_next_code: str | None = None
-        """The next room the store is known to point to (read by net before `race_again`, or written here): what
-        the pointer's compare-and-set expects. `next_code` may be newer (an invitation heard from another process)
-        and is never the expected value: a press that does not find that room here goes back to the store."""
-        self.store_reads = 0
-        """How many times this copy was replaced by the store's (`rebuild.take_stored_status`). A change of ours
-        rolled back after its copy was re-read (another process's change won, and its event or a resync brought
-        it here while ours was being written) puts nothing back: the copy holds the store's room since, not ours."""
-        self.keeps_time = True
-        """This process started the countdown (or is alone): it begins and ends the race on time. A process that
-        learned of the room from another one does so only after a grace period (its keeper may have died)."""
+    """One version of a room. Identity, not equality, tells two values apart (`eq=False`): adoption asks whether
+    memory still holds the very value a change was built on."""
 
-    def next_version(self) -> RoomVersion:
-        """Move to a new version for a change (`undo_version` goes back when the change is rolled back)."""
+    record: RoomRecord
+    variant: Variant
+    options: RoomOptions
+    status: RoomStatus = LOBBY
+    host_id: str = ""
+    members: Mapping[str, Member] = field(default_factory=dict)
+    games: Mapping[str, PlayerGame] = field(default_factory=dict)
+    """The race's games by player, dealt when it begins."""
+    starts_at: datetime | None = None
+    ends_at: datetime | None = None
+    seq: int = 0
+    tag: str = ""
+    """The room's version in the store (`RoomVersion`): each membership or status change is written over the
+    version it was built on, which is how processes sharing a database agree on one history of the room."""
+    tally: Tally | None = None
+    """The race-again series this room belongs to (None: a room of its own, so far)."""
+    final_standings: tuple[Standing, ...] | None = None
+    """The standings another process finished the race with (its `race_over`, built from the store's games):
+    this copy's games of that process's players may have ended here only as `timeout`."""
+    next_code: str | None = None
+    """The series' next room, once a member opened it (`core.competition.series`)."""
+    stored_next_code: str | None = None
+    """The next room the store is known to point to (read by net before `race_again`, or written here): what
+    the pointer's compare-and-set expects. `next_code` may be newer (an invitation heard from another process)
+    and is never the expected value: a press that does not find that room here goes back to the store."""
+    keeps_time: bool = True
+    """This process started the countdown (or is alone): it begins and ends the race on time. A process that
+    learned of the room from another one does so only after a grace period (its keeper may have died)."""
+
+    @classmethod
+    def new(cls, record: RoomRecord, variant: Variant, options: RoomOptions) -> Room:
+        tally = Tally.from_json(record.series) if record.series is not None else None
+        return cls(record, variant, options, host_id=record.host_id, tally=tally)
+
+    # ------------------------------------------------------------------ new values
+
+    def changed(self, **fields: Any) -> tuple[Room, RoomVersion]:
+        """The room at its next version, with `fields` changed: the value and the version a record carries."""
         version = RoomVersion(self.seq + 1, secrets.token_hex(6), self.tag)
-        self.seq, self.tag = version.seq, version.tag
-        return version
+        return replace(self, seq=version.seq, tag=version.tag, **fields), version
 
-    def unread_since(self) -> Callable[[], bool]:
-        """For a rollback, taken when the change is made: whether the copy was not re-read from the store since
-        (`store_reads`), so what the change replaced can be put back. Re-read, it holds the store's room: another
-        process's change won, and its event (a gap) or a resync brought it here while ours was being written."""
-        reads = self.store_reads
-        return lambda: self.store_reads == reads
+    def but(self, **fields: Any) -> Room:
+        """The room with `fields` changed at the same version: what this process knows beyond the store's
+        version (who is connected elsewhere, the series' pointer, a race another process finished)."""
+        return replace(self, **fields)
 
-    def undo_version(self, version: RoomVersion | None) -> None:
-        if version is not None and (self.seq, self.tag) == (version.seq, version.tag):
-            self.seq, self.tag = version.seq - 1, version.previous
+    def at_version(self, version: RoomVersion, **fields: Any) -> Room:
+        """The room as another process's change left it (its event carries the version)."""
+        return replace(self, seq=version.seq, tag=version.tag, **fields)
 
-    def at_version(self, version: RoomVersion) -> None:
-        self.seq, self.tag = version.seq, version.tag
+    def with_member(self, member: Member) -> dict[str, Member]:
+        return {**self.members, member.player_id: member}
+
+    def without_member(self, player_id: str) -> dict[str, Member]:
+        return {key: member for key, member in self.members.items() if key != player_id}
+
+    def counting_down(self, starts_at: datetime, **fields: Any) -> tuple[Room, RoomVersion]:
+        return self.changed(status=COUNTDOWN, starts_at=starts_at, keeps_time=True, **fields)
+
+    def begun(self, games: Mapping[str, PlayerGame]) -> tuple[Room, RoomVersion]:
+        assert self.starts_at is not None
+        return self.changed(status=RUNNING, games=games, ends_at=self.limit_from(self.starts_at))
+
+    def limit_from(self, started_at: datetime | None) -> datetime | None:
+        """When a race begun at `started_at` runs out of time (None: no limit)."""
+        limit = self.options.time_limit_s
+        return started_at + timedelta(seconds=limit) if limit and started_at is not None else None
+
+    # ------------------------------------------------------------------ what a value says
 
     @property
     def code(self) -> str:
         return self.record.code
+
+    @property
+    def room_id(self) -> str:
+        return self.record.room_id
+
+    def version(self) -> tuple[int, str]:
+        return self.seq, self.tag
 
     @property
     def undo_allowed(self) -> bool:
@@ -111,34 +148,25 @@ class Room:
     def is_full(self) -> bool:
         return len(self.players()) >= self.options.max_players
 
-    def schedule(self, now: datetime) -> datetime:
-        self.status = COUNTDOWN
-        self.starts_at = now + timedelta(seconds=self.options.countdown_s)
-        return self.starts_at
-
-    def begin(self) -> None:
-        assert self.starts_at is not None
-        self.status = RUNNING
-        limit = self.options.time_limit_s
-        self.ends_at = self.starts_at + timedelta(seconds=limit) if limit else None
-
     def everyone_done(self) -> bool:
         return all(not game.running for game in self.games.values())
 
-    def standings(self) -> list[Standing]:
+    def standings(self, ended: Mapping[str, Finish] = NO_FINISHES) -> list[Standing]:
+        """The race's order; `ended`: the finishes of games a change being made ends (by game id)."""
         if self.final_standings is not None:
-            return self.final_standings
+            return list(self.final_standings)
         rows = []
         for game in self.games.values():
-            assert game.finish is not None
-            counts = game.counts()
+            finish = game.finish or ended.get(game.game_id)
+            assert finish is not None
+            counts = game.counts(finish=finish)
             rows.append(
                 Standing(
                     rank=0,
                     player_id=game.player_id,
                     name=game.name,
                     game_id=game.game_id,
-                    outcome=game.finish.outcome,
+                    outcome=finish.outcome,
                     moves=counts.moves,
                     single_card_moves=counts.single_card_moves,
                     cards_on_foundations=counts.cards_home,

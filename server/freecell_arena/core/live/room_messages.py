@@ -12,7 +12,7 @@ from datetime import datetime
 
 from freecell_arena.core.effects import Publication
 from freecell_arena.core.events import player_topic, room_topic
-from freecell_arena.core.live.player_game import OUTCOME_SENTENCES, PlayerGame
+from freecell_arena.core.live.player_game import OUTCOME_SENTENCES, Finish, PlayerGame
 from freecell_arena.core.live.room import Room
 from freecell_arena.core.ports.records import RoomVersion
 from freecell_arena.protocol.messages import (
@@ -27,14 +27,16 @@ Connected = Callable[[str], bool]
 """Whether a player has a connection to this process (a room's view shows who is there)."""
 
 
-def game_over(game: PlayerGame, request_id: RequestId) -> GameOverMessage:
-    assert game.finish is not None
-    counts = game.counts()
+def game_over(game: PlayerGame, request_id: RequestId, finish: Finish | None = None) -> GameOverMessage:
+    """`finish`: how a change being made ends the game, before memory has it (else the game's own)."""
+    finish = finish or game.finish
+    assert finish is not None
+    counts = game.counts(finish=finish)
     return GameOverMessage(
         id=request_id,
         game_id=game.game_id,
-        outcome=game.finish.outcome,
-        message=OUTCOME_SENTENCES[game.finish.outcome],
+        outcome=finish.outcome,
+        message=OUTCOME_SENTENCES[finish.outcome],
         player_moves=counts.moves,
         single_card_moves=counts.single_card_moves,
         cards_on_foundations=counts.cards_home,
@@ -42,9 +44,9 @@ def game_over(game: PlayerGame, request_id: RequestId) -> GameOverMessage:
     )
 
 
-def game_over_to_player(game: PlayerGame) -> Publication:
+def game_over_to_player(game: PlayerGame, finish: Finish | None = None) -> Publication:
     """A game ended by time (a race's limit, a daily's close): its player hears it on their own topic."""
-    return Publication(player_topic(game.player_id), game_over(game, None))
+    return Publication(player_topic(game.player_id), game_over(game, None, finish))
 
 
 def whole_room(room: Room, now: datetime, connected: Connected, version: RoomVersion | None = None) -> Publication:

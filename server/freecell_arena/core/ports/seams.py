@@ -15,10 +15,11 @@ from typing import Protocol
 from freecell_arena.core.competition.race_ratings import FinishedRace
 from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.live.replica import RemoteEvent, RoomCopy
+from freecell_arena.core.live.rooms import Busy
 from freecell_arena.core.ports.records import DailyRecord, PlayerRecord, Record, RoomVersion, StoredGame, StoredRoom
 from freecell_arena.protocol.messages import HelloRequest, Message
 
-__all__ = ["DailyDesk", "NextRooms", "RemoteEvent", "RoomCopy", "Sessions", "SharedRooms", "StoredCopies"]
+__all__ = ["Busy", "DailyDesk", "NextRooms", "RemoteEvent", "RoomCopy", "Sessions", "SharedRooms", "StoredCopies"]
 
 
 class Sessions(Protocol):

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import contextlib
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from core_driver import accepted, registered, ticked
 
 from freecell_arena.core.arena import Arena
-from freecell_arena.core.effects import Effect, Refusal
+from freecell_arena.core.effects import Refusal
 from freecell_arena.core.live.ranking import rank
-from freecell_arena.core.live.rooms import Busy
 from freecell_arena.core.ports.records import GameRecord, MoveRecord, ResultRecord, RoomStatusRecord
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
-    HelloRequest,
     JoinRoomRequest,
     LeaveRoomRequest,
     MoveRequest,
@@ -61,25 +59,6 @@ def test_winners_first_by_moves_then_time_then_the_rest_by_cards() -> None:
 def test_equal_results_share_a_rank() -> None:
     rows = [standing("a", "won", 50, 1000, 52), standing("b", "won", 50, 1000, 52), standing("c", "won", 51, 1, 52)]
     assert [row.rank for row in rank(rows, "moves")] == [1, 1, 3]
-
-
-def accepted(effect: Effect) -> Effect:
-    """What net does once the store accepted the effect's records: memory adopts its changes."""
-    with contextlib.suppress(Busy):  # claimed already (the arena claims what it hands out)
-        effect.claim()
-    effect.stored()
-    return effect
-
-
-def ticked(arena: Arena) -> list[Effect]:
-    """A tick whose effects the store accepted."""
-    return [accepted(effect) for effect in arena.tick()]
-
-
-def registered(arena: Arena, name: str) -> str:
-    player_id, effect = arena.register(HelloRequest(name=name))
-    effect.stored()
-    return player_id
 
 
 def new_player(arena: Arena, name: str) -> str:

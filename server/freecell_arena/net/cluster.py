@@ -307,9 +307,12 @@ class ClusterBridge:
             await self._quietly(self.resync(code))
 
     async def refresh_player(self, player_id: str) -> None:
-        """A player resumed here: their rooms are re-read (another process may have played their moves)."""
-        for stored in await self.host.store.live_rooms_of(player_id):
-            await self._quietly(self.resync(stored.room.code, announce=False))
+        """A player resumed here: their rooms are re-read (another process may have played their moves, or moved
+        them to another room), and the room they sit in here too (they may have left it there)."""
+        codes = [stored.room.code for stored in await self.host.store.live_rooms_of(player_id)]
+        seated = self.host.rooms.seated_in(player_id)
+        for code in [*codes, *([seated] if seated is not None and seated not in codes else [])]:
+            await self._quietly(self.resync(code, announce=False))
         store = self.host.store
         for stored_game in await store.unfinished_games(player_id):
             room_id = stored_game.game.room_id

@@ -22,6 +22,7 @@ from freecell_arena.core.live.player_game import Finish, PlayerGame
 from freecell_arena.core.live.room import Room
 from freecell_arena.core.live.seats import Seat, SeatChange
 from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.protocol.vocabulary import FINISHED
 
 _KEEP = "\0keep"
 
@@ -196,3 +197,27 @@ class Draft:
     def adopt_now(self) -> None:
         """What the store (or another process, or memory's own sweep) says: memory takes it at once."""
         self.changes().adopt()
+
+
+def reseat(draft: Draft, room: Room) -> None:
+    """The seats here of a room's members as the store (or another process's event) says it is now: a member sits
+    in a live room (unless they sit in another live room here whose member they are); a finished room seats only
+    those seated nowhere; a player seated here in the room who is no longer its member sits in no room."""
+    players = draft.state.players
+    for player_id in room.members:
+        if player_id not in players:
+            continue
+        seat = draft.seat(player_id)
+        if seat.room_code == room.code:
+            continue
+        current = draft.room(seat.room_code)
+        if room.status == FINISHED:
+            if seat.room_code is None:
+                draft.sit(player_id, room_code=room.code)
+        elif current is None or current.status == FINISHED or player_id not in current.members:
+            draft.sit(player_id, room_code=room.code)
+    for player_id, player in players.items():
+        if player.seat.room_code == room.code and player_id not in room.members and (
+            draft.seat(player_id).room_code == room.code
+        ):
+            draft.sit(player_id, room_code=None)

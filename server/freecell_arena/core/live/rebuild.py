@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from freecell_arena.core.live.changes import Draft
+from freecell_arena.core.live.changes import Draft, reseat
 from freecell_arena.core.live.player_game import PlayerGame
 from freecell_arena.core.live.players import Players
 from freecell_arena.core.live.race_clock import RaceClock
@@ -79,10 +79,6 @@ class Rebuild:
             if player is None:
                 continue
             members[player.player_id] = Member(player.player_id, player.display_name, player.bot, stored_member.role)
-            if player.player_id in self.state.players and draft.seat(player.player_id).room_code is None and (
-                room.status != FINISHED
-            ):
-                draft.sit(player.player_id, room_code=room.code)
         games_here: dict[str, PlayerGame] = {}
         for stored_game in games:
             player = names.get(stored_game.game.player_id)
@@ -93,6 +89,7 @@ class Rebuild:
             if game.player_id in self.state.players and game.running:  # a finished game never replaces a current one
                 draft.sit(game.player_id, room_code=room.code, game_id=game.game_id)
         room = draft.put(room.but(members=members, games=games_here))
+        reseat(draft, room)
         draft.adopt_now()  # the clock watches its countdown or time limit, or remembers it finished
         if room.status == LOBBY:
             self.await_return(room)

@@ -14,7 +14,7 @@ from typing import Literal
 
 from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.events import room_topic
-from freecell_arena.core.live.changes import Draft
+from freecell_arena.core.live.changes import Draft, reseat
 from freecell_arena.core.live.player_game import PlayerGame
 from freecell_arena.core.live.players import Players
 from freecell_arena.core.live.race_clock import RaceClock
@@ -101,6 +101,11 @@ class Replica:
         """The rooms here whose race is not over (a lost event could leave them behind the store)."""
         return [copy for code in list(self.state.rooms) if (copy := self.copy_of(code)) and copy.status != FINISHED]
 
+    def seated_in(self, player_id: str) -> str | None:
+        """The room this process seats the player in (a resumed player's, re-read with the rooms the store says
+        they sit in, so a seat in a room they left elsewhere is let go)."""
+        return self.state.seats.of(player_id).room_code
+
     def plays_every_game_here(self, code: str) -> bool:
         """Every game of the race is played on this process: nothing of it to re-read from the store."""
         room = self.state.rooms.get(code)
@@ -136,7 +141,9 @@ class Replica:
         after = self._apply_event(draft, room, message)
         if after is None:
             return "gap"
-        draft.put(after.at_version(version) if version is not None else after)
+        after = draft.put(after.at_version(version) if version is not None else after)
+        if after.members is not room.members:
+            reseat(draft, after)
         draft.adopt_now()
         return "applied"
 
@@ -208,6 +215,8 @@ class Replica:
         what changed (for this process's connections only: the other processes re-read the store themselves)."""
         room = self.state.rooms.by_id.get(stored.room.room_id)
         status_before = room.status if room is not None else None
+        if room is not None and stored.seq < room.seq:
+            return Effect()  # read before a change of ours was stored and adopted: memory is newer than this read
         if stored.status == CLOSED:  # everyone left it on another process: no copy of it stays
             if room is not None:
                 draft = Draft(self.state)
@@ -238,6 +247,7 @@ class Replica:
         if after.status == FINISHED:
             after = self.races.end_race_here(draft, after)
         draft.put(after)
+        reseat(draft, after)
         draft.adopt_now()  # the clock watches what the store's room says (its countdown, its time limit, its end)
         return after
 

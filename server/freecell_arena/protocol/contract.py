@@ -66,15 +66,12 @@ BUSY = (E.already_in_room, E.game_in_progress)
 """Refused while you sit in an unfinished room or play a game (leave it, finish it or resign first)."""
 ACCOUNT = (E.not_saved, E.not_yours, E.passkey_refused, *STORES)
 
-RACE_END_TO_OTHERS = (
-    Frame(m.ProgressMessage),
-    Frame(m.RaceOverMessage, when="the last racer finished"),
-    Frame(m.RaceRatingsMessage, when="the race was rated (after `race_over`)"),
-)
 RACE_END_TO_YOU = (
     Frame(m.RaceOverMessage, when="the last racer finished"),
-    Frame(m.RaceRatingsMessage, when="the race was rated (after `race_over`)"),
+    Frame(m.RoomMessage, when="the last racer finished: the room, finished"),
+    Frame(m.RaceRatingsMessage, when="the race was rated"),
 )
+RACE_END_TO_OTHERS = (Frame(m.ProgressMessage), *RACE_END_TO_YOU)
 
 CONTRACT: tuple[Exchange, ...] = (
     Exchange(
@@ -111,20 +108,26 @@ CONTRACT: tuple[Exchange, ...] = (
         (
             Frame(m.GameOverMessage, when="you left mid-race: your game is resigned (no id)"),
             Frame(m.LeftRoomMessage, answers=True),
-            *RACE_END_TO_YOU,
+            Frame(m.MemberLeftMessage, when="others are in the room: your leave, as they see it"),
         ),
         (E.not_in_room, *STORES),
-        (Frame(m.MemberLeftMessage), *RACE_END_TO_OTHERS),
+        (Frame(m.ProgressMessage, when="you left mid-race"), Frame(m.MemberLeftMessage), *RACE_END_TO_YOU),
     ),
     Exchange(
         m.StartRaceRequest,
         (
             Frame(m.CountdownMessage, answers=True),
+            Frame(m.RoomMessage, when="the countdown begins: the room, counting down"),
             Frame(m.RaceStartedMessage, when="the countdown ends (`starts_at`): your copy of the deal"),
             Frame(m.RoomMessage, when="the countdown ends: the room, running"),
         ),
         (E.not_in_room, E.not_host, E.room_started, E.not_enough_players, *STORES),
-        (Frame(m.CountdownMessage), Frame(m.RaceStartedMessage), Frame(m.RoomMessage)),
+        (
+            Frame(m.CountdownMessage),
+            Frame(m.RoomMessage),
+            Frame(m.RaceStartedMessage, when="to each player (not to spectators)"),
+            Frame(m.RoomMessage),
+        ),
         note="Host only (a quick race starts by itself).",
     ),
     Exchange(
@@ -184,9 +187,13 @@ CONTRACT: tuple[Exchange, ...] = (
     ),
     Exchange(
         m.RaceAgainRequest,
-        (Frame(m.RoomMessage, answers=True),),
+        (
+            Frame(m.RoomMessage, answers=True),
+            Frame(m.MemberLeftMessage, when="others are in the finished room: your leave of it, as they see it"),
+        ),
         (E.not_in_room, E.race_not_over, E.room_started, E.room_full, *BUSY, *STORES),
         (
+            Frame(m.MemberLeftMessage, when="to the finished room's members: you left it"),
             Frame(m.SeriesInviteMessage, when="you opened the next room (to the finished room's members)"),
             Frame(m.MemberJoinedMessage, when="you joined it (to the next room's members)"),
         ),
@@ -195,18 +202,23 @@ CONTRACT: tuple[Exchange, ...] = (
         m.QuickRaceRequest,
         (
             Frame(m.RoomMessage, answers=True),
-            Frame(m.CountdownMessage, when="`quick_race.min_players` are in (at once when full)"),
+            Frame(m.RoomMessage, when="`quick_race.min_players` are in (at once when full): the room, counting down"),
+            Frame(m.CountdownMessage, when="`quick_race.min_players` are in"),
             Frame(m.RaceStartedMessage, when="the countdown ends"),
             Frame(m.RoomMessage, when="the countdown ends: the room, running"),
         ),
         (E.unknown_variant, *BUSY, *STORES),
-        (Frame(m.MemberJoinedMessage), Frame(m.CountdownMessage, when="enough players are in")),
+        (
+            Frame(m.MemberJoinedMessage),
+            Frame(m.CountdownMessage, when="enough players are in"),
+            Frame(m.RoomMessage, when="enough players are in"),
+        ),
     ),
     Exchange(
         m.PasskeyBeginRequest,
         (Frame(m.PasskeyOptionsMessage, answers=True),),
-        (*ACCOUNT, E.hello_required),
-        note="`sign_in` may come before `hello`; `save` needs it.",
+        (*ACCOUNT, E.hello_required, E.name_taken),
+        note="`sign_in` may come before `hello`; `save` needs it (and a name nobody saved first: `name_taken`).",
         before_hello=True,
     ),
     Exchange(

@@ -583,9 +583,52 @@ class PlayDailyRequest(Request):
 # ---------------------------------------------------------------- accounts (docs/accounts.md)
 
 PasskeyCeremony = Literal["save", "sign_in"]
+BASE64URL = {"type": "string", "pattern": "^[A-Za-z0-9_-]*$"}
 Credential = Annotated[
     dict[str, Any],
-    Field(description="What the browser's `PublicKeyCredential.toJSON()` gives (ids and binary fields base64url)."),
+    WithJsonSchema(
+        {
+            "type": "object",
+            "description": "What the browser's `PublicKeyCredential.toJSON()` gives (WebAuthn Level 3: "
+            "RegistrationResponseJSON for save, AuthenticationResponseJSON for sign_in; binary fields base64url). "
+            "Passed to the server's WebAuthn verification as it is.",
+            "properties": {
+                "id": BASE64URL,
+                "rawId": BASE64URL,
+                "type": {"const": "public-key"},
+                "response": {"type": "object", "additionalProperties": True},
+                "authenticatorAttachment": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                "clientExtensionResults": {"type": "object", "additionalProperties": True},
+            },
+            "required": ["id", "rawId", "type", "response"],
+            "additionalProperties": True,
+        }
+    ),
+]
+CeremonyOptions = Annotated[
+    dict[str, Any],
+    WithJsonSchema(
+        {
+            "type": "object",
+            "description": "WebAuthn Level 3 PublicKeyCredentialCreationOptionsJSON (save) or "
+            "PublicKeyCredentialRequestOptionsJSON (sign_in), binary fields base64url.",
+            "properties": {
+                "challenge": BASE64URL,
+                "timeout": {"type": "integer", "minimum": 0},
+                "rp": {"type": "object", "additionalProperties": True},
+                "rpId": {"type": "string"},
+                "user": {"type": "object", "additionalProperties": True},
+                "pubKeyCredParams": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+                "allowCredentials": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+                "excludeCredentials": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+                "userVerification": {"type": "string"},
+                "authenticatorSelection": {"type": "object", "additionalProperties": True},
+                "attestation": {"type": "string"},
+            },
+            "required": ["challenge"],
+            "additionalProperties": True,
+        }
+    ),
 ]
 
 
@@ -1161,7 +1204,7 @@ class PasskeyOptionsMessage(Message):
     type: Literal["passkey_options"] = "passkey_options"
     id: RequestId = None
     ceremony: PasskeyCeremony
-    options: dict[str, Any]
+    options: CeremonyOptions
 
 
 class SignedInMessage(Message):

@@ -22,7 +22,7 @@ from racing import open_race
 from serverprocess import REPO, running_server, server_env
 
 SEED = 6
-FUZZ_SECONDS = 60
+FUZZ_SECONDS = 40
 """Schemathesis's time budget (`--max-time`): its phases repeat until it is spent."""
 CHECKS = ("not_a_server_error", "status_code_conformance", "content_type_conformance",
           "response_headers_conformance", "response_schema_conformance")  # fmt: skip

@@ -141,8 +141,7 @@ class Queries:
         if not await self.store.leaderboards.dealt(boards):
             raise Refusal(
                 ErrorCode.unknown_seed,
-                f"no ranked {variant_name} game was ever dealt from seed {seed}: check the seed (seeds are decimal "
-                "strings on the wire)",
+                f"no ranked {variant_name} game was ever dealt from seed {seed}: check the number",
             )
 
     async def _board_page(self, board: str, request: LeaderboardRequest) -> BoardPage:

@@ -19,6 +19,8 @@ from freecell_arena.protocol import messages
 from freecell_arena.protocol.contract import (
     COMMON_ERRORS,
     CONTRACT,
+    EXCHANGES,
+    HTTP_COMMON_ERRORS,
     HTTP_ROUTES,
     SERVER_EVENTS,
     Exchange,
@@ -210,7 +212,11 @@ def _error_codes() -> list[str]:
     for exchange in CONTRACT:
         for code in exchange.may_fail_with():
             asked.setdefault(code, []).append(exchange)
-    lines = ["| code | HTTP status | requests that may get it |", "|---|---|---|"]
+    over_http = {*HTTP_COMMON_ERRORS, messages.ErrorCode.not_ready}
+    for route in HTTP_ROUTES:
+        over_http.update(EXCHANGES[_type_name(route.request)].errors)
+    over_http -= {messages.ErrorCode.storage_failed, messages.ErrorCode.hello_required}
+    lines = ["| code | HTTP status (`/api/`) | requests that may get it |", "|---|---|---|"]
     for code in messages.ErrorCode:
         exchanges = asked.get(code, [])
         which = (
@@ -220,7 +226,8 @@ def _error_codes() -> list[str]:
         )
         if code is messages.ErrorCode.hello_required:
             which = "any request before `hello` (except `hello` and a `passkey_begin`/`passkey_finish` sign-in)"
-        lines.append(f"| `{code.value}` | {http_status(code)} | {which} |")
+        status = http_status(code) if code in over_http else "-"
+        lines.append(f"| `{code.value}` | {status} | {which} |")
     return lines
 
 

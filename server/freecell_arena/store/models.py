@@ -177,6 +177,14 @@ class Game(Base):
             postgresql_where=text("outcome IS NOT NULL"),
             sqlite_where=text("outcome IS NOT NULL"),
         ),
+        # Ranked games by the board they count on: whether a deal was ever dealt (a leaderboard query for a seed
+        # nobody was dealt says so rather than showing an empty board). Partial: unranked games have no board.
+        Index(
+            "ix_games_board",
+            "board",
+            postgresql_where=text("board IS NOT NULL"),
+            sqlite_where=text("board IS NOT NULL"),
+        ),
         # One ranked attempt per player per daily, whatever process serves them. (SQLite spells the predicate
         # `ranked = 1`, as SQLAlchemy writes the query's `ranked == True`, so its planner sees the index applies.)
         Index(

@@ -8,6 +8,7 @@ import contextlib
 import os
 import re
 import signal
+import socket
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -22,6 +23,7 @@ from racing import open_race
 from serverprocess import http_get_json, running_server, server_env, spawn
 from services import free_port
 
+from freecell_arena import readiness
 from freecell_arena.settings import Settings
 from freecell_arena.supervisor import (
     FIRST_BACKOFF_S,
@@ -245,6 +247,28 @@ async def test_sigterm_to_the_supervisors_whole_group_stops_it_in_time_solver_wo
         assert time.monotonic() - signalled < shutdown_s
         await wait_gone(pids | solvers, within=5)
         assert "restarting" not in cluster.log.read_text(), "a stopping worker was restarted"
+
+
+async def test_the_supervisor_says_ready_once_every_worker_listens(
+    tmp_path: Path, postgres_database_url: str, redis_url: str
+) -> None:
+    """systemd's `Type=notify` one level up: each worker says READY=1 to the supervisor's own socket, and the
+    supervisor says it to the service manager (a real datagram socket here) only when all of them listen."""
+    path = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as manager:
+        manager.bind(path)
+        manager.setblocking(False)
+        env = server_env(NOTIFY_SOCKET=path)
+        async with supervising(tmp_path, *cluster_args(postgres_database_url, redis_url), env=env) as cluster:
+            async with asyncio.timeout(WAIT_S):
+                ready = readiness.parse(await asyncio.get_running_loop().sock_recv(manager, 4096))
+            assert ready["READY"] == "1" and ready["MAINPID"] == str(cluster.process.pid)
+            workers = [psutil.Process(pid) for pid in cluster.worker_pids()]
+            assert len(workers) == 2
+            for worker in workers:  # each worker listens on the port (the supervisor's own socket never does)
+                assert any(connection.status == psutil.CONN_LISTEN and connection.laddr.port == cluster.port
+                           for connection in worker.net_connections()), f"worker {worker.pid} does not listen yet"
+            assert all(worker.environ().get("NOTIFY_SOCKET") not in (None, path) for worker in workers)
 
 
 async def test_workers_die_with_a_killed_supervisor(tmp_path: Path, postgres_database_url: str, redis_url: str) -> None:

@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from freecell_arena import readiness
 from freecell_arena.settings import Settings
 
 MIGRATE_HINT = "freecell-arena migrate --database-url {url}"
@@ -155,7 +156,9 @@ async def serve_until_stopped(settings: Settings, worker_label: str = "") -> int
     print(f"freecell-arena: {worker_label}listening on ws://{settings.host}:{server.port}/ "
           f"(database {display_url(settings.database_url)})")
     print(f"freecell-arena: {worker_label}play at {browser_url(settings.host, server.port)}", flush=True)
+    readiness.ready(f"listening on ws://{settings.host}:{server.port}/")
     await stop.wait()
+    readiness.stopping()
     logging.getLogger(__name__).info("stopping: flushing writes and closing connections")
     await server.shutdown()
     print("freecell-arena: stopped", flush=True)

@@ -20,14 +20,8 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from freecell_arena.commands.common import fail
-from freecell_arena.store import (
-    DATABASE_URL_ENV,
-    DEFAULT_DATABASE_URL,
-    StoreError,
-    check_migrated,
-    database_url_from_env,
-)
+from freecell_arena.commands.common import database_url_argument, fail, one_line
+from freecell_arena.store import StoreError, check_migrated, database_url_from_env
 from freecell_arena.store.urls import display_url
 
 if TYPE_CHECKING:
@@ -45,12 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "daily ranks, season tables, series tallies, pars) against its recomputation. One line per mismatch; "
         "exit 1 if any."
     )
-    parser.add_argument(
-        "--database-url",
-        metavar="URL",
-        default=None,
-        help=f"sqlite:///FILE or postgresql://USER@HOST/DB (default: ${DATABASE_URL_ENV}, else {DEFAULT_DATABASE_URL})",
-    )
+    database_url_argument(parser)
     parser.add_argument("--batch", type=int, default=DEFAULT_BATCH, help=f"rows per read (default {DEFAULT_BATCH})")
     parser.set_defaults(run=run)
 
@@ -62,8 +51,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         games, entries, mismatches, flagged, races = asyncio.run(audit(url, args.batch))
     except (StoreError, SQLAlchemyError, OSError) as error:
-        cause = getattr(error, "orig", None) or error
-        return fail(f"cannot audit {display_url(url)}: {' '.join(str(cause).split()) or type(cause).__name__}")
+        return fail(f"cannot audit {display_url(url)}: {one_line(error)}")
     verdict = "no mismatch" if not mismatches else f"{mismatches} mismatch{'es' if mismatches != 1 else ''}"
     for line in flagged:
         print(line, file=sys.stderr)

@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from freecell_arena import readiness
+from freecell_arena.commands.common import one_line
 from freecell_arena.settings import Settings
 
 MIGRATE_HINT = "freecell-arena migrate --database-url {url}"
@@ -124,9 +125,7 @@ async def database_is_ready(settings: Settings) -> bool:
         print(f"freecell-arena: {error}", file=sys.stderr)
         return False
     except (StoreError, SQLAlchemyError, OSError) as error:
-        cause = getattr(error, "orig", None) or error
-        reason = " ".join(str(cause).split()) or type(cause).__name__
-        print(f"freecell-arena: cannot use the database {display_url(settings.database_url)}: {reason}",
+        print(f"freecell-arena: cannot use the database {display_url(settings.database_url)}: {one_line(error)}",
               file=sys.stderr)
         return False
     return True

@@ -61,6 +61,20 @@ async def spawn(args: list[str], cwd: Path, env: dict[str, str], *, new_session:
     )
 
 
+async def run_command(*args: str, timeout: float = 120.0) -> tuple[int, str, str]:
+    """`python -m freecell_arena ARGS` to its end (killed past `timeout`): exit code, standard output and error."""
+    process = await spawn(list(args), REPO, server_env())
+    try:
+        async with asyncio.timeout(timeout):
+            out, err = await process.communicate()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
 @contextlib.asynccontextmanager
 async def running_server(
     cwd: Path, *, database_url: str | None = None, env: dict[str, str] | None = None, port: int = 0,

@@ -9,14 +9,13 @@ import contextlib
 import random
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from arena_client import ArenaClient, connect_player
 from arena_server import started_arena
 from racing import choose_move, open_race, server_board
-from serverprocess import REPO, server_env
+from serverprocess import run_command
 from websockets.exceptions import ConnectionClosed
 
 from freecell_arena.cli import build_parser
@@ -28,22 +27,6 @@ PAIRS = 3
 MOVES_A_GAME = 25
 NEVER_RATED = "finished, rateable and never rated"
 FREECELL = variant_by_id("freecell")
-
-
-async def cli(*args: str, timeout: float = 120) -> tuple[int, str, str]:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "freecell_arena", *args, cwd=REPO, env=server_env(),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        async with asyncio.timeout(timeout):
-            out, err = await process.communicate()
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
-    assert process.returncode is not None
-    return process.returncode, out.decode(), err.decode()
 
 
 async def play_game(server: ArenaServer, player: ArenaClient, game_id: str, rng: random.Random,
@@ -118,7 +101,7 @@ async def test_a_backup_under_load_restores_audits_clean_and_keeps_every_acknowl
             while sum(map(len, acknowledged.values())) < 150:  # several races in, every pair mid-game
                 await asyncio.sleep(0.05)
         before = {game_id: list(actions) for game_id, actions in acknowledged.items()}  # all durable by now
-        code, out, err = await cli("backup", str(backup), "--database-url", database_url)
+        code, out, err = await run_command("backup", str(backup), "--database-url", database_url)
         assert code == 0 and f"to {backup}" in out, err
         await asyncio.sleep(0.3)  # the load goes on after it
         stop.set()
@@ -136,7 +119,7 @@ async def test_a_backup_under_load_restores_audits_clean_and_keeps_every_acknowl
     finally:
         await store.close()
 
-    code, out, err = await cli("audit", "--database-url", restored)
+    code, out, err = await run_command("audit", "--database-url", restored)
     # a race whose finish was committed in the instant before the backup, and rated an instant after, is in the
     # backup unrated: the only thing the audit may name, and the first server started on the copy rates it
     assert all(line.endswith(NEVER_RATED) for line in out.splitlines()), out
@@ -145,7 +128,7 @@ async def test_a_backup_under_load_restores_audits_clean_and_keeps_every_acknowl
             async with asyncio.timeout(30):
                 while [race async for race in server.store.ratings.unrated_races()]:
                     await asyncio.sleep(0.1)
-        code, out, err = await cli("audit", "--database-url", restored)
+        code, out, err = await run_command("audit", "--database-url", restored)
     assert (code, out) == (0, ""), err
 
 

@@ -23,13 +23,13 @@ import pytest
 from arena_client import ArenaClient, connect_player
 from racing import open_race
 from serverprocess import ServerProcess, http_get_json, running_server, server_env
+from test_process import SOLUTION, send_moves
 from websockets.exceptions import ConnectionClosed
 
 from freecell_arena.store import SqlStore
 
 SHUTDOWN_S = 8.0
 """The server's shutdown timeout in these tests: each stop must end within it."""
-SOLUTION = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn").read_text().split()
 HARD_DEAL = ("freecell-three-deck", 7)  # not settled within seconds: a solve that is still running when the stop comes
 WAIT_S = 30.0
 
@@ -104,16 +104,6 @@ DAILY_ENV = {"FREECELL_ARENA_DAILY_PREPARE_INTERVAL_S": "300", "FREECELL_ARENA_D
              "FREECELL_ARENA_DAILY_SOLVER_NODES": "50000000"}  # fmt: skip
 
 
-async def play(mover: ArenaClient, moves: list[str]) -> list[str]:
-    """Moves sent one after the other: the actions acknowledged."""
-    acknowledged = []
-    for notation in moves:
-        reply = await mover.request({"type": "move", "move": notation})
-        assert reply["type"] == "move_accepted", reply
-        acknowledged.append(reply["action"])
-    return acknowledged
-
-
 async def send_then_stop(mover: ArenaClient, stop: Callable[[], None]) -> list[str]:
     """Six moves sent without waiting, the stop, then every acknowledgement that still comes until the server
     closes the connection: the actions acknowledged."""
@@ -156,7 +146,7 @@ async def test_a_stop_ends_in_time_and_keeps_every_acknowledged_move(
     async with running_server(tmp_path, database_url=database_url, env=env, new_session=True) as server:
         mover = await connect_player(server.url, "mover")
         _, games = await open_race(mover, [], "freecell", seed=1, autoplay=False)
-        acknowledged = await play(mover, SOLUTION[:10])
+        acknowledged = await send_moves(mover, SOLUTION[:10])
         worker, asking = await moment(server)
         signalled = 0.0
 

@@ -25,6 +25,7 @@ import shutil
 import sqlite3
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -78,11 +79,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def backup_sqlite(database: Path, target: Path) -> None:
-    """The online backup in one step into a temporary file beside `target`, checked, synced, then renamed."""
+    """The online backup in one step, checked (`PRAGMA quick_check`)."""
     if not database.is_file():
         raise BackupError(f"there is no SQLite file {database}")
-    partial = target.with_name(f".{target.name}.partial")
-    try:
+    with written_whole(target) as partial:
         # an ordinary connection (a read-only one leaves behind the -wal and -shm files it had to create, owned by
         # whoever ran the backup); it only reads, and as the last connection to close it removes them as a server does
         source = sqlite3.connect(database)
@@ -98,20 +98,6 @@ def backup_sqlite(database: Path, target: Path) -> None:
                 copy.close()
         finally:
             source.close()
-        _sync(partial)
-        os.replace(partial, target)
-        _sync(target.absolute().parent)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            partial.unlink()
-
-
-def _sync(path: Path) -> None:
-    descriptor = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(descriptor)
-    finally:
-        os.close(descriptor)
 
 
 def dump_postgres(url: URL, target: Path) -> None:
@@ -126,17 +112,33 @@ def dump_postgres(url: URL, target: Path) -> None:
     env = dict(os.environ)
     if url.password is not None:
         env["PGPASSWORD"] = str(url.password)
-    partial = target.with_name(f".{target.name}.partial")
-    try:
+    with written_whole(target) as partial:
         result = subprocess.run(
             [pg_dump, "--format=custom", "--no-owner", "--no-privileges", f"--file={partial}", f"--dbname={libpq}"],
             env=env, capture_output=True, text=True, timeout=PG_DUMP_TIMEOUT_S,
         )  # fmt: skip
         if result.returncode != 0:
             raise BackupError(f"pg_dump failed: {one_line(RuntimeError(result.stderr))}")
+
+
+@contextlib.contextmanager
+def written_whole(target: Path) -> Iterator[Path]:
+    """A temporary path beside `target` to write the backup to; once written: synced, renamed to `target` (the
+    folder synced too), so `target` is a whole backup or nothing. Removed if anything fails."""
+    partial = target.with_name(f".{target.name}.partial")
+    try:
+        yield partial
         _sync(partial)
         os.replace(partial, target)
         _sync(target.absolute().parent)
     finally:
         with contextlib.suppress(FileNotFoundError):
             partial.unlink()
+
+
+def _sync(path: Path) -> None:
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)

@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import time
 
 import psutil
 import pytest
+from serverprocess import server_env
 
 from freecell_arena.net.solver_pool import SolverPool, SolverWorkerLost
 
@@ -80,3 +82,36 @@ async def test_an_overrun_kills_the_worker_and_close_ends_a_task_and_refuses_mor
     assert time.monotonic() - started < 5
     with pytest.raises(SolverWorkerLost, match="closed"):
         await pool.run(os.getpid, (), {}, LONGEST_S)
+
+
+SERVER_THAT_DIES = """
+import asyncio, os, time
+from freecell_arena.net.solver_pool import SolverPool
+
+async def main():
+    pool = SolverPool()
+    print(await pool.run(os.getpid, (), {}, 60), flush=True)
+    await pool.run(time.sleep, (3600,), {}, 3600)  # busy: it reads no more from its pipe
+
+asyncio.run(main())
+"""
+
+
+async def test_the_worker_dies_with_a_server_killed_by_sigkill() -> None:
+    """It ignores SIGTERM, so it asks the kernel for SIGKILL when its server dies (PR_SET_PDEATHSIG): a kill -9 of
+    the server mid-solve leaves no solver running (an idle worker would also see its pipe close)."""
+    server = await asyncio.create_subprocess_exec(sys.executable, "-c", SERVER_THAT_DIES, env=server_env(),
+                                                  stdout=asyncio.subprocess.PIPE)  # fmt: skip
+    try:
+        assert server.stdout is not None
+        async with asyncio.timeout(30):
+            worker = int(await server.stdout.readline())
+        assert psutil.Process(worker).ppid() == server.pid
+        await asyncio.sleep(0.3)  # into the long task
+        server.kill()
+        await server.wait()
+        assert await gone(worker)
+    finally:
+        if server.returncode is None:
+            server.kill()
+            await server.wait()

@@ -63,11 +63,6 @@ class SolverPool:
         self._stopping: set[asyncio.Task[None]] = set()
         self._closed = False
 
-    @property
-    def worker_pid(self) -> int | None:
-        """The worker's process id while one runs (tests signal it)."""
-        return self._worker.process.pid if self._worker is not None else None
-
     async def run(self, function: Callable[..., T], args: Sequence[Any], kwargs: Mapping[str, Any],
                   longest_s: float) -> T:  # fmt: skip
         """`function(*args, **kwargs)` in the worker; `TimeoutError` after `longest_s`, `SolverWorkerLost` if the
@@ -128,6 +123,8 @@ class _Worker:
         try:
             process = subprocess.Popen([sys.executable, "-c", boot], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        env=env, close_fds=True)  # fmt: skip
+        except OSError as error:  # out of processes or memory: this task has no answer, the next one tries again
+            raise SolverWorkerLost(f"the solver worker could not start: {error}") from error
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         assert process.stdout is not None

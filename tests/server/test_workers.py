@@ -22,9 +22,12 @@ from arena_client import connect_player
 from racing import open_race
 from serverprocess import http_get_json, running_server, server_env, spawn
 from services import free_port
+from test_process import SOLUTION, send_moves
+from test_stop import send_then_stop
 
 from freecell_arena import readiness
 from freecell_arena.settings import Settings
+from freecell_arena.store import SqlStore
 from freecell_arena.supervisor import (
     FIRST_BACKOFF_S,
     MAX_BACKOFF_S,
@@ -224,8 +227,9 @@ async def test_sigterm_to_the_supervisors_whole_group_stops_it_in_time_solver_wo
     tmp_path: Path, postgres_database_url: str, redis_url: str
 ) -> None:
     """As systemd's `KillMode=control-group` or a shell's job control: every process of the group gets SIGTERM at
-    once, the supervisor, its workers and a worker's idle solver (a par was just solved there). Each worker stops
-    by itself (exit 0, none restarted) within the shutdown timeout, and no solver is left behind."""
+    once, the supervisor, its workers and a worker's idle solver (a par was just solved there), while a player's
+    moves are in flight. Each worker stops by itself (exit 0, none restarted) within the shutdown timeout, no solver
+    is left behind, and every move acknowledged is in the database."""
     shutdown_s = 8.0
     env = server_env(FREECELL_ARENA_SHUTDOWN_TIMEOUT_S=str(shutdown_s))
     args = cluster_args(postgres_database_url, redis_url)
@@ -239,14 +243,22 @@ async def test_sigterm_to_the_supervisors_whole_group_stops_it_in_time_solver_wo
         assert status == 200 and body["par_status"] == "solved", body
         solvers = {child.pid for pid in pids for child in _children(pid)}
         assert solvers, "a worker solved the par in a solver process of its own"
-        await player.close()
+        _, games = await open_race(player, [], "freecell", seed=1, autoplay=False)
+        acknowledged = await send_moves(player, SOLUTION[:10])
         signalled = time.monotonic()
-        os.killpg(cluster.process.pid, signal.SIGTERM)
+        acknowledged += await send_then_stop(player, lambda: os.killpg(cluster.process.pid, signal.SIGTERM))
         async with asyncio.timeout(WAIT_S):
             assert await cluster.process.wait() == 0, cluster.log.read_text()
         assert time.monotonic() - signalled < shutdown_s
         await wait_gone(pids | solvers, within=5)
         assert "restarting" not in cluster.log.read_text(), "a stopping worker was restarted"
+    store = SqlStore(postgres_database_url)
+    try:
+        stored = await store.game(games[player.player_id]["game_id"])
+    finally:
+        await store.close()
+    assert stored is not None and len(acknowledged) >= 10
+    assert [move.notation for move in stored.moves][: len(acknowledged)] == acknowledged, "an acknowledged move lost"
 
 
 async def test_the_supervisor_says_ready_once_every_worker_listens(

@@ -22,8 +22,6 @@ from freecell_arena.commands import audit as audit_command
 from freecell_arena.store.engine import create_engine
 from freecell_arena.store.models import AccessToken, Account, Game, Move, Player, Room, WebauthnChallenge, table_of
 
-NOW = datetime.now(UTC)
-LONG_AGO = NOW - timedelta(days=60)
 players, games, moves, rooms = table_of(Player), table_of(Game), table_of(Move), table_of(Room)
 tokens, challenges = table_of(AccessToken), table_of(WebauthnChallenge)
 
@@ -77,7 +75,8 @@ async def counts(database_url: str) -> dict[str, Any]:
 
 
 async def test_prune_takes_what_may_go_and_nothing_else(database_url: str, capsys: pytest.CaptureFixture[str]) -> None:
-    clock = ManualClock(LONG_AGO)
+    now = datetime.now(UTC)  # prune's own clock: the challenge "waiting" must still be pending when it runs
+    clock = ManualClock(now - timedelta(days=60))
     async with started_arena(database_url, clock) as server:
         url = f"ws://127.0.0.1:{server.port}/"
         names = ("drifter", "lurker", "regular", "keeper", "pal1", "pal2", "again", "recent")
@@ -98,7 +97,7 @@ async def test_prune_takes_what_may_go_and_nothing_else(database_url: str, capsy
             await pal1.expect("race_over", code=code)
             await unranked_solo(clients["again"])  # then race again: a series' two rooms stay
             assert (await clients["again"].request({"type": "race_again"}))["type"] == "room"
-            clock.set(NOW - timedelta(days=5))  # a game 5 days ago: not idle for 30
+            clock.set(now - timedelta(days=5))  # a game 5 days ago: not idle for 30
             await unranked_solo(clients["recent"])
             await server.writer.flush()
         finally:
@@ -108,18 +107,18 @@ async def test_prune_takes_what_may_go_and_nothing_else(database_url: str, capsy
         engine = create_engine(database_url, poolclass=pool.NullPool)
         async with engine.begin() as connection:
             await connection.execute(insert(table_of(Account)).values(player_id=keeper, user_handle="h" * 43,
-                                                                      created_at=LONG_AGO))  # fmt: skip
+                                                                      created_at=now))  # fmt: skip
             await connection.execute(insert(tokens), [
                 {"token_hash": label[0] * 64, "player_id": keeper, "kind": "session", "label": label,
-                 "created_at": LONG_AGO, "last_used_at": None, "revoked_at": revoked}
-                for label, revoked in (("old", NOW - timedelta(days=100)), ("new", NOW - timedelta(days=10)),
+                 "created_at": now, "last_used_at": None, "revoked_at": revoked}
+                for label, revoked in (("old", now - timedelta(days=100)), ("new", now - timedelta(days=10)),
                                        ("live", None))])  # fmt: skip
             await connection.execute(insert(challenges), [
                 {"challenge": challenge, "ceremony": "register", "player_id": clients["lurker"].player_id,
                  "expires_at": expires, "user_handle": None}
-                for challenge, expires in (("expired", NOW - timedelta(minutes=1)),)] + [
+                for challenge, expires in (("expired", now - timedelta(minutes=1)),)] + [
                 {"challenge": "waiting", "ceremony": "register", "player_id": None,
-                 "expires_at": NOW + timedelta(minutes=5), "user_handle": None}])  # fmt: skip
+                 "expires_at": now + timedelta(minutes=30), "user_handle": None}])  # fmt: skip
         await engine.dispose()
 
         before = await counts(database_url)

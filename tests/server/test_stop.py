@@ -84,7 +84,7 @@ async def idle_worker(server: ServerProcess) -> tuple[psutil.Process, asyncio.Ta
 async def worker_mid_solve(server: ServerProcess) -> tuple[psutil.Process, asyncio.Task[object] | None]:
     code = await finished_race(server, *HARD_DEAL)
     asking = asyncio.create_task(review(server, code))
-    return await a_worker(server, busy_for_s=0.5), asking
+    return await a_worker(server, busy_for_s=0.2), asking
 
 
 async def worker_being_spawned(server: ServerProcess) -> tuple[psutil.Process, asyncio.Task[object] | None]:

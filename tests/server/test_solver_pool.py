@@ -115,3 +115,17 @@ async def test_the_worker_dies_with_a_server_killed_by_sigkill() -> None:
         if server.returncode is None:
             server.kill()
             await server.wait()
+
+
+async def test_a_close_while_the_worker_is_being_started_ends_the_task_too() -> None:
+    """The stop of a server whose first solve is still starting its worker: the task never runs, the worker goes."""
+    pool = SolverPool()
+    sleeping = asyncio.create_task(pool.run(time.sleep, (30,), {}, LONGEST_S))
+    await asyncio.sleep(0)  # into the worker's start
+    await pool.close()
+    started = time.monotonic()
+    with pytest.raises(SolverWorkerLost):
+        await sleeping
+    assert time.monotonic() - started < 5
+    await pool.close()  # the worker started meanwhile is reaped
+    assert not [child for child in psutil.Process().children() if "serve_requests" in " ".join(child.cmdline())]

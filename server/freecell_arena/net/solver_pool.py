@@ -73,6 +73,9 @@ class SolverPool:
             if self._worker is None:
                 self._worker = await _Worker.start()
             worker = self._worker
+            if self._closed:  # closed while the worker was being started: it must not take the task
+                self._discard(worker)
+                raise SolverWorkerLost("the solver was closed while its worker started (its server is stopping)")
             try:
                 async with asyncio.timeout(longest_s):
                     ok, value = await worker.call(function, tuple(args), dict(kwargs))

@@ -164,6 +164,7 @@ async def test_a_stop_ends_in_time_and_keeps_every_acknowledged_move(
         if asking is not None:  # the review that waited for the solve was answered: no par for now
             status, body = await asking  # type: ignore[misc]
             assert status == 200 and body["par_status"] == "unknown", body
+    print(f"stopped in {took:.2f} s")  # shown with -s
     assert took < SHUTDOWN_S, f"the stop took {took:.1f} s"
     assert not worker.is_running() or worker.status() == psutil.STATUS_ZOMBIE, "the solver worker outlived its server"
     store = SqlStore(database_url)

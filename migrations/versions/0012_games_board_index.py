@@ -6,7 +6,7 @@ an empty board and no hint why). One probe of this index answers it, and only wh
 unranked games have no board, so it holds only the ranked ones.
 
 Revision ID: 0012
-Revises: 0009
+Revises: 0010
 Create Date: 2026-11-27 20:00:00+00:00
 """
 
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0012"
-down_revision: str | Sequence[str] | None = "0009"
+down_revision: str | Sequence[str] | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

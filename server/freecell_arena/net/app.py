@@ -298,6 +298,7 @@ class ArenaServer:
         self.shutting_down = True
         if self._server is not None:
             self._server.close(close_connections=False)
+        await self.pars.close()  # first: a review waiting for a solve is answered (par unknown), not waited for
         await cancel_quietly(self._ticker)
         await cancel_quietly(self._sweeper)
         await cancel_quietly(self._loop_lag)
@@ -315,6 +316,5 @@ class ArenaServer:
                 if self._server is not None:
                     self._server.close(close_connections=True)
                     await self._server.wait_closed()
-        await self.pars.close()  # the solver worker goes, whatever the timeout cut short
         await self.writer.close()
         await self.store.close()

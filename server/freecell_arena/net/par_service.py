@@ -49,7 +49,9 @@ class ParService:
         """Deals being solved or waiting for the worker."""
         return len(self._solving)
 
-    async def par_of(self, variant: str, seed: int) -> Par:
+    async def par_of(self, variant: str, seed: int, *, wait_s: float | None = None) -> Par:
+        """The deal's par. `wait_s`: answer `unknown` after that long if the solve is not done, and let it go on
+        (a later ask gets it): a review asked over HTTP must answer before the connection's handshake timeout."""
         known = await self.store.get(variant, seed, RULES_VERSION)
         if known is not None:
             return known
@@ -59,7 +61,11 @@ class ParService:
             task = asyncio.create_task(self._solve(variant, seed), name=f"par {variant} {seed}")
             self._solving[key] = task
             task.add_done_callback(lambda _: self._solving.pop(key, None))
-        return await asyncio.shield(task)
+        try:
+            async with asyncio.timeout(wait_s):
+                return await asyncio.shield(task)
+        except TimeoutError:
+            return Par(variant, seed, RULES_VERSION, ParStatus.UNKNOWN)
 
     async def _solve(self, variant: str, seed: int) -> Par:
         try:

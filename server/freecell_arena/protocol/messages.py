@@ -71,6 +71,15 @@ class ErrorCode(StrEnum):
     not_saved = "not_saved"
     not_yours = "not_yours"
     last_passkey = "last_passkey"
+    unknown_tournament = "unknown_tournament"
+    already_entered = "already_entered"
+    not_entered = "not_entered"
+    tournament_full = "tournament_full"
+    entry_closed = "entry_closed"
+    bots_only = "bots_only"
+    humans_only = "humans_only"
+    tournament_over = "tournament_over"
+    berserk_refused = "berserk_refused"
 
 
 class Message(BaseModel):
@@ -574,6 +583,174 @@ class ShareRequest(Message):
                                description="The site's origin the link starts with (default: the server's).")
 
 
+
+# ---------------------------------------------------------------- tournaments (docs/tournaments.md)
+
+TournamentKindName = Literal["arena", "cup"]
+TournamentEntryRule = Literal["public", "link", "bots"]
+TournamentPhaseName = Literal["upcoming", "running", "finished"]
+TournamentEntryState = Literal["active", "paused", "withdrawn"]
+
+
+class TournamentsRequest(Message):
+    """The tournaments page: upcoming (with their start), running, and recently finished ones."""
+
+    type: Literal["get_tournaments"] = "get_tournaments"
+    id: RequestId = None
+    bots: bool | None = Field(default=None, description="Only bots-only events (true), only humans' (false), or both.")
+
+
+class TournamentRequest(Message):
+    """One tournament: its rules, the table (the top, and the rows around `around`), the podium once over."""
+
+    type: Literal["get_tournament"] = "get_tournament"
+    id: RequestId = None
+    tournament_id: str = Field(max_length=64)
+    around: str | None = Field(default=None, max_length=64, description="A player whose neighbours to include.")
+
+
+class CreateTournamentRequest(Message):
+    """A saved player's private tournament for friends: entered by its link (the reply's `link_code`)."""
+
+    type: Literal["create_tournament"] = "create_tournament"
+    id: RequestId = None
+    kind: TournamentKindName = "arena"
+    name: str = Field(min_length=1, max_length=60)
+    variant: str = "freecell"
+    starts_in_s: int = Field(default=300, ge=0, le=7 * 86_400, description="Seconds from now to the start.")
+    duration_min: int = Field(default=30, ge=5, le=180, description="Arena: how long races are formed.")
+    rounds: int = Field(default=3, ge=1, le=12, description="Cup: how many deals.")
+    round_interval_s: int = Field(default=600, ge=60, le=3600, description="Cup: from one round's start to the next.")
+    time_limit_s: int = Field(default=300, ge=30, le=3600, description="Each race's time limit.")
+    race_size: int = Field(default=4, ge=2, le=6, description="Arena: players in a race.")
+    berserk: bool = True
+    ranked: bool = False
+    cap: int = Field(default=50, ge=2, le=200)
+    seed: int | None = Field(default=None, description="Every race on this deal (never rated).")
+
+
+class EnterTournamentRequest(Message):
+    type: Literal["enter_tournament"] = "enter_tournament"
+    id: RequestId = None
+    tournament_id: str = Field(max_length=64)
+    link_code: str | None = Field(default=None, max_length=64, description="A link-entry tournament's code.")
+
+
+class WithdrawTournamentRequest(Message):
+    """Leave the tournament for good (your points stay in the table; you are not paired again)."""
+
+    type: Literal["withdraw_tournament"] = "withdraw_tournament"
+    id: RequestId = None
+    tournament_id: str = Field(max_length=64)
+
+
+class PauseTournamentRequest(Message):
+    """Pause (not paired until you come back) or come back (`paused` false)."""
+
+    type: Literal["pause_tournament"] = "pause_tournament"
+    id: RequestId = None
+    tournament_id: str = Field(max_length=64)
+    paused: bool = True
+
+
+class BerserkRequest(Message):
+    """In an arena race's countdown: half the time limit, a bonus point if you solve it within it."""
+
+    type: Literal["berserk"] = "berserk"
+    id: RequestId = None
+    tournament_id: str = Field(max_length=64)
+
+
+class TournamentSummary(Message):
+    tournament_id: str
+    name: str
+    kind: TournamentKindName
+    variant: str
+    phase: TournamentPhaseName
+    entry: TournamentEntryRule
+    starts_at: datetime
+    ends_at: datetime
+    entrants: int
+    cap: int
+    ranked: bool
+    private: bool
+
+
+class TournamentSettings(Message):
+    time_limit_s: int
+    race_size: int
+    berserk: bool
+    duration_s: int
+    late_entry_s: int
+    rounds: int
+    round_interval_s: int
+    heat_size: int
+    chosen_deal: bool
+
+
+class TournamentStanding(Message):
+    rank: int
+    player_id: str
+    name: str
+    points: int = Field(description="Arena: points; cup: deals solved.")
+    races: int
+    wins: int
+    solved: int
+    moves: int
+    time_ms: int
+    on_streak: bool
+    status: TournamentEntryState
+    recent: list[int]
+
+
+class TournamentListMessage(Message):
+    type: Literal["tournaments"] = "tournaments"
+    id: RequestId = None
+    upcoming: list[TournamentSummary]
+    running: list[TournamentSummary]
+    finished: list[TournamentSummary]
+
+
+class TournamentMessage(Message):
+    """A tournament as its page shows it. `deals` and `nonce` (a cup's) are revealed once it is over."""
+
+    type: Literal["tournament"] = "tournament"
+    id: RequestId = None
+    tournament: TournamentSummary
+    rules: TournamentSettings
+    standings: list[TournamentStanding]
+    me: TournamentStanding | None = None
+    entered: bool = False
+    current_race: str | None = Field(default=None, description="The code of your race that runs or counts down.")
+    commitment: str | None = None
+    deals: list[int] | None = None
+    nonce: str | None = None
+    link_code: str | None = Field(default=None, description="Only to its creator: the private link's code.")
+    round: int | None = Field(default=None, description="Cup: rounds dealt so far.")
+
+
+class TournamentEntryMessage(Message):
+    """The reply to entering, withdrawing, pausing or berserking: where you stand now."""
+
+    type: Literal["tournament_entry"] = "tournament_entry"
+    id: RequestId = None
+    tournament_id: str
+    status: TournamentEntryState
+    berserk: bool = False
+    link_code: str | None = None
+
+
+class TournamentRaceMessage(Message):
+    """Your next tournament race is formed (sent to you alone): its room counts down to `starts_at`."""
+
+    type: Literal["tournament_race"] = "tournament_race"
+    tournament_id: str
+    code: str
+    starts_at: datetime
+    round: int
+    berserk_allowed: bool
+
+
 ClientMessage = Annotated[
     HelloRequest
     | CreateRoomRequest
@@ -605,7 +782,14 @@ ClientMessage = Annotated[
     | PlayerRequest
     | StreakRequest
     | ReviewRequest
-    | ShareRequest,
+    | ShareRequest
+    | TournamentsRequest
+    | TournamentRequest
+    | CreateTournamentRequest
+    | EnterTournamentRequest
+    | WithdrawTournamentRequest
+    | PauseTournamentRequest
+    | BerserkRequest,
     Field(discriminator="type"),
 ]
 
@@ -1174,7 +1358,11 @@ ServerMessage = Annotated[
     | StreakMessage
     | PlayerMessage
     | ReviewMessage
-    | ShareMessage,
+    | ShareMessage
+    | TournamentListMessage
+    | TournamentMessage
+    | TournamentEntryMessage
+    | TournamentRaceMessage,
     Field(discriminator="type"),
 ]
 

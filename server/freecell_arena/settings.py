@@ -63,6 +63,13 @@ class Settings(BaseSettings):
     quick_race_min_players: int = Field(
         default=2, ge=1, le=64, description="Quick race: players in before its countdown starts."
     )
+    tournament_schedule: str = Field(
+        default="", description="The operator's recurring tournaments: JSON, or `@path` of a JSON file "
+        "(docs/tournaments.md); empty: none.",
+    )  # fmt: skip
+    tournament_interval_s: float = Field(
+        default=1.0, ge=0, le=60, description="How often each process tends the live tournaments (0 = never)."
+    )
     quick_race_max_players: int = Field(default=8, ge=1, le=64, description="Quick race: a full room starts at once.")
     quick_race_wait_s: float = Field(
         default=10.0, ge=0, le=30, description="Quick race: the countdown once enough players are in."

@@ -13,6 +13,8 @@
 | `/api/races/{code}/review` | `get_review` (409 `race_not_over` while it runs) |
 | `/api/daily/{variant}/{day}/review` | `get_review` of a daily (409 `race_not_over` until the day closes) |
 | `/api/games/{game_id}/share?origin=` | `get_share` |
+| `/api/tournaments?bots=&player_id=` | `get_tournaments` |
+| `/api/tournaments/{tournament_id}?around=` | `get_tournament` |
 
 Path and query parameters become the fields of the same pydantic request model the websocket uses, and the
 same `Queries` code answers, so the two always agree. The body is the reply message's JSON (with its
@@ -50,6 +52,8 @@ from freecell_arena.protocol.messages import (
     SeasonRequest,
     ShareRequest,
     StreakRequest,
+    TournamentRequest,
+    TournamentsRequest,
     encode,
 )
 
@@ -70,6 +74,7 @@ STATUS_OF_CODE = {
     ErrorCode.unknown_game: HTTPStatus.NOT_FOUND,
     ErrorCode.race_not_over: HTTPStatus.CONFLICT,
     ErrorCode.rate_limited: HTTPStatus.TOO_MANY_REQUESTS,
+    ErrorCode.unknown_tournament: HTTPStatus.NOT_FOUND,
 }
 
 Fields = dict[str, str]
@@ -93,6 +98,8 @@ ROUTES = (
     _route(r"/api/players/(?P<player_id>[^/]+)/streak/(?P<variant>[^/]+)", StreakRequest),
     _route(r"/api/races/(?P<code>[^/]+)/review", ReviewRequest),
     _route(r"/api/games/(?P<game_id>[^/]+)/share", ShareRequest),
+    _route(r"/api/tournaments", TournamentsRequest),
+    _route(r"/api/tournaments/(?P<tournament_id>[^/]+)", TournamentRequest),
 )  # fmt: skip
 
 

@@ -598,6 +598,7 @@ class TournamentsRequest(Message):
     type: Literal["get_tournaments"] = "get_tournaments"
     id: RequestId = None
     bots: bool | None = Field(default=None, description="Only bots-only events (true), only humans' (false), or both.")
+    player_id: str | None = Field(default=None, max_length=64, description="Only the tournaments this player entered.")
 
 
 class TournamentRequest(Message):

@@ -277,19 +277,19 @@ class Tournaments:
     def _form(self, snapshot: TournamentSnapshot, groups: Sequence[tuple[str, ...]], seeds: Sequence[int],
               starts_at: datetime) -> Effect:  # fmt: skip
         """The races of one wave: the wave's compare-and-set first, then each room opened, seated, counting down."""
-        wave = snapshot.stored.wave + 1
+        wave, now = snapshot.stored.wave + 1, self.state.clock.now()
         draft = Draft(self.state)
         draft.hold(tournament_key(snapshot.tournament_id))
         effect = Effect(records=[TournamentWaveRecord(snapshot.tournament_id, wave)])
         for heat, (group, seed) in enumerate(zip(groups, seeds, strict=True)):
-            effect = effect.merge(self._open_race(draft, snapshot, group, seed, wave, heat, starts_at))
-        after = replace(snapshot, stored=replace(snapshot.stored, wave=wave))
-        draft.also(_Known(self, after))
+            effect = effect.merge(self._open_race(draft, snapshot, group, seed, (wave, heat), starts_at, now))
+        draft.also(_Formed(self, snapshot.tournament_id))
         return draft.seal(effect)
 
-    def _open_race(self, draft: Draft, snapshot: TournamentSnapshot, players: tuple[str, ...], seed: int, wave: int,
-                   heat: int, starts_at: datetime) -> Effect:  # fmt: skip
-        rules, now = snapshot.rules, self.state.clock.now()
+    def _open_race(self, draft: Draft, snapshot: TournamentSnapshot, players: tuple[str, ...], seed: int,
+                   place: tuple[int, int], starts_at: datetime, now: datetime) -> Effect:  # fmt: skip
+        """One race of the wave (`place`: the wave and the heat), every race of a wave formed at the same `now`."""
+        rules, (wave, heat) = snapshot.rules, place
         variant = variant_by_id(rules.variant)
         options = resolve_ranked(variant, race_options(rules, len(players)))
         plan = RoomPlan(variant, options, seed, seed_chosen=rules.seed is not None)
@@ -339,3 +339,18 @@ class _Known:
 
     def refused(self) -> None:
         pass
+
+
+@dataclass(frozen=True, slots=True)
+class _Formed:
+    """A wave's races, once stored: what this desk knew of the tournament is stale (it holds neither the new races
+    nor their members' seats in them) until net reads it again; nothing is decided over it meanwhile."""
+
+    desk: Tournaments
+    tournament_id: str
+
+    def adopt(self) -> None:
+        self.desk.forget(self.tournament_id)
+
+    def refused(self) -> None:
+        self.desk.forget(self.tournament_id)

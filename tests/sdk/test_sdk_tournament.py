@@ -5,12 +5,15 @@ Afterwards every point is recomputed from the stored results (as `freecell-arena
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import update
 
 from freecell_arena.core.competition.tournaments.cup import verify_reveal
 from freecell_arena.core.competition.tournaments.desk import table_of
@@ -19,6 +22,8 @@ from freecell_arena.core.competition.tournaments.schedule import tournament_reco
 from freecell_arena.net.app import ArenaServer
 from freecell_arena.settings import Settings
 from freecell_arena.store import GroupCommitWriter, SqlStore
+from freecell_arena.store.models import Tournament
+from freecell_arena.store.models import table_of as table_of_model
 from freecell_arena_client import RunConfig
 from freecell_arena_client.bots import BOTS
 from freecell_arena_client.tournament import WAITING, TournamentResult, TournamentRunner
@@ -93,6 +98,22 @@ async def test_a_30_minute_arena_with_12_bots_runs_to_its_podium(fast_arena: tup
     assert {race.wave for race in snapshot.races} == set(range(1, snapshot.stored.wave + 1))
     for race in snapshot.races:  # a race of the arena is formed before its end; nobody in two races at once
         assert race.formed_at < snapshot.stored.record.ends_at and 2 <= len(race.members) <= 4
+    database_url = server.settings.database_url
+    assert (await audited(database_url)).returncode == 0
+    leader = snapshot.stored.standings[0].player_id
+    async with server.store.engine.begin() as connection:  # a stored figure that no result backs
+        standings = [dict(row.to_json(), points=row.points + 1) if row.player_id == leader else row.to_json()
+                     for row in snapshot.stored.standings]  # fmt: skip
+        await connection.execute(update(table_of_model(Tournament)).values(standings=standings))
+    report = await audited(database_url)
+    assert report.returncode == 1 and f"{leader} stored points=" in report.stdout
+
+
+async def audited(database_url: str) -> subprocess.CompletedProcess[str]:
+    """`freecell-arena audit` on the database, as an operator runs it."""
+    return await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "freecell_arena", "audit",
+                                                    "--database-url", database_url],
+                                   capture_output=True, text=True, timeout=120)  # fmt: skip
 
 
 async def test_a_cup_of_3_rounds_with_40_bots_in_heats_of_16(fast_arena: tuple[ArenaServer, str, FastClock]) -> None:

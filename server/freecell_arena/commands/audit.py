@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     if args.batch < 1:
         return fail("--batch must be at least 1")
     try:
-        games, entries, mismatches, flagged, races = asyncio.run(audit(url, args.batch))
+        games, entries, mismatches, flagged, races, tournaments = asyncio.run(audit(url, args.batch))
     except (StoreError, SQLAlchemyError, OSError) as error:
         cause = getattr(error, "orig", None) or error
         return fail(f"cannot audit {display_url(url)}: {' '.join(str(cause).split()) or type(cause).__name__}")
@@ -63,11 +63,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"audited {games} ranked games and {entries} leaderboard entries: {verdict}; "
           f"{len(flagged)} win{'s' if len(flagged) != 1 else ''} flagged as implausible", file=sys.stderr)
     print(f"recomputed the ratings of {races} rated race{'s' if races != 1 else ''} in order", file=sys.stderr)
+    print(f"recomputed the standings of {tournaments} finished tournament{'s' if tournaments != 1 else ''} from "
+          "their stored results", file=sys.stderr)  # fmt: skip
     return 1 if mismatches else 0
 
 
-async def audit(url: str, batch: int) -> tuple[int, int, int, list[str], int]:
-    """Print every mismatch; return (games, entries, mismatches, the flagged wins' report lines, rated races)."""
+async def audit(url: str, batch: int) -> tuple[int, int, int, list[str], int, int]:
+    """Print every mismatch; return (games, entries, mismatches, the flagged wins' report lines, rated races,
+    finished tournaments)."""
+    from freecell_arena.core.competition.tournaments.audit import check_tournament
     from freecell_arena.core.records.audit import check_entry, check_game, flagged
     from freecell_arena.store import SqlStore
     from freecell_arena.store.audit_reads import AuditReads
@@ -93,9 +97,17 @@ async def audit(url: str, batch: int) -> tuple[int, int, int, list[str], int]:
             mismatches += _report([line])
         races, lines = await _audit_ratings(RatingStore(store.engine))
         mismatches += _report(lines)
+        tournaments, after = 0, ""
+        while ids := await store.tournaments.with_standings(after, batch):
+            for tournament_id in ids:
+                snapshot = await store.tournaments.snapshot(tournament_id)
+                if snapshot is not None and snapshot.stored.final:
+                    tournaments += 1
+                    mismatches += _report(check_tournament(snapshot))
+            after = ids[-1]
     finally:
         await store.close()
-    return games, entries, mismatches, flagged_wins, races
+    return games, entries, mismatches, flagged_wins, races, tournaments
 
 
 async def _audit_ratings(ratings: RatingStore) -> tuple[int, list[str]]:

@@ -3,7 +3,8 @@ tournament is over (`freecell-arena-bot --tournament ID`).
 
 The server pairs the bot (an arena) or seats it in a heat (a cup) and says so with `tournament_race`; the bot is
 already a member of that room, so each race is played exactly as `BotRunner` plays one joined by code. Between
-races the bot waits; when nothing comes for a while it asks where the tournament stands, and stops once it is over.
+races the bot waits; when nothing comes for a while it asks where the tournament stands: it comes back if the
+server paused it (a race it could not play in time), and stops once the tournament is over.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from freecell_arena.protocol.messages import (
     EnterTournamentRequest,
     ErrorCode,
+    PauseTournamentRequest,
     ServerMessage,
     TournamentEntryMessage,
     TournamentMessage,
@@ -64,6 +66,9 @@ class TournamentRunner(BotRunner):
                                                     TournamentMessage)  # fmt: skip
                     if standing.tournament.phase == "finished":
                         return TournamentResult(standing, races)
+                    if standing.me is not None and standing.me.status == "paused":  # a race it could not play
+                        await client.request(PauseTournamentRequest(tournament_id=self.tournament_id, paused=False),
+                                             TournamentEntryMessage)  # fmt: skip
         finally:
             await client.close()
 

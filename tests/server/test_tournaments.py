@@ -1,0 +1,91 @@
+"""Tournaments over a real server and database, the clock moved by the test: two players entered in a public arena
+are paired into one ordinary room; every bad request is a clear error that changes nothing stored."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from arena_client import ArenaClient, connect_player
+from arena_server import started_arena
+from boards_helpers import ManualClock
+
+from freecell_arena.core.competition.tournaments.rules import TournamentRules
+from freecell_arena.core.competition.tournaments.schedule import tournament_record
+from freecell_arena.net.app import ArenaServer
+
+START = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
+ARENA = TournamentRules(kind="arena", variant="freecell", time_limit_s=300, ranked=True, race_size=2, cap=2,
+                        duration_s=1800, late_entry_s=600, berserk=True)  # fmt: skip
+
+
+async def create(server: ArenaServer, rules: TournamentRules, starts_at: datetime) -> str:
+    record = tournament_record("Evening Arena", rules, starts_at, server.clock.now(), b"secret")
+    await server.store.write([record])
+    return record.tournament_id
+
+
+async def stored_rows(server: ArenaServer, tournament_id: str) -> Any:
+    snapshot = await server.store.tournaments.snapshot(tournament_id)
+    assert snapshot is not None
+    return snapshot.stored.entrants, snapshot.stored.wave, dict(snapshot.entries), snapshot.races
+
+
+async def refused(client: ArenaClient, message: dict[str, Any], code: str) -> str:
+    reply = await client.request(message)
+    assert reply["type"] == "error" and reply["code"] == code, reply
+    assert reply["message"]
+    return str(reply["message"])
+
+
+async def test_bad_tournament_requests_are_clear_errors_that_change_nothing(database_url: str) -> None:
+    clock = ManualClock(START)
+    async with started_arena(database_url, clock, tournament_interval_s=0.02) as server:
+        url = f"ws://127.0.0.1:{server.port}/"
+        arena = await create(server, ARENA, START + timedelta(minutes=5))
+        bots_only = await create(server, TournamentRules(kind="arena", variant="freecell", time_limit_s=300,
+                                                         ranked=True, entry="bots"), START)  # fmt: skip
+        ada, bob, cy = [await connect_player(url, name) for name in ("ada", "bob", "cy")]
+        enter = {"type": "enter_tournament", "tournament_id": arena}
+        assert (await ada.request(enter))["type"] == "tournament_entry"
+        before = await stored_rows(server, arena)
+        assert "already in" in await refused(ada, enter, "already_entered")
+        await refused(ada, {"type": "enter_tournament", "tournament_id": "t_nope"}, "unknown_tournament")
+        await refused(ada, {"type": "enter_tournament", "tournament_id": bots_only}, "bots_only")
+        await refused(ada, {"type": "berserk", "tournament_id": arena}, "berserk_refused")
+        await refused(cy, {"type": "withdraw_tournament", "tournament_id": arena}, "not_entered")
+        assert await stored_rows(server, arena) == before
+        assert (await bob.request(enter))["type"] == "tournament_entry"
+        assert "full (2 entrants)" in await refused(cy, enter, "tournament_full")
+
+        clock.advance(5 * 60 + 1)  # the arena starts: ada and bob are free, and paired into one ordinary room
+        formed = await ada.expect("tournament_race", tournament_id=arena)
+        assert (await bob.expect("tournament_race", tournament_id=arena))["code"] == formed["code"]
+        await ada.expect("countdown", code=formed["code"])
+        assert (await ada.request({"type": "berserk", "tournament_id": arena}))["berserk"] is True
+        await refused(ada, {"type": "berserk", "tournament_id": arena}, "berserk_refused")  # twice
+        clock.advance(10)  # the countdown ends: the race begins
+        await ada.expect("race_started", code=formed["code"])
+        before = await stored_rows(server, arena)
+        assert "has begun" in await refused(bob, {"type": "berserk", "tournament_id": arena}, "berserk_refused")
+        assert await stored_rows(server, arena) == before
+        view = await ada.request({"type": "get_tournament", "tournament_id": arena})
+        assert view["current_race"] == formed["code"] and view["entered"] and len(view["standings"]) == 2
+
+        clock.advance(11 * 60)  # past the late-entry cutoff
+        await refused(cy, enter, "entry_closed")
+        clock.advance(30 * 60)  # past the end: the race ran out of time, the arena is over
+        for _ in range(200):
+            listing = await cy.request({"type": "get_tournaments"})
+            if any(item["tournament_id"] == arena for item in listing["finished"]):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the arena never finished")
+        before = await stored_rows(server, arena)
+        await refused(ada, {"type": "withdraw_tournament", "tournament_id": arena}, "tournament_over")
+        await refused(bob, {"type": "pause_tournament", "tournament_id": arena}, "tournament_over")
+        assert await stored_rows(server, arena) == before
+        for client in (ada, bob, cy):
+            await client.close()

@@ -5,7 +5,7 @@ the cap holds across processes, a pairing or a cup round starts once, and the st
 recomputes. `schedule_key` is unique: the operator's recurring tournaments are created ahead once, by any process.
 
 Revision ID: 0013
-Revises: 0009
+Revises: 0012
 Create Date: 2026-11-27 22:00:00+00:00
 """
 
@@ -21,7 +21,7 @@ def instant() -> sa.DateTime:
 
 
 revision: str = "0013"
-down_revision: str | Sequence[str] | None = "0009"
+down_revision: str | Sequence[str] | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -95,6 +95,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("room_id", "player_id", name=op.f("pk_tournament_berserks")),
     )
     op.create_index(op.f("ix_tournament_berserks_tournament_id"), "tournament_berserks", ["tournament_id"])
+    op.create_index(op.f("ix_tournament_berserks_player_id"), "tournament_berserks", ["player_id"])
 
 
 def downgrade() -> None:

@@ -115,7 +115,7 @@ class PlayerQueries:
         ranked = await self._standings(stored)
         par = await self.pars.par_of(room.variant, room.seed)
         rows = reviewed([(row.player_id, row.name, row.outcome, row.moves, row.time_ms) for row in ranked], par)
-        start_view, steps = par_replay(par) if par.status is ParStatus.SOLVED else ({}, [])
+        start_view, steps = par_replay(par)  # no solver line yet: the opening board alone, no steps
         return ReviewMessage(
             id=request.id, code=room.code, day=None, variant=room.variant, seed=room.seed, par_status=par.status.value,
             par=par.moves, line=list(par.line) if par.status is ParStatus.SOLVED else [], start_view=start_view,

@@ -33,11 +33,12 @@ from freecell_arena.core.records.leaderboard import (
     number_rows,
     score,
 )
-from freecell_arena.store.models import LeaderboardCount, LeaderboardEntry, table_of
+from freecell_arena.store.models import Game, LeaderboardCount, LeaderboardEntry, table_of
 from freecell_arena.store.types import UtcDateTime
 
 entries = table_of(LeaderboardEntry)
 counts = table_of(LeaderboardCount)
+games = table_of(Game)
 
 CountDeltas = dict[tuple[str, int, int], int]
 """(board, level, bucket) -> change in entries, gathered over one transaction."""
@@ -269,6 +270,12 @@ class LeaderboardReads:
         async with self.engine.connect() as connection:
             row = (await connection.execute(ONE_ENTRY_STATEMENT, {"board": board, "player": player_id})).first()
         return _entry(row) if row else None
+
+    async def dealt(self, boards: Sequence[str]) -> bool:
+        """One probe of `ix_games_board` (ranked games by the board they count on)."""
+        statement = select(games.c.id).where(games.c.board.in_(list(boards))).limit(1)
+        async with self.engine.connect() as connection:
+            return (await connection.execute(statement)).first() is not None
 
     async def around(self, board: str, player_id: str, above: int, below: int) -> BoardPage | None:
         """The player's entry with up to `above` better and `below` worse neighbours; None if not on the board."""

@@ -218,12 +218,11 @@ class Tournaments:
         if round_index >= rules.rounds:
             return None
         instant = rules.round_at(record.starts_at, round_index)
-        if now < instant - ROUND_LEAD:
-            return None
+        if now < instant - ROUND_LEAD or snapshot.busy():
+            return None  # not yet, or a heat of the round before is not over as stored: the round waits for it
         table = standings(rules, snapshot.entries.values(), snapshot.races)
-        busy = snapshot.busy()
-        seated = [row.player_id for row in table if snapshot.entries[row.player_id].status == ACTIVE
-                  and row.player_id not in busy and self._may_seat(row.player_id)]  # fmt: skip
+        seated = [row.player_id for row in table
+                  if snapshot.entries[row.player_id].status == ACTIVE and self._may_seat(row.player_id)]
         groups = [tuple(heat) for heat in heats(seated, rules.heat_size)]
         seed = seed_of_round(round_index)
         return self._form(snapshot, groups, [seed] * len(groups), max(instant, now))

@@ -3,6 +3,7 @@
 `tournaments.entrants`, `.wave` and `.standings_seq` are moved only over the value a process read (compare-and-set):
 the cap holds across processes, a pairing or a cup round starts once, and the stored table is the one the audit
 recomputes. `schedule_key` is unique: the operator's recurring tournaments are created ahead once, by any process.
+`rooms.seed_sealed_until`: a cup heat's seed stays on the server until the cup is over (revealed with its deals).
 
 Revision ID: 0013
 Revises: 0012
@@ -27,6 +28,8 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("rooms") as batch:
+        batch.add_column(sa.Column("seed_sealed_until", instant(), nullable=True))
     op.create_table(
         "tournaments",
         sa.Column("id", sa.String(length=64), nullable=False),
@@ -101,3 +104,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     for table in ("tournament_berserks", "tournament_races", "tournament_entries", "tournaments"):
         op.drop_table(table)
+    with op.batch_alter_table("rooms") as batch:
+        batch.drop_column("seed_sealed_until")

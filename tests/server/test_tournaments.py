@@ -89,3 +89,77 @@ async def test_bad_tournament_requests_are_clear_errors_that_change_nothing(data
         assert await stored_rows(server, arena) == before
         for client in (ada, bob, cy):
             await client.close()
+
+
+CUP = TournamentRules(kind="cup", variant="freecell", time_limit_s=60, ranked=True, rounds=2, round_interval_s=120,
+                      heat_size=16)  # fmt: skip
+
+
+async def eventually(check: Any, what: str) -> Any:
+    """Poll `check` (an awaitable factory) until it returns something true: the director works at its own pace."""
+    for _ in range(200):
+        found = await check()
+        if found:
+            return found
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{what} never happened")
+
+
+async def race_a_cup_round(clock: ManualClock, players: list[ArenaClient], tournament_id: str) -> str:
+    """The round's heat is seated before its instant, deals at it, and both resign: its code. Every frame of it,
+    and every read of it while the cup runs, keeps the seed on the server."""
+    clock.advance(CUP.round_interval_s if clock.now() > START + timedelta(minutes=1) else 55)
+    formed = [await player.expect("tournament_race", tournament_id=tournament_id) for player in players]
+    code = formed[0]["code"]
+    assert {item["code"] for item in formed} == {code}
+    for player in players:
+        await player.expect("countdown", code=code)
+        assert (await player.request({"type": "get_state"}))["room"]["seed"] is None
+    clock.advance(10)
+    for player in players:
+        assert (await player.expect("race_started", code=code))["game"]["seed"] is None
+        state = await player.request({"type": "get_state"})
+        assert state["room"]["seed"] is None and state["game"]["seed"] is None
+        assert (await player.request({"type": "resign"}))["type"] == "game_over"
+    for player in players:
+        assert (await player.expect("race_over", code=code))["seed"] is None
+    return str(code)
+
+
+async def test_a_cups_seeds_leave_the_server_only_once_the_cup_is_over(database_url: str) -> None:
+    """A cup's deals are committed and revealed at the end, as a daily's: no frame of a heat carries its seed, and
+    replays, reviews and histories of its games keep it until the cup is over; then all of them show it."""
+    clock = ManualClock(START)
+    async with started_arena(database_url, clock, tournament_interval_s=0.02) as server:
+        url = f"ws://127.0.0.1:{server.port}/"
+        cup = await create(server, CUP, START + timedelta(minutes=1))
+        ada, bob = [await connect_player(url, name) for name in ("ada", "bob")]
+        for player in (ada, bob):
+            assert (await player.request({"type": "enter_tournament", "tournament_id": cup}))["type"] == (
+                "tournament_entry")
+        first = await race_a_cup_round(clock, [ada, bob], cup)
+        history = await ada.request({"type": "get_history"})
+        mine = history["games"][0]
+        assert mine["seed"] is None
+        await refused(ada, {"type": "get_replay", "game_id": mine["game_id"]}, "replay_not_available")
+        await refused(bob, {"type": "get_replay", "game_id": mine["game_id"]}, "replay_not_available")
+        await refused(ada, {"type": "get_review", "code": first}, "race_not_over")
+        view = await ada.request({"type": "get_tournament", "tournament_id": cup})
+        assert view["deals"] is None and view["nonce"] is None and view["commitment"]
+        await race_a_cup_round(clock, [ada, bob], cup)
+
+        clock.advance(CUP.time_limit_s + 1)  # the last round's time is up: the cup is over, its deals revealed
+
+        async def revealed() -> Any:
+            view = await ada.request({"type": "get_tournament", "tournament_id": cup})
+            return view if view["tournament"]["phase"] == "finished" else None
+
+        view = await eventually(revealed, "the cup's end")
+        deals = view["deals"]
+        assert len(deals) == 2 and all(isinstance(seed, str) for seed in deals)
+        replay = await bob.request({"type": "get_replay", "game_id": mine["game_id"]})
+        assert replay["type"] == "replay" and replay["seed"] == deals[0]
+        assert (await ada.request({"type": "get_history"}))["games"][-1]["seed"] == deals[0]
+        assert (await ada.request({"type": "get_review", "code": first}))["seed"] == deals[0]
+        for client in (ada, bob):
+            await client.close()

@@ -272,9 +272,12 @@ def _board_cursor(page: BoardPage) -> str | None:
 
 
 def _seed_is_public(row: HistoryRow, now: datetime) -> bool:
-    """Secrets in a history: a daily's seed until its day closes; a Cell Eleven race's until it is over."""
+    """Secrets in a history: a daily's seed until its day closes; a Cell Eleven race's until it is over; a cup
+    heat's until the cup is over."""
     if row.daily_day is not None:
         return daily.is_closed(row.daily_day, now)
+    if row.seed_sealed_until is not None:
+        return now >= row.seed_sealed_until
     return not variant_by_id(row.variant).face_down or row.room_status == "finished"
 
 

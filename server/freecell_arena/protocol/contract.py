@@ -164,8 +164,9 @@ CONTRACT: tuple[Exchange, ...] = (
         m.ReplayRequest,
         (Frame(m.ReplayMessage, answers=True),),
         (E.unknown_game, E.replay_not_available),
-        note="Anyone's game once its race is over (a daily's once its day closes); your own any time, except a "
-        "Cell Eleven game (its seed would show the face-down cards) and a daily (its seed is revealed at the close).",
+        note="Anyone's game once its race is over (a daily's once its day closes, a cup heat's once the cup is "
+        "over); your own any time, except a Cell Eleven game (its seed would show the face-down cards), a daily and "
+        "a cup's heat (their seeds are revealed at the close).",
     ),
     Exchange(
         m.LeaderboardRequest,

@@ -319,7 +319,8 @@ class SeriesView(Message):
 
 
 class RoomView(Message):
-    """A room as everyone in it sees it. `seed` stays null for Cell Eleven until the race is over."""
+    """A room as everyone in it sees it. `seed` stays null for Cell Eleven until the race is over, and always for a
+    cup's heat (the cup reveals its deals once over)."""
 
     code: str
     variant: VariantId
@@ -482,8 +483,8 @@ class StateRequest(Request):
 
 
 class ReplayRequest(Request):
-    """A game's seed and move list: anyone's once its race is over, your own any time (not in Cell Eleven or a
-    daily before its day closes: their seeds are secret until then)."""
+    """A game's seed and move list: anyone's once its race is over, your own any time (not in Cell Eleven, a daily
+    before its day closes or a cup's heat before the cup is over: their seeds are secret until then)."""
 
     type: Literal["get_replay"] = "get_replay"
     id: RequestId = None
@@ -1243,12 +1244,13 @@ class ProgressMessage(Message):
 
 
 class RaceOverMessage(Message):
-    """Final standings. `seed` is now public for every variant; replays are available. Sent again after
-    `game_state` to a member of the finished room (a resumed `welcome`, `get_state`)."""
+    """Final standings. `seed` is now public for every variant; replays are available (a cup's heat: `seed` null,
+    replays closed, until the cup is over). Sent again after `game_state` to a member of the finished room (a
+    resumed `welcome`, `get_state`)."""
 
     type: Literal["race_over"] = "race_over"
     code: str
-    seed: Seed
+    seed: Seed | None
     standings: list[Standing]
 
 
@@ -1338,8 +1340,8 @@ class SeasonMessage(Message):
 
 
 class HistoryGame(Message):
-    """One finished game. `seed` is null while it is secret (a daily before its day closes, or a Cell Eleven
-    race still running)."""
+    """One finished game. `seed` is null while it is secret (a daily before its day closes, a Cell Eleven race
+    still running, a cup's heat before the cup is over)."""
 
     game_id: str
     variant: VariantId

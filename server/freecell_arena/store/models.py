@@ -99,6 +99,8 @@ class Room(Base):
     one room."""
     quick: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     """A public quick-race room (`freecell_arena.core.competition.quick_race`)."""
+    seed_sealed_until: Mapped[datetime | None]
+    """A cup's heat: its seed leaves the server only from then (the cup's end; `core.competition.tournaments`)."""
 
     __table_args__ = (
         # Finished rooms by their finish: the rating sweep's window (`freecell_arena.core.competition.rating_recovery`).

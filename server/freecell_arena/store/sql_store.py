@@ -283,6 +283,6 @@ async def _stored_room(connection: AsyncConnection, row: Any) -> StoredRoom:
     )
     members = [StoredMember(*member) for member in await connection.execute(members_query)]
     room = RoomRecord(row.id, row.code, row.variant, row.seed, row.host_id, row.options, row.created_at,
-                      row.seed_chosen, row.series, row.quick)  # fmt: skip
+                      row.seed_chosen, row.series, row.quick, row.seed_sealed_until)  # fmt: skip
     return StoredRoom(room, row.status, row.started_at, row.finished_at, game_ids, members, row.seq, row.version,
                       row.next_code)  # fmt: skip

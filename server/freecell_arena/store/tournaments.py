@@ -40,6 +40,8 @@ members = table_of(RoomMember)
 players = table_of(Player)
 
 LIST_LIMIT = 30
+LIVE_ROOMS = ("lobby", "countdown", "running")
+"""A player seated in a room in one of these is not free (a finished or closed room holds nobody)."""
 
 
 def _stored(row: Any) -> StoredTournament:
@@ -84,6 +86,10 @@ class TournamentStore:
                 .where(races.c.tournament_id == tournament_id, members.c.role == "player"))).all()  # fmt: skip
             berserk_rows = (await connection.execute(
                 select(berserks).where(berserks.c.tournament_id == tournament_id))).all()  # fmt: skip
+            entered = and_(entries.c.player_id == members.c.player_id, entries.c.tournament_id == tournament_id)
+            in_live_rooms = frozenset((await connection.execute(
+                select(members.c.player_id).join(entries, entered).join(rooms, rooms.c.id == members.c.room_id)
+                .where(members.c.role == "player", rooms.c.status.in_(LIVE_ROOMS)))).scalars())  # fmt: skip
         results: dict[str, list[RaceResult]] = defaultdict(list)
         seated: dict[str, set[str]] = defaultdict(set)
         for game in game_rows:
@@ -106,7 +112,8 @@ class TournamentStore:
             for race in race_rows)  # fmt: skip
         entrants = {entry.player_id: Entrant(entry.player_id, entry.name, entry.bot, entry.entered_at, entry.status,
                                              entry.status_at) for entry in entry_rows}  # fmt: skip
-        return TournamentSnapshot(_stored(row), entrants, stored_races, await self.excluded(tournament_id))
+        return TournamentSnapshot(_stored(row), entrants, stored_races, await self.excluded(tournament_id),
+                                  in_live_rooms)
 
     async def excluded(self, tournament_id: str) -> frozenset[str]:
         """The players whose results a moderator voided in this tournament: none until moderation stores its

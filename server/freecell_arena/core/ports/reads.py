@@ -94,6 +94,8 @@ class HistoryRow:
     finished_at: datetime
     room_status: str | None
     """The status of the game's room (None for a daily game): a race still running keeps secrets."""
+    seed_sealed_until: datetime | None = None
+    """A cup heat's game: its seed is secret until then (the cup's end)."""
 
 
 class LeaderboardReader(Protocol):

@@ -48,6 +48,9 @@ class RoomRecord:
     """A race-again series' room: the tally before it (`core.competition.series_tally.Tally.to_json`)."""
     quick: bool = False
     """A public quick-race room (`core.competition.quick_race`): it starts by itself."""
+    seed_sealed_until: datetime | None = None
+    """A cup's heat: its seed, and every replay and review of it, leave the server only from then (the cup's end:
+    its deals are committed and revealed like a daily's), whatever the variant."""
 
 
 @dataclass(frozen=True, slots=True)

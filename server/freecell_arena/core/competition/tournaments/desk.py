@@ -221,8 +221,8 @@ class Tournaments:
         if now < instant - ROUND_LEAD or snapshot.busy():
             return None  # not yet, or a heat of the round before is not over as stored: the round waits for it
         table = standings(rules, snapshot.entries.values(), snapshot.races)
-        seated = [row.player_id for row in table
-                  if snapshot.entries[row.player_id].status == ACTIVE and self._may_seat(row.player_id)]
+        seated = [row.player_id for row in table if snapshot.entries[row.player_id].status == ACTIVE
+                  and row.player_id not in snapshot.seated and self._may_seat(row.player_id)]  # fmt: skip
         groups = [tuple(heat) for heat in heats(seated, rules.heat_size)]
         seed = seed_of_round(round_index)
         return self._form(snapshot, groups, [seed] * len(groups), max(instant, now))
@@ -256,8 +256,8 @@ class Tournaments:
         candidates = []
         for entrant in snapshot.entries.values():
             player_id = entrant.player_id
-            if (entrant.status != ACTIVE or player_id in busy or snapshot.absent(entrant)
-                    or not self._may_seat(player_id)):  # fmt: skip
+            if (entrant.status != ACTIVE or player_id in busy or player_id in snapshot.seated
+                    or snapshot.absent(entrant) or not self._may_seat(player_id)):  # fmt: skip
                 continue
             last = snapshot.last_race_of(player_id)
             moments = [entrant.entered_at, entrant.status_at, last.finished_at if last is not None else None]
@@ -291,7 +291,8 @@ class Tournaments:
         rules, (wave, heat) = snapshot.rules, place
         variant = variant_by_id(rules.variant)
         options = resolve_ranked(variant, race_options(rules, len(players)))
-        plan = RoomPlan(variant, options, seed, seed_chosen=rules.seed is not None)
+        plan = RoomPlan(variant, options, seed, seed_chosen=rules.seed is not None,
+                        seed_sealed_until=sealed_until(snapshot, starts_at))
         room, effect = self.open_room(draft, players[0], plan, None)
         for player_id in players[1:]:
             room, seated = self.seat(draft, player_id, room, None)
@@ -313,6 +314,14 @@ def race_options(rules: TournamentRules, players: int) -> RoomOptions:
     """A tournament race's room: its size, the tournament's time limit, rated as the tournament is."""
     return RoomOptions(max_players=players, time_limit_s=rules.time_limit_s,
                        countdown_s=min(rules.countdown_s, MAX_COUNTDOWN_S), ranked=rules.rated())  # fmt: skip
+
+
+def sealed_until(snapshot: TournamentSnapshot, starts_at: datetime) -> datetime | None:
+    """A cup heat's seed stays on the server until the cup is over: its last round's time limit (a round late
+    behind a slow heat: this heat's own). An arena race's deal is its own: its seed shows as any race's."""
+    if snapshot.rules.kind != CUP:
+        return None
+    return max(snapshot.stored.record.ends_at, starts_at + timedelta(seconds=snapshot.rules.time_limit_s))
 
 
 def table_of(snapshot: TournamentSnapshot) -> list[StandingRow]:

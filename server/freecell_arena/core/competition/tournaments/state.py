@@ -56,6 +56,9 @@ class TournamentSnapshot:
     excluded: frozenset[str] = frozenset()
     """Players whose results no longer count (a moderator's sanction): they leave the table, and nobody's placing
     counts them. The store fills it from what moderation voided (`TournamentReads.snapshot`)."""
+    seated: frozenset[str] = frozenset()
+    """Entrants the store seats in a live room as a player (a lobby, a countdown, a race), whichever process holds
+    it: a friend's lobby on another process too. Not free: neither paired nor seated in a cup's round."""
 
     @property
     def rules(self) -> TournamentRules:

@@ -163,3 +163,31 @@ async def test_a_cups_seeds_leave_the_server_only_once_the_cup_is_over(database_
         assert (await ada.request({"type": "get_review", "code": first}))["seed"] == deals[0]
         for client in (ada, bob):
             await client.close()
+
+
+async def test_an_entrant_seated_in_a_room_on_another_process_is_not_paired(database_url: str) -> None:
+    """Two processes on one database: ada waits in a friend's lobby on the first, bob is free on the second. The
+    second process does not hold ada, but the store seats her: nobody pairs her until she leaves that lobby."""
+    clock = ManualClock(START)
+    async with (started_arena(database_url, clock, tournament_interval_s=0.02) as first,
+                started_arena(database_url, clock, tournament_interval_s=0.02) as second):  # fmt: skip
+        arena = await create(first, ARENA, START + timedelta(minutes=5))
+        ada = await connect_player(f"ws://127.0.0.1:{first.port}/", "ada")
+        bob = await connect_player(f"ws://127.0.0.1:{second.port}/", "bob")
+        enter = {"type": "enter_tournament", "tournament_id": arena}
+        for player in (ada, bob):
+            assert (await player.request(enter))["type"] == "tournament_entry"
+        assert (await ada.request({"type": "create_room", "variant": "freecell"}))["type"] == "room"
+
+        clock.advance(5 * 60 + 1)  # the arena runs: bob is free, ada is in her lobby (which only `first` holds)
+        for _ in range(40):  # both directors work many times over
+            await asyncio.sleep(0.05)
+            assert not (await stored_rows(first, arena))[3], "ada was paired out of her lobby"
+        assert (await ada.request({"type": "leave_room"}))["type"] == "left_room"
+        await eventually(lambda: _paired(first, arena), "a pairing once ada left her lobby")
+        for client in (ada, bob):
+            await client.close()
+
+
+async def _paired(server: ArenaServer, tournament_id: str) -> Any:
+    return (await stored_rows(server, tournament_id))[3]

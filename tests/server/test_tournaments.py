@@ -11,6 +11,7 @@ from arena_client import ArenaClient, connect_player
 from arena_server import started_arena
 from boards_helpers import ManualClock
 
+from freecell_arena.core.accounts.account_ports import AccountRecord
 from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
 from freecell_arena.net.app import ArenaServer
@@ -191,3 +192,46 @@ async def test_an_entrant_seated_in_a_room_on_another_process_is_not_paired(data
 
 async def _paired(server: ArenaServer, tournament_id: str) -> Any:
     return (await stored_rows(server, tournament_id))[3]
+
+
+async def test_a_saved_player_creates_a_private_tournament_friends_enter_by_its_link(database_url: str) -> None:
+    """Only a saved player creates one, a few a day; it is not listed; entering needs its link (the creator gets
+    it, nobody else); on a chosen deal it is never rated. Every refusal is clear and changes nothing."""
+    clock = ManualClock(START)
+    async with started_arena(database_url, clock, tournament_interval_s=0.02) as server:
+        url = f"ws://127.0.0.1:{server.port}/"
+        ada, bob, cy = [await connect_player(url, name) for name in ("ada", "bob", "cy")]
+        create_one = {"type": "create_tournament", "name": "Friday friends", "starts_in_s": 600, "race_size": 2,
+                      "cap": 2, "ranked": True}  # fmt: skip
+        await refused(bob, create_one, "not_saved")
+        await server.store.accounts.write_accounts([AccountRecord(ada.player_id or "", "handle-of-ada", START)])
+        created = await ada.request(create_one)
+        assert created["type"] == "tournament", created
+        tournament_id, link = created["tournament"]["tournament_id"], created["link_code"]
+        assert link and created["tournament"]["private"] and created["tournament"]["entry"] == "link"
+        assert created["tournament"]["ranked"] is True
+
+        listing = await bob.request({"type": "get_tournaments"})
+        assert tournament_id not in {item["tournament_id"] for phase in ("upcoming", "running", "finished")
+                                     for item in listing[phase]}  # fmt: skip
+        seen = await bob.request({"type": "get_tournament", "tournament_id": tournament_id})
+        assert seen["link_code"] is None  # only its creator is shown the link
+        enter = {"type": "enter_tournament", "tournament_id": tournament_id}
+        before = await stored_rows(server, tournament_id)
+        assert "by its link" in await refused(bob, enter, "entry_closed")
+        await refused(bob, {**enter, "link_code": "not-the-link"}, "entry_closed")
+        assert await stored_rows(server, tournament_id) == before
+        assert (await bob.request({**enter, "link_code": link}))["status"] == "active"
+        assert (await ada.request(enter))["status"] == "active"  # its creator needs no link
+        await refused(cy, {**enter, "link_code": link}, "tournament_full")
+
+        chosen = await ada.request({**create_one, "name": "One deal", "seed": "1234"})
+        assert chosen["tournament"]["ranked"] is False and chosen["rules"]["chosen_deal"] is True
+        for index in range(3):
+            assert (await ada.request({**create_one, "name": f"More {index}"}))["type"] == "tournament"
+        before_limit = await server.store.tournaments.created_since(ada.player_id or "", START - timedelta(days=1))
+        assert "a day" in await refused(ada, {**create_one, "name": "One too many"}, "rate_limited")
+        assert await server.store.tournaments.created_since(ada.player_id or "", START - timedelta(days=1)) == (
+            before_limit)
+        for client in (ada, bob, cy):
+            await client.close()

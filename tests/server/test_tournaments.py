@@ -235,3 +235,33 @@ async def test_a_saved_player_creates_a_private_tournament_friends_enter_by_its_
             before_limit)
         for client in (ada, bob, cy):
             await client.close()
+
+
+async def test_leaving_a_race_forfeits_that_race_only(database_url: str) -> None:
+    """Ada plays a move, then leaves her tournament race: that race is lost (no points), she stays entered, and
+    the next pairing takes her again with bob."""
+    clock = ManualClock(START)
+    async with started_arena(database_url, clock, tournament_interval_s=0.02) as server:
+        url = f"ws://127.0.0.1:{server.port}/"
+        arena = await create(server, ARENA, START + timedelta(minutes=1))
+        ada, bob = [await connect_player(url, name) for name in ("ada", "bob")]
+        for player in (ada, bob):
+            assert (await player.request({"type": "enter_tournament", "tournament_id": arena}))["status"] == "active"
+        clock.advance(61)
+        formed = await ada.expect("tournament_race", tournament_id=arena)
+        assert (await bob.expect("tournament_race", tournament_id=arena))["code"] == formed["code"]
+        clock.advance(10)
+        for player in (ada, bob):
+            await player.expect("race_started", code=formed["code"])
+        assert (await ada.request({"type": "move", "move": "1a"}))["type"] == "move_accepted"
+        assert (await ada.request({"type": "leave_room"}))["type"] == "left_room"
+        assert (await bob.request({"type": "move", "move": "1a"}))["type"] == "move_accepted"  # not gone away
+        assert (await bob.request({"type": "resign"}))["type"] == "game_over"
+
+        again = await ada.expect("tournament_race", tournament_id=arena)  # still entered, paired again
+        assert again["code"] != formed["code"]
+        assert (await bob.expect("tournament_race", tournament_id=arena))["code"] == again["code"]
+        view = await ada.request({"type": "get_tournament", "tournament_id": arena})
+        assert view["me"]["status"] == "active" and view["me"]["races"] == 1 and view["me"]["points"] == 0
+        for client in (ada, bob):
+            await client.close()

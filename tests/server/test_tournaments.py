@@ -4,6 +4,7 @@ are paired into one ordinary room; every bad request is a clear error that chang
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -121,6 +122,8 @@ async def race_a_cup_round(clock: ManualClock, players: list[ArenaClient], tourn
         assert (await player.expect("race_started", code=code))["game"]["seed"] is None
         state = await player.request({"type": "get_state"})
         assert state["room"]["seed"] is None and state["game"]["seed"] is None
+        if player is players[0]:  # a move the others must never see (only its counts, in progress)
+            assert (await player.request({"type": "move", "move": "1a"}))["type"] == "move_accepted"
         assert (await player.request({"type": "resign"}))["type"] == "game_over"
     for player in players:
         assert (await player.expect("race_over", code=code))["seed"] is None
@@ -149,6 +152,7 @@ async def test_a_cups_seeds_leave_the_server_only_once_the_cup_is_over(database_
         assert view["deals"] is None and view["nonce"] is None and view["commitment"]
         await race_a_cup_round(clock, [ada, bob], cup)
 
+        sent_while_running = {client: list(client.raw) for client in (ada, bob)}
         clock.advance(CUP.time_limit_s + 1)  # the last round's time is up: the cup is over, its deals revealed
 
         async def revealed() -> Any:
@@ -158,6 +162,12 @@ async def test_a_cups_seeds_leave_the_server_only_once_the_cup_is_over(database_
         view = await eventually(revealed, "the cup's end")
         deals = view["deals"]
         assert len(deals) == 2 and all(isinstance(seed, str) for seed in deals)
+        for frames in sent_while_running.values():  # not one frame carried a deal while the cup ran
+            assert not [frame for frame in frames for seed in deals if f'"{seed}"' in frame or f":{seed}" in frame]
+        ada_games = {frame["game_id"] for frame in map(json.loads, sent_while_running[ada])
+                     if frame.get("type") == "move_accepted"}  # fmt: skip
+        assert ada_games and not [frame for frame in sent_while_running[bob]
+                                  if '"move_accepted"' in frame and any(game in frame for game in ada_games)]
         replay = await bob.request({"type": "get_replay", "game_id": mine["game_id"]})
         assert replay["type"] == "replay" and replay["seed"] == deals[0]
         assert (await ada.request({"type": "get_history"}))["games"][-1]["seed"] == deals[0]

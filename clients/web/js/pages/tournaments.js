@@ -174,7 +174,8 @@ export function tournamentPage(main, { session, location, navigate, tournamentId
       attributes: { class: entry.player_id === session.playerId ? 'me' : '', dataset: { playerId: entry.player_id, rank: entry.rank, points: entry.points } },
       cells: [String(entry.rank), playerLink(location, entry.player_id, entry.name),
         view.tournament.kind === 'arena' ? `${entry.points}${entry.on_streak ? ' \uD83D\uDD25' : ''}` : String(entry.solved),
-        String(entry.races), String(entry.moves), formatDuration(entry.time_ms), STATUS_WORDS[entry.status] ?? entry.status],
+        String(entry.races), String(entry.moves), formatDuration(entry.time_ms),
+        view.tournament.phase === 'finished' && entry.status !== 'withdrawn' ? 'finished' : STATUS_WORDS[entry.status] ?? entry.status],
     };
   }
 

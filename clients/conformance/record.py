@@ -314,6 +314,30 @@ def limits() -> Scenario:
     return s
 
 
+def tournaments() -> Scenario:
+    s = Scenario(
+        "tournaments",
+        "The tournament requests on a server with no schedule: empty lists (all, bots' only, one player's), an "
+        "unknown tournament refused for every request about one, a private tournament refused to an unsaved player, "
+        "and a name that is only spaces.",
+    )
+    s.hello("ada")
+    for frame in (
+        {"type": "get_tournaments"},
+        {"type": "get_tournaments", "bots": True, "player_id": "$player_id_1"},
+        {"type": "get_tournament", "tournament_id": "t_nobody", "around": "$player_id_1"},
+        {"type": "enter_tournament", "tournament_id": "t_nobody", "link_code": "abc"},
+        {"type": "pause_tournament", "tournament_id": "t_nobody", "paused": False},
+        {"type": "withdraw_tournament", "tournament_id": "t_nobody"},
+        {"type": "berserk", "tournament_id": "t_nobody"},
+        {"type": "create_tournament", "name": "Friday friends", "kind": "cup", "seed": "6"},
+        {"type": "create_tournament", "name": "   "},
+        {"type": "create_tournament", "name": "Friday friends", "cap": "8"},
+    ):
+        s.send("ada", frame)
+    return s
+
+
 SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "race": race,
     "leave_mid_race": leave_mid_race,
@@ -322,6 +346,7 @@ SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "queries": queries,
     "refusals": refusals,
     "limits": limits,
+    "tournaments": tournaments,
 }
 
 

@@ -83,6 +83,13 @@ class Settings(BaseSettings):
     quick_race_wait_s: float = Field(
         default=QUICK_RACE.countdown_s, ge=0, le=30, description="Quick race: the countdown once enough players are in."
     )
+    tournament_schedule: str = Field(
+        default="", description="The operator's recurring tournaments: JSON, or `@path` of a JSON file "
+        "(docs/tournaments.md); empty: none.",
+    )  # fmt: skip
+    tournament_interval_s: float = Field(
+        default=1.0, ge=0, le=60, description="How often each process tends the live tournaments (0 = never)."
+    )
     lobby_return_grace_s: float = Field(
         default=60.0, gt=0, description="A lobby picked up from the store: how long its members have to come back."
     )

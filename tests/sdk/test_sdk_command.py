@@ -22,14 +22,16 @@ def bot_command(*args: str, cwd: Path | None = None) -> subprocess.CompletedProc
 def test_help_lists_the_options_and_exit_codes() -> None:
     result = bot_command("--help")
     assert result.returncode == 0
-    for option in ("--server", "--room", "--create", "--daily", "--bot", "--token-file", "--max-moves", "--players"):
+    for option in ("--server", "--room", "--create", "--daily", "--tournament",
+                   "--bot", "--token-file", "--max-moves", "--players"):
         assert option in result.stdout
     assert "exit codes" in result.stdout
 
 
 def test_bad_usage_exits_2_with_one_clear_line() -> None:
     neither = bot_command("--bot", "random")
-    assert neither.returncode == 2 and "one of the arguments --room --create --daily is required" in neither.stderr
+    required = "one of the arguments --room --create --daily --tournament is required"
+    assert neither.returncode == 2 and required in neither.stderr
     bad_variant = bot_command("--create", "spider")
     assert bad_variant.returncode == 2 and "invalid choice" in bad_variant.stderr
     bad_url = bot_command("--server", "http://127.0.0.1:1/", "--room", "X")

@@ -78,7 +78,7 @@ def later_clock() -> ManualClock:
 async def audit_mismatches(database_url: str, capsys: pytest.CaptureFixture[str]) -> tuple[list[str], int]:
     """The audit of the whole database: its report lines and how many rated races it recomputed."""
     capsys.readouterr()
-    _, _, mismatches, _, races = await audit(database_url, 100)
+    _, _, mismatches, _, races, _ = await audit(database_url, 100)
     lines = capsys.readouterr().out.splitlines()
     assert mismatches == len(lines)
     return lines, races

@@ -128,7 +128,7 @@ async def test_the_audit_command_recomputes_the_ratings_and_reports_a_tampered_o
     def rating_lines() -> list[str]:
         return [line for line in capsys.readouterr().out.splitlines() if line.startswith("rating ")]
 
-    *_, races = await audit(database_url, 2)
+    *_, races, _ = await audit(database_url, 2)
     assert races == 3 and rating_lines() == []
     async with store.engine.begin() as connection:
         await connection.execute(text("UPDATE rating_changes SET mu_after = mu_after + 1 WHERE id = 2"))
@@ -220,5 +220,5 @@ async def test_the_sweep_rates_what_was_left_in_its_window_once_and_the_audit_ag
     assert (await RatingRecovery(ledger).sweep(later)).rated == [], "rated once: nothing is left"
 
     capsys.readouterr()
-    *_, races = await audit(database_url, 2)
+    *_, races, _ = await audit(database_url, 2)
     assert races == 7 and [line for line in capsys.readouterr().out.splitlines() if line.startswith("rating ")] == []

@@ -22,6 +22,7 @@ from freecell_arena_client.bot import Bot
 from freecell_arena_client.bots import BOTS, SolverBot
 from freecell_arena_client.errors import ArenaClientError, ConnectionLost
 from freecell_arena_client.runner import BotRunner, NewRoom, RaceResult, Reconnect, RunConfig
+from freecell_arena_client.tournament import WAITING, TournamentResult, TournamentRunner
 
 PROG = "freecell-arena-bot"
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -46,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
                        f"and host it ({', '.join(sorted(VARIANTS))})")
     where.add_argument("--daily", metavar="VARIANT", choices=sorted(VARIANTS),
                        help="play today's daily deal of this variant (the first attempt is ranked)")
+    where.add_argument("--tournament", metavar="ID", help="enter this tournament and play every race the server "
+                       "forms for the bot until it is over")
+    parser.add_argument("--link-code", metavar="CODE", help="a private tournament's link code (with --tournament)")
     parser.add_argument("--bot", default="greedy", metavar="NAME",
                         help=f"{', '.join(BOTS)}, or module:Class of your own Bot (default %(default)s)")
     parser.add_argument("--name", help="display name (default: the bot's name)")
@@ -116,7 +120,7 @@ def config_from(args: argparse.Namespace, bot: Bot) -> RunConfig:
     return RunConfig(
         server=args.server,
         name=args.name or bot.name,
-        room=args.room,
+        room=args.room or (WAITING if args.tournament else None),
         create=create,
         daily=args.daily,
         players=args.players,
@@ -145,6 +149,16 @@ def report(result: RaceResult) -> None:
               f"{row.cards_on_foundations:>4} cards {row.time_ms / 1000:>8.1f} s{mark}", flush=True)
 
 
+def report_tournament(result: TournamentResult, player_id: str | None) -> None:
+    tournament = result.tournament
+    print(f"{PROG}: {tournament.tournament.name} is over: {len(result.races)} races played", flush=True)
+    for row in tournament.standings[:10]:
+        mark = " (this bot)" if row.player_id == player_id else ""
+        print(f"  {row.rank:>2}. {row.name:<20} {row.points:>4} points {row.solved:>3} solved{mark}", flush=True)
+    if tournament.me is not None and tournament.me.rank > 10:
+        print(f"  {tournament.me.rank:>2}. {tournament.me.name:<20} {tournament.me.points:>4} points (this bot)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -158,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
+        if args.tournament:
+            runner = TournamentRunner(bot, config, args.tournament, link_code=args.link_code)
+            report_tournament(asyncio.run(runner.run_tournament()), runner.player_id)
+            return EXIT_OK
         result = asyncio.run(BotRunner(bot, config, on_room=announce).run())
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

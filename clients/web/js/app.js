@@ -6,7 +6,7 @@
 
 import { Announcer } from './announcer.js';
 import { h, replace } from './dom.js';
-import { parseRoute, viewHref } from './router.js';
+import { parseRoute, roomHref, viewHref } from './router.js';
 import { Session } from './session.js';
 import { settings } from './settings.js';
 
@@ -20,6 +20,8 @@ const PAGES = {
   account: () => import('./pages/account.js').then((module) => module.accountPage),
   player: () => import('./pages/player.js').then((module) => module.playerPage),
   review: () => import('./pages/review.js').then((module) => module.reviewPage),
+  tournaments: () => import('./pages/tournaments.js').then((module) => module.tournamentsPage),
+  tournament: () => import('./pages/tournaments.js').then((module) => module.tournamentPage),
 };
 
 const CONNECTION_WORDS = {
@@ -38,6 +40,7 @@ class App {
     this.session.subscribe((reason) => {
       if (reason === 'connection' || reason === 'welcome') this.showConnection();
       if (reason === 'connection' && ['refused', 'signed_out'].includes(this.session.state)) this.askName(); // another name, or a passkey
+      if (reason === 'tournament_race') this.openTournamentRace(this.session.tournamentRace);
     });
     window.addEventListener('popstate', () => this.show());
     window.addEventListener('hashchange', () => this.show());
@@ -62,6 +65,12 @@ class App {
     if (url.origin !== window.location.origin) return;
     event.preventDefault();
     this.navigate(url.pathname + url.search + url.hash);
+  }
+
+  /** Your next tournament race is formed: its room opens by itself, with a tone (and a notification if allowed). */
+  openTournamentRace(message) {
+    import('./pages/tournaments.js').then(({ announceRace }) => announceRace(message));
+    this.navigate(roomHref(window.location, message.code));
   }
 
   navigate(href) {

@@ -1,7 +1,7 @@
 /**
  * Where the page is: a room's link is `/r/CODE` (the server serves the app there); the other views live
  * after `#` on `/` (`#/daily`, `#/account`, `#/leaderboards/freecell?board=daily`, `#/replay/GAME`, `#/history/PLAYER`,
- * `#/player/PLAYER`, `#/review/CODE`, `#/review/daily/VARIANT/DAY`), so the server needs no route per view.
+ * `#/player/PLAYER`, `#/review/CODE`, `#/tournaments`, `#/tournament/ID`, `#/review/daily/VARIANT/DAY`), so the server needs no route per view.
  * `#/r/CODE` works too, for a static server in development.
  * `?server=` is kept on every link so a development page stays on its server.
  */
@@ -22,6 +22,8 @@ export function parseRoute(location) {
   if (page === 'replay' && rest[0]) return { page: 'replay', gameId: rest[0], query };
   if (page === 'history') return { page: 'history', playerId: rest[0] ?? null, query };
   if (page === 'account') return { page: 'account', query };
+  if (page === 'tournaments') return { page: 'tournaments', query };
+  if (page === 'tournament' && rest[0]) return { page: 'tournament', tournamentId: rest[0], query };
   if (page === 'player') return { page: 'player', playerId: rest[0] ?? null, query };
   if (page === 'review' && rest[0] === 'daily' && rest[1] && /^\d{4}-\d{2}-\d{2}$/.test(rest[2] ?? '')) {
     return { page: 'review', code: null, variant: rest[1], day: rest[2], query };

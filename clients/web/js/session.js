@@ -28,6 +28,7 @@ export class Session {
     this.raceRatings = null; // the rating changes of the race just over (`race_ratings`, right after race_over)
     this.countdown = null;
     this.daily = null;
+    this.tournamentRace = null; // the latest `tournament_race`: your tournament race's room and its berserk
     this.clockOffsetMs = 0;
     this.lastRefusal = null;
     this.ready = null;
@@ -213,6 +214,12 @@ export class Session {
     } else if (message.room.status === 'lobby') {
       this.countdown = null; // a quick race whose countdown stopped (a player left) waits again
     }
+  }
+
+  /** Your next tournament race is formed (app.js opens its room): kept for the room page's berserk. */
+  on_tournament_race(message) {
+    this.tournamentRace = message;
+    this.say(`Your next tournament race is ready: room ${message.code}.`, 'race');
   }
 
   on_left_room() {

@@ -21,6 +21,12 @@ test('a room link, its hash twin in development, and the views after #', () => {
   assert.equal(parseRoute(at('http://h/#/replay/g-1')).gameId, 'g-1');
   assert.equal(parseRoute(at('http://h/#/daily/freecell')).variant, 'freecell');
   assert.equal(parseRoute(at('http://h/#/history')).playerId, null);
+  assert.equal(parseRoute(at('http://h/#/tournaments')).page, 'tournaments');
+  const tournament = parseRoute(at('http://h/#/tournament/t_ab12?link=K3Y'));
+  assert.equal(tournament.page, 'tournament');
+  assert.equal(tournament.tournamentId, 't_ab12');
+  assert.equal(tournament.query.get('link'), 'K3Y', 'a private tournament is entered by its link');
+  assert.equal(parseRoute(at('http://h/#/tournament')).page, 'landing', 'no id, no tournament');
 });
 
 test('links keep only ?server= and are absolute for sharing', () => {

@@ -1,12 +1,12 @@
 """`freecell-arena audit [--database-url URL]`: replay every stored ranked game and check what is stored about it.
 
 Each mismatch is one line on standard output (`game ...`, `entry ...`, `counts ...`, `rating ...`, `daily ...`,
-`season ...`, `series room ...`, `par ...`); a summary goes to standard error. Ratings are recomputed from the
-rated rooms' stored results, race by race in the order they were rated, and every stored before/after is compared
-with the recomputation (`core.competition.ratings`); then every stored figure a player sees that the server derives
-(current
-ratings, closed days' final ranks, season tables, series tallies, pars and daily deals) is compared with its
-recomputation (`core.records.audit_figures`).
+`season ...`, `series room ...`, `par ...`, `tournament ...`); a summary goes to standard error. Ratings are
+recomputed from the rated rooms' stored results, race by race in the order they were rated, and every stored
+before/after is compared with the recomputation (`core.competition.ratings`); then every stored figure a player sees
+that the server derives (current ratings, closed days' final ranks, season tables, series tallies, pars and daily
+deals) is compared with its recomputation (`core.records.audit_figures`), and every finished tournament's stored
+table with the one its stored results give (`core.competition.tournaments.audit`).
 Exit 0 when nothing is wrong, 1 when anything is, 2 when the database cannot be used.
 The games, entries and count rows are read in keyset batches, so memory stays flat on any database.
 See `freecell_arena.core.records.audit` for what is checked.
@@ -37,8 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Replay every stored ranked game from its seed and moves with this engine and check the outcome, the move "
         "counts, the times and the leaderboard entries; then check every stored figure players see (ratings, "
-        "daily ranks, season tables, series tallies, pars) against its recomputation. One line per mismatch; "
-        "exit 1 if any."
+        "daily ranks, season tables, series tallies, pars, tournament tables) against its recomputation. One line per "
+        "mismatch; exit 1 if any."
     )
     database_url_argument(parser)
     parser.add_argument("--batch", type=int, default=DEFAULT_BATCH, help=f"rows per read (default {DEFAULT_BATCH})")
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if args.batch < 1:
         return fail("--batch must be at least 1")
     try:
-        games, entries, mismatches, flagged, races = asyncio.run(audit(url, args.batch))
+        games, entries, mismatches, flagged, races, tournaments = asyncio.run(audit(url, args.batch))
     except (StoreError, SQLAlchemyError, OSError) as error:
         return fail(f"cannot audit {display_url(url)}: {one_line(error)}")
     verdict = "no mismatch" if not mismatches else f"{mismatches} mismatch{'es' if mismatches != 1 else ''}"
@@ -60,11 +60,15 @@ def run(args: argparse.Namespace) -> int:
           f"{len(flagged)} win{'s' if len(flagged) != 1 else ''} flagged as implausible", file=sys.stderr)
     print(f"recomputed the ratings of {races} rated race{'s' if races != 1 else ''} in order, and every stored figure "
           "players see (ratings, daily ranks, season tables, series tallies, pars)", file=sys.stderr)
+    print(f"recomputed the standings of {tournaments} finished tournament{'s' if tournaments != 1 else ''} from "
+          "their stored results", file=sys.stderr)  # fmt: skip
     return 1 if mismatches else 0
 
 
-async def audit(url: str, batch: int) -> tuple[int, int, int, list[str], int]:
-    """Print every mismatch; return (games, entries, mismatches, the flagged wins' report lines, rated races)."""
+async def audit(url: str, batch: int) -> tuple[int, int, int, list[str], int, int]:
+    """Print every mismatch; return (games, entries, mismatches, the flagged wins' report lines, rated races,
+    finished tournaments)."""
+    from freecell_arena.core.competition.tournaments.audit import check_tournament
     from freecell_arena.core.records.audit import check_entry, check_game, flagged
     from freecell_arena.store import SqlStore
     from freecell_arena.store.audit_reads import AuditReads, FigureReads
@@ -91,9 +95,17 @@ async def audit(url: str, batch: int) -> tuple[int, int, int, list[str], int]:
         races, lines, current = await _audit_ratings(RatingStore(store.engine))
         mismatches += _report(lines)
         mismatches += await _audit_figures(FigureReads(store.engine, batch), current)
+        tournaments, after = 0, ""
+        while ids := await store.tournaments.with_standings(after, batch):
+            for tournament_id in ids:
+                snapshot = await store.tournaments.snapshot(tournament_id)
+                if snapshot is not None and snapshot.stored.final:
+                    tournaments += 1
+                    mismatches += _report(check_tournament(snapshot))
+            after = ids[-1]
     finally:
         await store.close()
-    return games, entries, mismatches, flagged_wins, races
+    return games, entries, mismatches, flagged_wins, races, tournaments
 
 
 async def _audit_ratings(ratings: RatingStore) -> tuple[int, list[str], Ratings]:

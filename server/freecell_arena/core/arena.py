@@ -22,6 +22,7 @@ from freecell_arena.core.clock import Clock
 from freecell_arena.core.competition.quick_race import QuickRaceDeps, QuickRaceRules, QuickRaces
 from freecell_arena.core.competition.race_ratings import FinishedRace
 from freecell_arena.core.competition.series import Series, SeriesDeps
+from freecell_arena.core.competition.tournaments.desk import TournamentDeps, Tournaments
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.daily_play import DailyChallenges
@@ -34,13 +35,16 @@ from freecell_arena.core.live.rebuild import Rebuild, RebuildDeps
 from freecell_arena.core.live.replica import Replica, ReplicaDeps
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.protocol.messages import (
+    BerserkRequest,
     CreateRoomRequest,
+    EnterTournamentRequest,
     ErrorCode,
     HelloRequest,
     JoinRoomRequest,
     LeaveRoomRequest,
     Message,
     MoveRequest,
+    PauseTournamentRequest,
     PlayDailyRequest,
     QuickRaceRequest,
     RaceAgainRequest,
@@ -50,6 +54,7 @@ from freecell_arena.protocol.messages import (
     StateRequest,
     UndoRequest,
     WelcomeMessage,
+    WithdrawTournamentRequest,
 )
 from freecell_arena.protocol.vocabulary import FINISHED, LOBBY
 
@@ -98,6 +103,9 @@ class Arena:
             )
         )
         lobby.after_leave, lobby.after_join = self.quick.after_leave, self.quick.after_join
+        self.tournaments = Tournaments(
+            TournamentDeps(self.state, lobby.open_room, lobby.seat, lobby.drawn_seed, connected)
+        )
         self._handlers: dict[type[Any], Callable[[str, Any], Effect]] = {
             CreateRoomRequest: self.lobby.create_room,
             JoinRoomRequest: self.lobby.join_room,
@@ -111,6 +119,10 @@ class Arena:
             PlayDailyRequest: self.dailies.play,
             RaceAgainRequest: self.series.race_again,
             QuickRaceRequest: self.quick.quick_race,
+            EnterTournamentRequest: self.tournaments.enter,
+            WithdrawTournamentRequest: self.tournaments.withdraw,
+            PauseTournamentRequest: self.tournaments.pause,
+            BerserkRequest: self.tournaments.berserk,
         }
 
     @property

@@ -53,6 +53,7 @@ from freecell_arena.net.ratelimit import PerAddress
 from freecell_arena.net.rating_sweep import RatingSweeper
 from freecell_arena.net.restore import RESTORES_FOR, adopt_room, restore_for
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
+from freecell_arena.net.tournaments import TOURNAMENT_QUERIES, TOURNAMENT_REQUESTS, TournamentService
 from freecell_arena.net.web import WebApp
 from freecell_arena.protocol.messages import CloseCode, Message, ReplayRequest, RequestId
 from freecell_arena.settings import Settings
@@ -62,7 +63,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PREPARED_TYPES = frozenset((*QUERY_TYPES, *LOADS_FOR, *RESTORES_FOR, *NEXT_ROOM_REQUESTS))
+PREPARED_TYPES = frozenset((*QUERY_TYPES, *LOADS_FOR, *RESTORES_FOR, *NEXT_ROOM_REQUESTS, *TOURNAMENT_REQUESTS,
+                            *TOURNAMENT_QUERIES))  # fmt: skip
 """Requests that `answer_or_prepare` answers or loads something for; every other one (a move above all) goes
 straight to core, without a further await on its path."""
 
@@ -90,6 +92,9 @@ class ArenaServer:
         self.pars = ParService(store.pars, self.clock, settings.par_budget_s, settings.par_solver_nodes)
         self.queries = Queries(store, self.clock, self.daily, self.pars,
                                lambda: settings.public_url or f"http://localhost:{self.port}")  # fmt: skip
+        self.tournaments = TournamentService(settings, store, self.arena.tournaments, self.arena.rebuild, self.clock,
+                                             self.daily.secret, self)  # fmt: skip
+        self.queries.tournaments = self.tournaments
         self.cluster: ClusterBridge | None = None
         shared: InProcessPublisher | ClusterPublisher = InProcessPublisher()
         if settings.redis_url is not None:  # processes share rooms: their events cross through Redis
@@ -174,13 +179,15 @@ class ArenaServer:
         the others, load what core cannot wait for (today's daily deal and the player's ranked attempt; a game or
         room this process does not hold; the stored next room of a series or quick race) and return False: core
         handles the request."""
-        if isinstance(request, QUERY_TYPES):
+        if isinstance(request, (*QUERY_TYPES, *TOURNAMENT_QUERIES)):
+            answer = self.tournaments.answer if isinstance(request, TOURNAMENT_QUERIES) else self.queries.answer
             try:
-                connection.send(await self.queries.answer(request, connection.player_id))
+                connection.send(await answer(request, connection.player_id))
             except Refusal as refusal:
                 connection.send(refusal.to_message(request.id))
             return True
         assert connection.player_id is not None
+        await self.tournaments.prepare(request)
         await self.daily.load_for(connection.player_id, request)
         await restore_for(self.copies, self.store, request)
         room_code = self.sessions.room_code_of(connection.player_id)
@@ -258,6 +265,7 @@ class ArenaServer:
         self._sweeper = asyncio.create_task(self._sweep_forever())
         self._loop_lag = asyncio.create_task(self.metrics.watch_loop_lag())
         self.daily.start()
+        self.tournaments.start()
         self.rating_sweep.start()  # races a process left unrated (it died before rating them), in the background
 
     @property
@@ -304,6 +312,7 @@ class ArenaServer:
         await cancel_quietly(self._loop_lag)
         await self.rating_sweep.close()
         await self.daily.close()
+        await self.tournaments.close()
         self.publisher.close()
         if self.cluster is not None:
             await self.cluster.close()

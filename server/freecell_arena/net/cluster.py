@@ -40,7 +40,7 @@ from freecell_arena.core.ports.seams import SharedRooms
 from freecell_arena.net.background import BackgroundTasks, stop_tasks
 from freecell_arena.net.restore import load_room
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
-from freecell_arena.protocol.messages import SERVER_MESSAGES, RaceStartedMessage
+from freecell_arena.protocol.messages import SERVER_MESSAGES, RaceStartedMessage, TournamentRaceMessage
 from freecell_arena.protocol.trusted import Encoded, Reply, wire_text
 from freecell_arena.protocol.vocabulary import RUNNING
 
@@ -276,6 +276,12 @@ class ClusterBridge:
             message = SERVER_MESSAGES.validate_json(text)
             if rooms.apply_remote(message, version) == "gap":
                 await self.resync(topic.partition(":")[2])
+        elif kind == "tournament_race" and rooms.is_connected(topic.partition(":")[2]):
+            # a tournament seated a player connected here in a room another process opened: the room is read here
+            # (and the player seated in it) before the message reaches their connection, which then follows it
+            formed = SERVER_MESSAGES.validate_json(text)
+            assert isinstance(formed, TournamentRaceMessage)
+            await self.resync(formed.code, announce=False)
         elif kind == "race_started" and rooms.is_connected(topic.partition(":")[2]):
             # the game of a player connected here was dealt elsewhere: it must be here before their first move
             # (every process hears every player's channel; the others have no use for the game)

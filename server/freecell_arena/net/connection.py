@@ -147,6 +147,9 @@ class Host(Protocol):
         ...
 
 
+TOURNAMENT_RACE = "tournament_race"
+
+
 class Connection:
     def __init__(self, server: Host, websocket: ServerConnection, address: str = "") -> None:
         self.server = server
@@ -384,7 +387,14 @@ class Connection:
         self.player_id = player_id
         self.token_hash = token_hash
         self.server.remember_connection(self)
-        self._unsubscribe_player = self.server.publisher.subscribe(player_topic(player_id), self.send, player_id)
+        self._unsubscribe_player = self.server.publisher.subscribe(player_topic(player_id), self._own, player_id)
+
+    def _own(self, message: Reply) -> None:
+        """A message to this player alone. A tournament race formed for them (they sit in it already): the
+        connection follows that room from now on, before its own events go out (`core.competition.tournaments`)."""
+        self.send(message)
+        if getattr(message, "type", None) == TOURNAMENT_RACE:
+            self._sync_room_subscription()
 
     def _forget_identity(self) -> None:
         self.server.forget_connection(self)

@@ -117,6 +117,8 @@ class PlayerQueries:
         if stored.status != FINISHED:
             raise Refusal(ErrorCode.race_not_over, "the review opens once the race is over (par is a solution)")
         room = stored.room
+        if room.seed_sealed_until is not None and self.clock.now() < room.seed_sealed_until:
+            raise Refusal(ErrorCode.race_not_over, "a cup's reviews open when the cup is over (its deals are secret)")
         ranked = await self._standings(stored)
         par = await self.pars.par_of(room.variant, room.seed, wait_s=REVIEW_PAR_WAIT_S)
         rows = reviewed([(row.player_id, row.name, row.outcome, row.moves, row.time_ms) for row in ranked], par)

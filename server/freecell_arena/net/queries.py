@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.effects import Refusal
@@ -40,13 +40,19 @@ from freecell_arena.protocol.messages import (
     SeasonStanding,
     ShareRequest,
     StreakRequest,
+    TournamentRequest,
+    TournamentsRequest,
 )
 
 QUERY_TYPES = (LeaderboardRequest, SeasonRequest, HistoryRequest, DailyRequest, RatingsRequest, PlayerRequest,
-               StreakRequest, ReviewRequest, ShareRequest)  # fmt: skip
+               StreakRequest, ReviewRequest, ShareRequest, TournamentsRequest, TournamentRequest)  # fmt: skip
 BOARD_CURSOR = "board"
 SEASON_CURSOR = "season"
 HISTORY_CURSOR = "history"
+
+
+class Answerer(Protocol):
+    async def answer(self, request: Message, requester: str | None) -> Message: ...
 
 
 class Queries:
@@ -56,9 +62,13 @@ class Queries:
         self.clock = clock
         self.dailies = dailies
         self.players = PlayerQueries(store, clock, pars, origin)
+        self.tournaments: Answerer | None = None
+        """The tournaments' queries (`net.tournaments.TournamentService`), set once the server has built it."""
 
     async def answer(self, request: Message, requester: str | None = None) -> Message:
         """The reply to a query; raises `Refusal` for bad parameters or unknown things."""
+        if isinstance(request, (TournamentsRequest, TournamentRequest)) and self.tournaments is not None:
+            return await self.tournaments.answer(request, requester)
         handlers: dict[type, Callable[[Any, str | None], Awaitable[Message]]] = {
             LeaderboardRequest: self.leaderboard,
             SeasonRequest: self.season,
@@ -262,9 +272,12 @@ def _board_cursor(page: BoardPage) -> str | None:
 
 
 def _seed_is_public(row: HistoryRow, now: datetime) -> bool:
-    """Secrets in a history: a daily's seed until its day closes; a Cell Eleven race's until it is over."""
+    """Secrets in a history: a daily's seed until its day closes; a Cell Eleven race's until it is over; a cup
+    heat's until the cup is over."""
     if row.daily_day is not None:
         return daily.is_closed(row.daily_day, now)
+    if row.seed_sealed_until is not None:
+        return now >= row.seed_sealed_until
     return not variant_by_id(row.variant).face_down or row.room_status == "finished"
 
 

@@ -164,8 +164,9 @@ CONTRACT: tuple[Exchange, ...] = (
         m.ReplayRequest,
         (Frame(m.ReplayMessage, answers=True),),
         (E.unknown_game, E.replay_not_available),
-        note="Anyone's game once its race is over (a daily's once its day closes); your own any time, except a "
-        "Cell Eleven game (its seed would show the face-down cards) and a daily (its seed is revealed at the close).",
+        note="Anyone's game once its race is over (a daily's once its day closes, a cup heat's once the cup is "
+        "over); your own any time, except a Cell Eleven game (its seed would show the face-down cards), a daily and "
+        "a cup's heat (their seeds are revealed at the close).",
     ),
     Exchange(
         m.LeaderboardRequest,
@@ -260,6 +261,40 @@ CONTRACT: tuple[Exchange, ...] = (
         (Frame(m.ShareMessage, answers=True),),
         (E.unknown_game, E.race_not_over, E.game_not_running),
     ),
+    Exchange(m.TournamentsRequest, (Frame(m.TournamentListMessage, answers=True),)),
+    Exchange(m.TournamentRequest, (Frame(m.TournamentMessage, answers=True),), (E.unknown_tournament,)),
+    Exchange(
+        m.CreateTournamentRequest,
+        (Frame(m.TournamentMessage, answers=True),),
+        (E.not_saved, E.unknown_variant, E.bad_seed, *STORES),
+        note="A saved player's, a few a day (`rate_limited` past them); entered by the reply's `link_code`. A cup's "
+        "rounds are at least its time limit and 30 s apart (`invalid_message`).",
+    ),
+    Exchange(
+        m.EnterTournamentRequest,
+        (Frame(m.TournamentEntryMessage, answers=True),),
+        (E.unknown_tournament, E.tournament_over, E.already_entered, E.entry_closed, E.bots_only, E.humans_only,
+         E.tournament_full, *STORES),
+        note="`entry_closed` also for a private tournament without its `link_code`. Then `tournament_race` (an "
+        "event) each time you are seated in a race.",
+    ),
+    Exchange(
+        m.WithdrawTournamentRequest,
+        (Frame(m.TournamentEntryMessage, answers=True),),
+        (E.unknown_tournament, E.tournament_over, E.not_entered, *STORES),
+        note="A race you sit in goes on (leave it to forfeit it); your points stay in the table.",
+    ),
+    Exchange(
+        m.PauseTournamentRequest,
+        (Frame(m.TournamentEntryMessage, answers=True),),
+        (E.unknown_tournament, E.tournament_over, E.not_entered, *STORES),
+    ),
+    Exchange(
+        m.BerserkRequest,
+        (Frame(m.TournamentEntryMessage, answers=True),),
+        (E.unknown_tournament, E.tournament_over, E.not_entered, E.berserk_refused, *STORES),
+        note="Only in your arena race's countdown, once (`berserk_refused` otherwise).",
+    ),
 )
 
 EXCHANGES = {exchange.type_name: exchange for exchange in CONTRACT}
@@ -282,6 +317,8 @@ SERVER_EVENTS = (
     ServerEvent(m.RaceRatingsMessage, "after `race_over` of a rated race"),
     ServerEvent(m.MemberConnectionMessage, "a member's connection went down or came back"),
     ServerEvent(m.MemberLeftMessage, "a lobby member's connection closed: a lobby seat is given up"),
+    ServerEvent(m.TournamentRaceMessage, "a tournament seated you in its next race (an arena's pairing, a cup's "
+                "round): the room's `room` and `countdown` follow"),
 )
 
 
@@ -324,6 +361,10 @@ HTTP_ROUTES = (
               summary="A daily streak and a month"),
     HttpRoute("/api/races/{code}/review", m.ReviewRequest, summary="A finished race beside par"),
     HttpRoute("/api/games/{game_id}/share", m.ShareRequest, ("origin",), summary="A finished game's share text"),
+    HttpRoute("/api/tournaments", m.TournamentsRequest, ("bots", "player_id"),
+              summary="Tournaments: upcoming, running, finished"),
+    HttpRoute("/api/tournaments/{tournament_id}", m.TournamentRequest, ("around",),
+              summary="A tournament, its table and podium"),
 )  # fmt: skip
 """Every route of `/api/` (net/http_api.py serves them, the OpenAPI document describes them)."""
 
@@ -335,6 +376,7 @@ HTTP_STATUS_OF_CODE: dict[E, int] = {
     E.not_found: 404,
     E.unknown_room: 404,
     E.unknown_game: 404,
+    E.unknown_tournament: 404,
     E.race_not_over: 409,
     E.method_not_allowed: 405,
     E.rate_limited: 429,

@@ -39,6 +39,7 @@ class HistoryReads:
                 games.c.started_at,
                 games.c.finished_at,
                 rooms.c.status,
+                rooms.c.seed_sealed_until,
             )
             .outerjoin(rooms, rooms.c.id == games.c.room_id)
             .where(games.c.player_id == player_id, games.c.outcome.is_not(None))

@@ -99,6 +99,8 @@ class Room(Base):
     one room."""
     quick: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     """A public quick-race room (`freecell_arena.core.competition.quick_race`)."""
+    seed_sealed_until: Mapped[datetime | None]
+    """A cup's heat: its seed leaves the server only from then (the cup's end; `core.competition.tournaments`)."""
 
     __table_args__ = (
         # Finished rooms by their finish: the rating sweep's window (`freecell_arena.core.competition.rating_recovery`).
@@ -479,3 +481,65 @@ class DealPar(Base):
     status: Mapped[str] = mapped_column(String(16))
     line: Mapped[str] = mapped_column(Text)
     solved_at: Mapped[datetime]
+
+
+class Tournament(Base):
+    """A tournament (core/competition/tournaments): its rules as created, and the counters processes move by
+    compare-and-set: `entrants` (the cap holds across processes), `wave` (a pairing or a round start happens
+    once), `standings_seq` (the stored table, the figure the audit recomputes)."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    kind: Mapped[str] = mapped_column(String(8))
+    variant: Mapped[str] = mapped_column(String(32))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    starts_at: Mapped[datetime] = mapped_column(index=True)
+    ends_at: Mapped[datetime]
+    created_at: Mapped[datetime]
+    created_by: Mapped[str | None] = mapped_column(ForeignKey("players.id"), nullable=True, index=True)
+    schedule_key: Mapped[str | None] = mapped_column(String(200), unique=True, nullable=True)
+    """The operator's occurrence (`core.competition.tournaments.schedule`): created ahead once, by any process."""
+    link_code: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    commitment: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    entrants: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    wave: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    standings_seq: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    standings: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    final: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
+    reveal: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+
+class TournamentEntry(Base):
+    __tablename__ = "tournament_entries"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    name: Mapped[str] = mapped_column(String(100))
+    bot: Mapped[bool] = mapped_column(Boolean)
+    entered_at: Mapped[datetime]
+    status: Mapped[str] = mapped_column(String(16))
+    status_at: Mapped[datetime | None]
+
+
+class TournamentRace(Base):
+    """A tournament's race: an ordinary room, the wave (pairing or round) and heat it belongs to."""
+
+    __tablename__ = "tournament_races"
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    code: Mapped[str] = mapped_column(String(16))
+    wave: Mapped[int] = mapped_column(Integer)
+    heat: Mapped[int] = mapped_column(Integer)
+    formed_at: Mapped[datetime]
+
+
+class TournamentBerserk(Base):
+    __tablename__ = "tournament_berserks"
+
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    at: Mapped[datetime]

@@ -20,6 +20,9 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import Table
 
 from freecell_arena.core.ports.records import (
+    BerserkRecord,
+    EntryRecord,
+    EntryStatusRecord,
     GameRecord,
     MemberLeftRecord,
     MemberRecord,
@@ -31,9 +34,22 @@ from freecell_arena.core.ports.records import (
     ResultRecord,
     RoomRecord,
     RoomStatusRecord,
+    StandingsRecord,
+    TournamentRaceRecord,
+    TournamentRecord,
+    TournamentWaveRecord,
 )
 from freecell_arena.store.errors import RecordRefusedError
-from freecell_arena.store.models import Move, Player, RoomMember, table_of
+from freecell_arena.store.models import (
+    Move,
+    Player,
+    RoomMember,
+    Tournament,
+    TournamentBerserk,
+    TournamentEntry,
+    TournamentRace,
+    table_of,
+)
 from freecell_arena.store.row_updates import (
     LOBBY,
     RowUpdate,
@@ -50,6 +66,10 @@ from freecell_arena.store.row_updates import (
 moves = table_of(Move)
 players = table_of(Player)
 room_members = table_of(RoomMember)
+tournaments = table_of(Tournament)
+tournament_entries = table_of(TournamentEntry)
+tournament_races = table_of(TournamentRace)
+tournament_berserks = table_of(TournamentBerserk)
 
 R = TypeVar("R", bound=Record)
 
@@ -226,6 +246,43 @@ def _quick_room(quick: QuickRoomRecord) -> tuple[Write, ...]:
     return (quick_room_update(quick),)
 
 
+_tournament_row = _fields_row(TournamentRecord, "tournament_id")
+
+
+def _tournament(record: TournamentRecord) -> tuple[Write, ...]:
+    """A new tournament (a scheduled occurrence a second time breaks the unique `schedule_key`)."""
+    return (Inserts(tournaments, [_tournament_row(record)]),)
+
+
+def _entered(entry: EntryRecord) -> tuple[Write, ...]:
+    """The tournament's count of entrants moves over the one this process read (the cap, first come first served);
+    then the entry's row (entering twice breaks its primary key)."""
+    refusal = f"tournament {entry.tournament_id!r} took another entrant meanwhile"
+    count = RowUpdate(tournaments, {"entrants": entry.seat}, {"id": entry.tournament_id, "entrants": entry.seat - 1},
+                      refusal)  # fmt: skip
+    row = {"tournament_id": entry.tournament_id, "player_id": entry.player_id, "name": entry.name, "bot": entry.bot,
+           "entered_at": entry.at, "status": "active", "status_at": None}  # fmt: skip
+    return count, Inserts(tournament_entries, [row])
+
+
+def _entry_status(status: EntryStatusRecord) -> tuple[Write, ...]:
+    where = {"tournament_id": status.tournament_id, "player_id": status.player_id}
+    refusal = f"{status.player_id!r} has not entered tournament {status.tournament_id!r}"
+    return (RowUpdate(tournament_entries, {"status": status.status, "status_at": status.at}, where, refusal),)
+
+
+def _wave(wave: TournamentWaveRecord) -> tuple[Write, ...]:
+    """A pairing or a round start, only over the one before it: of two processes at once, one forms its races."""
+    refusal = f"tournament {wave.tournament_id!r} formed wave {wave.wave} elsewhere first"
+    return (RowUpdate(tournaments, {"wave": wave.wave}, {"id": wave.tournament_id, "wave": wave.wave - 1}, refusal),)
+
+
+def _standings(table: StandingsRecord) -> tuple[Write, ...]:
+    refusal = f"tournament {table.tournament_id!r} stored its table {table.seq} elsewhere first"
+    values = {"standings_seq": table.seq, "standings": table.standings, "final": table.final, "reveal": table.reveal}
+    return (RowUpdate(tournaments, values, {"id": table.tournament_id, "standings_seq": table.seq - 1}, refusal),)
+
+
 # Declared apart from `RecordWrites(...)`, whose parameter type would let mypy take each entry's R as Any: here
 # it checks each entry's functions against the entry's record type.
 _ENTRIES = (
@@ -239,6 +296,13 @@ _ENTRIES = (
     Changed(ResultRecord, _finished, takes_direct=_unclaimed),  # a claim goes with its board's counts
     Changed(NextRoomRecord, _next_room, takes_direct=False),  # pointers: rare, through SQLAlchemy
     Changed(QuickRoomRecord, _quick_room, takes_direct=False),
+    Changed(TournamentRecord, _tournament, takes_direct=False),  # tournaments' writes: rare, through SQLAlchemy
+    Changed(EntryRecord, _entered, takes_direct=False),
+    Changed(EntryStatusRecord, _entry_status, takes_direct=False),
+    Changed(TournamentWaveRecord, _wave, takes_direct=False),
+    Inserted(TournamentRaceRecord, tournament_races, _fields_row(TournamentRaceRecord, "")),
+    Inserted(BerserkRecord, tournament_berserks, _fields_row(BerserkRecord, "")),
+    Changed(StandingsRecord, _standings, takes_direct=False),
 )
 RECORD_WRITES = RecordWrites(*_ENTRIES)
 """Every record type the store writes, and how."""

@@ -4,7 +4,8 @@
 - Access tokens revoked long ago: a revoked token is kept so that its `hello` says `revoked_token`; once gone it
   says `unknown_token`, refused just the same.
 - Unsaved players gone for good: an identity older than the cutoff with no account, no bot account, no claimed
-  name, no token, no passkey challenge, no ranked game ever and no game started since the cutoff, together with
+  name, no token, no passkey challenge, no tournament entered or created (a tournament's table names its
+  entrants), no ranked game ever and no game started since the cutoff, together with
   their (unranked) games and those games' moves, their room memberships and the rooms that were theirs alone
   (finished or closed, before the cutoff, hosted by them, no other member or player, in no series and not a
   variant's quick room). Whoever shares anything with another player stays. Their token, if it ever comes back,
@@ -40,6 +41,8 @@ from freecell_arena.store.models import (
     QuickRoom,
     Room,
     RoomMember,
+    Tournament,
+    TournamentEntry,
     WebauthnChallenge,
     table_of,
 )
@@ -55,6 +58,8 @@ challenges = table_of(WebauthnChallenge)
 accounts = table_of(Account)
 bot_accounts = table_of(BotAccount)
 claimed = table_of(ClaimedName)
+tournaments = table_of(Tournament)
+entries = table_of(TournamentEntry)
 DONE_STATUSES = ("finished", "closed")
 """A room in one of these is never brought back into a server's memory."""
 
@@ -121,6 +126,8 @@ def _gone_for_good(retention: Retention) -> Any:
         ~exists().where(claimed.c.player_id == mine),
         ~exists().where(tokens.c.player_id == mine),
         ~exists().where(challenges.c.player_id == mine, challenges.c.expires_at >= retention.now),
+        ~exists().where(entries.c.player_id == mine),
+        ~exists().where(tournaments.c.created_by == mine),
         ~exists().where(games.c.player_id == mine, or_(games.c.ranked.is_(True), games.c.started_at >= cutoff)),
         ~exists().where(hosted.c.host_id == mine, ~_alone(hosted, mine, cutoff)),
         ~exists().where(members.c.player_id == mine, joined.c.id == members.c.room_id, ~_alone(joined, mine, cutoff)),

@@ -36,6 +36,7 @@ from freecell_arena.store.record_writes import RECORD_WRITES, Inserts, Leaderboa
 from freecell_arena.store.row_updates import RowUpdate
 from freecell_arena.store.seasons import SeasonReads
 from freecell_arena.store.sqlite_writer import SqliteWriter
+from freecell_arena.store.tournaments import TournamentStore
 
 games = table_of(Game)
 moves = table_of(Move)
@@ -65,6 +66,7 @@ class SqlStore:
         self.ratings = RatingStore(self.engine)
         self.pars = ParStore(self.engine)
         self.profiles = ProfileStore(self.engine)
+        self.tournaments = TournamentStore(self.engine)
         self._direct_writer: SqliteWriter | PostgresWriter | None = None  # batches without a leaderboard claim
         if self.backend == "sqlite":
             path = self.engine.url.database
@@ -281,6 +283,6 @@ async def _stored_room(connection: AsyncConnection, row: Any) -> StoredRoom:
     )
     members = [StoredMember(*member) for member in await connection.execute(members_query)]
     room = RoomRecord(row.id, row.code, row.variant, row.seed, row.host_id, row.options, row.created_at,
-                      row.seed_chosen, row.series, row.quick)  # fmt: skip
+                      row.seed_chosen, row.series, row.quick, row.seed_sealed_until)  # fmt: skip
     return StoredRoom(room, row.status, row.started_at, row.finished_at, game_ids, members, row.seq, row.version,
                       row.next_code)  # fmt: skip

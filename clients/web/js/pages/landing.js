@@ -116,6 +116,7 @@ export function landingPage(main, { session, navigate, location, badCode }) {
       h('a', { href: viewHref(location, `/leaderboards/${variant.id}?board=daily`) }, 'board')))),
     h('p', {}, h('a', { href: viewHref(location, '/daily') }, 'All daily deals'), ' \u00b7 ',
       h('a', { href: viewHref(location, '/leaderboards/freecell') }, 'Leaderboards'), ' \u00b7 ',
+      h('a', { href: viewHref(location, '/tournaments') }, 'Tournaments'), ' \u00b7 ',
       h('a', { href: viewHref(location, '/history') }, 'Your games')));
 
   const quick = h('section', { class: 'card-panel quick-races', 'aria-labelledby': 'quick-title' },

@@ -51,7 +51,27 @@ export function playerPage(main, { session, location, playerId }) {
               + `${row.history[0].rating - row.history[0].delta} \u2192 ${row.history.at(-1).rating}`) : null),
           h('div', {}, h('h3', {}, 'Daily streak'), streak)));
     });
-    replace(body, h('section', { class: 'card-panel board-table', 'aria-label': 'Summary' }, summary, h('p', {}, history)), cards);
+    const tournaments = h('section', { class: 'card-panel board-table', 'aria-labelledby': 'player-tournaments' },
+      h('h2', { id: 'player-tournaments' }, 'Tournaments'), h('p', {}, 'Loading…'));
+    loadTournaments(tournaments, reply.player_id);
+    replace(body, h('section', { class: 'card-panel board-table', 'aria-label': 'Summary' }, summary, h('p', {}, history)), cards, tournaments);
+  }
+
+  /** The tournaments the player entered, each with their place in its table (finished ones: the result). */
+  async function loadTournaments(holder, id) {
+    try {
+      const reply = await session.ask({ type: 'get_tournaments', player_id: id });
+      const entered = [...reply.running, ...reply.finished, ...reply.upcoming];
+      const places = await Promise.all(entered.map((item) => session.ask({ type: 'get_tournament', tournament_id: item.tournament_id, around: id })
+        .then((view) => view.me ?? view.standings.find((row) => row.player_id === id) ?? null).catch(() => null)));
+      holder.lastChild.replaceWith(entered.length ? dataTable('Tournaments entered', ['Tournament', 'Phase', 'Place', 'Points'], entered.map((item, index) => ({
+        attributes: { dataset: { tournamentId: item.tournament_id } },
+        cells: [h('a', { href: viewHref(location, `/tournament/${encodeURIComponent(item.tournament_id)}`) }, item.name), item.phase,
+          places[index] ? `${places[index].rank} of ${item.entrants}` : '\u2013', places[index] ? String(places[index].points) : '\u2013'],
+      }))) : h('p', {}, 'No tournament entered yet.'));
+    } catch (error) {
+      holder.lastChild.replaceWith(notice(error.message));
+    }
   }
 
   return lifecycle(session, load);

@@ -51,6 +51,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   let lastHeaderKey = '';
   let lastResultsKey = '';
   let share = null;
+  let berserked = false; // a tournament race's berserk, chosen in its countdown
 
   const room = () => (session.room?.code === code ? session.room : null);
   const me = () => room()?.members.find((member) => member.player_id === session.playerId) ?? null;
@@ -148,8 +149,28 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
         : h('p', { class: 'start' }, me()?.role === 'spectator' ? 'You are watching. The race begins when the host starts it.' : 'Waiting for the host to start the race.'));
     }
     if (current.status === 'countdown') parts.push(h('p', { class: 'countdown', dataset: { countdown: '' } }));
+    const tournament = session.tournamentRace?.code === code ? session.tournamentRace : null;
+    if (tournament) parts.push(tournamentPanel(tournament, current));
     replace(lobby, parts);
     updateCountdown();
+  }
+
+  /** A tournament's race: back to its page, and berserk in the countdown when offered (half the time, a bonus). */
+  function tournamentPanel(tournament, current) {
+    const berserk = async () => {
+      try {
+        await session.ask({ type: 'berserk', tournament_id: tournament.tournament_id });
+        berserked = true;
+        session.say('Berserk: half the time, a bonus point if you solve it.', 'race');
+        update();
+      } catch (error) {
+        session.say(error.message, 'error');
+      }
+    };
+    return h('p', { class: 'tournament-race' }, h('a', { href: viewHref(location, `/tournament/${encodeURIComponent(tournament.tournament_id)}`) }, 'Tournament page'),
+      berserked ? [' ', h('span', { class: 'badge berserk' }, 'berserk')] : null,
+      tournament.berserk_allowed && current.status === 'countdown' && !berserked
+        ? [' ', h('button', { type: 'button', onclick: berserk }, 'Berserk (half the time, +1 if solved)')] : null);
   }
 
   function updateCountdown() {

@@ -83,6 +83,7 @@ class RoomPlan:
     seed_chosen: bool = False
     tally: Tally | None = None
     quick: bool = False
+    seed_sealed_until: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ class Lobby:
             seed_chosen=plan.seed_chosen,
             series=plan.tally.to_json() if plan.tally is not None else None,
             quick=plan.quick,
+            seed_sealed_until=plan.seed_sealed_until,
         )
         player = self.state.players[player_id].record
         host = Member(player_id, player.display_name, player.bot, PLAYER)

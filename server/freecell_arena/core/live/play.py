@@ -233,11 +233,14 @@ class Play:
 
     def _replay_allowed(self, player_id: str, game: PlayerGame) -> bool:
         """Anyone's replay once the race is over; before that only your own, and never a Cell Eleven seed.
-        A daily's replays, the player's own included, open when its day closes."""
+        A daily's replays, the player's own included, open when its day closes; a cup heat's when the cup is over
+        (a replay carries the seed, and another heat may still be racing the same deal)."""
         room = self.state.room_of_game(game)
         race_over = not game.running and (room is None or room.status == FINISHED)
         if game.record.daily_day is not None:  # a daily's replays (yours too) open when its day closes
             return daily.is_closed(game.record.daily_day, self.state.clock.now())
+        if room is not None and room.record.seed_sealed_until is not None:
+            return self.state.clock.now() >= room.record.seed_sealed_until
         if race_over:
             return True
         return game.player_id == player_id and not game.variant.face_down

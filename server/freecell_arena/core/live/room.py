@@ -132,7 +132,10 @@ class Room:
 
     @property
     def seed_public(self) -> bool:
-        """Cell Eleven's seed would reveal every face-down card: it stays secret until the race is over."""
+        """Cell Eleven's seed would reveal every face-down card: it stays secret until the race is over. A cup's
+        heat never shows its seed: the cup reveals its deals once it is over (`seed_sealed_until`)."""
+        if self.record.seed_sealed_until is not None:
+            return False
         return self.status == FINISHED or not self.variant.face_down
 
     def series_view(self) -> SeriesView | None:

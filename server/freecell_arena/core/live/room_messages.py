@@ -65,5 +65,6 @@ def race_over(room: Room, version: RoomVersion | None = None) -> Publication:
 
 
 def race_over_message(room: Room) -> RaceOverMessage:
-    """The final standings, and the seed (public once the race is over, for every variant)."""
-    return RaceOverMessage(code=room.code, seed=room.record.seed, standings=room.standings())
+    """The final standings, and the seed (public once the race is over, for every variant but a cup's heat)."""
+    return RaceOverMessage(code=room.code, seed=room.record.seed if room.seed_public else None,
+                           standings=room.standings())

@@ -14,7 +14,8 @@ from typing import Protocol
 
 from freecell_arena.core.accounts.account_ports import AccountStore
 from freecell_arena.core.competition.race_ratings import RatingStorePort
-from freecell_arena.core.ports.records import DailyRecord, Store, StoredRoom
+from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
+from freecell_arena.core.ports.records import DailyRecord, PlayerRecord, Store, StoredRoom
 from freecell_arena.core.records.profiles import ProfileReads
 from freecell_arena.core.records.review import ParLedger
 
@@ -93,6 +94,8 @@ class HistoryRow:
     finished_at: datetime
     room_status: str | None
     """The status of the game's room (None for a daily game): a race still running keeps secrets."""
+    seed_sealed_until: datetime | None = None
+    """A cup heat's game: its seed is secret until then (the cup's end)."""
 
 
 class LeaderboardReader(Protocol):
@@ -144,6 +147,28 @@ class DailyDeals(Protocol):
     async def finalize(self, variant: str, day: date, now: datetime) -> bool: ...
 
 
+class TournamentReads(Protocol):
+    """Tournaments as stored (`freecell_arena.store.tournaments`): read whole before each decision."""
+
+    async def get(self, tournament_id: str) -> StoredTournament | None: ...
+
+    async def snapshot(self, tournament_id: str) -> TournamentSnapshot | None: ...
+
+    async def listing(self, now: datetime, bots: bool | None) -> tuple[list[StoredTournament], ...]: ...
+
+    async def live(self, now: datetime, lead_until: datetime) -> list[StoredTournament]: ...
+
+    async def entered(self, player_id: str, limit: int = 20) -> list[StoredTournament]: ...
+
+    async def created_since(self, player_id: str, since: datetime) -> int: ...
+
+    async def with_standings(self, after: str = "", limit: int = 100) -> list[str]: ...
+
+    async def players(self, player_ids: Sequence[str]) -> list[PlayerRecord]: ...
+
+    async def overdue_rooms(self, tournament_id: str, before: datetime) -> list[str]: ...
+
+
 class ServerStore(Store, Protocol):
     """The whole store the server process uses: the core's `Store` plus the read sides."""
 
@@ -192,3 +217,6 @@ class ServerStore(Store, Protocol):
 
     @property
     def profiles(self) -> ProfileReads: ...
+
+    @property
+    def tournaments(self) -> TournamentReads: ...

@@ -48,6 +48,9 @@ class RoomRecord:
     """A race-again series' room: the tally before it (`core.competition.series_tally.Tally.to_json`)."""
     quick: bool = False
     """A public quick-race room (`core.competition.quick_race`): it starts by itself."""
+    seed_sealed_until: datetime | None = None
+    """A cup's heat: its seed, and every replay and review of it, leave the server only from then (the cup's end:
+    its deals are committed and revealed like a daily's), whatever the variant."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +203,95 @@ class DailyRecord:
     prepared_at: datetime
 
 
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """A tournament as created (`core.competition.tournaments`): its rules never change afterwards. A scheduled
+    one carries its `schedule_key` (unique: processes creating the same occurrence ahead store it once)."""
+
+    tournament_id: str
+    name: str
+    kind: str
+    variant: str
+    rules: dict[str, Any]
+    starts_at: datetime
+    ends_at: datetime
+    created_at: datetime
+    created_by: str | None = None
+    schedule_key: str | None = None
+    link_code: str | None = None
+    commitment: str | None = None
+    """A cup's commitment to its deals (revealed once it is over)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRecord:
+    """A player entered: the tournament's count of entrants moves from `seat - 1` to `seat` (a compare-and-set,
+    so a cap holds across processes, first come first served), and the entry's row is inserted (entering twice
+    breaks its primary key)."""
+
+    tournament_id: str
+    player_id: str
+    name: str
+    bot: bool
+    at: datetime
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class EntryStatusRecord:
+    """An entrant paused, came back, or withdrew."""
+
+    tournament_id: str
+    player_id: str
+    status: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentWaveRecord:
+    """A tournament's pairing (arena) or round start (cup) number `wave`, written only over `wave - 1`: of two
+    processes pairing the same free entrants at once, exactly one stores its races."""
+
+    tournament_id: str
+    wave: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRaceRecord:
+    """A race of a tournament: its room (an ordinary room, stored before this), the wave and heat it belongs to."""
+
+    tournament_id: str
+    room_id: str
+    code: str
+    wave: int
+    heat: int
+    formed_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class BerserkRecord:
+    """An entrant berserked in a race's countdown (it counts only if `at` is before the race began)."""
+
+    tournament_id: str
+    room_id: str
+    player_id: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsRecord:
+    """The table as computed from the stored results, stored over the version `seq - 1` (the figure
+    `freecell-arena audit` recomputes); `final` once the tournament is over, with a cup's revealed deals."""
+
+    tournament_id: str
+    seq: int
+    standings: list[dict[str, Any]]
+    at: datetime
+    final: bool = False
+    reveal: dict[str, Any] | None = None
+
+
 Record = (
     PlayerRecord
     | RoomRecord
@@ -211,9 +303,16 @@ Record = (
     | ResultRecord
     | NextRoomRecord
     | QuickRoomRecord
+    | TournamentRecord
+    | EntryRecord
+    | EntryStatusRecord
+    | TournamentWaveRecord
+    | TournamentRaceRecord
+    | BerserkRecord
+    | StandingsRecord
 )
 MEMBERSHIP_RECORDS = (MemberRecord, MemberLeftRecord)
-POINTER_RECORDS = (NextRoomRecord, QuickRoomRecord)
+POINTER_RECORDS = (NextRoomRecord, QuickRoomRecord, EntryRecord, TournamentWaveRecord, StandingsRecord)
 """Compare-and-sets on where players go next: refused when another process moved the pointer first."""
 
 

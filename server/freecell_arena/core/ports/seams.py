@@ -8,18 +8,20 @@ A connection needs `Sessions`; bringing stored things back needs `StoredCopies`;
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import date
-from typing import Protocol
+from typing import Any, Protocol
 
 from freecell_arena.core.competition.race_ratings import FinishedRace
+from freecell_arena.core.competition.tournaments.state import TournamentSnapshot
 from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.live.replica import RemoteEvent, RoomCopy
 from freecell_arena.core.live.rooms import Busy
 from freecell_arena.core.ports.records import DailyRecord, PlayerRecord, Record, RoomVersion, StoredGame, StoredRoom
 from freecell_arena.protocol.messages import HelloRequest, Message
 
-__all__ = ["Busy", "DailyDesk", "NextRooms", "RemoteEvent", "RoomCopy", "Sessions", "SharedRooms", "StoredCopies"]
+__all__ = ["Busy", "DailyDesk", "NextRooms", "RemoteEvent", "RoomCopy", "Sessions", "SharedRooms", "StoredCopies",
+           "TournamentDesk"]
 
 
 class Sessions(Protocol):
@@ -138,3 +140,18 @@ class NextRooms(Protocol):
     def know_quick_room(self, variant_id: str, code: str) -> None:
         """The variant's filling quick-race room is `code`."""
         ...
+
+
+class TournamentDesk(Protocol):
+    """What the tournament director and the requests' preparation hand core (`Tournaments`): the store's tournament,
+    then a step whose effect is stored before anything is adopted."""
+
+    def know(self, snapshot: TournamentSnapshot) -> None: ...
+
+    def forget(self, tournament_id: str) -> None: ...
+
+    def pair(self, tournament_id: str) -> Effect | None: ...
+
+    def start_round(self, tournament_id: str, seed_of_round: Callable[[int], int]) -> Effect | None: ...
+
+    def settle(self, tournament_id: str, reveal: dict[str, Any] | None = None) -> Effect | None: ...

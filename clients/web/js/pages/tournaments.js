@@ -1,0 +1,243 @@
+/**
+ * Tournaments (docs/tournaments.md): the list (`#/tournaments`: upcoming with a countdown, running, finished, and a
+ * form for a private one) and a tournament's own page (`#/tournament/ID`, `?link=CODE` for a private one): enter,
+ * withdraw, pause, the live table (the top and the rows around you), the podium and full results once over.
+ * Your next race opens by itself wherever you are (app.js, on `tournament_race`), with a sound and the browser's
+ * notification when allowed.
+ */
+
+import { dataTable, formatTime, h, notice, replace } from '../dom.js';
+import { formatDuration, variantName } from '../notation.js';
+import { roomHref, viewHref } from '../router.js';
+import { playerLink } from '../compete.js';
+import { lifecycle } from './daily.js';
+
+const REFRESH_MS = 2000;
+const KIND_WORDS = { arena: 'Arena', cup: 'Cup' };
+const ENTRY_WORDS = { anyone: 'open to all', link: 'with the link', bots: 'bots only' };
+const STATUS_WORDS = { active: 'playing', paused: 'paused', withdrawn: 'withdrawn' };
+
+/** "in 4 min 05 s", "now" once started: the countdown of an upcoming tournament. */
+export function startsIn(iso, now = Date.now()) {
+  const left = Math.round((Date.parse(iso) - now) / 1000);
+  if (Number.isNaN(left)) return '';
+  if (left <= 0) return 'now';
+  const hours = Math.floor(left / 3600);
+  const minutes = Math.floor((left % 3600) / 60);
+  const seconds = String(left % 60).padStart(2, '0');
+  return hours ? `in ${hours} h ${minutes} min` : `in ${minutes} min ${seconds} s`;
+}
+
+function tournamentHref(location, id) {
+  return viewHref(location, `/tournament/${encodeURIComponent(id)}`);
+}
+
+function describe(summary) {
+  return `${KIND_WORDS[summary.kind] ?? summary.kind} · ${variantName(summary.variant)} · ${summary.ranked ? 'rated' : 'casual'} · ${ENTRY_WORDS[summary.entry] ?? summary.entry}`;
+}
+
+/** Refreshes `load` every `REFRESH_MS` and a countdown `tick` every second, while the page is shown. */
+function livePage(session, load, tick = () => {}) {
+  const page = lifecycle(session, load);
+  const timers = [setInterval(() => { if (session.isOpen) load(); }, REFRESH_MS), setInterval(tick, 1000)];
+  const unsubscribe = session.subscribe((reason) => {
+    if (reason === 'race_over' || reason === 'tournament_race') load();
+  });
+  return { destroy: () => { page.destroy(); unsubscribe(); timers.forEach(clearInterval); } };
+}
+
+export function tournamentsPage(main, { session, location, navigate }) {
+  const sections = Object.fromEntries(['upcoming', 'running', 'finished'].map((phase) => [phase, h('div', { class: 'board-table' }, h('p', {}, 'Loading…'))]));
+  const countdowns = [];
+  main.replaceChildren(h('h1', {}, 'Tournaments'),
+    h('section', { class: 'card-panel', 'aria-labelledby': 'running-title' }, h('h2', { id: 'running-title' }, 'Running'), sections.running),
+    h('section', { class: 'card-panel', 'aria-labelledby': 'upcoming-title' }, h('h2', { id: 'upcoming-title' }, 'Upcoming'), sections.upcoming),
+    h('section', { class: 'card-panel', 'aria-labelledby': 'finished-title' }, h('h2', { id: 'finished-title' }, 'Finished'), sections.finished),
+    createForm(session, location, navigate));
+
+  function table(phase, items) {
+    if (!items.length) return h('p', {}, phase === 'running' ? 'No tournament is running now.' : phase === 'upcoming' ? 'Nothing is scheduled yet.' : 'None finished yet.');
+    const when = phase === 'finished' ? 'Ended' : 'Starts';
+    return dataTable(`${phase} tournaments`, ['Tournament', 'Format', when, 'Entrants'], items.map((item) => {
+      let time = formatTime(phase === 'finished' ? item.ends_at : item.starts_at);
+      if (phase === 'upcoming') {
+        const countdown = h('span', { class: 'tournament-countdown', dataset: { startsAt: item.starts_at } }, startsIn(item.starts_at));
+        countdowns.push(countdown);
+        time = [time, ' (', countdown, ')'];
+      }
+      return {
+        attributes: { dataset: { tournamentId: item.tournament_id, phase } },
+        cells: [h('a', { href: tournamentHref(location, item.tournament_id) }, item.name), describe(item), time, `${item.entrants} / ${item.cap}`],
+      };
+    }));
+  }
+
+  async function load() {
+    try {
+      const reply = await session.ask({ type: 'get_tournaments' });
+      countdowns.length = 0;
+      for (const phase of Object.keys(sections)) replace(sections[phase], table(phase, reply[phase]));
+    } catch (error) {
+      replace(sections.running, notice(error.message));
+    }
+  }
+
+  return livePage(session, load, () => countdowns.forEach((item) => { item.textContent = startsIn(item.dataset.startsAt); }));
+}
+
+/** A saved player's private tournament for friends: the reply's link enters it. */
+function createForm(session, location, navigate) {
+  const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
+  const number = (name, value, min, max) => h('input', { type: 'number', name, value: String(value), min: String(min), max: String(max), step: '1', inputmode: 'numeric' });
+  const form = h('form', {
+    class: 'create-tournament',
+    onsubmit: async (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      error.hidden = true;
+      try {
+        const reply = await session.ask({
+          type: 'create_tournament', name: String(data.get('name')).trim(), kind: data.get('kind'),
+          starts_in_s: Math.round(Number(data.get('starts_in')) * 60), duration_min: Number(data.get('duration')),
+          rounds: Number(data.get('rounds')), race_size: Number(data.get('race_size')),
+        });
+        navigate(viewHref(location, `/tournament/${encodeURIComponent(reply.tournament.tournament_id)}?link=${encodeURIComponent(reply.link_code ?? '')}`));
+      } catch (failure) {
+        error.hidden = false;
+        error.textContent = failure.message;
+      }
+    },
+  },
+  h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Tournament name'), h('input', { name: 'name', required: true, maxlength: '60', value: 'Friends\u2019 arena' })),
+  h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Format'),
+    h('select', { name: 'kind' }, h('option', { value: 'arena' }, 'Arena (races for a set time)'), h('option', { value: 'cup' }, 'Cup (the same deals for all)'))),
+  h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Starts in (minutes)'), number('starts_in', 5, 0, 10080)),
+  h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Arena length (minutes)'), number('duration', 30, 5, 180)),
+  h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Cup rounds'), number('rounds', 3, 1, 12)),
+  h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Players per race'), number('race_size', 4, 2, 6)),
+  h('button', { type: 'submit', class: 'primary' }, 'Create a private tournament'), error);
+  return h('section', { class: 'card-panel', 'aria-labelledby': 'create-title' },
+    h('h2', { id: 'create-title' }, 'A tournament for friends'),
+    h('p', {}, 'Saved players can open one; friends enter by its link.'), form);
+}
+
+export function tournamentPage(main, { session, location, navigate, tournamentId, query }) {
+  const title = h('h1', {}, 'Tournament');
+  const facts = h('p', { class: 'tournament-facts' });
+  const actions = h('div', { class: 'tournament-actions', role: 'group', 'aria-label': 'Your entry' });
+  const podium = h('div', { class: 'tournament-podium' });
+  const standings = h('div', { class: 'board-table' }, h('p', {}, 'Loading…'));
+  const reveal = h('div', { class: 'tournament-reveal' });
+  const page = h('div', { class: 'tournament-page', dataset: { tournamentId } }, title, facts, actions, podium,
+    h('section', { class: 'card-panel', 'aria-labelledby': 'standings-title' }, h('h2', { id: 'standings-title' }, 'Standings'), standings),
+    reveal, h('p', {}, h('a', { href: viewHref(location, '/tournaments') }, 'All tournaments')));
+  main.replaceChildren(page);
+  const linkCode = query?.get('link') || null;
+  let view = null;
+  let lastActions = '';
+
+  async function act(message, done) {
+    try {
+      await session.ask({ ...message, tournament_id: tournamentId });
+      session.say(done, 'info');
+      await load();
+    } catch (error) {
+      session.say(error.message, 'error');
+      replace(actions, notice(error.message), ...actionButtons());
+    }
+  }
+
+  function actionButtons() {
+    if (!view) return [];
+    const phase = view.tournament.phase;
+    if (phase === 'finished') return [];
+    const me = view.me;
+    const buttons = [];
+    if (!view.entered) {
+      const enter = { type: 'enter_tournament' };
+      if (linkCode) enter.link_code = linkCode;
+      buttons.push(h('button', { type: 'button', class: 'primary', onclick: () => act(enter, 'You entered the tournament.') }, 'Enter'));
+    } else if (me?.status !== 'withdrawn') {
+      if (me?.status === 'paused') buttons.push(h('button', { type: 'button', class: 'primary', onclick: () => act({ type: 'pause_tournament', paused: false }, 'You are back: you will be paired.') }, 'Come back'));
+      else buttons.push(h('button', { type: 'button', onclick: () => act({ type: 'pause_tournament', paused: true }, 'Paused: you will not be paired until you come back.') }, 'Pause'));
+      buttons.push(h('button', { type: 'button', onclick: () => act({ type: 'withdraw_tournament' }, 'You withdrew; your points stay in the table.') }, 'Withdraw'));
+      if (typeof Notification !== 'undefined' && Notification.permission === 'default') {
+        buttons.push(h('button', { type: 'button', class: 'quiet', onclick: () => Notification.requestPermission().then(() => render()) }, 'Notify me when my race starts'));
+      }
+    }
+    if (view.current_race) buttons.push(h('a', { href: roomHref(location, view.current_race), class: 'button' }, 'Go to your race'));
+    return buttons;
+  }
+
+  function row(entry) {
+    return {
+      attributes: { class: entry.player_id === session.playerId ? 'me' : '', dataset: { playerId: entry.player_id, rank: entry.rank, points: entry.points } },
+      cells: [String(entry.rank), playerLink(location, entry.player_id, entry.name),
+        view.tournament.kind === 'arena' ? `${entry.points}${entry.on_streak ? ' \uD83D\uDD25' : ''}` : String(entry.solved),
+        String(entry.races), String(entry.moves), formatDuration(entry.time_ms),
+        view.tournament.phase === 'finished' && entry.status !== 'withdrawn' ? 'finished' : STATUS_WORDS[entry.status] ?? entry.status],
+    };
+  }
+
+  function render() {
+    if (!view) return;
+    const { tournament, rules } = view;
+    title.textContent = tournament.name;
+    page.dataset.phase = tournament.phase;
+    const when = tournament.phase === 'upcoming' ? `starts ${formatTime(tournament.starts_at)} (${startsIn(tournament.starts_at)})`
+      : tournament.phase === 'running' ? `running until ${formatTime(tournament.ends_at)}` : `ended ${formatTime(tournament.ends_at)}`;
+    const shape = tournament.kind === 'arena' ? `races of up to ${rules.race_size}, ${formatDuration(rules.time_limit_s * 1000)} each${rules.berserk ? ', berserk offered' : ''}`
+      : `${rules.rounds} rounds every ${formatDuration(rules.round_interval_s * 1000)}, heats of ${rules.heat_size}${view.round ? `; round ${view.round} dealt` : ''}`;
+    replace(facts, `${describe(tournament)} · ${when} · ${shape} · ${tournament.entrants} / ${tournament.cap} entrants`);
+    const actionsKey = JSON.stringify([tournament.phase, view.entered, view.me?.status, view.current_race, typeof Notification !== 'undefined' && Notification.permission]);
+    if (actionsKey !== lastActions) {
+      lastActions = actionsKey;
+      replace(actions, ...actionButtons());
+    }
+    const rows = [...view.standings];
+    if (view.me && !rows.some((entry) => entry.player_id === view.me.player_id)) rows.push(view.me);
+    const pointsTitle = tournament.kind === 'arena' ? 'Points' : 'Solved';
+    replace(standings, rows.length ? dataTable('Standings', ['Rank', 'Player', pointsTitle, 'Races', 'Moves', 'Time', 'Status'], rows.map(row))
+      : h('p', {}, 'Nobody has entered yet.'));
+    if (tournament.phase === 'finished' && view.standings.length) {
+      replace(podium, h('section', { class: 'card-panel podium', 'aria-labelledby': 'podium-title' }, h('h2', { id: 'podium-title' }, 'Podium'),
+        h('ol', { 'aria-label': 'Podium' }, view.standings.slice(0, 3).map((entry) => h('li', { dataset: { rank: entry.rank } },
+          h('strong', {}, entry.name), ` \u2014 ${tournament.kind === 'arena' ? `${entry.points} points` : `${entry.solved} solved`}`)))));
+    } else {
+      replace(podium);
+    }
+    replace(reveal, view.commitment ? h('p', { class: 'hint' }, view.deals ? `Deals revealed: ${view.deals.join(', ')} (commitment ${view.commitment.slice(0, 16)}\u2026)`
+      : `The deals are committed (${view.commitment.slice(0, 16)}\u2026) and revealed when the cup is over.`) : null);
+  }
+
+  async function load() {
+    try {
+      view = await session.ask({ type: 'get_tournament', tournament_id: tournamentId, around: session.playerId ?? undefined });
+      render();
+    } catch (error) {
+      replace(standings, notice(error.code === 'unknown_tournament' ? 'There is no such tournament.' : error.message));
+    }
+  }
+
+  return livePage(session, load, () => { if (view?.tournament.phase === 'upcoming') render(); });
+}
+
+/** Your next race is formed: a short tone, and the browser's notification when the page is hidden and allowed. */
+export function announceRace(message) {
+  try {
+    const audio = new AudioContext();
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.frequency.value = 880;
+    gain.gain.value = 0.08;
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.2);
+    tone.onended = () => audio.close();
+  } catch {
+    // no sound here (a browser without Web Audio): the page still opens the race
+  }
+  if (typeof Notification !== 'undefined' && Notification.permission === 'granted' && document.hidden) {
+    new Notification('Your tournament race is ready', { body: `Race ${message.code} starts ${formatTime(message.starts_at)}.`, tag: message.code });
+  }
+}

@@ -1,0 +1,109 @@
+"""A tournament as the store has it, read back whole: what the desk decides over (entries, races, results)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from freecell_arena.core.competition.tournaments.rules import (
+    ACTIVE,
+    ARENA,
+    PAUSED,
+    WITHDRAWN,
+    EntryStatus,
+    TournamentPhase,
+    TournamentRules,
+)
+from freecell_arena.core.competition.tournaments.scoring import Entrant, StandingRow, StoredRace
+from freecell_arena.core.ports.records import TournamentRecord
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTournament:
+    """The tournament's row: its record and the counters processes move by compare-and-set."""
+
+    record: TournamentRecord
+    entrants: int = 0
+    wave: int = 0
+    standings_seq: int = 0
+    standings: tuple[StandingRow, ...] = ()
+    final: bool = False
+    reveal: Mapping[str, Any] | None = None
+
+    @property
+    def rules(self) -> TournamentRules:
+        return TournamentRules.from_json(self.record.rules)
+
+    @property
+    def tournament_id(self) -> str:
+        return self.record.tournament_id
+
+    def phase(self, now: datetime) -> TournamentPhase:
+        if self.final:
+            return "finished"
+        return "upcoming" if now < self.record.starts_at else "running"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentSnapshot:
+    """A tournament with its entries and races (and their results), read back in one go."""
+
+    stored: StoredTournament
+    entries: Mapping[str, Entrant] = field(default_factory=dict)
+    races: tuple[StoredRace, ...] = ()
+    excluded: frozenset[str] = frozenset()
+    """Players whose results no longer count (a moderator's sanction): they leave the table, and nobody's placing
+    counts them. The store fills it from what moderation voided (`TournamentReads.snapshot`)."""
+    seated: frozenset[str] = frozenset()
+    """Entrants the store seats in a live room as a player (a lobby, a countdown, a race), whichever process holds
+    it: a friend's lobby on another process too. Not free: neither paired nor seated in a cup's round."""
+
+    @property
+    def rules(self) -> TournamentRules:
+        return self.stored.rules
+
+    @property
+    def tournament_id(self) -> str:
+        return self.stored.tournament_id
+
+    def running_race_of(self, player_id: str) -> StoredRace | None:
+        """The player's race that is not over yet (counting down or running)."""
+        return next((race for race in self.races if not race.finished and player_id in race.members), None)
+
+    def busy(self) -> set[str]:
+        return {player_id for race in self.races if not race.finished for player_id in race.members}
+
+    def last_race_of(self, player_id: str) -> StoredRace | None:
+        mine = [race for race in self.races if player_id in race.members]
+        return max(mine, key=lambda race: (race.wave, race.formed_at), default=None)
+
+    def absent(self, entrant: Entrant) -> bool:
+        """An entrant who made no move in their last race (or left it before the start) is not paired again until
+        they come back (`pause_tournament` with `paused` false): a player who went away does not lose race after
+        race, nor hold others up. Their table row reads `paused`."""
+        race = self.last_race_of(entrant.player_id)
+        if race is None or not race.finished or race.finished_at is None:
+            return False
+        result = next((result for result in race.results if result.player_id == entrant.player_id), None)
+        came_back = entrant.status_at is not None and entrant.status_at > race.finished_at
+        return (result is None or (result.moves == 0 and result.outcome != "won")) and not came_back
+
+    def status_of(self, entrant: Entrant) -> EntryStatus:
+        if entrant.status == ACTIVE and self.rules.kind == ARENA and self.absent(entrant):
+            return PAUSED
+        return entrant.status
+
+    def over(self, now: datetime) -> bool:
+        """Nothing more will happen: an arena past its end (or a cup past its last round) with every race over."""
+        rules, record = self.rules, self.stored.record
+        if any(not race.finished for race in self.races):
+            return False
+        if rules.kind == ARENA:
+            return now >= record.ends_at
+        return self.stored.wave >= rules.rounds and now >= rules.round_at(record.starts_at, rules.rounds - 1)
+
+    def withdrawn(self, player_id: str) -> bool:
+        entry = self.entries.get(player_id)
+        return entry is not None and entry.status == WITHDRAWN

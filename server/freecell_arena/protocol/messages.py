@@ -71,6 +71,9 @@ class ErrorCode(StrEnum):
     not_saved = "not_saved"
     not_yours = "not_yours"
     last_passkey = "last_passkey"
+    not_allowed = "not_allowed"
+    banned = "banned"
+    already_reported = "already_reported"
 
 
 class Message(BaseModel):

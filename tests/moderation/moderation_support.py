@@ -50,12 +50,7 @@ class Site:
     async def saved(self, name: str) -> ArenaClient:
         """A player saved with a passkey (a software authenticator), as the account page does it."""
         client = await self.player(name)
-        options = await client.request({"type": "passkey_begin", "ceremony": "save"})
-        assert options["type"] == "passkey_options", options
-        _, response = SoftwareAuthenticator().create(json.dumps(options["options"]), self.origin)
-        account = await client.request({"type": "passkey_finish", "ceremony": "save",
-                                        "credential": json.loads(response), "label": "test"})  # fmt: skip
-        assert account["type"] == "account" and account["saved"], account
+        await save(client, self.origin)
         return client
 
     async def close(self) -> None:
@@ -98,6 +93,16 @@ class Site:
         assert (await play(client, deal.solution, self.clock, 2.0))["status"] == "won"
         await self.server.writer.flush()
         return str(started["game"]["game_id"])
+
+
+async def save(client: ArenaClient, origin: str) -> None:
+    """Save the player with a new passkey (a software authenticator) through the protocol's ceremony."""
+    options = await client.request({"type": "passkey_begin", "ceremony": "save"})
+    assert options["type"] == "passkey_options", options
+    _, response = SoftwareAuthenticator().create(json.dumps(options["options"]), origin)
+    account = await client.request({"type": "passkey_finish", "ceremony": "save",
+                                    "credential": json.loads(response), "label": "test"})  # fmt: skip
+    assert account["type"] == "account" and account["saved"], account
 
 
 async def command(*args: str) -> tuple[int, str, str]:

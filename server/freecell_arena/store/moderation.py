@@ -10,8 +10,7 @@ leaves every derived number as `freecell-arena audit` recomputes it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func, insert, or_, select, update
@@ -19,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from freecell_arena.core.accounts.names import key_hashes
+from freecell_arena.core.moderation.ports import Acted, RankedGame, StoredReport, TokenAge
 from freecell_arena.core.moderation.rules import (
     REPORT_WINDOW,
     Person,
@@ -27,6 +27,7 @@ from freecell_arena.core.moderation.rules import (
     check_action,
     check_moderator,
     check_report,
+    neutral_name,
     new_report_id,
 )
 from freecell_arena.core.moderation.sanctions import RECOMPUTING, Act, InForce, LoggedAction, Sanctions
@@ -67,52 +68,6 @@ moves = table_of(Move)
 OPEN = "open"
 ACTED = "acted"
 DISMISSED = "dismissed"
-
-
-@dataclass(frozen=True, slots=True)
-class Acted:
-    """An applied action: its log entry, and the session and bot tokens a ban revoked (their connections close)."""
-
-    entry: LoggedAction
-    revoked: list[str] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class StoredReport:
-    report_id: str
-    reporter_id: str | None
-    target_id: str
-    reason: str
-    text: str
-    source: str
-    game_id: str | None
-    created_at: datetime
-    status: str
-
-
-@dataclass(frozen=True, slots=True)
-class RankedGame:
-    """A finished ranked game with its moves: what the evidence is computed from."""
-
-    game_id: str
-    variant: str
-    seed: int
-    daily_day: date | None
-    started_at: datetime
-    outcome: str
-    player_moves: int
-    time_ms: int
-    board: str | None
-    flagged: str | None
-    moves: list[MoveRecord]
-
-
-@dataclass(frozen=True, slots=True)
-class TokenAge:
-    kind: str
-    created_at: datetime
-    last_used_at: datetime | None
-    revoked: bool
 
 
 def _entry(row: Any) -> LoggedAction:
@@ -310,7 +265,7 @@ class ModerationStore:
                                                 .where(players.c.id == target_id))).scalar_one())  # fmt: skip
         saved = (await connection.execute(select(claimed.c.player_id).where(claimed.c.player_id == target_id))).first()
         if lifted is None:
-            placeholder = f"Player {target_id[-6:]}"
+            placeholder = neutral_name(target_id)
             keys = sorted(key_hashes(current))
             taken = set((await connection.execute(select(retired.c.key_hash).where(retired.c.key_hash.in_(keys))))
                         .scalars())  # fmt: skip
@@ -439,16 +394,21 @@ class ModerationStore:
                                      games.c.ranked == True)  # noqa: E712
                  .order_by(games.c.finished_at.desc(), games.c.id.desc()).limit(limit))  # fmt: skip
         async with self.engine.connect() as connection:
-            rows = (await connection.execute(query)).all()
-            found: list[RankedGame] = []
-            for row in rows:
-                played = (await connection.execute(select(moves).where(moves.c.game_id == row.id)
-                                                   .order_by(moves.c.index))).all()  # fmt: skip
-                made = [MoveRecord(row.id, move._mapping["index"], move.notation, move.at) for move in played]
-                found.append(RankedGame(row.id, row.variant, row.seed, row.daily_day, row.started_at, row.outcome,
-                                        row.player_moves or 0, row.time_ms or 0, row.board, row.flagged,
-                                        made))  # fmt: skip
-        return found
+            return await _with_moves(connection, (await connection.execute(query)).all())
+
+    async def game_moves(self, game_id: str) -> RankedGame | None:
+        """One finished game with its moves (a win the server screens for a program's rhythm)."""
+        query = select(games).where(games.c.id == game_id, games.c.outcome.is_not(None))
+        async with self.engine.connect() as connection:
+            found = await _with_moves(connection, (await connection.execute(query)).all())
+        return found[0] if found else None
+
+    async def names_of(self, player_ids: Sequence[str]) -> dict[str, str]:
+        if not player_ids:
+            return {}
+        query = select(players.c.id, players.c.display_name).where(players.c.id.in_(sorted(set(player_ids))))
+        async with self.engine.connect() as connection:
+            return {row.id: row.display_name for row in await connection.execute(query)}
 
     async def owner_of(self, game_id: str) -> str | None:
         """The player of a finished ranked game (what a void names)."""
@@ -472,6 +432,17 @@ class ModerationStore:
     async def sanctions(self) -> Sanctions:
         async with self.engine.connect() as connection:
             return await sanctions_in_force(connection)
+
+
+async def _with_moves(connection: AsyncConnection, rows: Sequence[Any]) -> list[RankedGame]:
+    found: list[RankedGame] = []
+    for row in rows:
+        played = (await connection.execute(select(moves).where(moves.c.game_id == row.id)
+                                           .order_by(moves.c.index))).all()  # fmt: skip
+        made = [MoveRecord(row.id, move._mapping["index"], move.notation, move.at) for move in played]
+        found.append(RankedGame(row.id, row.variant, row.seed, row.daily_day, row.started_at, row.outcome,
+                                row.player_moves or 0, row.time_ms or 0, row.board, row.flagged, made))  # fmt: skip
+    return found
 
 
 async def _count(connection: AsyncConnection, who: Any, since: datetime) -> int:

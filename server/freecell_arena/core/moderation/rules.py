@@ -17,7 +17,7 @@ from freecell_arena.core.moderation.sanctions import OPERATOR, Act, InForce
 from freecell_arena.protocol.messages import ErrorCode
 
 __all__ = ["Person", "Refusal", "ReportReason", "check_action", "check_moderator", "check_reason", "check_report",
-           "new_report_id"]  # fmt: skip
+           "neutral_name", "new_report_id"]  # fmt: skip
 
 REASON_MIN = 3
 """A reason says something: at least this many characters (a moderator's required reason)."""
@@ -123,3 +123,8 @@ def check_report(reporter: Person, target: Person | None, *, filed_today: int, f
 
 def new_report_id() -> str:
     return new_id("rep")
+
+
+def neutral_name(player_id: str) -> str:
+    """The name a renamed player goes by until they choose another: nobody's choice, and nobody else's."""
+    return f"Player {player_id[-6:]}"

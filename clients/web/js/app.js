@@ -20,6 +20,7 @@ const PAGES = {
   account: () => import('./pages/account.js').then((module) => module.accountPage),
   player: () => import('./pages/player.js').then((module) => module.playerPage),
   review: () => import('./pages/review.js').then((module) => module.reviewPage),
+  mod: () => import('./pages/mod.js').then((module) => module.modPage),
 };
 
 const CONNECTION_WORDS = {
@@ -38,6 +39,7 @@ class App {
     this.session.subscribe((reason) => {
       if (reason === 'connection' || reason === 'welcome') this.showConnection();
       if (reason === 'connection' && ['refused', 'signed_out'].includes(this.session.state)) this.askName(); // another name, or a passkey
+      if (reason === 'name_replaced') this.askNewName();
     });
     window.addEventListener('popstate', () => this.show());
     window.addEventListener('hashchange', () => this.show());
@@ -67,6 +69,14 @@ class App {
   navigate(href) {
     if (href !== window.location.pathname + window.location.search + window.location.hash) history.pushState(null, '', href);
     this.show();
+  }
+
+  /** A moderator replaced our name: a banner above the page asks for another. */
+  askNewName() {
+    import('./moderation.js').then(({ nameChooser }) => {
+      const banner = nameChooser(this.session, this.session.nameReplaced, () => { banner.remove(); this.showConnection(); });
+      this.main.before(banner);
+    });
   }
 
   showConnection() {

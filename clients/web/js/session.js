@@ -215,6 +215,17 @@ export class Session {
     }
   }
 
+  /** A moderator replaced this player's name: the app asks for another (`js/moderation.js`). */
+  on_name_replaced(message) {
+    this.nameReplaced = message.name;
+    this.identity.save({ name: message.name });
+  }
+
+  on_name_chosen(message) {
+    this.nameReplaced = null;
+    this.identity.save({ name: message.name });
+  }
+
   on_left_room() {
     this.room = null;
     this.raceOver = null;

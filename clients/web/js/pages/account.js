@@ -73,6 +73,7 @@ export function accountPage(main, { session, location, home }) {
       h('section', { class: 'card-panel' },
         h('p', {}, 'Saved player ', h('strong', { dataset: { claimedName: '' } }, account.name),
           ': the name is yours (claimed).'),
+        account.moderator ? h('p', {}, 'You are a moderator: ', h('a', { href: '/mod' }, 'the moderators\u2019 console')) : null,
         unavailableNote(unavailable),
         h('div', { class: 'actions' },
           h('button', { type: 'button', onclick: () => signOut(false) }, 'Sign out here'),

@@ -28,8 +28,11 @@ async def test_mark_void_and_lift_are_derived_again_and_the_audit_replays_them(s
     assert {row[1] for row in humans_daily} == {cheat.player_id, victim.player_id}, "both on the humans' daily"
     assert (clean["daily_ranks"][0][3], clean["daily_ranks"][0][1]) == (cheat.player_id, False), "the pacer first"
 
+    assert (await cheat.request({"type": "get_player"}))["variants"][0]["streak"] == 1
     code, out, err = await mod(url, "mark", cheat.player_id, "--reason", "paces itself like a program")
     assert code == 0, err
+    page = await cheat.request({"type": "get_player"})
+    assert page["variants"][0]["streak"] == 0 and "playing with help" in page["notice"], "their streak stops counting"
     mark_number = out.split()[0].lstrip("#")
     marked = await derived(url)
     boards = {row[0] for row in marked["entries"] if row[1] == cheat.player_id}
@@ -53,6 +56,8 @@ async def test_mark_void_and_lift_are_derived_again_and_the_audit_replays_them(s
 
     code, out, err = await mod(url, "lift", mark_number, "--reason", "appeal upheld")
     assert code == 0, err
+    page = await cheat.request({"type": "get_player"})
+    assert page["variants"][0]["streak"] == 1 and page["notice"] is None
     lifted = await derived(url)
     assert {name: rows for name, rows in lifted.items() if name != "changes"} == {
         name: rows for name, rows in clean.items() if name != "changes"}, "the lift gives back exactly what was there"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 from freecell_arena.core.clock import Clock
@@ -357,12 +357,18 @@ class WinScreen:
     async def flush(self) -> None:
         await self.writer.flush()
 
-    async def submit_many(self, records: Sequence[Record]) -> None:
-        await self.writer.submit_many(records)
+    def submit_many(self, records: Sequence[Record]) -> Coroutine[Any, Any, None]:
+        """The writer's own coroutine for a move (no frame of ours on its path); a human's ranked win that passed
+        the floor is looked at again once it is stored."""
         for record in records:
             if type(record) is ResultRecord and record.claim is not None and record.flag is None and is_human_board(
                     record.claim.board):
-                self._checks.spawn(self._screen(record.game_id, record.claim.player_id))
+                return self._stored_then_screened(records, record.game_id, record.claim.player_id)
+        return self.writer.submit_many(records)
+
+    async def _stored_then_screened(self, records: Sequence[Record], game_id: str, player_id: str) -> None:
+        await self.writer.submit_many(records)
+        self._checks.spawn(self._screen(game_id, player_id))
 
     async def _screen(self, game_id: str, player_id: str) -> None:
         try:

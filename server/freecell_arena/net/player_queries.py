@@ -88,11 +88,17 @@ class PlayerQueries:
         for variant_id in sorted({*stats, *rated}):
             history = await self.store.ratings.history(player_id, variant_id, ladder, HISTORY_POINTS)
             days = await self.store.profiles.daily_days(player_id, variant_id)
-            won = counted_days(days.won, (), marked is not None)
+            won = await self._counted(player_id, variant_id, days, marked is not None)
             variants.append(player_variant(stats.get(variant_id) or no_games(variant_id), rated.get(variant_id),
                                            history, streak(won, today)))  # fmt: skip
         return PlayerMessage(id=request.id, player_id=player_id, name=player.display_name, bot=player.bot,
                              variants=variants, notice=marked)  # fmt: skip
+
+    async def _counted(self, player_id: str, variant: str, days: DailyDays, marked: bool) -> frozenset[date]:
+        """The won days a streak counts: none while the player is marked, never a void game's day."""
+        if not days.won:
+            return days.won
+        return counted_days(days.won, await self.store.moderation.void_days(player_id, variant), marked)
 
     async def _marked(self, player_id: str) -> str | None:
         """The page's notice when a moderator marked the player as playing with help (their streaks stop counting)."""
@@ -111,8 +117,8 @@ class PlayerQueries:
             if date(*month, 1) > today:
                 raise Refusal(ErrorCode.invalid_message, "that month has not begun")
         days: DailyDays = await self.store.profiles.daily_days(player_id, variant.id)
-        if await self._marked(player_id) is not None:  # a marked player's streak stops counting
-            days = DailyDays(won=counted_days(days.won, (), True), played=days.played)
+        counted = await self._counted(player_id, variant.id, days, await self._marked(player_id) is not None)
+        days = DailyDays(won=counted, played=days.played)
         return streak_message(variant.id, player_id, days, today, month, request.id)
 
     async def review(self, request: ReviewRequest, _requester: str | None) -> ReviewMessage:

@@ -10,7 +10,7 @@ leaves every derived number as `freecell-arena audit` recomputes it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, insert, or_, select, update
@@ -409,6 +409,14 @@ class ModerationStore:
         query = select(players.c.id, players.c.display_name).where(players.c.id.in_(sorted(set(player_ids))))
         async with self.engine.connect() as connection:
             return {row.id: row.display_name for row in await connection.execute(query)}
+
+    async def void_days(self, player_id: str, variant: str) -> frozenset[date]:
+        """The days of the player's void daily games in a variant (they count for no streak)."""
+        query = (select(games.c.daily_day).join(sanctions, sanctions.c.game_id == games.c.id)
+                 .where(sanctions.c.player_id == player_id, sanctions.c.kind == Act.VOID.value,
+                        games.c.variant == variant, games.c.daily_day.is_not(None)))  # fmt: skip
+        async with self.engine.connect() as connection:
+            return frozenset((await connection.execute(query)).scalars())
 
     async def owner_of(self, game_id: str) -> str | None:
         """The player of a finished ranked game (what a void names)."""

@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
-import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
@@ -14,7 +12,7 @@ from typing import Any
 from arena_client import ArenaClient, connect_player
 from authenticator import SoftwareAuthenticator
 from boards_helpers import ManualClock, play, winning_moves
-from serverprocess import REPO, server_env
+from serverprocess import run_command
 from sqlalchemy import pool, text
 
 from freecell_arena.core.records import daily
@@ -22,7 +20,6 @@ from freecell_arena.net.app import ArenaServer
 from freecell_arena.store.engine import create_engine
 
 DAILY_SECRET = "a test secret for moderation"
-COMMAND_TIMEOUT_S = 90
 
 
 @dataclass
@@ -105,29 +102,12 @@ async def save(client: ArenaClient, origin: str) -> None:
     assert account["type"] == "account" and account["saved"], account
 
 
-async def command(*args: str) -> tuple[int, str, str]:
-    """`freecell-arena ARGS` as a real process: exit code, stdout, stderr."""
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "freecell_arena", *args, cwd=REPO, env=server_env(),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        async with asyncio.timeout(COMMAND_TIMEOUT_S):
-            out, err = await process.communicate()
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
-    assert process.returncode is not None
-    return process.returncode, out.decode(), err.decode()
-
-
 async def mod(database_url: str, *args: str) -> tuple[int, str, str]:
-    return await command("mod", "--database-url", database_url, *args)
+    return await run_command("mod", "--database-url", database_url, *args)
 
 
 async def audit(database_url: str) -> tuple[int, str, str]:
-    return await command("audit", "--database-url", database_url)
+    return await run_command("audit", "--database-url", database_url)
 
 
 async def sql(database_url: str, statement: str, **values: Any) -> list[Any]:

@@ -50,6 +50,23 @@ def server_env(**extra: str) -> dict[str, str]:
     return env
 
 
+async def run_command(*args: str, timeout: float = 90.0) -> tuple[int, str, str]:
+    """`freecell-arena ARGS` as a real process (this interpreter, the checkout's code): exit code, stdout, stderr."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "freecell_arena", *args, cwd=REPO, env=server_env(),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        async with asyncio.timeout(timeout):
+            out, err = await process.communicate()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
 async def spawn(args: list[str], cwd: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "freecell_arena", *args,

@@ -9,7 +9,8 @@ leaves every derived number as `freecell-arena audit` recomputes it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
@@ -465,11 +466,42 @@ async def _name(connection: AsyncConnection, player_id: str, name: str, saved: b
                                  .values(name=name, claimed_at=now))  # fmt: skip
 
 
+@dataclass(frozen=True, slots=True)
+class Touched:
+    """What a mark, a void or their lift touches: the player, the game (a void's) or None (all of theirs), the
+    rooms of those games by variant, and the sanctions in force once the action is applied."""
+
+    player_id: str
+    game_ids: Sequence[str] | None
+    rooms_by_variant: dict[str, set[str]]
+    sanctions: Sanctions
+    now: datetime
+
+
+Derivation = Callable[[AsyncConnection, Touched], Awaitable[None]]
+"""One kind of derived number made again after a sanction, in the sanction's transaction."""
+
+
+async def _boards_and_days(connection: AsyncConnection, touched: Touched) -> None:
+    days = await place_games(connection, touched.player_id, touched.sanctions, touched.game_ids)
+    await close_days(connection, days)
+
+
+async def _ratings(connection: AsyncConnection, touched: Touched) -> None:
+    for variant, room_ids in sorted(touched.rooms_by_variant.items()):
+        await rate_again(connection, variant, room_ids, touched.sanctions, touched.now)
+
+
+DERIVED_AGAIN: list[Derivation] = [_boards_and_days, _ratings]
+"""Everything a sanction derives again, in order. The hook for what counts results besides boards and ratings:
+tournaments' standings (issue 31) append theirs here, derived with `core.moderation.sanctions` (`game_board`,
+`counted_results`) so a marked player's or a void game's results count there as they do on the boards, and add
+their check to the audit beside `core.moderation.audit`."""
+
+
 async def _derive_again(connection: AsyncConnection, target_id: str, scope: Sequence[str] | None,
                         rooms_by_variant: dict[str, set[str]], now: datetime) -> None:  # fmt: skip
-    """Boards, ratings and closed days as the sanctions in force (this action's included) make them."""
-    held = await sanctions_in_force(connection)
-    days = await place_games(connection, target_id, held, scope)
-    for variant, room_ids in sorted(rooms_by_variant.items()):
-        await rate_again(connection, variant, room_ids, held, now)
-    await close_days(connection, days)
+    """Every derived number as the sanctions in force (this action's included) make them (`DERIVED_AGAIN`)."""
+    touched = Touched(target_id, scope, rooms_by_variant, await sanctions_in_force(connection), now)
+    for derive in DERIVED_AGAIN:
+        await derive(connection, touched)

@@ -71,6 +71,8 @@ async def test_a_moderator_cannot_sanction_themselves_another_moderator_or_nobod
                                             "reason": "testing the limits", "public_reason": "x",
                                             "game_id": "g_0000000000000000"})  # fmt: skip
             assert refused["type"] == "error" and refused["code"] in (code, "unknown_game"), refused
+    unknown = await warden.request({"type": "mod_evidence", "player_id": "p_ffffffffffffffff"})
+    assert unknown["code"] == "unknown_player"
     forged = await warden.request({"type": "mod_action", "action": "mark", "player_id": "x" * 65, "reason": "long"})
     assert forged["code"] == "invalid_message", "an id longer than any id is refused before anything is read"
     no_reason = await warden.request({"type": "mod_action", "action": "mark", "player_id": colleague.player_id,

@@ -134,6 +134,10 @@ async def test_report_from_the_standings_then_a_moderator_marks_and_lifts(
         assert await rating_of(vera.page, base, vera_id) == before_race, "Vera's rating is restored"
         await vera.page.goto(f"{base}/#/player/{pacer.player_id}")
         await expect(vera.page.locator(".mod-notice")).to_contain_text("playing with help")
+        await vera.page.goto(base + "/#/account")
+        acted_on = vera.page.locator('.my-reports [data-status="acted_on"]')
+        await expect(acted_on).to_contain_text("Acted on by a moderator")
+        await expect(vera.page.locator(".my-reports")).not_to_contain_text(REPORT_TEXT)
         await vera.page.goto(base + "/mod")
         await expect(vera.page.get_by_text("The console is for moderators.")).to_be_visible()
 

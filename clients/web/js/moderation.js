@@ -5,7 +5,7 @@
  * later sees that it was acted on, never how (`get_my_reports`).
  */
 
-import { field, h, replace } from './dom.js';
+import { dataTable, field, formatTime, h, replace } from './dom.js';
 
 const REASONS = [['help', 'Playing with help, or a program'], ['name', 'Offensive name'], ['other', 'Something else']];
 
@@ -56,4 +56,18 @@ export function nameChooser(session, replaced, done) {
   return h('form', { class: 'card-panel name-replaced', 'aria-label': 'Choose a new name', onsubmit: choose },
     h('p', {}, `A moderator replaced your name: you are "${replaced}" for now. Choose a new name.`),
     field('New name', input), h('button', { type: 'submit' }, 'Save name'), status);
+}
+
+const STATUS_WORDS = { received: 'Received', acted_on: 'Acted on by a moderator', closed: 'Closed without action' };
+
+/** The account page's "Your reports": what became of each (never what was done). */
+export function myReportsSection(session) {
+  const section = h('section', { class: 'card-panel my-reports', 'aria-labelledby': 'my-reports-title' }, h('h2', { id: 'my-reports-title' }, 'Your reports'));
+  session.ask({ type: 'get_my_reports' }).then((reply) => {
+    section.append(reply.reports.length ? dataTable('Your reports', ['Player', 'Reason', 'Sent', 'What became of it'],
+      reply.reports.map((report) => ({ attributes: { dataset: { reportId: report.report_id, status: report.status } },
+        cells: [report.name, REASONS.find(([value]) => value === report.reason)?.[1] ?? report.reason, formatTime(report.at), STATUS_WORDS[report.status]] })))
+      : h('p', { class: 'hint' }, 'You have reported nobody.'));
+  }).catch((error) => section.append(h('p', { class: 'form-error' }, error.message)));
+  return section;
 }

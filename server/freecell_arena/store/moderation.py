@@ -50,7 +50,7 @@ from freecell_arena.store.models import (
     Sanction,
     table_of,
 )
-from freecell_arena.store.moderation_derive import close_days, place_games, rate_again, rated_variants
+from freecell_arena.store.moderation_derive import close_days, place_games, played_variants, rate_again, rated_variants
 from freecell_arena.store.sanction_reads import lock_ratings, sanctions_in_force
 
 players = table_of(Player)
@@ -221,7 +221,8 @@ class ModerationStore:
             game_id = lifted.game_id
         scope = [game_id] if kind is Act.VOID and game_id else None
         rooms_by_variant = await rated_variants(connection, target_id, scope) if kind in RECOMPUTING else {}
-        await lock_ratings(connection, rooms_by_variant)  # before the log's head moves: races being rated wait
+        if kind in RECOMPUTING:  # before the log's head moves: races of theirs being rated wait, then count again
+            await lock_ratings(connection, await played_variants(connection, target_id))
         detail: dict[str, Any] = {}
         if kind is Act.RENAME:
             detail = await self._rename(connection, target_id, lifted, now)

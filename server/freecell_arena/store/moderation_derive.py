@@ -124,6 +124,13 @@ async def rated_variants(connection: AsyncConnection, player_id: str,
     return found
 
 
+async def played_variants(connection: AsyncConnection, player_id: str) -> set[str]:
+    """Every variant the player has a game in, running ones included: the ratings a sanction on them must hold
+    still (a race of theirs that ends meanwhile waits, then counts them as the sanction says)."""
+    query = select(games.c.variant).where(games.c.player_id == player_id).distinct()
+    return set((await connection.execute(query)).scalars())
+
+
 async def rate_again(connection: AsyncConnection, variant: str, touched: Collection[str], sanctions: Sanctions,
                      now: datetime) -> int:  # fmt: skip
     """Rate the variant's races again from the first race in `touched` on (by finish); returns how many races were

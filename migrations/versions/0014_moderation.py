@@ -7,7 +7,7 @@
 - retired_names: the keys of names a moderator replaced, never claimable again.
 
 Revision ID: 0014
-Revises: 0009
+Revises: 0012
 Create Date: 2026-11-27 21:30:00+00:00
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0014"
-down_revision: str | Sequence[str] | None = "0009"
+down_revision: str | Sequence[str] | None = "0012"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

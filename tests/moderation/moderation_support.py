@@ -68,7 +68,7 @@ class Site:
         for loser in losers:
             await loser.expect("race_started", code=code)
             assert (await loser.request({"type": "resign"}))["type"] == "game_over"
-        assert (await play(winner, winning_moves("freecell", game["seed"]), self.clock, 2.0))["status"] == "won"
+        assert (await play(winner, winning_moves("freecell", int(game["seed"])), self.clock, 2.0))["status"] == "won"
         await winner.expect("race_ratings", code=code)
         await self.server.writer.flush()
         return str(code)

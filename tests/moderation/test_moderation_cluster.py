@@ -75,7 +75,7 @@ async def test_a_mark_during_a_running_race_takes_effect_when_it_ends_once(
             assert code == 0, err
             assert (await victim.request({"type": "resign"}))["type"] == "game_over"
             assert (await third.request({"type": "resign"}))["type"] == "game_over"
-            for action in solve_par("freecell", game["seed"], 10).line:  # at a pace the fair-play screen passes
+            for action in solve_par("freecell", int(game["seed"]), 10).line:  # at a pace the fair-play screen passes
                 await asyncio.sleep(PACE_S)
                 assert (await cheat.request({"type": "move", "move": action}))["type"] == "move_accepted"
             rated = await victim.expect("race_ratings", code=room, timeout=15)

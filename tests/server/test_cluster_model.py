@@ -40,6 +40,7 @@ from hypothesis.stateful import (
     RuleBasedStateMachine,
     initialize,
     invariant,
+    precondition,
     rule,
     run_state_machine_as_test,
 )
@@ -237,16 +238,15 @@ class ClusterModel(RuleBasedStateMachine):
         options = RoomOptions(countdown_s=countdown, time_limit_s=limit, max_players=3)
         self.request(name, CreateRoomRequest(variant="freecell", deal=1, options=options))
 
+    def lobbies(self) -> list[str]:
+        """The lobbies either process holds (what a friend's link names), in the order they came into memory."""
+        return list(dict.fromkeys(code for process in self.processes for code, room in process.arena.rooms.items()
+                                  if room.status == "lobby"))  # fmt: skip
+
+    @precondition(lambda self: bool(self.lobbies()))
     @rule(name=st.sampled_from(NAMES), data=st.data())
     def join(self, name: str, data: st.DataObject) -> None:
-        codes = self.codes_known()
-        if codes:
-            self.request(name, JoinRoomRequest(code=data.draw(st.sampled_from(codes))))
-
-    def codes_known(self) -> list[str]:
-        """The rooms either process holds, in the order they came into memory (room codes are random: an order
-        by code would make the same draws pick other rooms when Hypothesis replays an example)."""
-        return list(dict.fromkeys(code for process in self.processes for code in process.arena.rooms))
+        self.request(name, JoinRoomRequest(code=data.draw(st.sampled_from(self.lobbies()))))
 
     @rule(name=st.sampled_from(NAMES))
     def leave(self, name: str) -> None:
@@ -276,33 +276,39 @@ class ClusterModel(RuleBasedStateMachine):
             game = process.arena.state.current_game(self.ids[name])
             if game is None or not game.running:
                 return
-            legal = list(game.game.board.legal_moves())
+            legal = list(game.game.board.legal_moves)
             if not legal:
                 return
             self.request(name, MoveRequest(move=format_move(game.variant, legal[pick % len(legal)])))
 
     # ------------------------------------------------------------------ time
 
-    @rule(process=st.integers(0, 1), seconds=st.sampled_from([0.5, 1.0, 2.5, 6.0]))
-    def tick(self, process: int, seconds: float) -> None:
-        """Time passes; the process's tick: countdowns end, races out of time or done are settled from the store
-        (shared), picked-up lobbies ask who is still there."""
+    @rule(first=st.integers(0, 1), seconds=st.sampled_from([0.5, 1.0, 2.5, 6.0]))
+    def tick(self, first: int, seconds: float) -> None:
+        """Time passes, and both processes tick (`first` first): countdowns end, races out of time or done are
+        settled from the store (shared), picked-up lobbies ask who is still there. Both processes may so begin or
+        finish the same race at once (the keeper, and the other after its grace)."""
         self.clock.instant += timedelta(seconds=seconds)
-        here = self.processes[process]
-        here.in_flight.extend(here.arena.tick())
-        for code in here.arena.replica.take_due():
-            self.run(here.bridge._settle(code))
-        here.bridge.call_rolls()
-        self.carry(here)
+        for here in (self.processes[first], self.processes[1 - first]):
+            here.in_flight.extend(here.arena.tick())
+            for code in here.arena.replica.take_due():
+                self.run(here.bridge._settle(code))
+            here.bridge.call_rolls()
+            self.carry(here)
 
     # ------------------------------------------------------------------ the store
 
+    def writing(self) -> bool:
+        return any(here.in_flight for here in self.processes)
+
+    @precondition(writing)
     @rule(process=st.integers(0, 1))
     def commit(self, process: int) -> None:
         """The oldest write of the process gets the store's answer."""
         here = self.processes[process]
-        if here.in_flight:
-            self.commit_one(here)
+        if not here.in_flight:
+            here = self.processes[1 - process]
+        self.commit_one(here)
 
     def commit_one(self, here: Process) -> None:
         effect = here.in_flight.pop(0)
@@ -336,25 +342,32 @@ class ClusterModel(RuleBasedStateMachine):
 
     # ------------------------------------------------------------------ the bus
 
+    def carrying(self) -> bool:
+        return any(here.inbox for here in self.processes)
+
+    def inbox_of(self, process: int) -> Process:
+        here = self.processes[process]
+        return here if here.inbox else self.processes[1 - process]
+
+    @precondition(carrying)
     @rule(process=st.integers(0, 1), pick=st.integers(0, 3))
     def deliver(self, process: int, pick: int) -> None:
         """An event reaches the process (not always the oldest: a late one)."""
-        here = self.processes[process]
-        if here.inbox:
-            channel, data = here.inbox.pop(pick % len(here.inbox))
-            self.run(here.bridge._on_message(channel, data))
-            self.carry(here)  # a roll call's answers
+        here = self.inbox_of(process)
+        channel, data = here.inbox.pop(pick % len(here.inbox))
+        self.run(here.bridge._on_message(channel, data))
+        self.carry(here)  # a roll call's answers
 
+    @precondition(carrying)
     @rule(process=st.integers(0, 1), pick=st.integers(0, 3))
     def lose(self, process: int, pick: int) -> None:
         """Redis drops an event (pub/sub is at most once)."""
-        here = self.processes[process]
-        if here.inbox:
-            channel, _ = here.inbox.pop(pick % len(here.inbox))
-            topic = channel.decode().partition(":")[2]
-            code = topic.partition(":")[2]
-            if topic.startswith("room:") and code not in here.missed:
-                here.missed.append(code)
+        here = self.inbox_of(process)
+        channel, _ = here.inbox.pop(pick % len(here.inbox))
+        topic = channel.decode().partition(":")[2]
+        code = topic.partition(":")[2]
+        if topic.startswith("room:") and code not in here.missed:
+            here.missed.append(code)
 
     # ------------------------------------------------------------------ re-reads
 
@@ -373,13 +386,18 @@ class ClusterModel(RuleBasedStateMachine):
             games, players = self.run(load_room(self.store, stored))
             here.reads.append(Read(stored, games, players))
 
+    def reading(self) -> bool:
+        return any(here.reads for here in self.processes)
+
+    @precondition(reading)
     @rule(process=st.integers(0, 1))
     def adopt_read(self, process: int) -> None:
         """The re-read's answer arrives: memory takes it (unless it is older than memory)."""
         here = self.processes[process]
-        if here.reads:
-            read = here.reads.pop(0)
-            here.arena.replica.resync(read.stored, read.games, read.players)
+        if not here.reads:
+            here = self.processes[1 - process]
+        read = here.reads.pop(0)
+        here.arena.replica.resync(read.stored, read.games, read.players)
 
     # ------------------------------------------------------------------ invariants
 
@@ -499,7 +517,7 @@ def test_two_processes_over_one_store_agree_whatever_the_interleaving(
     try:
         run_state_machine_as_test(
             ClusterModel,
-            settings=settings(max_examples=EXAMPLES, stateful_step_count=40, deadline=None, database=None,
+            settings=settings(max_examples=EXAMPLES, stateful_step_count=50, deadline=None, database=None,
                               suppress_health_check=list(HealthCheck)),
         )  # fmt: skip
     finally:

@@ -129,7 +129,7 @@ async def test_a_day_from_commitment_to_reveal(daily_arena: tuple[ArenaServer, M
         assert closed["status"] == "closed" and closed["commitment"] == today["commitment"]
         hashed = f"freecell-arena/daily/v1|freecell|2026-11-22|{closed['seed']}|{closed['nonce']}"
         assert hashlib.sha256(hashed.encode()).hexdigest() == today["commitment"], "commit-reveal holds"
-        game = Game.replay(variant_by_id("freecell"), closed["seed"], closed["solution"], autoplay=True)
+        game = Game.replay(variant_by_id("freecell"), int(closed["seed"]), closed["solution"], autoplay=True)
         assert game.board.is_won() and game.player_moves == closed["par"], "the par is a real solution"
 
         _, season = await http_get(port, "/api/leaderboards/freecell/season?days=7")

@@ -113,7 +113,7 @@ async def test_progress_is_spoiler_free_and_cell_eleven_keeps_its_secrets(arena:
         assert (await host.request({"type": "resign"}))["type"] == "game_over"
         assert (await watcher.request({"type": "resign"}))["type"] == "game_over"
         over = await spectator.expect("race_over", code=code)
-        assert over["seed"] == arena.server.arena.rooms[code].record.seed
+        assert over["seed"] == str(arena.server.arena.rooms[code].record.seed)
         replay = await spectator.request({"type": "get_replay", "game_id": game_id})
         assert replay["type"] == "replay" and len(replay["actions"]) == 6
         await spectator.close()

@@ -51,6 +51,20 @@ async def test_an_unsettled_deal_is_not_stored(pars: ParStore) -> None:
     assert await pars.get("freecell-three-deck", 7, RULES_VERSION) is None
 
 
+async def test_an_ask_that_will_not_wait_is_answered_unknown_and_the_solve_goes_on(pars: ParStore) -> None:
+    """A review over HTTP waits a few seconds at most (its connection's handshake timeout is 10 s): the first ask
+    is answered `unknown` before the worker has started solving, and the solve it began is the one a later ask
+    waits for (and finds stored)."""
+    service = ParService(pars, FixedClock(), budget_s=10)
+    try:
+        hurried = await service.par_of("freecell", 11, wait_s=0)
+        assert hurried.status is ParStatus.UNKNOWN
+        settled = await service.par_of("freecell", 11)
+        assert settled.status is ParStatus.SOLVED and await pars.get("freecell", 11, RULES_VERSION) == settled
+    finally:
+        await service.close()
+
+
 async def test_the_first_stored_par_of_a_deal_is_the_one_kept(pars: ParStore) -> None:
     from freecell_arena.core.records.review import Par
 

@@ -133,7 +133,7 @@ async def rated_race(page: Any, player: Player, friend: ArenaClient, clock: Manu
     await player.start_race()
     started = await friend.expect("race_started", code=code)
     await page.get_by_role("button", name="Resign").click()
-    par = solve_par("freecell", started["game"]["seed"], 10)
+    par = solve_par("freecell", int(started["game"]["seed"]), 10)
     await play(friend, list(par.line), clock, seconds_per_move=2.0)
     await page.locator(".standings-table [data-delta]").first.wait_for()
     await page.locator(".standings").scroll_into_view_if_needed()

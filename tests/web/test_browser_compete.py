@@ -47,7 +47,7 @@ async def test_a_rated_race_in_the_browser_moves_ratings_the_way_the_standings_g
         await player.start_race()
         started = await rival.expect("race_started", code=code)
         await player.page.get_by_role("button", name="Resign").click()
-        par = solve_par("freecell", started["game"]["seed"])  # the server's node budget: the same par
+        par = solve_par("freecell", int(started["game"]["seed"]))  # the server's node budget: the same par
         await play(rival, par.line, clock, seconds_per_move=2.0)
 
         standings = player.page.locator(".standings-table")

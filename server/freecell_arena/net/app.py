@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.frames import CloseCode
 
 from freecell_arena.core.accounts.steps import Revocation
 from freecell_arena.core.arena import Arena
@@ -56,7 +55,7 @@ from freecell_arena.net.rating_sweep import RatingSweeper
 from freecell_arena.net.restore import RESTORES_FOR, adopt_room, restore_for
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.net.web import WebApp
-from freecell_arena.protocol.messages import Message, ReplayRequest, RequestId
+from freecell_arena.protocol.messages import CloseCode, Message, ReplayRequest, RequestId
 from freecell_arena.settings import Settings
 
 if TYPE_CHECKING:
@@ -68,7 +67,6 @@ PREPARED_TYPES = frozenset((*QUERY_TYPES, *LOADS_FOR, *RESTORES_FOR, *NEXT_ROOM_
 """Requests that `answer_or_prepare` answers or loads something for; every other one (a move above all) goes
 straight to core, without a further await on its path."""
 
-HARD_SIZE_FACTOR = 4  # frames up to 4x the soft limit get an error reply; beyond, websockets closes (1009)
 SWEEP_INTERVAL_S = 60.0
 """How often expired passkey challenges (nobody answered) leave the database, and idle attempt counts memory."""
 
@@ -273,7 +271,7 @@ class ArenaServer:
             settings.host,
             settings.port,
             process_request=self.http.process_request,
-            max_size=settings.max_message_bytes * HARD_SIZE_FACTOR,
+            max_size=settings.limits.max_frame_bytes,  # beyond, websockets closes (1009): FRAME_SIZE_FACTOR
             compression=None if settings.compression == "none" else "deflate",
             ping_interval=settings.ping_interval_s,
             ping_timeout=settings.ping_timeout_s,
@@ -301,7 +299,7 @@ class ArenaServer:
             self.metrics.limit_refusals["connections_per_address"] += 1
             cap = self.settings.max_connections_per_address
             self.limit_log.warning("connections", f"closed a connection from {address}: it holds {cap} already")
-            await websocket.close(CloseCode.POLICY_VIOLATION, f"too many connections from your address (at most {cap})")
+            await websocket.close(CloseCode.policy_violation, f"too many connections from your address (at most {cap})")
             return
         try:
             await Connection(self, websocket, address).run()
@@ -327,6 +325,7 @@ class ArenaServer:
         self.shutting_down = True
         if self._server is not None:
             self._server.close(close_connections=False)
+        await self.pars.close()  # first: a review waiting for a solve is answered (par unknown), not waited for
         await cancel_quietly(self._ticker)
         await cancel_quietly(self._sweeper)
         await cancel_quietly(self._loop_lag)
@@ -342,10 +341,9 @@ class ArenaServer:
                 await self._background.settle()
                 await self.writer.flush()
                 await self.race_end.close()
-                await self.holder.close_all(CloseCode.GOING_AWAY, "server shutting down")
+                await self.holder.close_all(CloseCode.going_away, "server shutting down")
                 if self._server is not None:
                     self._server.close(close_connections=True)
                     await self._server.wait_closed()
-        await self.pars.close()  # the solver worker goes, whatever the timeout cut short
         await self.writer.close()
         await self.store.close()

@@ -355,23 +355,21 @@ class ClusterBridge:
 
     async def _settle_from_store(self, code: str) -> bool:
         """Bring the copies of the room's games up to date before it is settled: False when there is nothing to
-        settle now (the race ended here meanwhile, the copy was behind and has been re-read, or a change of ours
-        is still being written)."""
+        settle now (the race ended here meanwhile, or the copy was behind and has been re-read). A change of ours
+        still being written is not in the copy yet (memory adopts it once stored): `SharedRooms.settle` hands such
+        a room back for a later tick."""
         rooms = self.host.rooms
         copy = rooms.copy_of(code)
-        if copy is None or copy.status != RUNNING:  # it ended here meanwhile (our finish may still be being written)
+        if copy is None or copy.status != RUNNING:  # it ended here meanwhile
             return False
         if rooms.plays_every_game_here(code):  # every game is played here: no copy to refresh (a finish is still
             return True  # a compare-and-set on the room's version)
         stored = await self.host.store.room(copy.room_id)
         if stored is None:
             return False
-        if stored.seq < copy.seq:  # a change of ours to the room is still being written: a later tick looks again
-            rooms.settle_later(code)
-            return False
         if (stored.seq, stored.tag, stored.status) != (copy.seq, copy.tag, copy.status):
             log.debug("settle %s: the store has version %s, this copy %s", code, stored.seq, copy.seq)
-            await self.resync(code)  # behind: re-read (never over changes of ours being written)
+            await self.resync(code)  # behind (or a change of ours adopted since this read: the re-read is older)
             return False
         games, players = await load_room(self.host.store, stored)
         rooms.refresh_games(code, games, players)
@@ -399,7 +397,7 @@ class ClusterBridge:
                 room = self.host.rooms.copy_of(live[room_id].code)  # as it is now, after the query's wait
                 if room is None:
                     continue
-                if seq > room.seq or (seq == room.seq and tag != room.tag):  # behind (ahead: ours being written)
+                if seq > room.seq or (seq == room.seq and tag != room.tag):  # behind (memory is never ahead)
                     await self._quietly(self.resync(room.code))
 
     async def _quietly(self, work: Awaitable[None]) -> None:

@@ -21,7 +21,6 @@ from typing import Protocol
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
-from websockets.frames import CloseCode
 
 from freecell_arena.core.accounts.steps import Revocation
 from freecell_arena.core.effects import Effect, Refusal
@@ -39,6 +38,7 @@ from freecell_arena.net.restore import restore_player
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.codec import decode, request_id_of
 from freecell_arena.protocol.messages import (
+    CloseCode,
     ErrorCode,
     ErrorMessage,
     HelloRequest,
@@ -59,9 +59,9 @@ refusals = ThrottledLog(log)
 unreachable = ThrottledLog(log)
 """Returning players whose hello could not read the store (the database is down), one line per kind and interval."""
 
-CLOSE_REPLACED = 4000
+CLOSE_REPLACED = CloseCode.replaced
 """A private close code (4000-4999): the same identity connected again (the SDK knows it)."""
-CLOSE_REVOKED = 4001
+CLOSE_REVOKED = CloseCode.revoked
 """The token this connection said hello with was revoked (signed out, or revoked on the account page)."""
 
 
@@ -210,7 +210,7 @@ class Connection:
         """A connection must say who it is soon: an anonymous socket holds a seat and costs memory for nothing."""
         if self.player_id is None and self._idle_close is None:
             reason = f"no hello within {self.server.settings.hello_timeout_s:g} s"
-            self._idle_close = asyncio.create_task(self.close(CloseCode.POLICY_VIOLATION, reason))
+            self._idle_close = asyncio.create_task(self.close(CloseCode.policy_violation, reason))
 
     def _check_idle(self) -> None:
         """The idle timeout, without a timer per frame: the timer looks at when the reader began waiting."""
@@ -219,7 +219,7 @@ class Connection:
         since = self._waiting_since
         if since is not None and loop.time() - since >= timeout:
             reason = f"idle timeout: no message for {timeout:g} s"
-            self._idle_close = asyncio.create_task(self.close(CloseCode.POLICY_VIOLATION, reason))
+            self._idle_close = asyncio.create_task(self.close(CloseCode.policy_violation, reason))
             return  # recv() then raises ConnectionClosed and the connection ends
         self._idle_timer = loop.call_at((loop.time() if since is None else since) + timeout, self._check_idle)
 
@@ -329,8 +329,7 @@ class Connection:
             self.send(self._error(request.id, refusal))
             return
         player_id, effect = self.server.sessions.register(request)
-        welcome = effect.replies[0]
-        assert isinstance(welcome, WelcomeMessage)
+        welcome = self._announce(effect)
         self._become(player_id, hash_token(welcome.token))
         if not await self.server.execute(effect, self, request.id):
             self._forget_identity()
@@ -376,7 +375,9 @@ class Connection:
             return
         await self.server.take_over(player_id, self)
         self._become(player_id, token_hash)
-        if await self.server.execute(sessions.resume(player_id, request), self, request.id):
+        effect = sessions.resume(player_id, request)
+        self._announce(effect)
+        if await self.server.execute(effect, self, request.id):
             await self.server.resumed(self)
             if replaced is not None:
                 self.send(NameReplacedMessage(name=replaced))
@@ -397,6 +398,15 @@ class Connection:
             await self.close(CLOSE_BANNED, "banned")
             return False, None
         return True, replaced
+
+    def _announce(self, effect: Effect) -> WelcomeMessage:
+        """The welcome core made, with what this process's settings say a client lives within (core knows no
+        sockets): the limits of a connection and the sizes of a quick race."""
+        welcome = effect.replies[0]
+        assert isinstance(welcome, WelcomeMessage)
+        welcome.limits = self.server.settings.limits
+        welcome.quick_race = self.server.settings.quick_race
+        return welcome
 
     def _become(self, player_id: str, token_hash: str) -> None:
         self.player_id = player_id

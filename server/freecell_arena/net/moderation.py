@@ -42,6 +42,7 @@ from freecell_arena.net.par_service import ParService
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.messages import (
     ChooseNameRequest,
+    CloseCode,
     ErrorCode,
     Message,
     ModActionMessage,
@@ -84,8 +85,8 @@ FOLLOW_INTERVAL_S = 0.25
 (and a database round trip), on every process, whoever banned them and from where."""
 FOLLOW_WINDOW = 64
 """Actions read again below the last one seen: on PostgreSQL an action numbered earlier may commit later."""
-CLOSE_BANNED = 4002
-"""A private close code: a moderator banned this player (the reason says why)."""
+CLOSE_BANNED = CloseCode.banned
+"""A moderator banned this player (the reason says why; `CLOSE_CODES` in the protocol)."""
 
 
 class Caller(Protocol):

@@ -56,6 +56,11 @@ DAILY_REVIEW_ROWS = 50
 """The top of a closed day's board shown beside its par."""
 
 
+REVIEW_PAR_WAIT_S = 5.0
+"""How long a race's review waits for its par to be solved (about 10 s of solving on a quiet machine): longer and
+an HTTP review would outlive the connection's handshake timeout (websockets' `open_timeout`, 10 s) and get no
+answer at all. It says `unknown` instead; the solve goes on, and the review asked again has it."""
+
 class PlayerQueries:
     def __init__(self, store: ServerStore, clock: Clock, pars: ParService, origin: Callable[[], str]) -> None:
         self.store = store
@@ -131,9 +136,9 @@ class PlayerQueries:
             raise Refusal(ErrorCode.race_not_over, "the review opens once the race is over (par is a solution)")
         room = stored.room
         ranked = await self._standings(stored)
-        par = await self.pars.par_of(room.variant, room.seed)
+        par = await self.pars.par_of(room.variant, room.seed, wait_s=REVIEW_PAR_WAIT_S)
         rows = reviewed([(row.player_id, row.name, row.outcome, row.moves, row.time_ms) for row in ranked], par)
-        start_view, steps = par_replay(par) if par.status is ParStatus.SOLVED else ({}, [])
+        start_view, steps = par_replay(par)  # no solver line yet: the opening board alone, no steps
         return ReviewMessage(
             id=request.id, code=room.code, day=None, variant=room.variant, seed=room.seed, par_status=par.status.value,
             par=par.moves, line=list(par.line) if par.status is ParStatus.SOLVED else [], start_view=start_view,

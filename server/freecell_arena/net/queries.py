@@ -99,7 +99,15 @@ class Queries:
                 raise Refusal(ErrorCode.bad_seed, f"{variant.name} seeds run from {low} to {high}")
             day, seed = None, request.seed
             board = deal_board(variant.id, request.seed, request.bots)
-        page = await self._board_page(board, request)
+        dealt = seed if request.board == "deal" else None
+        try:
+            page = await self._board_page(board, request)
+        except Refusal as refusal:
+            if dealt is not None and refusal.code == ErrorCode.not_on_board:
+                await self._refuse_undealt(variant.id, variant.name, dealt)
+            raise
+        if dealt is not None and page.total == 0:
+            await self._refuse_undealt(variant.id, variant.name, dealt)
         claimed = await self.store.accounts.claimed_names_of({row.entry.player_id for row in page.rows})
         return LeaderboardMessage(
             id=request.id,
@@ -125,6 +133,16 @@ class Queries:
             ],
             next_cursor=_board_cursor(page),
         )
+
+    async def _refuse_undealt(self, variant_id: str, variant_name: str, seed: int) -> None:
+        """An empty deal board of a seed no ranked game was ever dealt from is no board at all: say so (a seed
+        rounded on its way, as a JSON number through JavaScript, would otherwise look like a deal nobody won)."""
+        boards = [deal_board(variant_id, seed, bots) for bots in (False, True)]
+        if not await self.store.leaderboards.dealt(boards):
+            raise Refusal(
+                ErrorCode.unknown_seed,
+                f"no ranked {variant_name} game was ever dealt from seed {seed}: check the number",
+            )
 
     async def _board_page(self, board: str, request: LeaderboardRequest) -> BoardPage:
         reads = self.store.leaderboards

@@ -81,10 +81,10 @@ CACHE_CONTROL = "no-cache"
 
 APP_PAGE = "/index.html"
 ROOM_LINK = re.compile(r"/r/[A-Za-z0-9]{1,32}/?")
-CONSOLE = frozenset({"/mod", "/mod/"})
-"""The moderators' console: the same app (it asks the server, which checks the role on every request)."""
 """A room's link: the app reads the code from the path (clients/web/js/router.js); whether the room exists is
 the websocket's answer, so an unknown code still gets the page, which says so."""
+CONSOLE = frozenset({"/mod", "/mod/"})
+"""The moderators' console: the same app (it asks the server, which checks the role on every request)."""
 
 NOT_FOUND_PAGE = (
     b"<!doctype html>\n<html lang=\"en\"><meta charset=\"utf-8\"><title>Not found - FreeCell Arena</title>\n"

@@ -49,7 +49,7 @@ def _insert(connection: AsyncConnection, table: Any) -> Any:
     return dialect.insert(table)
 
 
-def _daily(row: Any) -> DailyRecord:
+def daily_record(row: Any) -> DailyRecord:
     return DailyRecord(
         variant=row.variant,
         day=row.day,
@@ -104,13 +104,13 @@ class DailyStore:
             async with connection.begin():
                 await connection.execute(_insert(connection, dailies).values(values).on_conflict_do_nothing())
                 query = select(dailies).where(dailies.c.variant == record.variant, dailies.c.day == record.day)
-                return _daily((await connection.execute(query)).one())
+                return daily_record((await connection.execute(query)).one())
 
     async def deal(self, variant: str, day: date) -> DailyRecord | None:
         async with self.engine.connect() as connection:
             query = select(dailies).where(dailies.c.variant == variant, dailies.c.day == day)
             row = (await connection.execute(query)).first()
-        return _daily(row) if row else None
+        return daily_record(row) if row else None
 
     async def deals(self, variant: str, first: date, last: date) -> list[DailyRecord]:
         """The variant's deals from `first` to `last`, newest first (a primary-key range)."""
@@ -120,7 +120,7 @@ class DailyStore:
                 .where(dailies.c.variant == variant, dailies.c.day.between(first, last))
                 .order_by(dailies.c.day.desc())
             )
-            return [_daily(row) for row in await connection.execute(query)]
+            return [daily_record(row) for row in await connection.execute(query)]
 
     async def prepared_days(self, variant: str, days: list[date]) -> set[date]:
         async with self.engine.connect() as connection:
@@ -250,23 +250,23 @@ async def _materialise_season(connection: AsyncConnection, variant: str, through
 
 
 async def materialise_again(connection: AsyncConnection, variant: str, day: date) -> None:
-    """A closed day's final ranks, and the newest season tables that count it, derived again from the board as it
-    is now (a sanction moved entries off it or back: `freecell_arena.store.moderation_derive`). Nothing for a day
-    not closed yet: its close materialises the board as it is then."""
+    """A closed day's final ranks, and the season tables through the variant's last closed day when they count it,
+    derived again from the board as it is now (a sanction moved entries off it or back:
+    `freecell_arena.store.moderation_derive`). Nothing for a day not closed yet: its close materialises the board
+    as it is then."""
     found = (await connection.execute(select(dailies.c.par, dailies.c.finalized_at).where(
         dailies.c.variant == variant, dailies.c.day == day))).first()  # fmt: skip
     if found is None or found.finalized_at is None:
         return
+    last_closed = (await connection.execute(select(func.max(dailies.c.day)).where(
+        dailies.c.variant == variant, dailies.c.finalized_at.is_not(None)))).scalar_one()  # fmt: skip
     await connection.execute(delete(daily_ranks).where(daily_ranks.c.variant == variant, daily_ranks.c.day == day))
     for bots in POPULATIONS:
         await _materialise_day(connection, variant, day, bots, found.par)
-        for days in SEASON_WINDOWS:
-            newest = (await connection.execute(select(func.max(season_standings.c.through_day)).where(
-                season_standings.c.variant == variant, season_standings.c.bots == bots,
-                season_standings.c.days == days))).scalar_one_or_none()  # fmt: skip
-            if newest is None or not window_start(newest, days) <= day <= newest:
+        for days in SEASON_WINDOWS:  # the tables through the last closed day: a population's may have had no line
+            if not window_start(last_closed, days) <= day <= last_closed:
                 continue
             await connection.execute(delete(season_standings).where(
                 season_standings.c.variant == variant, season_standings.c.bots == bots,
                 season_standings.c.days == days))  # fmt: skip
-            await _materialise_season(connection, variant, newest, bots, days)
+            await _materialise_season(connection, variant, last_closed, bots, days)

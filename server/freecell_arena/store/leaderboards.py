@@ -276,6 +276,12 @@ class LeaderboardReads:
             row = (await connection.execute(ONE_ENTRY_STATEMENT, {"board": board, "player": player_id})).first()
         return _entry(row) if row else None
 
+    async def dealt(self, boards: Sequence[str]) -> bool:
+        """One probe of `ix_games_board` (ranked games by the board they count on)."""
+        statement = select(games.c.id).where(games.c.board.in_(list(boards))).limit(1)
+        async with self.engine.connect() as connection:
+            return (await connection.execute(statement)).first() is not None
+
     async def around(self, board: str, player_id: str, above: int, below: int) -> BoardPage | None:
         """The player's entry with up to `above` better and `below` worse neighbours; None if not on the board."""
         async with self.engine.connect() as connection:

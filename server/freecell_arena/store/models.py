@@ -2,6 +2,9 @@
 
 A game is `(variant, seed, actions)`: `games` holds the deal and the result, `moves` the player's actions.
 Boards are never stored; they are rebuilt by replay.
+
+Every foreign key column has an index that leads with it (migration 0010): deleting a row (`freecell-arena prune`)
+makes both databases look for the rows that still refer to it, and without one each look is a scan of the table.
 """
 
 from __future__ import annotations
@@ -76,7 +79,7 @@ class Room(Base):
     code: Mapped[str] = mapped_column(String(16), unique=True)  # joining by code: the unique index serves it
     variant: Mapped[str] = mapped_column(String(32))
     seed: Mapped[int] = mapped_column(BigInteger)
-    host_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    host_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)  # the foreign key's checks (prune)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime]
@@ -90,7 +93,7 @@ class Room(Base):
     only over the version it was built on (compare-and-set), so two processes can never both start a race or
     both take the last seat; `seq` numbers the versions."""
     series: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    """A race-again series' room: the tally before it (`freecell_arena.core.live.series_tally`)."""
+    """A race-again series' room: the tally before it (`freecell_arena.core.competition.series_tally`)."""
     next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """The series' next room (compare-and-set over the pointer a process knew): two members pressing at once get
     one room."""
@@ -141,7 +144,7 @@ class Game(Base):
 
     id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
     room_id: Mapped[str | None] = mapped_column(ForeignKey("rooms.id"), index=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     variant: Mapped[str] = mapped_column(String(32))
     seed: Mapped[int] = mapped_column(BigInteger)
     rules_version: Mapped[str] = mapped_column(String(32))
@@ -176,6 +179,14 @@ class Game(Base):
             "id",
             postgresql_where=text("outcome IS NOT NULL"),
             sqlite_where=text("outcome IS NOT NULL"),
+        ),
+        # Ranked games by the board they count on: whether a deal was ever dealt (a leaderboard query for a seed
+        # nobody was dealt says so rather than showing an empty board). Partial: unranked games have no board.
+        Index(
+            "ix_games_board",
+            "board",
+            postgresql_where=text("board IS NOT NULL"),
+            sqlite_where=text("board IS NOT NULL"),
         ),
         # One ranked attempt per player per daily, whatever process serves them. (SQLite spells the predicate
         # `ranked = 1`, as SQLAlchemy writes the query's `ranked == True`, so its planner sees the index applies.)
@@ -216,8 +227,8 @@ class LeaderboardEntry(Base):
     __tablename__ = "leaderboard_entries"
 
     board: Mapped[str] = mapped_column(String(BOARD_LENGTH), primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
     player_moves: Mapped[int] = mapped_column(Integer)
     time_ms: Mapped[int] = mapped_column(BigInteger)
     finished_at: Mapped[datetime]
@@ -270,8 +281,8 @@ class DailyRank(Base):
     variant: Mapped[str] = mapped_column(String(32), primary_key=True)
     bots: Mapped[bool] = mapped_column(Boolean, primary_key=True)
     day: Mapped[date] = mapped_column(primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
     rank: Mapped[int] = mapped_column(Integer)
     player_moves: Mapped[int] = mapped_column(Integer)
     time_ms: Mapped[int] = mapped_column(BigInteger)
@@ -290,7 +301,7 @@ class SeasonStanding(Base):
     bots: Mapped[bool] = mapped_column(Boolean, primary_key=True)
     days: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
     through_day: Mapped[date] = mapped_column(primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     position: Mapped[int] = mapped_column(Integer)
     rank: Mapped[int] = mapped_column(Integer)
     wins: Mapped[int] = mapped_column(Integer)
@@ -325,7 +336,7 @@ class PlayerRating(Base):
 
     variant: Mapped[str] = mapped_column(String(32), primary_key=True)
     ladder: Mapped[str] = mapped_column(String(8), primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     ordinal: Mapped[float] = mapped_column(Float)
@@ -451,7 +462,7 @@ class WebauthnChallenge(Base):
 
     challenge: Mapped[str] = mapped_column(String(64), primary_key=True)
     ceremony: Mapped[str] = mapped_column(String(16))
-    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
     expires_at: Mapped[datetime] = mapped_column(index=True)
     user_handle: Mapped[str | None] = mapped_column(String(64))
 

@@ -29,7 +29,7 @@ from freecell_arena.store.dailies import materialise_again
 from freecell_arena.store.leaderboards import CountDeltas, apply_counts
 from freecell_arena.store.models import Game, LeaderboardEntry, Player, PlayerRating, Room, table_of
 from freecell_arena.store.models import RatingChange as RatingChangeRow
-from freecell_arena.store.ratings import _change_row, _race_result, _results_of
+from freecell_arena.store.ratings import _change_row, race_result, race_results_of
 
 games = table_of(Game)
 entries = table_of(LeaderboardEntry)
@@ -161,8 +161,8 @@ async def rate_again(connection: AsyncConnection, variant: str, touched: Collect
     voided: dict[str, set[str]] = defaultdict(set)
     stamps: dict[str, datetime] = {}
     for chunk in _chunks(room_ids):
-        for row in await connection.execute(_results_of(chunk)):
-            results[row.room_id].append(_race_result(row))
+        for row in await connection.execute(race_results_of(chunk)):
+            results[row.room_id].append(race_result(row))
         for row in await connection.execute(select(games.c.room_id, games.c.player_id, games.c.id)
                                             .where(games.c.room_id.in_(chunk))):  # fmt: skip
             if row.id in sanctions.voided:

@@ -182,7 +182,7 @@ class RatingStore:
                 room_ids = [room_id for room_id, _ in order]
                 stored = (await connection.execute(select(changes).where(changes.c.room_id.in_(room_ids))
                                                    .order_by(changes.c.id))).all()  # fmt: skip
-                played = (await connection.execute(_results_of(room_ids))).all()
+                played = (await connection.execute(race_results_of(room_ids))).all()
                 rooms_found = (await connection.execute(select(rooms.c.id, rooms.c.options)
                                                         .where(rooms.c.id.in_(room_ids)))).all()  # fmt: skip
             ranking = {room_id: (options or {}).get("ranking", "moves") for room_id, options in rooms_found}
@@ -190,7 +190,7 @@ class RatingStore:
                 mine = [row for row in stored if row.room_id == room_id]
                 yield StoredRatedRace(
                     room_id, mine[0].variant, ranking.get(room_id, "moves"),
-                    tuple(_race_result(row) for row in played if row.room_id == room_id),
+                    tuple(race_result(row) for row in played if row.room_id == room_id),
                     tuple((_change(row), row.rank) for row in mine),
                 )  # fmt: skip
             after = order[-1][1]
@@ -235,12 +235,12 @@ class RatingStore:
                         rooms.c.finished_at).where(*where).order_by(rooms.c.finished_at, rooms.c.id).limit(limit))
         async with self.engine.connect() as connection:
             found = (await connection.execute(query)).all()
-            played = (await connection.execute(_results_of([row.id for row in found]))).all() if found else []
+            played = (await connection.execute(race_results_of([row.id for row in found]))).all() if found else []
             voided = await voided_in_rooms(connection, [row.id for row in found])
             marked = await marked_among(connection, {result.player_id for result in played})
         results_of: dict[str, list[RaceResult]] = defaultdict(list)
         for result in played:
-            results_of[result.room_id].append(_race_result(result))
+            results_of[result.room_id].append(race_result(result))
         races = []
         for row in found:
             options = row.options or {}
@@ -254,7 +254,8 @@ class RatingStore:
         return UnratedBatch(races, last)
 
 
-def _results_of(room_ids: Sequence[str]) -> Any:
+def race_results_of(room_ids: Sequence[str]) -> Any:
+    """The games of these rooms as their race's results (read with `race_result`): the ratings and the audit's."""
     return (
         select(games.c.room_id, games.c.player_id, players.c.bot, games.c.outcome, games.c.player_moves,
                games.c.single_card_moves, games.c.cards_on_foundations, games.c.time_ms)
@@ -264,7 +265,7 @@ def _results_of(room_ids: Sequence[str]) -> Any:
     )  # fmt: skip
 
 
-def _race_result(row: Any) -> RaceResult:
+def race_result(row: Any) -> RaceResult:
     return RaceResult(row.player_id, row.bot, row.outcome, row.player_moves or 0, row.single_card_moves or 0,
                       row.cards_on_foundations or 0, row.time_ms or 0)  # fmt: skip
 

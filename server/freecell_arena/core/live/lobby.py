@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from freecell_arena.core.competition.series_tally import Tally
 from freecell_arena.core.effects import Effect, Publication, Refusal
 from freecell_arena.core.events import room_topic
 from freecell_arena.core.identity import new_id, new_room_code, normalize_room_code, random_seed
@@ -23,7 +24,6 @@ from freecell_arena.core.live.players import Players
 from freecell_arena.core.live.race_clock import RaceClock
 from freecell_arena.core.live.room import Member, Room
 from freecell_arena.core.live.room_messages import whole_room
-from freecell_arena.core.live.series_tally import Tally
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import (
     MemberLeftRecord,

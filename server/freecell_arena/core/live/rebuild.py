@@ -134,6 +134,6 @@ def stored_value(room: Room, stored: StoredRoom) -> Room:
         tag=stored.tag,
         starts_at=stored.started_at,
         ends_at=room.limit_from(started),
-        next_code=stored.next_code or room.next_code,  # ours may be being written
+        next_code=stored.next_code or room.next_code,  # one heard of from another process's invitation
         stored_next_code=stored.next_code or room.stored_next_code,
     )

@@ -107,6 +107,11 @@ class LeaderboardReader(Protocol):
         """The player's row with `above` rows before it and `below` after; None when the player has no entry."""
         ...
 
+    async def dealt(self, boards: Sequence[str]) -> bool:
+        """Whether a ranked game was ever dealt for one of `boards` (a deal's humans' and bots' boards): a board
+        that is empty because nobody won yet, rather than one of a deal nobody was dealt."""
+        ...
+
 
 class SeasonReader(Protocol):
     async def page(

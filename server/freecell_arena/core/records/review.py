@@ -71,8 +71,10 @@ def solve_par(variant_id: str, seed: int, budget_s: float = PAR_BUDGET_S, max_no
 
 def par_replay(par: Par) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The solver's line as the replay viewer steps through it (the opening board and each action's changes):
-    a few milliseconds of replaying, asked for only once the race is over."""
-    return replay_steps(variant_by_id(par.variant), par.seed, par.line, autoplay=True)
+    a few milliseconds of replaying, asked for only once the race is over. A par not solved has no line: the
+    opening board alone (the wire's `start_view` is always a board)."""
+    line = par.line if par.status is ParStatus.SOLVED else ()
+    return replay_steps(variant_by_id(par.variant), par.seed, line, autoplay=True)
 
 
 @dataclass(frozen=True, slots=True)

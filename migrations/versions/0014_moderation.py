@@ -71,6 +71,7 @@ def upgrade() -> None:
                     postgresql_where=sa.text("status = 'open'"), sqlite_where=sa.text("status = 'open'"))  # fmt: skip
     op.create_index("ix_reports_queue", "reports", ["status", "target_id", "created_at"])
     op.create_index("ix_reports_reporter", "reports", ["reporter_id", "created_at"])
+    op.create_index("ix_reports_target", "reports", ["target_id"])
     op.create_index("ix_reports_address", "reports", ["address", "created_at"])
     op.create_table(
         "mod_log",
@@ -89,6 +90,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_mod_log")),
     )
     op.create_index(op.f("ix_mod_log_target_id"), "mod_log", ["target_id"], unique=False)
+    op.create_index(op.f("ix_mod_log_moderator_id"), "mod_log", ["moderator_id"], unique=False)
     op.create_table(
         "sanctions",
         sa.Column("action_id", LOG_ID, autoincrement=False, nullable=False),

@@ -524,6 +524,7 @@ class Report(Base):
               postgresql_where=text("status = 'open'"), sqlite_where=text("status = 'open'")),
         Index("ix_reports_queue", "status", "target_id", "created_at"),
         Index("ix_reports_reporter", "reporter_id", "created_at"),
+        Index("ix_reports_target", "target_id"),  # `prune`'s and a player delete's foreign key check
         Index("ix_reports_address", "address", "created_at"),
     )  # fmt: skip
 
@@ -538,7 +539,7 @@ class ModAction(Base):
     id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer(), "sqlite"), primary_key=True,
                                     autoincrement=True)  # fmt: skip
     at: Mapped[datetime]
-    moderator_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    moderator_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
     """NULL: the operator, from the command line."""
     action: Mapped[str] = mapped_column(String(16))
     target_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)

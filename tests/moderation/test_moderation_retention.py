@@ -14,7 +14,7 @@ from freecell_arena.store.models import ModAction, Player, Report, Sanction, tab
 from freecell_arena.store.retention import Retention, RetentionStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "store"))
-from store_builders import T0, player  # noqa: E402
+from store_builders import T0, player
 
 players = table_of(Player)
 

@@ -83,7 +83,7 @@ async def test_report_from_the_standings_then_a_moderator_marks_and_lifts(
         game = (await pacer.expect("race_started"))["game"]
         await vera.wait_for_board()
         await vera.page.get_by_role("button", name="Resign").click()
-        await play(pacer, winning_moves("freecell", game["seed"]), clock, 2.0)
+        await play(pacer, winning_moves("freecell", int(game["seed"])), clock, 2.0)
         standings = vera.page.locator(".standings-table")
         await expect(standings.locator(".rating-change")).to_have_count(2)  # rated: Vera lost points
         await vera.page.get_by_role("button", name="Report Pacer").click()

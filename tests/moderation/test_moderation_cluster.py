@@ -1,6 +1,7 @@
 """Sanctions across processes (two server processes sharing PostgreSQL and Redis): a ban made on one process closes
-the player's connection on the other within a second; a mark made while a race runs takes effect when it ends, once
-(the race is rated once, without the marked player among the humans), and the audit finds nothing wrong."""
+the player's connection on the other within a second; a revoked moderator is refused at once on both; a mark made
+while a race runs takes effect when it ends, once (the race is rated once, without the marked player among the
+humans), and the audit finds nothing wrong."""
 
 from __future__ import annotations
 
@@ -52,6 +53,35 @@ async def test_a_ban_on_one_process_closes_the_connection_on_the_other_within_a_
                 await close_all(back)
         finally:
             await close_all(warden, target)
+
+
+async def test_a_revoked_moderator_is_refused_at_once_on_every_process(
+    tmp_path: Path, cluster_database_url: str, redis_url: str
+) -> None:
+    async with cluster(tmp_path, cluster_database_url, redis_url, 2, FREECELL_ARENA_PUBLIC_URL=PUBLIC_URL) as nodes:
+        warden = await connect_player(nodes[0].url, "Warden")
+        elsewhere: ArenaClient | None = None
+        try:
+            await save(warden, PUBLIC_URL)
+            code, _, err = await mod(cluster_database_url, "grant", warden.player_id)
+            assert code == 0, err
+            assert (await warden.request({"type": "mod_queue"}))["type"] == "mod_queue"
+            elsewhere = await ArenaClient.open(nodes[1].url)  # the same moderator, now on the other process
+            welcome = await elsewhere.request({"type": "hello", "name": "Warden", "token": warden.token})
+            assert welcome["type"] == "welcome" and welcome["player_id"] == warden.player_id, welcome
+            assert (await elsewhere.request({"type": "mod_log"}))["type"] == "mod_log"
+            code, _, err = await mod(cluster_database_url, "revoke", warden.player_id)
+            assert code == 0, err
+            refused = await elsewhere.request({"type": "mod_log"})
+            assert refused["code"] == "not_allowed", "the next request, on the process that never saw the revoke"
+            await close_all(elsewhere)
+            back = await ArenaClient.open(nodes[0].url)
+            assert (await back.request({"type": "hello", "name": "Warden", "token": warden.token}))["type"] == "welcome"
+            refused = await back.request({"type": "mod_queue"})
+            assert refused["code"] == "not_allowed", "and on the first process"
+            await close_all(back)
+        finally:
+            await close_all(warden, elsewhere)
 
 
 async def test_a_mark_during_a_running_race_takes_effect_when_it_ends_once(

@@ -5,7 +5,7 @@ shows them, the victim's rating is what it was before that race; lifting the mar
 
 The server runs in this process on a clock the test moves (tests/web/clocked_server.py), so the program wins at a
 person's pace and passes the fair-play floor, as the issue's pacing bot does. Set FREECELL_ARENA_MOD_SCREENSHOTS to
-a folder to keep the console's screenshots (desktop and phone) there."""
+a folder to keep the console's screenshots (desktop and phone) there, and a banned player's page's."""
 
 from __future__ import annotations
 
@@ -156,6 +156,23 @@ async def test_report_from_the_standings_then_a_moderator_marks_and_lifts(
         await pacer.close()
 
 
+async def test_a_banned_players_page_says_why_and_stops(daily_server: tuple[ArenaServer, ManualClock],
+                                                         new_player: NewPlayer, tmp_path: Path) -> None:
+    """The ban's close (4002) ends the page's session with the moderator's public reason: no reconnecting into a
+    refused hello, no quiet fall back to "Signed out"."""
+    server, clock = daily_server
+    rude = await new_player("Rude", f"http://localhost:{server.port}")
+    await rude.open("/")
+    await server.store.moderation.act(Act.BAN, await player_id(rude), None, "abuse in chat", clock.now(),
+                                      public_reason="abusive behaviour")  # fmt: skip
+    status = rude.page.locator("#connection")
+    await expect(status).to_have_text("Banned by a moderator (abusive behaviour)")
+    await rude.page.wait_for_timeout(2_000)  # past the first reconnect's backoff
+    await expect(status).to_have_attribute("data-state", "banned")
+    await expect(rude.page.locator("#announcer")).to_contain_text("A moderator banned this player: abusive behaviour")
+    await screenshots(rude, tmp_path, "banned")
+
+
 async def player_id(player: Player) -> str:
     found: str = await player.page.evaluate(
         "() => Object.entries(localStorage).filter(([key]) => key.startsWith('freecell-arena:identity:'))"
@@ -174,11 +191,12 @@ async def win_daily(server: ArenaServer, client: ArenaClient, clock: ManualClock
     await server.writer.flush()
 
 
-async def screenshots(console: Player, tmp_path: Path) -> None:
-    """The console with evidence, at desktop and phone sizes (kept in FREECELL_ARENA_MOD_SCREENSHOTS if set)."""
+async def screenshots(console: Player, tmp_path: Path, name: str = "mod-console") -> None:
+    """The page (the console with evidence), at desktop and phone sizes (kept in FREECELL_ARENA_MOD_SCREENSHOTS if
+    set)."""
     folder = Path(os.environ.get("FREECELL_ARENA_MOD_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
         await console.page.set_viewport_size(viewport)
-        await console.page.screenshot(path=str(folder / f"mod-console-{size}.png"), full_page=False)
+        await console.page.screenshot(path=str(folder / f"{name}-{size}.png"), full_page=False)
     await console.page.set_viewport_size(DESKTOP)

@@ -25,7 +25,7 @@ const PAGES = {
 
 const CONNECTION_WORDS = {
   idle: 'Not connected', connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…',
-  replaced: 'Opened elsewhere', refused: 'Name refused', signed_out: 'Signed out',
+  replaced: 'Opened elsewhere', refused: 'Name refused', signed_out: 'Signed out', banned: 'Banned by a moderator',
 };
 
 class App {
@@ -83,7 +83,7 @@ class App {
     const { state, stateDetail } = this.session;
     this.status.dataset.state = state;
     const words = CONNECTION_WORDS[state] ?? state;
-    const detail = (state === 'reconnecting' || state === 'refused') && stateDetail?.error ? ` (${stateDetail.error})` : '';
+    const detail = ['reconnecting', 'refused', 'banned'].includes(state) && stateDetail?.error ? ` (${stateDetail.error})` : '';
     if (state === 'replaced') {
       replace(this.status, words, ' ', h('button', { type: 'button', onclick: () => this.session.reclaim() }, 'Play here'));
     } else {

@@ -129,6 +129,8 @@ export class Session {
       this.say('Connection lost: reconnecting…', 'error');
     } else if (state === 'signed_out') {
       this.say('This browser was signed out: sign in with a passkey, or play under another name.', 'error');
+    } else if (state === 'banned') {
+      this.say(`A moderator banned this player: ${detail?.error ?? ''}`, 'error');
     } else if (state === 'replaced') {
       this.say('This player was opened in another tab or window; this page stopped.', 'error');
     }

@@ -104,6 +104,17 @@ def test_core_subpackages_point_one_way() -> None:
     assert all(target.startswith("freecell_arena.protocol") for target in records), records
 
 
+def test_moderation_reaches_live_play_only_through_the_verbs_it_is_handed() -> None:
+    """Core's moderation (sanctions, reports, the audit's rules) is values and rules over stored results: what it
+    does to a live room (a banned player's games resigned, their seats given up) it does through the lobby's and
+    play's verbs the arena hands it, never by importing live play or the arena."""
+    edges = graph()
+    reached = reached_from(edges, "freecell_arena.core.moderation")
+    assert reached, "the moderation modules exist and import something"
+    assert not {target for target in reached if target.startswith(("freecell_arena.core.live",
+                                                                    "freecell_arena.core.arena"))}, reached
+
+
 def test_store_and_protocol_keep_to_their_side() -> None:
     """The store implements core's ports with the value modules of records and ratings: never live rooms, never
     the arena, never net. The protocol is the wire's vocabulary: it imports nothing of ours."""
@@ -114,7 +125,8 @@ def test_store_and_protocol_keep_to_their_side() -> None:
     assert not {target for target in reached if target.startswith(forbidden)} | (reached & room_verbs), reached
     assert {target for target in reached if target.startswith("freecell_arena.core")} <= {
         target for target in reached if target.startswith(("freecell_arena.core.ports",
-            "freecell_arena.core.records", "freecell_arena.core.competition", "freecell_arena.core.accounts"))}
+            "freecell_arena.core.records", "freecell_arena.core.competition", "freecell_arena.core.accounts",
+            "freecell_arena.core.moderation"))}
     assert not reached_from(edges, "freecell_arena.protocol"), "the protocol imports nothing of ours"
 
 

@@ -338,6 +338,31 @@ def tournaments() -> Scenario:
     return s
 
 
+def moderation() -> Scenario:
+    s = Scenario(
+        "moderation",
+        "Moderation as a plain (unsaved) player meets it: a report needs a saved player (not_saved), your reports "
+        "are none, a new name is only for a player whose name a moderator replaced, and every moderator's request "
+        "is not_allowed; strict frames (a string for a number, an unknown reason) are invalid_message.",
+    )
+    s.hello("ada")
+    s.hello("bob")
+    for frame in (
+        {"type": "report", "player_id": "$player_id_1", "reason": "help", "text": "moves like a program"},
+        {"type": "report", "player_id": "$player_id_1", "reason": "cheating"},
+        {"type": "get_my_reports"},
+        {"type": "choose_name", "name": "Robert"},
+        {"type": "mod_queue"},
+        {"type": "mod_evidence", "player_id": "$player_id_1"},
+        {"type": "mod_action", "action": "ban", "player_id": "$player_id_1", "reason": "abuse", "public_reason": "x"},
+        {"type": "mod_action", "action": "lift", "player_id": "$player_id_1", "reason": "appeal", "lifts": "1"},
+        {"type": "mod_log", "limit": 10},
+        {"type": "mod_search", "query": "ada"},
+    ):
+        s.send("bob", frame)
+    return s
+
+
 SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "race": race,
     "leave_mid_race": leave_mid_race,
@@ -347,6 +372,7 @@ SCENARIOS: dict[str, Callable[[], Scenario]] = {
     "refusals": refusals,
     "limits": limits,
     "tournaments": tournaments,
+    "moderation": moderation,
 }
 
 

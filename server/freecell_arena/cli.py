@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "daily": "daily challenge tools: prepare deals ahead",
     "deal": "print the deal of a variant and seed",
     "migrate": "create or upgrade the database schema",
+    "mod": "moderation: moderators, reports, sanctions and the mod log",
     "prune": "delete what may go: expired challenges, long-revoked tokens, idle unsaved players",
     "replay": "apply moves to a deal and print the final board",
     "serve": "run the game server (websocket + GET /healthz)",

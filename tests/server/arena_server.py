@@ -26,6 +26,8 @@ class RunningArena:
 ACCOUNT_TABLES = ("name_keys", "claimed_names", "passkeys", "bot_accounts", "accounts", "access_tokens",
                   "webauthn_challenges")  # fmt: skip
 """Migration 0006's tables, children first: they refer to players, which PostgreSQL drops only after them."""
+MODERATION_TABLES = ("retired_names", "sanctions", "mod_log", "reports", "moderators")
+"""Migration 0014's tables, children first (moderators refer to accounts)."""
 
 
 async def drop_schema(server: ArenaServer) -> None:
@@ -34,7 +36,8 @@ async def drop_schema(server: ArenaServer) -> None:
 
     async with server.store.engine.begin() as connection:
         for table in ("leaderboard_entries", "daily_ranks", "season_standings", "moves", "games", "room_members",
-                      "rating_changes", "ratings", "rooms", *ACCOUNT_TABLES, "players"):  # fmt: skip
+                      "rating_changes", "ratings", "rooms", *MODERATION_TABLES, *ACCOUNT_TABLES,
+                      "players"):  # fmt: skip
             await connection.execute(text(f"DROP TABLE {table}"))
 
 

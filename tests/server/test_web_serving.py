@@ -86,7 +86,7 @@ async def web_server(sqlite_url: str, web_root: Path) -> AsyncIterator[ArenaServ
 
 
 @pytest.mark.parametrize("path", ["/", "/?server=ws://127.0.0.1:1/", "/index.html", "/r/ABCD2345", "/r/abcd2345/",
-                                  "/r/K7M2Q9XZ?watch=1"])  # fmt: skip
+                                  "/r/K7M2Q9XZ?watch=1", "/mod", "/mod/"])  # fmt: skip
 async def test_the_app_and_a_room_link_get_the_page(web_server: ArenaServer, path: str) -> None:
     answer = await fetch(web_server.port, path)
     assert answer.status == 200
@@ -173,7 +173,7 @@ async def test_gzip_when_the_browser_takes_it(web_server: ArenaServer) -> None:
     "path",
     ["/nothing-here", "/js/missing.js", "/tests/view-state.test.mjs", "/tests/fixtures.py", "/helper.py", "/notes.md",
      "/.env.js", "/js/../helper.py", "/js/%2e%2e/helper.py", "/index.html/", "/r/", "/r/BAD-CODE!", "/r/ABCD/extra",
-     "/JS/APP.JS", "//etc/passwd"],
+     "/JS/APP.JS", "//etc/passwd", "/mod/x", "/modx"],
 )  # fmt: skip
 async def test_anything_else_is_a_404(web_server: ArenaServer, path: str) -> None:
     for_program = await fetch(web_server.port, path)

@@ -22,11 +22,12 @@ const PAGES = {
   review: () => import('./pages/review.js').then((module) => module.reviewPage),
   tournaments: () => import('./pages/tournaments.js').then((module) => module.tournamentsPage),
   tournament: () => import('./pages/tournaments.js').then((module) => module.tournamentPage),
+  mod: () => import('./pages/mod.js').then((module) => module.modPage),
 };
 
 const CONNECTION_WORDS = {
   idle: 'Not connected', connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…',
-  replaced: 'Opened elsewhere', refused: 'Name refused', signed_out: 'Signed out',
+  replaced: 'Opened elsewhere', refused: 'Name refused', signed_out: 'Signed out', banned: 'Banned by a moderator',
 };
 
 class App {
@@ -41,6 +42,7 @@ class App {
       if (reason === 'connection' || reason === 'welcome') this.showConnection();
       if (reason === 'connection' && ['refused', 'signed_out'].includes(this.session.state)) this.askName(); // another name, or a passkey
       if (reason === 'tournament_race') this.openTournamentRace(this.session.tournamentRace);
+      if (reason === 'name_replaced') this.askNewName();
     });
     window.addEventListener('popstate', () => this.show());
     window.addEventListener('hashchange', () => this.show());
@@ -78,11 +80,19 @@ class App {
     this.show();
   }
 
+  /** A moderator replaced our name: a banner above the page asks for another. */
+  askNewName() {
+    import('./moderation.js').then(({ nameChooser }) => {
+      const banner = nameChooser(this.session, this.session.nameReplaced, () => { banner.remove(); this.showConnection(); });
+      this.main.before(banner);
+    });
+  }
+
   showConnection() {
     const { state, stateDetail } = this.session;
     this.status.dataset.state = state;
     const words = CONNECTION_WORDS[state] ?? state;
-    const detail = (state === 'reconnecting' || state === 'refused') && stateDetail?.error ? ` (${stateDetail.error})` : '';
+    const detail = ['reconnecting', 'refused', 'banned'].includes(state) && stateDetail?.error ? ` (${stateDetail.error})` : '';
     if (state === 'replaced') {
       replace(this.status, words, ' ', h('button', { type: 'button', onclick: () => this.session.reclaim() }, 'Play here'));
     } else {

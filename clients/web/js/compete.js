@@ -22,7 +22,7 @@ export { deltaText, ratingText }; // the formatting lives with the rest (notatio
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-function svg(tag, attributes = {}, ...children) {
+export function svg(tag, attributes = {}, ...children) {
   const element = document.createElementNS(SVG, tag);
   for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
   for (const child of children) element.append(typeof child === 'string' ? document.createTextNode(child) : child);

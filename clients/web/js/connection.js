@@ -8,6 +8,7 @@
 
 export const CLOSE_REPLACED = 4000; // the server closed us because the same identity connected elsewhere
 export const CLOSE_REVOKED = 4001; // the session this connection said hello with was revoked (signed out)
+export const CLOSE_BANNED = 4002; // a moderator banned this player (the reason says why): no reconnect
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 5000;
 const REQUEST_TIMEOUT_MS = 30000;
@@ -201,7 +202,9 @@ export class Connection {
     if (!(error instanceof RequestError)) return; // the connection dropped: its close schedules the retry
     this.lastError = error.message;
     const socket = this.socket;
-    if (error.code === 'invalid_message' || error.code === 'name_taken') {
+    if (error.code === 'banned') {
+      this.banned(error.message);
+    } else if (error.code === 'invalid_message' || error.code === 'name_taken') {
       this.socket = null;
       socket?.close();
       this.setState('refused', { error: error.message });
@@ -242,8 +245,24 @@ export class Connection {
       this.signedOut();
       return;
     }
+    if (event.code === CLOSE_BANNED) {
+      this.banned(event.reason);
+      return;
+    }
     this.lastError = event.reason || this.lastError || (event.code === 1006 ? 'the server cannot be reached' : `closed (${event.code})`);
     this.scheduleRetry();
+  }
+
+  /** A moderator banned this player: the page says why (the moderator's public reason, from the close or from the
+   * refused hello) and stops; the token goes (the server revoked it), so a reload starts signed out. */
+  banned(reason) {
+    const socket = this.socket;
+    this.socket = null;
+    this.welcome = null;
+    socket?.close();
+    this.identity.forgetToken({ signedOut: true });
+    this.lastError = (reason || '').replace(/^[^:]*banned[^:]*:\s*/, '') || 'no reason was given';
+    this.setState('banned', { error: this.lastError });
   }
 
   /** The session is over (revoked): the token goes, the name stays as a suggestion; no reconnect. */

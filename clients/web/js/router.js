@@ -1,7 +1,8 @@
 /**
  * Where the page is: a room's link is `/r/CODE` (the server serves the app there); the other views live
  * after `#` on `/` (`#/daily`, `#/account`, `#/leaderboards/freecell?board=daily`, `#/replay/GAME`, `#/history/PLAYER`,
- * `#/player/PLAYER`, `#/review/CODE`, `#/tournaments`, `#/tournament/ID`, `#/review/daily/VARIANT/DAY`), so the server needs no route per view.
+ * `#/player/PLAYER`, `#/review/CODE`, `#/tournaments`, `#/tournament/ID`, `#/review/daily/VARIANT/DAY`), so the server needs no route per view;
+ * `/mod` (or `#/mod`) is the moderators' console.
  * `#/r/CODE` works too, for a static server in development.
  * `?server=` is kept on every link so a development page stays on its server.
  */
@@ -15,6 +16,7 @@ export function parseRoute(location) {
   const parts = hashPath.split('/').filter(Boolean).map(decodeURIComponent);
   const query = new URLSearchParams(hashQuery);
   if (pathMatch && !parts.length) return roomRoute(decodeURIComponent(pathMatch[1]), location);
+  if ((/^\/mod\/?$/.test(location.pathname) && !parts.length) || parts[0] === 'mod') return { page: 'mod', query }; // the moderators' console
   const [page, ...rest] = parts;
   if (page === 'r' && rest[0]) return roomRoute(rest[0], location);
   if (page === 'daily') return { page: 'daily', variant: rest[0] ?? null, query };

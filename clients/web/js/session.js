@@ -130,6 +130,8 @@ export class Session {
       this.say('Connection lost: reconnecting…', 'error');
     } else if (state === 'signed_out') {
       this.say('This browser was signed out: sign in with a passkey, or play under another name.', 'error');
+    } else if (state === 'banned') {
+      this.say(`A moderator banned this player: ${detail?.error ?? ''}`, 'error');
     } else if (state === 'replaced') {
       this.say('This player was opened in another tab or window; this page stopped.', 'error');
     }
@@ -220,6 +222,17 @@ export class Session {
   on_tournament_race(message) {
     this.tournamentRace = message;
     this.say(`Your next tournament race is ready: room ${message.code}.`, 'race');
+  }
+
+  /** A moderator replaced this player's name: the app asks for another (`js/moderation.js`). */
+  on_name_replaced(message) {
+    this.nameReplaced = message.name;
+    this.identity.save({ name: message.name });
+  }
+
+  on_name_chosen(message) {
+    this.nameReplaced = null;
+    this.identity.save({ name: message.name });
   }
 
   on_left_room() {

@@ -55,3 +55,10 @@ test('a closed daily has a review too', () => {
   assert.deepEqual([route.page, route.code, route.variant, route.day], ['review', null, 'freecell', '2026-11-22']);
   assert.equal(parseRoute(at('http://h/#/review/daily/freecell/yesterday')).page, 'review', 'not a day: read as a room code');
 });
+
+test('the moderators\u2019 console is /mod (and #/mod in development); /modx is not it', () => {
+  assert.equal(parseRoute(at('http://h/mod')).page, 'mod');
+  assert.equal(parseRoute(at('http://h/mod/')).page, 'mod');
+  assert.equal(parseRoute(at('http://h/#/mod')).page, 'mod');
+  assert.equal(parseRoute(at('http://h/modx')).page, 'landing');
+});

@@ -27,6 +27,9 @@ from freecell_arena.store.urls import display_url
 
 if TYPE_CHECKING:
     from freecell_arena.core.competition.ratings import Ladder, Ratings
+    from freecell_arena.core.moderation.audit import SanctionedBoards
+    from freecell_arena.core.moderation.sanctions import Sanctions
+    from freecell_arena.store import SqlStore
     from freecell_arena.store.audit_reads import FigureReads
     from freecell_arena.store.ratings import RatingStore
 
@@ -80,10 +83,13 @@ async def audit(url: str, batch: int) -> tuple[int, int, int, list[str], int, in
     games = entries = mismatches = 0
     flagged_wins: list[str] = []
     try:
+        boards, voided, lines = await _audit_moderation(store)
+        mismatches += _report(lines)
         async for games_batch in reads.ranked_games():
             for stored, bot, entry in games_batch:
                 games += 1
-                mismatches += _report(check_game(stored, bot, entry))
+                rule = boards if boards.touches(stored.game) else None
+                mismatches += _report(check_game(stored, bot, entry, rule))
                 if (line := flagged(stored)) is not None:
                     flagged_wins.append(line)
         async for entries_batch in reads.entries():
@@ -92,7 +98,7 @@ async def audit(url: str, batch: int) -> tuple[int, int, int, list[str], int, in
                 mismatches += _report(check_entry(entry_facts, game))
         async for line in reads.count_mismatches():
             mismatches += _report([line])
-        races, lines, current = await _audit_ratings(RatingStore(store.engine))
+        races, lines, current = await _audit_ratings(RatingStore(store.engine), boards.sanctions, voided)
         mismatches += _report(lines)
         mismatches += await _audit_figures(FigureReads(store.engine, batch), current)
         tournaments, after = 0, ""
@@ -108,15 +114,33 @@ async def audit(url: str, batch: int) -> tuple[int, int, int, list[str], int, in
     return games, entries, mismatches, flagged_wins, races, tournaments
 
 
-async def _audit_ratings(ratings: RatingStore) -> tuple[int, list[str], Ratings]:
-    """Every rated race replayed in order from its room's stored results; one line per stored rank or rating
-    change that differs from the recomputation; the ratings the races leave everyone at."""
+async def _audit_moderation(store: SqlStore) -> tuple[SanctionedBoards, dict[str, set[str]], list[str]]:
+    """The mod log replayed against the sanctions table; where sanctioned games belong; the players whose result in
+    each room is void (their races are rated without them)."""
+    from freecell_arena.core.moderation.audit import SanctionedBoards, check_in_force
+    from freecell_arena.store.moderation import ModerationStore
+    from freecell_arena.store.sanction_reads import voided_races
+
+    moderation = ModerationStore(store.engine)
+    lines = check_in_force(await moderation.whole_log(), await moderation.in_force())
+    async with store.engine.connect() as connection:
+        voided = await voided_races(connection)
+    return SanctionedBoards(await moderation.sanctions()), voided, lines
+
+
+async def _audit_ratings(ratings: RatingStore, sanctions: Sanctions,
+                         voided: dict[str, set[str]]) -> tuple[int, list[str], Ratings]:  # fmt: skip
+    """Every rated race replayed in order from its room's stored results, counted with the sanctions in force; one
+    line per stored rank or rating change that differs from the recomputation; the ratings the races leave everyone
+    at."""
     from freecell_arena.core.competition.ratings import RatedRace, placements_from_results, replay_ratings
+    from freecell_arena.core.moderation.sanctions import counted_results
 
     races: list[RatedRace] = []
     lines: list[str] = []
     async for stored in ratings.rated_races():
-        placements = placements_from_results(stored.results, stored.ranking)
+        counted = counted_results(stored.results, voided.get(stored.room_id, ()), sanctions)
+        placements = placements_from_results(counted, stored.ranking)
         ranks = {placement.player_id: placement.rank for placement in placements}
         for change, rank in stored.changes:
             if ranks.get(change.player_id) != rank:

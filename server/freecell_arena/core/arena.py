@@ -34,6 +34,7 @@ from freecell_arena.core.live.races import RaceDeps, Races
 from freecell_arena.core.live.rebuild import Rebuild, RebuildDeps
 from freecell_arena.core.live.replica import Replica, ReplicaDeps
 from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.moderation.removal import RemovalVerbs, remove
 from freecell_arena.protocol.messages import (
     BerserkRequest,
     CreateRoomRequest,
@@ -171,6 +172,31 @@ class Arena:
             effect.claim()
             return effect
         return self.lobby.connection_changed(player_id, connected=False)
+
+    def remove_player(self, player_id: str) -> Effect:
+        """A banned player out of live play (`core.moderation.removal`): their running game resigned, their seat
+        given up; raises `Busy` while their room has a change in flight."""
+        effect = remove(RemovalVerbs(self._leave_for_good, self._resign_alone), player_id)
+        effect.claim()
+        return effect
+
+    def _leave_for_good(self, player_id: str) -> Effect | None:
+        if not self.identities.knows(player_id):
+            return None
+        draft = Draft(self.state)
+        if draft.seat(player_id).room_code is None or self.state.room_of_player(player_id) is None:
+            return None
+        return draft.seal(self.lobby.leave(draft, player_id, None, reply=False))
+
+    def _resign_alone(self, player_id: str) -> Effect | None:
+        game = self.state.current_game(player_id) if self.identities.knows(player_id) else None
+        if game is None or not game.running or game.room_code is not None:
+            return None
+        return self.play.resign_game(game)
+
+    def rename(self, player_id: str, name: str) -> None:
+        """A moderator replaced the player's name, or the player chose a new one: what this process shows."""
+        self.identities.rename(player_id, name)
 
     def know_next_room(self, code: str, next_code: str | None) -> None:
         self.series.know_next(code, next_code)

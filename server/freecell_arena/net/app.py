@@ -45,6 +45,7 @@ from freecell_arena.net.effects import EffectRunner
 from freecell_arena.net.http_api import HttpApi
 from freecell_arena.net.http_front import HttpFront
 from freecell_arena.net.metrics import ServerMetrics
+from freecell_arena.net.moderation import CLOSE_BANNED, MODERATION_TYPES, LogFollower, ModerationDesk, WinScreen
 from freecell_arena.net.next_rooms import NEXT_ROOM_REQUESTS, prepare_next_room
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.queries import QUERY_TYPES, Queries
@@ -64,7 +65,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PREPARED_TYPES = frozenset((*QUERY_TYPES, *LOADS_FOR, *RESTORES_FOR, *NEXT_ROOM_REQUESTS, *TOURNAMENT_REQUESTS,
-                            *TOURNAMENT_QUERIES))  # fmt: skip
+                            *TOURNAMENT_QUERIES, *MODERATION_TYPES))  # fmt: skip
 """Requests that `answer_or_prepare` answers or loads something for; every other one (a move above all) goes
 straight to core, without a further await on its path."""
 
@@ -111,7 +112,10 @@ class ArenaServer:
         self.metrics = ServerMetrics(self.arena.rooms_by_status, self.connection_count,
                                      lambda: self.cluster.resyncs if self.cluster is not None else 0)  # fmt: skip
         writer.on_commit = self.metrics.observe_commit
-        self.runner = EffectRunner(writer, self.publisher, self.metrics)
+        self.moderation = ModerationDesk(store.moderation, store.ratings, self.pars, self.clock, self)
+        self.follower = LogFollower(store.moderation, self)
+        self.win_screen = WinScreen(writer, store.moderation, self.clock)
+        self.runner = EffectRunner(self.win_screen, self.publisher, self.metrics)
         self.runner.rereader = self.cluster
         self.race_end = RaceEndService(store.ratings, self.pars, self.publisher, par_at_end=settings.par_at_race_end)
         self.rating_sweep = RatingSweeper(store.ratings, self.publisher, self.clock, settings.rating_sweep_interval_s)
@@ -179,6 +183,12 @@ class ArenaServer:
         the others, load what core cannot wait for (today's daily deal and the player's ranked attempt; a game or
         room this process does not hold; the stored next room of a series or quick race) and return False: core
         handles the request."""
+        if type(request) in MODERATION_TYPES:
+            try:
+                connection.send(await self.moderation.answer(request, connection))
+            except Refusal as refusal:
+                connection.send(refusal.to_message(getattr(request, "id", None)))
+            return True
         if isinstance(request, (*QUERY_TYPES, *TOURNAMENT_QUERIES)):
             answer = self.tournaments.answer if isinstance(request, TOURNAMENT_QUERIES) else self.queries.answer
             try:
@@ -225,6 +235,22 @@ class ArenaServer:
         """Close the player's connection here if it said hello with one of these (revoked) tokens."""
         self.holder.close_tokens(player_id, frozenset(token_hashes))
 
+    def banned(self, player_id: str, public_reason: str) -> None:
+        """A moderator banned the player (here, or on another process, or from the command line): their connection
+        here closes, and they leave live play here (running game resigned, seat given up: the room goes on)."""
+        self.holder.close_player(player_id, CLOSE_BANNED, f"banned: {public_reason}"[:120])
+        self._background.spawn(self._remove(player_id))
+
+    async def _remove(self, player_id: str) -> None:
+        try:
+            effect = await self.runner.when_free(lambda: self.arena.remove_player(player_id))
+            await self.runner.execute(effect, None)
+        except Exception as error:  # the room goes on; the player's seat is given up when they are forgotten
+            self.tick_failures.warning("ban", f"taking a banned player out of play failed: {one_line(error)}")
+
+    def renamed(self, player_id: str, name: str) -> None:
+        self.arena.rename(player_id, name)
+
     async def sweep_accounts(self) -> int:
         """Expired challenges leave the store, idle attempt counts leave memory; how many challenges went."""
         service = self.accounts.service
@@ -266,6 +292,7 @@ class ArenaServer:
         self._loop_lag = asyncio.create_task(self.metrics.watch_loop_lag())
         self.daily.start()
         self.tournaments.start()
+        await self.follower.start()
         self.rating_sweep.start()  # races a process left unrated (it died before rating them), in the background
 
     @property
@@ -311,6 +338,8 @@ class ArenaServer:
         await cancel_quietly(self._sweeper)
         await cancel_quietly(self._loop_lag)
         await self.rating_sweep.close()
+        await self.follower.close()
+        await self.win_screen.close()
         await self.daily.close()
         await self.tournaments.close()
         self.publisher.close()

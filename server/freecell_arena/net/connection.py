@@ -31,6 +31,7 @@ from freecell_arena.core.ports.seams import Busy, Sessions, StoredCopies
 from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
 from freecell_arena.net.direct_write import write_now
 from freecell_arena.net.metrics import ServerMetrics
+from freecell_arena.net.moderation import CLOSE_BANNED, ModerationDesk, ban_message
 from freecell_arena.net.outbox import Outbox
 from freecell_arena.net.ratelimit import PerAddress, TokenBucket
 from freecell_arena.net.restore import restore_player
@@ -43,6 +44,7 @@ from freecell_arena.protocol.messages import (
     HelloRequest,
     Message,
     MoveRequest,
+    NameReplacedMessage,
     RequestId,
     WelcomeMessage,
 )
@@ -107,6 +109,11 @@ class Host(Protocol):
 
     @property
     def limits(self) -> PerAddress: ...
+
+    @property
+    def moderation(self) -> ModerationDesk:
+        """Reports, the moderators' console, and the bans a hello is refused for."""
+        ...
 
     @property
     def accounts(self) -> AccountDesk:
@@ -366,13 +373,34 @@ class Connection:
             return
         if player_id is None:
             return
+        allowed, replaced = await self._allowed_back(request, player_id)
+        if not allowed:
+            return
         await self.server.take_over(player_id, self)
         self._become(player_id, token_hash)
         effect = sessions.resume(player_id, request)
         self._announce(effect)
         if await self.server.execute(effect, self, request.id):
             await self.server.resumed(self)
+            if replaced is not None:
+                self.send(NameReplacedMessage(name=replaced))
         self._sync_room_subscription()
+
+    async def _allowed_back(self, request: HelloRequest, player_id: str) -> tuple[bool, str | None]:
+        """A banned player's hello is refused (`banned`, with the moderator's public reason) and the connection
+        closed; a renamed one is asked for a new name after the welcome."""
+        try:
+            ban, replaced = await self.server.moderation.on_hello(player_id)
+        except Exception as error:  # the database cannot say: as for any hello that cannot read the store
+            unreachable.warning(type(error).__name__, f"a hello could not read the bans: {one_line(error)}")
+            message = "the server cannot reach its database right now, nothing changed: say hello again in a moment"
+            self.send(ErrorMessage(id=request.id, code=ErrorCode.storage_failed, message=message))
+            return False, None
+        if ban is not None:
+            self.send(self._error(request.id, Refusal(ErrorCode.banned, ban_message(ban))))
+            await self.close(CLOSE_BANNED, "banned")
+            return False, None
+        return True, replaced
 
     def _announce(self, effect: Effect) -> WelcomeMessage:
         """The welcome core made, with what this process's settings say a client lives within (core knows no

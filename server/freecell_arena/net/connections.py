@@ -44,6 +44,12 @@ class ConnectionHolder:
         if connection is not None and connection.token_hash in token_hashes:
             self._spawn(connection.close(CLOSE_REVOKED, "this session was revoked: sign in again"))
 
+    def close_player(self, player_id: str, code: int, reason: str) -> None:
+        """Close the player's connection here, whatever its token (a ban)."""
+        connection = self.by_player.get(player_id)
+        if connection is not None:
+            self._spawn(connection.close(code, reason))
+
     async def close_all(self, code: int, reason: str) -> None:
         await asyncio.gather(
             *(connection.close(code, reason) for connection in list(self.by_player.values())), return_exceptions=True

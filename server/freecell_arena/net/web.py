@@ -1,4 +1,5 @@
-"""The browser app (clients/web) on the game's own port: `/` the app, `/r/CODE` a room's link, its static files.
+"""The browser app (clients/web) on the game's own port: `/` the app, `/r/CODE` a room's link, `/mod` the
+moderators' console, its static files.
 
 Every file is read into memory once, at start, with its Content-Type, a strong ETag (a hash of its bytes) and a
 gzip copy when that is smaller, so a request costs a dictionary lookup and never touches the disk. There is no
@@ -82,6 +83,8 @@ APP_PAGE = "/index.html"
 ROOM_LINK = re.compile(r"/r/[A-Za-z0-9]{1,32}/?")
 """A room's link: the app reads the code from the path (clients/web/js/router.js); whether the room exists is
 the websocket's answer, so an unknown code still gets the page, which says so."""
+CONSOLE = frozenset({"/mod", "/mod/"})
+"""The moderators' console: the same app (it asks the server, which checks the role on every request)."""
 
 NOT_FOUND_PAGE = (
     b"<!doctype html>\n<html lang=\"en\"><meta charset=\"utf-8\"><title>Not found - FreeCell Arena</title>\n"
@@ -191,7 +194,7 @@ class WebApp:
         path = urlsplit(request.path).path
         if path.startswith(API_PREFIX) or "websocket" in request.headers.get("Upgrade", "").lower():
             return None
-        if path == "/" or ROOM_LINK.fullmatch(path):
+        if path == "/" or path in CONSOLE or ROOM_LINK.fullmatch(path):
             path = APP_PAGE
         file = self.files.get(path)
         if file is None:

@@ -65,6 +65,8 @@ GAME = (E.no_game, E.unknown_game, E.not_your_game, E.game_not_running)
 BUSY = (E.already_in_room, E.game_in_progress)
 """Refused while you sit in an unfinished room or play a game (leave it, finish it or resign first)."""
 ACCOUNT = (E.not_saved, E.not_yours, E.passkey_refused, *STORES)
+MODERATOR = (E.not_allowed,)
+"""A moderator's request: anyone else is refused `not_allowed` (the role is read from the store on every request)."""
 
 RACE_END_TO_YOU = (
     Frame(m.RaceOverMessage, when="the last racer finished"),
@@ -81,10 +83,12 @@ CONTRACT: tuple[Exchange, ...] = (
             Frame(m.GameStateMessage, when="you resumed (said hello with a token): your room and game"),
             Frame(m.RaceOverMessage, when="you resumed into a finished race"),
             Frame(m.RaceRatingsMessage, when="you resumed into a finished rated race"),
+            Frame(m.NameReplacedMessage, when="you resumed and a moderator replaced your name: choose another"),
         ),
-        (E.already_greeted, E.unknown_token, E.revoked_token, E.name_taken, *STORES),
+        (E.already_greeted, E.unknown_token, E.revoked_token, E.name_taken, E.banned, *STORES),
         (Frame(m.MemberConnectionMessage, when="you resumed into a room"),),
-        note="Once per connection. `rate_limited` also when one address makes too many new players.",
+        note="Once per connection. `rate_limited` also when one address makes too many new players. `banned`: a "
+        "moderator banned you (the message gives their public reason) and the connection closes (4002).",
         before_hello=True,
     ),
     Exchange(
@@ -295,6 +299,32 @@ CONTRACT: tuple[Exchange, ...] = (
         (E.unknown_tournament, E.tournament_over, E.not_entered, E.berserk_refused, *STORES),
         note="Only in your arena race's countdown, once (`berserk_refused` otherwise).",
     ),
+    Exchange(
+        m.ReportRequest,
+        (Frame(m.ReportReceivedMessage, answers=True),),
+        (E.not_saved, E.unknown_player, E.already_reported),
+        note="Saved players only. `already_reported`: your report of that player is open; `rate_limited` past "
+        "your reports of the day or your address's. You cannot report yourself (`invalid_message`).",
+    ),
+    Exchange(m.MyReportsRequest, (Frame(m.MyReportsMessage, answers=True),)),
+    Exchange(
+        m.ChooseNameRequest,
+        (Frame(m.NameChosenMessage, answers=True),),
+        (E.not_allowed, E.name_taken),
+        note="Only after `name_replaced` (else `not_allowed`).",
+    ),
+    Exchange(m.ModQueueRequest, (Frame(m.ModQueueMessage, answers=True),), MODERATOR),
+    Exchange(m.ModEvidenceRequest, (Frame(m.ModEvidenceMessage, answers=True),), (*MODERATOR, E.unknown_player)),
+    Exchange(
+        m.ModActionRequest,
+        (Frame(m.ModActionMessage, answers=True),),
+        (*MODERATOR, E.unknown_player, E.unknown_game, E.not_found),
+        note="`not_allowed` also for yourself or another moderator as the target; `unknown_game`: `void` names no "
+        "finished ranked game of the player; `not_found`: `lift` names no sanction of theirs in force. A ban closes "
+        "the player's connections on every process (4002).",
+    ),
+    Exchange(m.ModLogRequest, (Frame(m.ModLogMessage, answers=True),), MODERATOR),
+    Exchange(m.ModSearchRequest, (Frame(m.ModSearchMessage, answers=True),), MODERATOR),
 )
 
 EXCHANGES = {exchange.type_name: exchange for exchange in CONTRACT}

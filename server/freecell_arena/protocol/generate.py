@@ -135,6 +135,11 @@ Accounts (`passkey_begin`, `passkey_finish`, `get_account`, `rename_passkey`, `r
 before `hello`; `hello` then takes the session or bot token it gave. Names a saved player or a bot account
 holds (look-alikes included) are refused to new players (`name_taken`); a revoked token's connection closes
 (code 4001) and its `hello` is refused (`revoked_token`).
+
+Moderation (`report`, `get_my_reports`, `choose_name`; for moderators `mod_queue`, `mod_evidence`, `mod_action`,
+`mod_log`, `mod_search`, refused with `not_allowed` to anyone else): see [moderation.md](moderation.md). A banned
+player's connection closes (code 4002) and their `hello` is refused (`banned`, with the moderator's public
+reason); a renamed player gets `name_replaced` after `welcome` and answers with `choose_name`.
 """
 
 SECTION_INTROS = {

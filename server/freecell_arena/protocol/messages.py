@@ -155,6 +155,9 @@ class ErrorCode(StrEnum):
     humans_only = "humans_only"
     tournament_over = "tournament_over"
     berserk_refused = "berserk_refused"
+    not_allowed = "not_allowed"
+    banned = "banned"
+    already_reported = "already_reported"
 
 
 class Message(BaseModel):
@@ -974,6 +977,85 @@ class TournamentRaceMessage(Message):
     starts_at: datetime
     round: int
     berserk_allowed: bool
+# ---------------------------------------------------------------- moderation (docs/moderation.md)
+
+ReportReasonName = Literal["help", "name", "other"]
+ModActionName = Literal["mark", "ban", "rename", "void", "lift", "dismiss"]
+PlayerId = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class ReportRequest(Request):
+    """Report a player (saved players only): `help` (playing with help, or a program playing as a person), an
+    offensive `name`, or `other`. Only moderators ever read `text`."""
+
+    type: Literal["report"] = "report"
+    id: RequestId = None
+    player_id: PlayerId
+    reason: ReportReasonName
+    text: str = Field(default="", max_length=500)
+    game_id: str | None = Field(default=None, max_length=64, description="The game it is about, if one.")
+
+
+class MyReportsRequest(Request):
+    """Your reports and what became of them (received, acted on, closed), never how."""
+
+    type: Literal["get_my_reports"] = "get_my_reports"
+    id: RequestId = None
+
+
+class ChooseNameRequest(Request):
+    """A new name, after a moderator replaced yours (`name_replaced`)."""
+
+    type: Literal["choose_name"] = "choose_name"
+    id: RequestId = None
+    name: PlayerName
+
+
+class ModQueueRequest(Request):
+    """Moderators: the open reports, by player."""
+
+    type: Literal["mod_queue"] = "mod_queue"
+    id: RequestId = None
+
+
+class ModEvidenceRequest(Request):
+    """Moderators: what the server computes about a player (worked out when asked; solving may take seconds)."""
+
+    type: Literal["mod_evidence"] = "mod_evidence"
+    id: RequestId = None
+    player_id: PlayerId
+
+
+class ModActionRequest(Request):
+    """Moderators: act on a player. `reason` is required (the mod log keeps it); `public_reason` is what a banned
+    player is told; `void` names a `game_id`, `lift` the mod log number of a sanction in force."""
+
+    type: Literal["mod_action"] = "mod_action"
+    id: RequestId = None
+    action: ModActionName
+    player_id: PlayerId
+    reason: str = Field(min_length=3, max_length=500)
+    public_reason: str = Field(default="", max_length=200)
+    game_id: str | None = Field(default=None, max_length=64)
+    lifts: int | None = Field(default=None, ge=1, le=MAX_SAFE_INTEGER)
+
+
+class ModLogRequest(Request):
+    """Moderators: the mod log, newest first (`before`: older than that number; `player_id`: one player's)."""
+
+    type: Literal["mod_log"] = "mod_log"
+    id: RequestId = None
+    before: int | None = Field(default=None, ge=1, le=MAX_SAFE_INTEGER)
+    player_id: PlayerId | None = None
+    limit: Limit = 50
+
+
+class ModSearchRequest(Request):
+    """Moderators: players by id, claimed name or the start of a name."""
+
+    type: Literal["mod_search"] = "mod_search"
+    id: RequestId = None
+    query: str = Field(min_length=1, max_length=64)
 
 
 ClientMessage = Annotated[
@@ -1014,7 +1096,15 @@ ClientMessage = Annotated[
     | EnterTournamentRequest
     | WithdrawTournamentRequest
     | PauseTournamentRequest
-    | BerserkRequest,
+    | BerserkRequest
+    | ReportRequest
+    | MyReportsRequest
+    | ChooseNameRequest
+    | ModQueueRequest
+    | ModEvidenceRequest
+    | ModActionRequest
+    | ModLogRequest
+    | ModSearchRequest,
     Field(discriminator="type"),
 ]
 
@@ -1076,6 +1166,7 @@ class CloseCode(IntEnum):
     internal_error = 1011
     replaced = 4000
     revoked = 4001
+    banned = 4002
 
 
 CLOSE_CODES: dict[CloseCode, str] = {
@@ -1089,6 +1180,8 @@ CLOSE_CODES: dict[CloseCode, str] = {
     "reconnect on your own: the other connection plays now).",
     CloseCode.revoked: "The token this connection said `hello` with was revoked (signed out, or on the account "
     "page): it will not work again.",
+    CloseCode.banned: "A moderator banned this player (the close reason and the refused `hello`'s `banned` error "
+    "give the public reason): do not reconnect.",
 }
 """Every close code the server sends. A client that stops reading while frames pile up past the server's outbox
 limit is cut off without a close frame (the client sees 1006)."""
@@ -1475,6 +1568,7 @@ class AccountMessage(Message):
     passkeys: list[PasskeyView]
     sessions: list[TokenView]
     bots: list[BotView]
+    moderator: bool = Field(default=False, description="A moderator: the client offers the console (/mod).")
 
 
 class BotTokenMessage(Message):
@@ -1587,6 +1681,8 @@ class PlayerMessage(Message):
     name: str
     bot: bool
     variants: list[PlayerVariant]
+    notice: str | None = Field(default=None, description="A moderator's public notice (marked as playing with "
+                                                          "help: results count with the programs').")
 
 
 class ReviewRow(Message):
@@ -1622,6 +1718,158 @@ class ShareMessage(Message):
     game_id: str
     text: str
     url: str
+
+
+# ---------------------------------------------------------------- moderation replies (docs/moderation.md)
+
+
+class ReportReceivedMessage(Message):
+    type: Literal["report_received"] = "report_received"
+    id: RequestId = None
+    report_id: str
+
+
+class MyReport(Message):
+    report_id: str
+    player_id: str
+    name: str
+    reason: ReportReasonName
+    at: datetime
+    status: Literal["received", "acted_on", "closed"] = Field(
+        description="Received; acted on by a moderator (what they did is not said); or closed without action.")
+
+
+class MyReportsMessage(Message):
+    type: Literal["my_reports"] = "my_reports"
+    id: RequestId = None
+    reports: list[MyReport]
+
+
+class NameReplacedMessage(Message):
+    """A moderator replaced your name with `name`: choose another (`choose_name`)."""
+
+    type: Literal["name_replaced"] = "name_replaced"
+    id: RequestId = None
+    name: str
+
+
+class NameChosenMessage(Message):
+    type: Literal["name_chosen"] = "name_chosen"
+    id: RequestId = None
+    name: str
+
+
+class ModPlayer(Message):
+    player_id: str
+    name: str
+    bot: bool
+    saved: bool
+    moderator: bool
+    created_at: datetime
+
+
+class ModReport(Message):
+    report_id: str
+    reporter_id: str | None = Field(description="Null for the server's own report of a suspicious win.")
+    source: Literal["player", "auto"]
+    reason: ReportReasonName
+    text: str
+    game_id: str | None
+    at: datetime
+    status: Literal["open", "acted", "dismissed"]
+
+
+class ModSanction(Message):
+    action_id: int
+    kind: Literal["mark", "ban", "rename", "void"]
+    game_id: str | None
+    public_reason: str
+    at: datetime
+
+
+class ModQueueEntry(Message):
+    player: ModPlayer
+    reports: list[ModReport]
+    in_force: list[ModSanction]
+
+
+class ModQueueMessage(Message):
+    type: Literal["mod_queue"] = "mod_queue"
+    id: RequestId = None
+    players: list[ModQueueEntry]
+
+
+class ModGame(Message):
+    """One ranked game as evidence: its think times, the fair-play screen's figures, the solver's line beside it."""
+
+    game_id: str
+    variant: str
+    daily_day: date | None
+    outcome: Outcome
+    moves: int
+    time_ms: int
+    board: str | None
+    flagged: str | None
+    think_ms: list[int] = Field(description="Milliseconds before each move (the first: from the deal).")
+    ms_per_move: int = Field(description="The screen's figure: time over moves (its floor: `floor_ms_per_move`).")
+    floor_ms_per_move: int
+    regularity: float | None = Field(description="How much think times vary (their coefficient of variation): a "
+                                                 "person's vary widely (often above 0.6), a program's pacing little.")
+    solver_agreement: float | None = Field(description="Share of the moves that follow the solver's line in order.")
+    par: int | None
+
+
+class ModRating(Message):
+    variant: str
+    ladder: Literal["humans", "bots"]
+    rating: int
+    races: int
+    history: list[RatingPoint]
+
+
+class ModEvidenceMessage(Message):
+    type: Literal["mod_evidence"] = "mod_evidence"
+    id: RequestId = None
+    player: ModPlayer
+    saved_at: datetime | None
+    tokens: list[TokenView]
+    games: list[ModGame]
+    suspicion: list[str] = Field(description="What the signals say, in words (empty: nothing unusual).")
+    ratings: list[ModRating]
+    reports: list[ModReport]
+    in_force: list[ModSanction]
+
+
+class ModLogEntry(Message):
+    action_id: int
+    at: datetime
+    moderator_id: str | None = Field(description="Null: the operator, from the command line.")
+    moderator: str
+    action: Literal["grant", "revoke", "mark", "ban", "rename", "void", "lift", "dismiss"]
+    player_id: str
+    name: str
+    game_id: str | None
+    lifts: int | None
+    reason: str
+    public_reason: str
+
+
+class ModLogMessage(Message):
+    type: Literal["mod_log"] = "mod_log"
+    id: RequestId = None
+    entries: list[ModLogEntry]
+
+
+class ModActionMessage(Message):
+    type: Literal["mod_action"] = "mod_action"
+    id: RequestId = None
+    entry: ModLogEntry
+
+
+class ModSearchMessage(Message):
+    type: Literal["mod_search"] = "mod_search"
+    id: RequestId = None
+    players: list[ModPlayer]
 
 
 ServerMessage = Annotated[
@@ -1660,7 +1908,16 @@ ServerMessage = Annotated[
     | TournamentListMessage
     | TournamentMessage
     | TournamentEntryMessage
-    | TournamentRaceMessage,
+    | TournamentRaceMessage
+    | ReportReceivedMessage
+    | MyReportsMessage
+    | NameReplacedMessage
+    | NameChosenMessage
+    | ModQueueMessage
+    | ModEvidenceMessage
+    | ModLogMessage
+    | ModActionMessage
+    | ModSearchMessage,
     Field(discriminator="type"),
 ]
 

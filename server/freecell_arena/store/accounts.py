@@ -50,6 +50,7 @@ from freecell_arena.store.models import (
     NameKey,
     Passkey,
     Player,
+    RetiredName,
     WebauthnChallenge,
     table_of,
 )
@@ -62,6 +63,9 @@ access_tokens = table_of(AccessToken)
 bot_accounts = table_of(BotAccount)
 challenges = table_of(WebauthnChallenge)
 players = table_of(Player)
+retired = table_of(RetiredName)
+RETIRED = "retired"
+"""Who holds a retired name (`name_holder`): no player."""
 
 
 class AccountSqlStore:
@@ -140,6 +144,9 @@ class AccountSqlStore:
         if not key_hashes:
             return None
         row = await self._first(select(name_keys.c.player_id).where(name_keys.c.key_hash.in_(list(key_hashes))))
+        retired_key = select(retired.c.key_hash).where(retired.c.key_hash.in_(list(key_hashes)))
+        if row is None and await self._first(retired_key):
+            return RETIRED  # a name a moderator replaced: nobody's, ever (docs/moderation.md)
         return str(row.player_id) if row else None
 
     async def passkey(self, credential_id: str) -> PasskeyRecord | None:

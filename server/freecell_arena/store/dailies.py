@@ -247,3 +247,26 @@ async def _materialise_season(connection: AsyncConnection, variant: str, through
     ]
     if lines:
         await connection.execute(insert(season_standings), lines)
+
+
+async def materialise_again(connection: AsyncConnection, variant: str, day: date) -> None:
+    """A closed day's final ranks, and the season tables through the variant's last closed day when they count it,
+    derived again from the board as it is now (a sanction moved entries off it or back:
+    `freecell_arena.store.moderation_derive`). Nothing for a day not closed yet: its close materialises the board
+    as it is then."""
+    found = (await connection.execute(select(dailies.c.par, dailies.c.finalized_at).where(
+        dailies.c.variant == variant, dailies.c.day == day))).first()  # fmt: skip
+    if found is None or found.finalized_at is None:
+        return
+    last_closed = (await connection.execute(select(func.max(dailies.c.day)).where(
+        dailies.c.variant == variant, dailies.c.finalized_at.is_not(None)))).scalar_one()  # fmt: skip
+    await connection.execute(delete(daily_ranks).where(daily_ranks.c.variant == variant, daily_ranks.c.day == day))
+    for bots in POPULATIONS:
+        await _materialise_day(connection, variant, day, bots, found.par)
+        for days in SEASON_WINDOWS:  # the tables through the last closed day: a population's may have had no line
+            if not window_start(last_closed, days) <= day <= last_closed:
+                continue
+            await connection.execute(delete(season_standings).where(
+                season_standings.c.variant == variant, season_standings.c.bots == bots,
+                season_standings.c.days == days))  # fmt: skip
+            await _materialise_season(connection, variant, last_closed, bots, days)

@@ -25,6 +25,7 @@ from sqlalchemy.types import TypeEngine
 
 from freecell_arena.core.ports.reads import BoardPage, EntryRow, NumberedRow
 from freecell_arena.core.ports.records import ResultRecord
+from freecell_arena.core.records.fair_play import bots_side, is_human_board
 from freecell_arena.core.records.leaderboard import (
     LEVEL_SHIFTS,
     TOP_LEVEL,
@@ -34,11 +35,12 @@ from freecell_arena.core.records.leaderboard import (
     score,
 )
 from freecell_arena.store.models import Game, LeaderboardCount, LeaderboardEntry, table_of
+from freecell_arena.store.sanction_reads import marked_among
 from freecell_arena.store.types import UtcDateTime
 
 entries = table_of(LeaderboardEntry)
-counts = table_of(LeaderboardCount)
 games = table_of(Game)
+counts = table_of(LeaderboardCount)
 
 CountDeltas = dict[tuple[str, int, int], int]
 """(board, level, bucket) -> change in entries, gathered over one transaction."""
@@ -56,6 +58,9 @@ async def claim(connection: AsyncConnection, result: ResultRecord, deltas: Count
     """Make the result the player's entry on its board if it is their first or strictly better."""
     assert result.claim is not None
     board, player_id = result.claim.board, result.claim.player_id
+    if is_human_board(board) and await marked_among(connection, [player_id]):  # a sanction in force: help
+        board = bots_side(board)
+        await connection.execute(update(games).where(games.c.id == result.game_id).values(board=board))
     new_score = score(result.player_moves, result.time_ms)
     values = {
         "board": board,

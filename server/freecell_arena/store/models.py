@@ -543,3 +543,93 @@ class TournamentBerserk(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
     at: Mapped[datetime]
+# --- moderation (migration 0014; freecell_arena.core.moderation, docs/moderation.md)
+# ------------------------------------------------
+
+REASON_LENGTH = 500
+REPORT_TEXT_LENGTH = 500
+
+
+class Moderator(Base):
+    """A saved player the operator made a moderator (`freecell-arena mod grant`); revoking deletes the row. Every
+    moderator request is checked against this table, on every process, when it is made."""
+
+    __tablename__ = "moderators"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("accounts.player_id"), primary_key=True)
+    granted_at: Mapped[datetime]
+
+
+class Report(Base):
+    """A player's report of another (or the server's own, `source` 'auto', with no reporter). One open report per
+    reporter and target (`uq_reports_open`); `address` is kept for the per-address limit and never shown."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    reporter_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    target_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    reason: Mapped[str] = mapped_column(String(16))
+    note: Mapped[str] = mapped_column(String(REPORT_TEXT_LENGTH))
+    """What the reporter wrote: moderators see it, nobody else."""
+    source: Mapped[str] = mapped_column(String(16))
+    game_id: Mapped[str | None] = mapped_column(String(ID_LENGTH))
+    address: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime]
+    status: Mapped[str] = mapped_column(String(16))
+    closed_at: Mapped[datetime | None]
+    closed_by: Mapped[int | None] = mapped_column(BigInteger)
+    """The mod log entry that acted on (or dismissed) the report."""
+
+    __table_args__ = (
+        Index("uq_reports_open", "reporter_id", "target_id", unique=True,
+              postgresql_where=text("status = 'open'"), sqlite_where=text("status = 'open'")),
+        Index("ix_reports_queue", "status", "target_id", "created_at"),
+        Index("ix_reports_reporter", "reporter_id", "created_at"),
+        Index("ix_reports_target", "target_id"),  # `prune`'s and a player delete's foreign key check
+        Index("ix_reports_address", "address", "created_at"),
+    )  # fmt: skip
+
+
+class ModAction(Base):
+    """The mod log: every moderator's (or the operator's) action, who, when, what and why. Append-only: the
+    database refuses an UPDATE or DELETE of a row (triggers of migration 0014). The `sanctions` table and every
+    derived number (boards, ratings, streaks) follow from it; `freecell-arena audit` replays it."""
+
+    __tablename__ = "mod_log"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer(), "sqlite"), primary_key=True,
+                                    autoincrement=True)  # fmt: skip
+    at: Mapped[datetime]
+    moderator_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    """NULL: the operator, from the command line."""
+    action: Mapped[str] = mapped_column(String(16))
+    target_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    game_id: Mapped[str | None] = mapped_column(String(ID_LENGTH))
+    lifts: Mapped[int | None] = mapped_column(BigInteger)
+    """The action a lift undoes."""
+    reason: Mapped[str] = mapped_column(String(REASON_LENGTH))
+    public_reason: Mapped[str] = mapped_column(String(200))
+    detail: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class Sanction(Base):
+    """A sanction in force: the mod log's action that set it; a lift deletes the row (the log keeps both)."""
+
+    __tablename__ = "sanctions"
+
+    action_id: Mapped[int] = mapped_column(ForeignKey("mod_log.id"), primary_key=True, autoincrement=False)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    game_id: Mapped[str | None] = mapped_column(String(ID_LENGTH), index=True)
+    public_reason: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime]
+
+
+class RetiredName(Base):
+    """The keys of a name a moderator replaced: never claimable again (`freecell_arena.core.accounts.names`)."""
+
+    __tablename__ = "retired_names"
+
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    action_id: Mapped[int] = mapped_column(ForeignKey("mod_log.id"), index=True)

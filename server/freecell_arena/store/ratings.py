@@ -35,9 +35,11 @@ from freecell_arena.core.competition.ratings import (
     Recorded,
     rateable,
 )
+from freecell_arena.core.moderation.sanctions import Sanctions, counted_placements, counted_results
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Game, Player, PlayerRating, Room, table_of
 from freecell_arena.store.models import RatingChange as RatingChangeRow
+from freecell_arena.store.sanction_reads import lock_ratings, log_head, marked_among, voided_in_rooms
 
 ratings = table_of(PlayerRating)
 games = table_of(Game)
@@ -82,15 +84,25 @@ class RatingStore:
             found = (await connection.execute(query)).all()
         return {(row.player_id, Ladder(row.ladder)): Rating(row.mu, row.sigma, row.races) for row in found}
 
+    async def counted(self, room_id: str, placements: Sequence[Placement]) -> tuple[int, tuple[Placement, ...]]:
+        async with self.engine.connect() as connection:
+            head = await log_head(connection)
+            marked = await marked_among(connection, [placement.player_id for placement in placements])
+            voided = (await voided_in_rooms(connection, [room_id])).get(room_id, set())
+        return head, counted_placements(placements, voided, Sanctions(marked))
+
     async def record(self, room_id: str, variant: str, placements: Sequence[Placement],
-                     applied: Sequence[RatingChange], at: datetime) -> Recorded:  # fmt: skip
+                     applied: Sequence[RatingChange], at: datetime, counted_at: int = 0) -> Recorded:  # fmt: skip
         ranks = {placement.player_id: placement.rank for placement in placements}
         try:
             async with self.engine.connect() as connection:
                 connection = await connection.execution_options(**{WRITE_OPTION: True})
                 async with connection.begin():
+                    await lock_ratings(connection, [variant])
                     if await _rated(connection, room_id):
                         return Recorded.ALREADY_RATED
+                    if await log_head(connection) != counted_at:
+                        return Recorded.CONFLICT  # a sanction since: count the race's players again
                     for change in sorted(applied, key=lambda change: (change.ladder, change.player_id)):
                         await _move_rating(connection, variant, change, at)  # one order: no deadlock between races
                     rows = [_change_row(room_id, variant, change, ranks[change.player_id], at) for change in applied]
@@ -224,13 +236,15 @@ class RatingStore:
         async with self.engine.connect() as connection:
             found = (await connection.execute(query)).all()
             played = (await connection.execute(race_results_of([row.id for row in found]))).all() if found else []
+            voided = await voided_in_rooms(connection, [row.id for row in found])
+            marked = await marked_among(connection, {result.player_id for result in played})
         results_of: dict[str, list[RaceResult]] = defaultdict(list)
         for result in played:
             results_of[result.room_id].append(race_result(result))
         races = []
         for row in found:
             options = row.options or {}
-            results = tuple(results_of[row.id])
+            results = counted_results(results_of[row.id], voided.get(row.id, ()), Sanctions(marked))
             finished = [result for result in results if result.outcome is not None]
             on_one_ladder = max(sum(result.bot is bot for result in finished) for bot in (False, True))
             if rateable(ranked=bool(options.get("ranked")), server_drawn_deal=True, players=on_one_ladder):
@@ -270,7 +284,8 @@ async def _move_rating(connection: AsyncConnection, variant: str, change: Rating
         return
     moved = await connection.execute(update(ratings).where(
         ratings.c.variant == variant, ratings.c.ladder == str(change.ladder), ratings.c.player_id == change.player_id,
-        ratings.c.races == change.before.races,
+        ratings.c.races == change.before.races, ratings.c.mu == change.before.mu,
+        ratings.c.sigma == change.before.sigma,  # a sanction's recomputation may move mu and sigma, not races
     ).values(**values))  # fmt: skip
     if moved.rowcount != 1:
         raise _Moved

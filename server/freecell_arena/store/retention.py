@@ -5,7 +5,8 @@
   says `unknown_token`, refused just the same.
 - Unsaved players gone for good: an identity older than the cutoff with no account, no bot account, no claimed
   name, no token, no passkey challenge, no tournament entered or created (a tournament's table names its
-  entrants), no ranked game ever and no game started since the cutoff, together with
+  entrants), no ranked game ever, no game started since the cutoff, and no report or mod log action naming them
+  (the mod log is append-only, and what a moderator did stays explained), together with
   their (unranked) games and those games' moves, their room memberships and the rooms that were theirs alone
   (finished or closed, before the cutoff, hosted by them, no other member or player, in no series and not a
   variant's quick room). Whoever shares anything with another player stays. Their token, if it ever comes back,
@@ -36,9 +37,11 @@ from freecell_arena.store.models import (
     BotAccount,
     ClaimedName,
     Game,
+    ModAction,
     Move,
     Player,
     QuickRoom,
+    Report,
     Room,
     RoomMember,
     Tournament,
@@ -60,6 +63,8 @@ bot_accounts = table_of(BotAccount)
 claimed = table_of(ClaimedName)
 tournaments = table_of(Tournament)
 entries = table_of(TournamentEntry)
+reports = table_of(Report)
+mod_log = table_of(ModAction)
 DONE_STATUSES = ("finished", "closed")
 """A room in one of these is never brought back into a server's memory."""
 
@@ -129,6 +134,11 @@ def _gone_for_good(retention: Retention) -> Any:
         ~exists().where(entries.c.player_id == mine),
         ~exists().where(tournaments.c.created_by == mine),
         ~exists().where(games.c.player_id == mine, or_(games.c.ranked.is_(True), games.c.started_at >= cutoff)),
+        # moderation's records name them: the append-only mod log (and so any sanction) and reports, either side
+        ~exists().where(mod_log.c.target_id == mine),
+        ~exists().where(mod_log.c.moderator_id == mine),
+        ~exists().where(reports.c.target_id == mine),
+        ~exists().where(reports.c.reporter_id == mine),
         ~exists().where(hosted.c.host_id == mine, ~_alone(hosted, mine, cutoff)),
         ~exists().where(members.c.player_id == mine, joined.c.id == members.c.room_id, ~_alone(joined, mine, cutoff)),
         ~exists().where(games.c.player_id == mine, played.c.id == games.c.room_id, ~_alone(played, mine, cutoff)),

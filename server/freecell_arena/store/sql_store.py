@@ -28,6 +28,7 @@ from freecell_arena.store.errors import RecordRefusedError
 from freecell_arena.store.history import HistoryReads
 from freecell_arena.store.leaderboards import CountDeltas, LeaderboardReads
 from freecell_arena.store.models import Game, Move, Player, QuickRoom, Room, RoomMember, table_of
+from freecell_arena.store.moderation import ModerationStore
 from freecell_arena.store.pars import ParStore
 from freecell_arena.store.postgres_writer import PostgresWriter
 from freecell_arena.store.profiles import ProfileStore
@@ -67,6 +68,7 @@ class SqlStore:
         self.pars = ParStore(self.engine)
         self.profiles = ProfileStore(self.engine)
         self.tournaments = TournamentStore(self.engine)
+        self.moderation = ModerationStore(self.engine)
         self._direct_writer: SqliteWriter | PostgresWriter | None = None  # batches without a leaderboard claim
         if self.backend == "sqlite":
             path = self.engine.url.database

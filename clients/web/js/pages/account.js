@@ -8,6 +8,7 @@
 import { dataTable as plainTable, field, formatTime, h, replace } from '../dom.js';
 import { browserLabel, describeBrowserError, passkeysUnavailable, savePasskey, signInWithPasskey, unavailableNote } from '../passkeys.js';
 import { lifecycle } from './daily.js';
+import { myReportsSection } from '../moderation.js';
 
 /** A table that scrolls sideways on a narrow screen instead of pushing its buttons out of the card. */
 function dataTable(...args) {
@@ -73,6 +74,7 @@ export function accountPage(main, { session, location, home }) {
       h('section', { class: 'card-panel' },
         h('p', {}, 'Saved player ', h('strong', { dataset: { claimedName: '' } }, account.name),
           ': the name is yours (claimed).'),
+        account.moderator ? h('p', {}, 'You are a moderator: ', h('a', { href: '/mod' }, 'the moderators\u2019 console')) : null,
         unavailableNote(unavailable),
         h('div', { class: 'actions' },
           h('button', { type: 'button', onclick: () => signOut(false) }, 'Sign out here'),
@@ -95,7 +97,7 @@ export function accountPage(main, { session, location, home }) {
             formatTime(token.created_at), token.last_used_at ? formatTime(token.last_used_at) : '',
             token.current ? '' : h('button', { type: 'button', onclick: () => act(() => session.ask({ type: 'revoke_token', token_id: token.token_id })), 'aria-label': `Revoke ${token.label}` }, 'Revoke')],
         })))),
-      botsSection(account));
+      botsSection(account), myReportsSection(session));
   }
 
   function rename(passkey) {

@@ -9,6 +9,7 @@ import { GameView } from '../game-view.js';
 import { VARIANTS, formatDuration, variantName } from '../notation.js';
 import { viewHref } from '../router.js';
 import { loadStreak, playerLink, shareButton } from '../compete.js';
+import { reportButton } from '../moderation.js';
 
 export function dailyPage(main, context) {
   return context.variant ? dailyGame(main, context) : dailyList(main, context);
@@ -160,7 +161,8 @@ export function boardTable(reply, session, location) {
   const finished = reply.board === 'daily' ? formatClock : formatTime; // a day's board names its day once
   return dataTable('Leaderboard', ['Rank', 'Player', 'Moves', 'Time', 'Finished', 'Replay'], reply.entries.map((row) => ({
     attributes: { class: row.player_id === session.playerId ? 'me' : '', dataset: { playerId: row.player_id, rank: row.rank } },
-    cells: [String(row.rank), playerLink(location, row.player_id, row.name, row.claimed),
+    cells: [String(row.rank), [playerLink(location, row.player_id, row.name, row.claimed), ' ',
+      reportButton(session, { playerId: row.player_id, name: row.name, gameId: row.game_id })],
       String(row.player_moves), formatDuration(row.time_ms), finished(row.finished_at),
       h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')],
   })));

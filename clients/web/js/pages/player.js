@@ -9,6 +9,7 @@ import { formatDuration, variantName } from '../notation.js';
 import { viewHref } from '../router.js';
 import { loadStreak, ratingChart, ratingText } from '../compete.js';
 import { lifecycle } from './daily.js';
+import { reportButton } from '../moderation.js';
 
 export function playerPage(main, { session, location, playerId }) {
   const title = h('h1', {}, 'Player');
@@ -27,6 +28,8 @@ export function playerPage(main, { session, location, playerId }) {
 
   function show(reply) {
     title.textContent = `${reply.name}${reply.bot ? ' (bot)' : ''}${reply.player_id === session.playerId ? ' (you)' : ''}`;
+    title.after(...[reply.notice ? h('p', { class: 'mod-notice', role: 'note' }, reply.notice) : null,
+      reportButton(session, { playerId: reply.player_id, name: reply.name })].filter(Boolean));
     const history = h('a', { href: viewHref(location, `/history/${encodeURIComponent(reply.player_id)}`) }, 'All games');
     if (!reply.variants.length) {
       replace(body, h('p', {}, 'No finished game yet. '), history);

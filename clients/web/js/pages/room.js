@@ -10,6 +10,7 @@ import { formatDuration, variantById, variantName } from '../notation.js';
 import { players, progressTable, secondsUntil, spectators } from '../room-state.js';
 import { roomHref, roomLink, viewHref } from '../router.js';
 import { deltaText, playerLink, ratingText, shareButton } from '../compete.js';
+import { reportButton } from '../moderation.js';
 
 const STATUS_WORDS = { lobby: 'Waiting for players', countdown: 'Starting', running: 'Racing', finished: 'Finished' };
 const PLAYER_STATUS = { waiting: 'waiting', playing: 'playing', won: 'won', resigned: 'resigned', stuck: 'stuck', timeout: 'out of time' };
@@ -275,7 +276,8 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
         h('thead', {}, h('tr', {}, ['Rank', 'Player', 'Result', rateable ? 'Rating' : null, 'Moves', 'Time', 'Cards home', 'Replay'].filter(Boolean)
           .map((title) => h('th', { scope: 'col', class: title === 'Cards home' ? 'cards-home' : null }, title)))),
         h('tbody', {}, over.standings.map((row) => h('tr', { dataset: { playerId: row.player_id, rank: row.rank }, class: row.player_id === session.playerId ? 'me' : '' },
-          h('td', {}, String(row.rank)), h('td', { class: 'player-cell' }, playerLink(location, row.player_id, row.name)), h('td', {}, PLAYER_STATUS[row.outcome] ?? row.outcome),
+          h('td', {}, String(row.rank)), h('td', { class: 'player-cell' }, playerLink(location, row.player_id, row.name), ' ',
+            reportButton(session, { playerId: row.player_id, name: row.name, gameId: row.game_id })), h('td', {}, PLAYER_STATUS[row.outcome] ?? row.outcome),
           rateable ? h('td', { class: 'rating-cell' }, ratingCell(row)) : null,
           h('td', {}, String(row.moves)), h('td', {}, formatDuration(row.time_ms)), h('td', { class: 'cards-home' }, String(row.cards_on_foundations)),
           h('td', {}, h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')))))),

@@ -241,10 +241,16 @@ class RatingLedger(Protocol):
         """The stored ratings of these (player, ladder) pairs; a pair never rated is absent."""
         ...
 
+    async def counted(self, room_id: str, placements: Sequence[Placement]) -> tuple[int, tuple[Placement, ...]]:
+        """The placements as the sanctions in force count them (`core.moderation.sanctions.counted_placements`), and
+        the mod log's last action they were counted at."""
+        ...
+
     async def record(self, room_id: str, variant: str, placements: Sequence[Placement],
-                     changes: Sequence[RatingChange], at: datetime) -> Recorded:  # fmt: skip
+                     changes: Sequence[RatingChange], at: datetime, counted_at: int = 0) -> Recorded:  # fmt: skip
         """In one transaction: nothing if the room was rated already; else every change, each only over the
-        rating it was computed from (`before.races`), or none of them (`CONFLICT`)."""
+        rating it was computed from, or none of them (`CONFLICT`, also when the mod log moved past `counted_at`:
+        a sanction may have changed who counts)."""
         ...
 
 
@@ -262,10 +268,11 @@ async def settle_race(ledger: RatingLedger, room_id: str, variant: str, placemen
     """Rate one finished rateable race exactly once: read, compute, compare-and-set, again on a conflict.
     Returns the changes this call applied, or None when the race had been rated already (by another process:
     its `race_over` carries the changes it read back, not these)."""
-    keys = [(placement.player_id, ladder_of(placement)) for placement in placements]
     for _ in range(SETTLE_ATTEMPTS):
-        changes = rate_race(placements, await ledger.current(variant, keys))
-        outcome = await ledger.record(room_id, variant, placements, changes, at)
+        counted_at, counted = await ledger.counted(room_id, placements)
+        keys = [(placement.player_id, ladder_of(placement)) for placement in counted]
+        changes = rate_race(counted, await ledger.current(variant, keys)) if counted else []
+        outcome = await ledger.record(room_id, variant, counted, changes, at, counted_at)
         if outcome is Recorded.APPLIED:
             return changes
         if outcome is Recorded.ALREADY_RATED:

@@ -8,7 +8,7 @@ their token brings them back from the store.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from freecell_arena.core.effects import Effect
@@ -56,6 +56,12 @@ class Players:
         """A stored identity comes back to this process (after a restart, or from another process)."""
         self.players.setdefault(record.player_id, PlayerState(record))
         self._by_token_hash.setdefault(record.token_hash, record.player_id)
+
+    def rename(self, player_id: str, name: str) -> None:
+        """The stored name changed (a moderator's rename): the identity here shows the new one."""
+        state = self.players.get(player_id)
+        if state is not None:
+            state.record = replace(state.record, display_name=name)
 
     def knows(self, player_id: str) -> bool:
         return player_id in self.players

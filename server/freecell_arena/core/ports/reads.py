@@ -15,6 +15,7 @@ from typing import Protocol
 from freecell_arena.core.accounts.account_ports import AccountStore
 from freecell_arena.core.competition.race_ratings import RatingStorePort
 from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
+from freecell_arena.core.moderation.ports import ModerationPort
 from freecell_arena.core.ports.records import DailyRecord, PlayerRecord, Store, StoredRoom
 from freecell_arena.core.records.profiles import ProfileReads
 from freecell_arena.core.records.review import ParLedger
@@ -220,3 +221,8 @@ class ServerStore(Store, Protocol):
 
     @property
     def tournaments(self) -> TournamentReads: ...
+
+    @property
+    def moderation(self) -> ModerationPort:
+        """Roles, reports, the mod log and sanctions (`core.moderation.ports`)."""
+        ...

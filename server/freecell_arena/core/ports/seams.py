@@ -51,6 +51,12 @@ class Sessions(Protocol):
         """The finished race the player sits in, if any (its rating changes are told again on resume)."""
         ...
 
+    def remove_player(self, player_id: str) -> Effect:
+        """A banned player out of live play: running game resigned, seat given up (may raise `Busy`)."""
+        ...
+
+    def rename(self, player_id: str, name: str) -> None: ...
+
 
 class StoredCopies(Protocol):
     """What bringing stored identities, rooms and games back into memory needs (`net/restore.py`)."""

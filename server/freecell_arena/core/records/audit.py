@@ -24,9 +24,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from freecell_arena.core.clock import elapsed_ms
-from freecell_arena.core.ports.records import StoredGame
+from freecell_arena.core.ports.records import GameRecord, StoredGame
 from freecell_arena.core.records import daily
 from freecell_arena.core.records.fair_play import bots_side, implausible_win
 from freecell_arena.core.records.leaderboard import expected_board, score
@@ -60,8 +61,18 @@ class GameFacts:
     finished_at: datetime | None
 
 
-def check_game(stored: StoredGame, bot: bool, entry: EntryFacts | None) -> list[str]:
-    """Mismatches of one finished ranked game; `entry` is its player's entry on the game's board, if any."""
+class BoardRule(Protocol):
+    """Where a game belongs once the mod log is applied (`core.moderation.audit.SanctionedBoards`): the audit's own
+    rule (the deal, the player's population, the fair-play flag) unless a sanction moves the game."""
+
+    def expected(self, game: GameRecord, *, won: bool, flagged: bool, bot: bool) -> str | None: ...
+
+    def allowed(self, stored: str | None, game: GameRecord, *, won: bool, flagged: bool, bot: bool) -> bool: ...
+
+
+def check_game(stored: StoredGame, bot: bool, entry: EntryFacts | None, rule: BoardRule | None = None) -> list[str]:
+    """Mismatches of one finished ranked game; `entry` is its player's entry on the game's board, if any; `rule`:
+    where the mod log puts the game, when a sanction touches it."""
     record, result = stored.game, stored.result
     where = f"game {record.game_id}"
     if result is None:
@@ -100,7 +111,7 @@ def check_game(stored: StoredGame, bot: bool, entry: EntryFacts | None) -> list[
     if (screened is None) != (result.flag is None):
         problems.append(f"{where}: flagged as implausible ({result.flag}), but the screen passes it" if result.flag
                         else f"{where}: a human win no person could play ({screened}) is not flagged")  # fmt: skip
-    return problems + _check_board(stored, bot, entry, where)
+    return problems + _check_board(stored, bot, entry, where, rule)
 
 
 def flagged(stored: StoredGame) -> str | None:
@@ -135,16 +146,26 @@ def _check_times(stored: StoredGame, where: str) -> list[str]:
     return problems
 
 
-def _check_board(stored: StoredGame, bot: bool, entry: EntryFacts | None, where: str) -> list[str]:
+def _check_board(stored: StoredGame, bot: bool, entry: EntryFacts | None, where: str,
+                 rule: BoardRule | None) -> list[str]:  # fmt: skip
     record, result = stored.game, stored.result
     assert result is not None
     if not record.ranked:
         return [f"{where}: unranked, but it names board {record.board}"] if record.board else []
-    board = expected_board(record.variant, record.seed, record.daily_day, bot)
-    if result.flag is not None:
-        board = bots_side(board)
-    if record.board != board:
-        return [f"{where}: on board {record.board}, but its deal and player belong on {board}"]
+    if rule is not None:
+        facts = {"won": result.outcome == "won", "flagged": result.flag is not None, "bot": bot}
+        sanctioned = rule.expected(record, **facts)
+        if not rule.allowed(record.board, record, **facts):
+            return [f"{where}: on board {record.board}, but with the mod log applied it belongs on {sanctioned}"]
+        if sanctioned is None:
+            return []
+        board = sanctioned
+    else:
+        board = expected_board(record.variant, record.seed, record.daily_day, bot)
+        if result.flag is not None:
+            board = bots_side(board)
+        if record.board != board:
+            return [f"{where}: on board {record.board}, but its deal and player belong on {board}"]
     if result.outcome != "won":
         return []
     if entry is None:

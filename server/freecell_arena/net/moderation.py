@@ -1,0 +1,387 @@
+"""Moderation over the websocket: players' reports, the moderators' console, and every process following the mod log.
+
+- `ModerationDesk` answers the requests of `MODERATION_TYPES`. A moderator's request is checked against the stored
+  role when it is made (one primary-key read), so a revoked moderator is refused from their next request on, on
+  every process, without anything to tell the processes. Actions go through the store's one call
+  (`ModerationPort.act`), which checks them again inside its transaction.
+- `LogFollower` reads the mod log every `FOLLOW_INTERVAL_S` on every process (the command line's actions too): a
+  ban closes the player's connection here and takes them out of live play; a rename shows the new name here.
+- `WinScreen` sits in front of the record writer: a human's ranked win that passed the fair-play floor is looked
+  at again in the background, and one as regular as a program's raises the server's own report. On a move it
+  costs a type check per record.
+- Evidence is worked out when a moderator asks, off the event loop where it solves (the par service's worker)
+  and compares lines (a thread).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from typing import Any, Protocol
+
+from freecell_arena.core.clock import Clock
+from freecell_arena.core.competition.race_ratings import RatingReads, rating_view
+from freecell_arena.core.competition.ratings import Ladder
+from freecell_arena.core.effects import Refusal
+from freecell_arena.core.moderation.evidence import (
+    auto_report_reason,
+    regularity,
+    signals,
+    solver_agreement,
+    think_times,
+)
+from freecell_arena.core.moderation.ports import ModerationPort, StoredReport
+from freecell_arena.core.moderation.rules import Person, ReportReason, check_moderator, check_reason, neutral_name
+from freecell_arena.core.moderation.sanctions import Act, InForce, LoggedAction
+from freecell_arena.core.ports.records import CommitObserver, Record, RecordWriter, ResultRecord
+from freecell_arena.core.records.fair_play import MIN_MS_PER_MOVE, is_human_board
+from freecell_arena.engine import VARIANTS
+from freecell_arena.net.background import BackgroundTasks
+from freecell_arena.net.par_service import ParService
+from freecell_arena.net.throttled_log import ThrottledLog, one_line
+from freecell_arena.protocol.messages import (
+    ChooseNameRequest,
+    CloseCode,
+    ErrorCode,
+    Message,
+    ModActionMessage,
+    ModActionRequest,
+    ModEvidenceMessage,
+    ModEvidenceRequest,
+    ModGame,
+    ModLogEntry,
+    ModLogMessage,
+    ModLogRequest,
+    ModPlayer,
+    ModQueueEntry,
+    ModQueueMessage,
+    ModQueueRequest,
+    ModRating,
+    ModReport,
+    ModSanction,
+    ModSearchMessage,
+    ModSearchRequest,
+    MyReport,
+    MyReportsMessage,
+    MyReportsRequest,
+    NameChosenMessage,
+    RatingPoint,
+    ReportReceivedMessage,
+    ReportRequest,
+    TokenView,
+)
+
+log = logging.getLogger(__name__)
+
+MODERATOR_TYPES = frozenset({ModQueueRequest, ModEvidenceRequest, ModActionRequest, ModLogRequest, ModSearchRequest})
+"""The requests only a moderator may make."""
+MODERATION_TYPES = frozenset({ReportRequest, MyReportsRequest, ChooseNameRequest, *MODERATOR_TYPES})
+EVIDENCE_GAMES = 10
+"""Recent ranked games a moderator sees, each with its moves' think times."""
+HISTORY_POINTS = 30
+FOLLOW_INTERVAL_S = 0.25
+"""How often every process reads the mod log's new actions: a ban closes the player's connection within this
+(and a database round trip), on every process, whoever banned them and from where."""
+FOLLOW_WINDOW = 64
+"""Actions read again below the last one seen: on PostgreSQL an action numbered earlier may commit later."""
+CLOSE_BANNED = CloseCode.banned
+"""A moderator banned this player (the reason says why; `CLOSE_CODES` in the protocol)."""
+
+
+class Caller(Protocol):
+    """Who asks: the connection."""
+
+    @property
+    def player_id(self) -> str | None: ...
+
+    @property
+    def address(self) -> str: ...
+
+
+class Enforcer(Protocol):
+    """What a sanction does to this process's live state (`ArenaServer`)."""
+
+    def banned(self, player_id: str, public_reason: str) -> None:
+        """Close the player's connection here and take them out of live play."""
+        ...
+
+    def renamed(self, player_id: str, name: str) -> None:
+        """Show the player's new name here."""
+        ...
+
+
+def player_view(person: Person) -> ModPlayer:
+    return ModPlayer(player_id=person.player_id, name=person.name, bot=person.bot, saved=person.saved,
+                     moderator=person.moderator, created_at=person.created_at)  # fmt: skip
+
+
+def report_view(report: StoredReport) -> ModReport:
+    return ModReport.model_validate({
+        "report_id": report.report_id, "reporter_id": report.reporter_id, "source": report.source,
+        "reason": report.reason, "text": report.text, "game_id": report.game_id, "at": report.created_at,
+        "status": report.status})  # fmt: skip
+
+
+def sanction_view(held: InForce) -> ModSanction:
+    return ModSanction.model_validate({"action_id": held.action_id, "kind": held.kind.value, "game_id": held.game_id,
+                                       "public_reason": held.public_reason, "at": held.at})  # fmt: skip
+
+
+def ban_message(held: InForce) -> str:
+    return f"you are banned from this server: {held.public_reason or 'no reason was given'}"
+
+
+MY_STATUS = {"open": "received", "acted": "acted_on", "dismissed": "closed"}
+
+
+class ModerationDesk:
+    def __init__(self, store: ModerationPort, ratings: RatingReads, pars: ParService, clock: Clock,
+                 enforcer: Enforcer) -> None:  # fmt: skip
+        self.store = store
+        self.ratings = ratings
+        self.pars = pars
+        self.clock = clock
+        self.enforcer = enforcer
+        self._handlers: dict[type, Callable[[Any, str, Caller], Awaitable[Message]]] = {
+            ReportRequest: self._report, MyReportsRequest: self._my_reports, ChooseNameRequest: self._choose_name,
+            ModQueueRequest: self._queue, ModEvidenceRequest: self._evidence, ModActionRequest: self._act,
+            ModLogRequest: self._log, ModSearchRequest: self._search,
+        }  # fmt: skip
+
+    async def answer(self, request: Message, caller: Caller) -> Message:
+        """The reply; a refusal raises `Refusal` (nothing changed)."""
+        player_id = caller.player_id
+        assert player_id is not None
+        if type(request) in MODERATOR_TYPES and not await self.store.is_moderator(player_id):
+            log.warning("moderator request %s refused for %s (%s): not a moderator", getattr(request, "type", "?"),
+                        player_id, caller.address)  # fmt: skip
+            check_moderator(None)
+        return await self._handlers[type(request)](request, player_id, caller)
+
+    async def on_hello(self, player_id: str) -> tuple[InForce | None, str | None]:
+        """A returning player's ban in force, if any, and the neutral name a moderator gave them if they have not
+        chosen another yet (one indexed read, and a second only for a renamed player)."""
+        held = await self.store.in_force(player_id)
+        ban = next((sanction for sanction in held if sanction.kind is Act.BAN), None)
+        if ban is not None or not any(sanction.kind is Act.RENAME for sanction in held):
+            return ban, None
+        person = await self.store.person(player_id)
+        return None, (person.name if person is not None and person.name == neutral_name(player_id) else None)
+
+    # ------------------------------------------------------------------ players
+
+    async def _report(self, request: ReportRequest, player_id: str, caller: Caller) -> Message:
+        reporter = await self.store.person(player_id)
+        assert reporter is not None
+        report_id = await self.store.file_report(reporter, request.player_id, ReportReason(request.reason),
+                                                 " ".join(request.text.split()), request.game_id, caller.address,
+                                                 self.clock.now())  # fmt: skip
+        return ReportReceivedMessage(id=request.id, report_id=report_id)
+
+    async def _my_reports(self, request: MyReportsRequest, player_id: str, _caller: Caller) -> Message:
+        mine = await self.store.reports_by(player_id)
+        names = await self.store.names_of([report.target_id for report in mine])
+        return MyReportsMessage(id=request.id, reports=[MyReport.model_validate({
+            "report_id": report.report_id, "player_id": report.target_id, "name": names.get(report.target_id, ""),
+            "reason": report.reason, "at": report.created_at, "status": MY_STATUS[report.status]})
+            for report in mine])  # fmt: skip
+
+    async def _choose_name(self, request: ChooseNameRequest, player_id: str, _caller: Caller) -> Message:
+        await self.store.choose_name(player_id, request.name, self.clock.now())
+        self.enforcer.renamed(player_id, request.name)
+        return NameChosenMessage(id=request.id, name=request.name)
+
+    # ------------------------------------------------------------------ moderators
+
+    async def _queue(self, request: ModQueueRequest, _player_id: str, _caller: Caller) -> Message:
+        entries = []
+        for person, reports in await self.store.queue():
+            held = await self.store.in_force(person.player_id)
+            entries.append(ModQueueEntry(player=player_view(person), reports=[report_view(r) for r in reports],
+                                         in_force=[sanction_view(h) for h in held]))  # fmt: skip
+        return ModQueueMessage(id=request.id, players=entries)
+
+    async def _search(self, request: ModSearchRequest, _player_id: str, _caller: Caller) -> Message:
+        return ModSearchMessage(id=request.id, players=[player_view(p) for p in await self.store.find(request.query)])
+
+    async def _log(self, request: ModLogRequest, _player_id: str, _caller: Caller) -> Message:
+        entries = await self.store.log(request.limit, request.before, request.player_id)
+        return ModLogMessage(id=request.id, entries=await self._log_views(entries))
+
+    async def _log_views(self, entries: Sequence[LoggedAction]) -> list[ModLogEntry]:
+        names = await self.store.names_of([entry.target_id for entry in entries] +
+                                          [entry.moderator_id for entry in entries if entry.moderator_id])  # fmt: skip
+        return [ModLogEntry.model_validate({
+            "action_id": entry.action_id, "at": entry.at, "moderator_id": entry.moderator_id,
+            "moderator": names.get(entry.moderator_id, "") if entry.moderator_id else "operator",
+            "action": entry.act.value, "player_id": entry.target_id, "name": names.get(entry.target_id, ""),
+            "game_id": entry.game_id, "lifts": entry.lifts, "reason": entry.reason,
+            "public_reason": entry.public_reason}) for entry in entries]  # fmt: skip
+
+    async def _act(self, request: ModActionRequest, player_id: str, _caller: Caller) -> Message:
+        act = Act(request.action)
+        if act is Act.BAN and not request.public_reason.strip():
+            raise Refusal(ErrorCode.invalid_message, "a ban needs a public reason: the player is told it")
+        acted = await self.store.act(act, request.player_id, player_id, check_reason(request.reason),
+                                     self.clock.now(), public_reason=request.public_reason.strip(),
+                                     game_id=request.game_id, lifts=request.lifts)  # fmt: skip
+        log.info("moderation: #%d %s of %s by %s", acted.entry.action_id, act, request.player_id, player_id)
+        apply_here(acted.entry, self.enforcer)
+        (view,) = await self._log_views([acted.entry])
+        return ModActionMessage(id=request.id, entry=view)
+
+    async def _evidence(self, request: ModEvidenceRequest, _player_id: str, _caller: Caller) -> Message:
+        person = await self.store.person(request.player_id)
+        if person is None:
+            raise Refusal(ErrorCode.unknown_player, "there is no such player")
+        games = []
+        regularities, agreements = [], []
+        for game in await self.store.ranked_games(person.player_id, EVIDENCE_GAMES):
+            times = think_times(game.started_at, [move.at for move in game.moves])
+            par = await self.pars.par_of(game.variant, game.seed)  # the solver's worker, never this loop
+            agreement = await asyncio.to_thread(solver_agreement, [move.notation for move in game.moves], par.line)
+            regular = regularity(times)
+            regularities.append(regular)
+            agreements.append(agreement)
+            games.append(ModGame.model_validate({
+                "game_id": game.game_id, "variant": game.variant, "daily_day": game.daily_day,
+                "outcome": game.outcome, "moves": game.player_moves, "time_ms": game.time_ms, "board": game.board,
+                "flagged": game.flagged, "think_ms": times,
+                "ms_per_move": game.time_ms // max(1, game.player_moves), "floor_ms_per_move": MIN_MS_PER_MOVE,
+                "regularity": regular, "solver_agreement": agreement, "par": par.moves}))  # fmt: skip
+        tokens = [TokenView.model_validate({"token_id": f"t{number}", "kind": token.kind, "label": "",
+                                            "created_at": token.created_at, "last_used_at": token.last_used_at,
+                                            "current": False}) for number, token in
+                  enumerate(await self.store.token_ages(person.player_id))]  # fmt: skip
+        return ModEvidenceMessage(
+            id=request.id, player=player_view(person), saved_at=await self.store.saved_at(person.player_id),
+            tokens=tokens, games=games, suspicion=signals(regularities, agreements),
+            ratings=await self._ratings(person.player_id),
+            reports=[report_view(report) for report in await self.store.reports_on(person.player_id)],
+            in_force=[sanction_view(held) for held in await self.store.in_force(person.player_id)],
+        )  # fmt: skip
+
+    async def _ratings(self, player_id: str) -> list[ModRating]:
+        rated = []
+        for ladder in Ladder:
+            for variant, rating in sorted((await self.ratings.ratings_of(player_id, ladder, list(VARIANTS))).items()):
+                history = await self.ratings.history(player_id, variant, ladder, HISTORY_POINTS)
+                rated.append(ModRating(variant=variant, ladder=ladder.value, rating=rating_view(rating).rating,
+                                       races=rating.races, history=[
+                                           RatingPoint(at=point.at, rating=point.after.display, code=point.code,
+                                                       delta=point.after.display - point.before.display)
+                                           for point in history]))  # fmt: skip
+        return rated
+
+
+def apply_here(entry: LoggedAction, enforcer: Enforcer) -> None:
+    """What an action does to this process's live state (the follower does the same on every process)."""
+    if entry.act is Act.BAN:
+        enforcer.banned(entry.target_id, entry.public_reason)
+    elif entry.act is Act.RENAME:
+        enforcer.renamed(entry.target_id, str(entry.detail.get("placeholder", "")))
+    elif entry.act is Act.LIFT and "restored" in entry.detail:
+        enforcer.renamed(entry.target_id, str(entry.detail["restored"]))
+
+
+class LogFollower:
+    """Every process reads the mod log's new actions and applies them to its live state (`apply_here`)."""
+
+    def __init__(self, store: ModerationPort, enforcer: Enforcer, interval_s: float = FOLLOW_INTERVAL_S) -> None:
+        self.store = store
+        self.enforcer = enforcer
+        self.interval_s = interval_s
+        self.failures = ThrottledLog(log)
+        self._seen: set[int] = set()
+        self._last = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        """From the log's head on: what was done before this process started is in the store already (tokens
+        revoked, names replaced); a hello reads the bans."""
+        self._last = await self.store.head()
+        self._task = asyncio.create_task(self._follow_forever(), name="mod-log-follower")
+
+    async def follow_once(self) -> list[LoggedAction]:
+        new = [entry for entry in await self.store.since(max(0, self._last - FOLLOW_WINDOW))
+               if entry.action_id not in self._seen]  # fmt: skip
+        for entry in new:
+            self._seen.add(entry.action_id)
+            self._last = max(self._last, entry.action_id)
+            apply_here(entry, self.enforcer)
+        if len(self._seen) > 4 * FOLLOW_WINDOW:
+            self._seen = {action_id for action_id in self._seen if action_id > self._last - FOLLOW_WINDOW}
+        return new
+
+    async def _follow_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval_s)
+            try:
+                await self.follow_once()
+            except Exception as error:  # the database may be down a while: read on next time
+                self.failures.warning(type(error).__name__, f"following the mod log failed: {one_line(error)}")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+
+
+class WinScreen:
+    """The record writer, with a second look at humans' ranked wins that passed the fair-play floor: one as regular
+    as a program's raises the server's own report (never a sanction: a moderator reads it)."""
+
+    def __init__(self, writer: RecordWriter, store: ModerationPort, clock: Clock) -> None:
+        self.writer = writer
+        self.store = store
+        self.clock = clock
+        self.failures = ThrottledLog(log)
+        self._checks = BackgroundTasks()
+
+    @property
+    def last_failure_at(self) -> float | None:
+        return self.writer.last_failure_at
+
+    @last_failure_at.setter
+    def last_failure_at(self, instant: float | None) -> None:
+        self.writer.last_failure_at = instant
+
+    @property
+    def on_commit(self) -> CommitObserver | None:
+        return self.writer.on_commit
+
+    @on_commit.setter
+    def on_commit(self, observer: CommitObserver | None) -> None:
+        self.writer.on_commit = observer
+
+    async def flush(self) -> None:
+        await self.writer.flush()
+
+    def submit_many(self, records: Sequence[Record]) -> Coroutine[Any, Any, None]:
+        """The writer's own coroutine for a move (no frame of ours on its path); a human's ranked win that passed
+        the floor is looked at again once it is stored."""
+        for record in records:
+            if type(record) is ResultRecord and record.claim is not None and record.flag is None and is_human_board(
+                    record.claim.board):
+                return self._stored_then_screened(records, record.game_id, record.claim.player_id)
+        return self.writer.submit_many(records)
+
+    async def _stored_then_screened(self, records: Sequence[Record], game_id: str, player_id: str) -> None:
+        await self.writer.submit_many(records)
+        self._checks.spawn(self._screen(game_id, player_id))
+
+    async def _screen(self, game_id: str, player_id: str) -> None:
+        try:
+            game = await self.store.game_moves(game_id)
+            if game is None:
+                return
+            reason = auto_report_reason(think_times(game.started_at, [move.at for move in game.moves]))
+            if reason is not None and await self.store.auto_report(player_id, game_id, reason, self.clock.now()):
+                log.info("moderation: the server reported %s for game %s: %s", player_id, game_id, reason)
+        except Exception as error:  # a report not raised is no harm to the game; the next win is screened again
+            self.failures.warning(type(error).__name__, f"screening a win failed: {one_line(error)}")
+
+    async def close(self) -> None:
+        """The checks under way are dropped (a report not raised is no harm); the writer is its owner's to close."""
+        self._checks.cancel()

@@ -106,7 +106,7 @@ async def _audit_ratings(ratings: RatingStore) -> tuple[int, list[str]]:
     races: list[RatedRace] = []
     lines: list[str] = []
     async for stored in ratings.rated_races():
-        placements = placements_from_results(stored.results, stored.ranking)
+        placements = placements_from_results(stored.results, stored.ranking, stored.started_at)
         ranks = {placement.player_id: placement.rank for placement in placements}
         for change, rank in stored.changes:
             if ranks.get(change.player_id) != rank:

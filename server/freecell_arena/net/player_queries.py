@@ -194,7 +194,8 @@ class PlayerQueries:
                 single_card_moves=result.single_card_moves, cards_on_foundations=result.cards_on_foundations,
                 time_ms=result.time_ms,
             ))  # fmt: skip
-        return rank(standings, str(stored.room.options.get("ranking", "moves")))
+        ranking = str(stored.room.options.get("ranking", "moves"))
+        return rank(standings, ranking, stored.started_at or stored.finished_at)  # by the rule of the race's start
 
     async def _known_player(self, player_id: str | None) -> PlayerRecord:
         if player_id is None:

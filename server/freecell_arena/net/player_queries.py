@@ -8,6 +8,7 @@ solution of the deal, and the deal itself stays secret (Cell Eleven) until then.
 
 from __future__ import annotations
 
+from calendar import monthrange
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
@@ -17,7 +18,7 @@ from freecell_arena.core.clock import Clock
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.leaderboard import daily_board
 from freecell_arena.core.ports import PlayerRecord, StoredRoom
-from freecell_arena.core.profiles import DailyDays, no_games, player_variant, streak_message
+from freecell_arena.core.profiles import DailyDays, MonthFacts, no_games, player_variant, streak_message
 from freecell_arena.core.race_ratings import rating_view
 from freecell_arena.core.ranking import rank
 from freecell_arena.core.ratings import Ladder, Rating
@@ -92,7 +93,8 @@ class PlayerQueries:
 
     async def streak(self, request: StreakRequest, requester: str | None) -> StreakMessage:
         variant = known_variant(request.variant)
-        player_id = (await self._known_player(request.player_id or requester)).player_id
+        player = await self._known_player(request.player_id or requester)
+        player_id = player.player_id
         today = daily.today(self.clock.now())
         month = (today.year, today.month)
         if request.month is not None:
@@ -100,7 +102,14 @@ class PlayerQueries:
             if date(*month, 1) > today:
                 raise Refusal(ErrorCode.invalid_message, "that month has not begun")
         days: DailyDays = await self.store.profiles.daily_days(player_id, variant.id)
-        return streak_message(variant.id, player_id, days, today, month, request.id)
+        first = date(*month, 1)
+        last = date(*month, monthrange(*month)[1])
+        facts = MonthFacts(
+            practice=await self.store.profiles.practice_days(player_id, variant.id, first, last),
+            dealt=frozenset(deal.day for deal in await self.store.dailies.deals(variant.id, first, last)),
+            created=player.created_at,
+        )
+        return streak_message(variant.id, player_id, days, today, month, facts, request.id)
 
     async def review(self, request: ReviewRequest, _requester: str | None) -> ReviewMessage:
         if request.code is None:

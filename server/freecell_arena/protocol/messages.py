@@ -917,7 +917,8 @@ class DailyMessage(Message):
 
 
 class DailyStartedMessage(Message):
-    """Your game of today's deal. `ranked` is false after your first attempt (finished or not)."""
+    """Your game of today's deal. `ranked` is false after your first attempt (finished or not), and for a player
+    made after the day's deal opened; `unranked_reason` says which."""
 
     type: Literal["daily_started"] = "daily_started"
     id: RequestId = None
@@ -927,6 +928,12 @@ class DailyStartedMessage(Message):
     par: int
     closes_at: datetime = Field(description="Games still running then end as `timeout`.")
     game: GameView
+    unranked_reason: Literal["new_player", "played_before"] | None = Field(
+        default=None,
+        description="Why this game is practice (null when ranked): `new_player`, the player was made after today's "
+        "deal opened (new players rank from tomorrow); `played_before`, the player's first attempt today was "
+        "the ranked one.",
+    )
 
 
 
@@ -1066,7 +1073,11 @@ class RatingPoint(Message):
 
 class CalendarDay(Message):
     day: date
-    mark: Literal["won", "played", "missed", "ahead"]
+    mark: Literal["won", "played", "missed", "ahead", "none"] = Field(
+        description="`won` a ranked attempt; `played` a game of the day's deal, none of them a ranked win (practice "
+        "counts); `missed` a closed day the player could have played ranked; `ahead` not closed yet; `none` nothing "
+        "to play for this player that day (no deal was dealt, or the player was made that day or later).",
+    )
 
 
 class StreakMessage(Message):

@@ -94,6 +94,15 @@ def placements_of(standings: Sequence[Standing], bots: Collection[str]) -> tuple
                  for row in standings)  # fmt: skip
 
 
+def place_in_race(results: Sequence[RaceResult], ranking: str, started_at: datetime,
+                  player_id: str) -> tuple[int, int] | None:  # fmt: skip
+    """A player's place in a finished race and the number of players placed, from its stored results by the rule
+    of its start (what a history shows); None when the player has no result there."""
+    placements = placements_from_results(results, ranking, started_at)
+    return next(((placement.rank, len(placements)) for placement in placements if placement.player_id == player_id),
+                None)  # fmt: skip
+
+
 class RaceRatings(RatingLedger, Protocol):
     """The ledger, plus reading back a race's stored changes (rated by another process, or by an earlier try)."""
 

@@ -15,7 +15,8 @@ from freecell_arena.core import daily
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.leaderboard import CursorError, daily_board, deal_board, decode_cursor, encode_cursor
-from freecell_arena.core.reads import BoardPage, HistoryRow, ServerStore
+from freecell_arena.core.race_ratings import place_in_race
+from freecell_arena.core.reads import BoardPage, HistoryRow, RaceFacts, ServerStore
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import variant_by_id
 from freecell_arena.net.daily_service import DailyService
@@ -41,6 +42,7 @@ from freecell_arena.protocol.messages import (
     ShareRequest,
     StreakRequest,
 )
+from freecell_arena.protocol.vocabulary import FINISHED
 
 QUERY_TYPES = (LeaderboardRequest, SeasonRequest, HistoryRequest, DailyRequest, RatingsRequest, PlayerRequest,
                StreakRequest, ReviewRequest, ShareRequest)  # fmt: skip
@@ -190,6 +192,8 @@ class Queries:
             before = (_instant(finished_at), game_id)
         rows, more = await self.store.history.page(player_id, request.limit, before)
         now = self.clock.now()
+        finished = [row.room_id for row in rows if row.room_id is not None and row.room_status == FINISHED]
+        facts = await self.store.history.race_facts(player_id, finished)
         last = rows[-1] if rows else None
         return HistoryMessage(
             id=request.id,
@@ -197,7 +201,7 @@ class Queries:
             name=player.display_name,
             bot=player.bot,
             claimed=await self.store.accounts.claimed_name(player.player_id) is not None,
-            games=[_history_game(row, now) for row in rows],
+            games=[_history_game(row, now, facts, player_id) for row in rows],
             next_cursor=encode_cursor(HISTORY_CURSOR, [last.finished_at.isoformat(), last.game_id])
             if more and last
             else None,
@@ -250,8 +254,13 @@ def _seed_is_public(row: HistoryRow, now: datetime) -> bool:
     return not variant_by_id(row.variant).face_down or row.room_status == "finished"
 
 
-def _history_game(row: HistoryRow, now: datetime) -> HistoryGame:
+def _history_game(row: HistoryRow, now: datetime, facts: RaceFacts, player_id: str) -> HistoryGame:
     kind = None if not row.ranked else ("daily" if row.daily_day else "deal")
+    results = facts.results.get(row.room_id or "")
+    place = None
+    if results and row.race_started_at is not None:
+        ranking = str((row.room_options or {}).get("ranking", "moves"))
+        place = place_in_race(results, ranking, row.race_started_at, player_id)
     return HistoryGame(
         game_id=row.game_id,
         variant=row.variant,
@@ -266,5 +275,9 @@ def _history_game(row: HistoryRow, now: datetime) -> HistoryGame:
         time_ms=row.time_ms,
         started_at=row.started_at,
         finished_at=row.finished_at,
+        room_code=row.room_code,
+        place=place[0] if place else None,
+        players=place[1] if place else None,
+        rating_delta=facts.rating_deltas.get(row.room_id or ""),
     )
 

@@ -874,6 +874,10 @@ class HistoryGame(Message):
     time_ms: int
     started_at: datetime
     finished_at: datetime
+    room_code: str | None = Field(default=None, description="The race's room (null for a daily game).")
+    place: int | None = Field(default=None, description="Your place in the race's standings, once it is over.")
+    players: int | None = Field(default=None, description="How many players the race's standings hold.")
+    rating_delta: int | None = Field(default=None, description="Your rating's change in this race (null: unrated).")
 
 
 class HistoryMessage(Message):

@@ -113,7 +113,7 @@ class RatingStore:
         async with self.engine.connect() as connection:
             found = (await connection.execute(select(changes).where(changes.c.room_id == room_id)
                                               .order_by(changes.c.id))).all()  # fmt: skip
-        return [_change(row) for row in found]
+        return [change_of(row) for row in found]
 
     async def top(self, variant: str, ladder: Ladder, limit: int) -> list[RatingRow]:
         query = _board(variant, ladder).limit(limit)
@@ -147,7 +147,7 @@ class RatingStore:
         )
         async with self.engine.connect() as connection:
             found = (await connection.execute(query)).all()
-        return [HistoryPoint(row.room_id, row.rank, _change(row).before, _change(row).after, row.at, row.code)
+        return [HistoryPoint(row.room_id, row.rank, change_of(row).before, change_of(row).after, row.at, row.code)
                 for row in reversed(found)]  # fmt: skip
 
     async def ratings_of(self, player_id: str, ladder: Ladder, variants: Sequence[str]) -> dict[str, Rating]:
@@ -172,7 +172,7 @@ class RatingStore:
                 room_ids = [room_id for room_id, _ in order]
                 stored = (await connection.execute(select(changes).where(changes.c.room_id.in_(room_ids))
                                                    .order_by(changes.c.id))).all()  # fmt: skip
-                played = (await connection.execute(_results_of(room_ids))).all()
+                played = (await connection.execute(results_of(room_ids))).all()
                 rooms_found = (await connection.execute(select(rooms.c.id, rooms.c.options, rooms.c.started_at,
                                                                rooms.c.finished_at)
                                                         .where(rooms.c.id.in_(room_ids)))).all()  # fmt: skip
@@ -182,8 +182,8 @@ class RatingStore:
                 mine = [row for row in stored if row.room_id == room_id]
                 yield StoredRatedRace(
                     room_id, mine[0].variant, ranking.get(room_id, "moves"), started.get(room_id) or mine[0].at,
-                    tuple(_race_result(row) for row in played if row.room_id == room_id),
-                    tuple((_change(row), row.rank) for row in mine),
+                    tuple(race_result(row) for row in played if row.room_id == room_id),
+                    tuple((change_of(row), row.rank) for row in mine),
                 )  # fmt: skip
             after = order[-1][1]
 
@@ -227,14 +227,14 @@ class RatingStore:
                         rooms.c.finished_at).where(*where).order_by(rooms.c.finished_at, rooms.c.id).limit(limit))
         async with self.engine.connect() as connection:
             found = (await connection.execute(query)).all()
-            played = (await connection.execute(_results_of([row.id for row in found]))).all() if found else []
-        results_of: dict[str, list[RaceResult]] = defaultdict(list)
+            played = (await connection.execute(results_of([row.id for row in found]))).all() if found else []
+        results_in: dict[str, list[RaceResult]] = defaultdict(list)
         for result in played:
-            results_of[result.room_id].append(_race_result(result))
+            results_in[result.room_id].append(race_result(result))
         races = []
         for row in found:
             options = row.options or {}
-            results = tuple(results_of[row.id])
+            results = tuple(results_in[row.id])
             finished = [(result.bot, result.cards_on_foundations) for result in results if result.outcome is not None]
             deal = Deal(row.variant, row.seed, bool(options.get("autoplay", True)))
             if counts_for_ratings(bool(options.get("ranked")), deal, finished):
@@ -244,7 +244,7 @@ class RatingStore:
         return UnratedBatch(races, last)
 
 
-def _results_of(room_ids: Sequence[str]) -> Any:
+def results_of(room_ids: Sequence[str]) -> Any:
     return (
         select(games.c.room_id, games.c.player_id, players.c.bot, games.c.outcome, games.c.player_moves,
                games.c.single_card_moves, games.c.cards_on_foundations, games.c.time_ms)
@@ -261,7 +261,7 @@ def _race_start(row: Any) -> datetime:
     return started
 
 
-def _race_result(row: Any) -> RaceResult:
+def race_result(row: Any) -> RaceResult:
     return RaceResult(row.player_id, row.bot, row.outcome, row.player_moves or 0, row.single_card_moves or 0,
                       row.cards_on_foundations or 0, row.time_ms or 0)  # fmt: skip
 
@@ -293,7 +293,7 @@ def _change_row(room_id: str, variant: str, change: RatingChange, rank: int, at:
             "at": at}  # fmt: skip
 
 
-def _change(row: Any) -> RatingChange:
+def change_of(row: Any) -> RatingChange:
     before = Rating(row.mu_before, row.sigma_before, row.races - 1)
     return RatingChange(row.player_id, Ladder(row.ladder), before, Rating(row.mu_after, row.sigma_after, row.races))
 

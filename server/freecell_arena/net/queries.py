@@ -20,12 +20,15 @@ from freecell_arena.core.reads import BoardPage, HistoryRow, RaceFacts, ServerSt
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import variant_by_id
 from freecell_arena.net.daily_service import DailyService
+from freecell_arena.net.hints import HintService
+from freecell_arena.net.house_bots import HouseBots
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.player_queries import PlayerQueries
 from freecell_arena.protocol.messages import (
     DailyMessage,
     DailyRequest,
     ErrorCode,
+    HintRequest,
     HistoryGame,
     HistoryMessage,
     HistoryRequest,
@@ -34,6 +37,8 @@ from freecell_arena.protocol.messages import (
     LeaderboardRow,
     Message,
     PlayerRequest,
+    QuickRacesRequest,
+    RaceBotRequest,
     RatingsRequest,
     ReviewRequest,
     SeasonMessage,
@@ -45,7 +50,9 @@ from freecell_arena.protocol.messages import (
 from freecell_arena.protocol.vocabulary import FINISHED
 
 QUERY_TYPES = (LeaderboardRequest, SeasonRequest, HistoryRequest, DailyRequest, RatingsRequest, PlayerRequest,
-               StreakRequest, ReviewRequest, ShareRequest)  # fmt: skip
+               StreakRequest, ReviewRequest, ShareRequest, HintRequest, QuickRacesRequest, RaceBotRequest)  # fmt: skip
+"""Answered here, outside core: reads of the store (`race_bot` too, which sends a client of the protocol to the
+requester's room: the room's change is that client's `join_room`, through core like anyone's)."""
 BOARD_CURSOR = "board"
 SEASON_CURSOR = "season"
 HISTORY_CURSOR = "history"
@@ -53,11 +60,18 @@ HISTORY_CURSOR = "history"
 
 class Queries:
     def __init__(self, store: ServerStore, clock: Clock, dailies: DailyService, pars: ParService,
-                 origin: Callable[[], str]) -> None:  # fmt: skip
+                 origin: Callable[[], str], house_bots: HouseBots) -> None:  # fmt: skip
         self.store = store
         self.clock = clock
         self.dailies = dailies
         self.players = PlayerQueries(store, clock, pars, origin)
+        self.hints = HintService(store)
+        self.house_bots = house_bots
+
+    async def close(self) -> None:
+        """Shutdown: the hint worker and the house bots stop."""
+        await self.hints.close()
+        await self.house_bots.close()
 
     async def answer(self, request: Message, requester: str | None = None) -> Message:
         """The reply to a query; raises `Refusal` for bad parameters or unknown things."""
@@ -71,6 +85,9 @@ class Queries:
             StreakRequest: self.players.streak,
             ReviewRequest: self.players.review,
             ShareRequest: self.players.share,
+            HintRequest: self.hints.answer,
+            QuickRacesRequest: self.house_bots.quick_races,
+            RaceBotRequest: self.house_bots.race_bot,
         }
         return await handlers[type(request)](request, requester)
 

@@ -71,6 +71,7 @@ class ErrorCode(StrEnum):
     not_saved = "not_saved"
     not_yours = "not_yours"
     last_passkey = "last_passkey"
+    no_hints = "no_hints"
 
 
 class Message(BaseModel):
@@ -394,6 +395,15 @@ class HistoryRequest(Message):
     cursor: Cursor = None
 
 
+class HintRequest(Message):
+    """The next move of a plan for your running game, and the moves that finish it when it is decided (auto-finish).
+    Only in practice and casual play (an unranked room): refused with `no_hints` in a ranked race or a daily."""
+
+    type: Literal["get_hint"] = "get_hint"
+    id: RequestId = None
+    game_id: str = Field(max_length=64)
+
+
 class DailyRequest(Message):
     """A variant's daily deals: the commitments, and the seeds of closed days (commit-reveal)."""
 
@@ -418,6 +428,22 @@ class QuickRaceRequest(Message):
     type: Literal["quick_race"] = "quick_race"
     id: RequestId = None
     variant: str
+
+
+class QuickRacesRequest(Message):
+    """The quick races filling now, per variant (the landing page's "who is waiting"), and the server's offer of a
+    bot to race when nobody comes."""
+
+    type: Literal["get_quick_races"] = "get_quick_races"
+    id: RequestId = None
+
+
+class RaceBotRequest(Message):
+    """In a quick race's lobby where you wait alone: the server's own bot (a client of this protocol, on the bots'
+    ladder) joins it, and the race starts by itself as with any second player."""
+
+    type: Literal["race_bot"] = "race_bot"
+    id: RequestId = None
 
 
 class PlayDailyRequest(Message):
@@ -605,7 +631,10 @@ ClientMessage = Annotated[
     | PlayerRequest
     | StreakRequest
     | ReviewRequest
-    | ShareRequest,
+    | ShareRequest
+    | HintRequest
+    | QuickRacesRequest
+    | RaceBotRequest,
     Field(discriminator="type"),
 ]
 
@@ -751,6 +780,30 @@ class SeriesInviteMessage(Message):
     by: str = Field(description="The name of who opened it.")
 
 
+class QuickRaceView(Message):
+    variant: str
+    code: str | None = Field(description="The room filling now (null: none; `quick_race` opens one).")
+    players: int = Field(description="Players waiting in it.")
+    starts_at: datetime | None = Field(description="When its countdown ends (null: waiting for players).")
+
+
+class QuickRacesMessage(Message):
+    type: Literal["quick_races"] = "quick_races"
+    id: RequestId = None
+    races: list[QuickRaceView]
+    bot_after_s: float | None = Field(description="A player waiting alone this long is offered a bot (`race_bot`); "
+                                      "null: this server has no house bot.")
+
+
+class RaceBotMessage(Message):
+    """The house bot is on its way to your quick race (it joins like any player: `member_joined`)."""
+
+    type: Literal["race_bot"] = "race_bot"
+    id: RequestId = None
+    code: str
+    name: str
+
+
 class ProgressMessage(Message):
     """One player's progress, to the others in the room (the player has it in its reply). Counts only."""
 
@@ -891,6 +944,18 @@ class HistoryMessage(Message):
     claimed: bool = Field(default=False, description="The name is a saved player's (or a bot account's): theirs.")
     games: list[HistoryGame]
     next_cursor: str | None
+
+
+class HintMessage(Message):
+    """A hint, worked out from what you see (never from a face-down card). Play its moves like any other: each is
+    counted."""
+
+    type: Literal["hint"] = "hint"
+    id: RequestId = None
+    game_id: str
+    move: str | None = Field(description="The next move (notation); null when the game is won or provably lost.")
+    finish: list[str] = Field(description="The moves that win by sending cards home alone, in order (empty: the "
+                              "game is not decided yet).")
 
 
 class DailyDeal(Message):
@@ -1189,7 +1254,10 @@ ServerMessage = Annotated[
     | StreakMessage
     | PlayerMessage
     | ReviewMessage
-    | ShareMessage,
+    | ShareMessage
+    | HintMessage
+    | QuickRacesMessage
+    | RaceBotMessage,
     Field(discriminator="type"),
 ]
 

@@ -106,6 +106,9 @@ async def test_a_streak_grows_day_by_day_and_a_missed_day_ends_it(
         bea = {entry["day"]: entry["mark"] for entry in (await again.request(
             {"type": "get_streak", "variant": "freecell"}))["days"]}  # fmt: skip
         assert (bea["2026-11-23"], bea["2026-11-24"]) == ("none", "played"), "her practice day counts as played"
+        for client, reason in ((again, "new_player"), (ada, None)):  # said before the next game starts
+            streak = await client.request({"type": "get_streak", "variant": "freecell"})
+            assert streak["today_unranked_reason"] == reason
         future = await ada.request({"type": "get_streak", "variant": "freecell", "month": "2027-01"})
         assert future["type"] == "error" and future["code"] == "invalid_message"
         bad = await ada.request({"type": "get_streak", "variant": "freecell", "month": "2026-13"})

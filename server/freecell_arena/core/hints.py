@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.ports import StoredGame
-from freecell_arena.engine import Game, format_move, variant_by_id
+from freecell_arena.engine import Game, format_generic, variant_by_id
 from freecell_arena.engine.solver import finish, hint
 from freecell_arena.protocol.messages import ErrorCode
 
@@ -51,7 +51,8 @@ class HintJob:
 @dataclass(frozen=True, slots=True)
 class HintAnswer:
     move: str | None
-    """The next move of a plan (None: the game is won or provably lost)."""
+    """The next move of a plan, in the generic notation every variant takes ("t3-c1"; None: the game is won or
+    provably lost)."""
     finish: tuple[str, ...]
     """The moves that win by sending cards home alone, in order (empty: not decided yet)."""
 
@@ -79,8 +80,8 @@ def work_out(job: HintJob) -> HintAnswer:
     def replayed() -> Game:
         return Game.replay(variant, job.seed, list(job.actions), autoplay=job.autoplay, undo_allowed=job.undo_allowed)
 
-    finishing = tuple(finish(replayed()) or ())  # plays its game forward
+    finishing = tuple(format_generic(move) for move in finish(replayed()) or ())  # plays its game forward
     if finishing:
         return HintAnswer(finishing[0], finishing)
     move = hint(replayed(), job.budget_s)
-    return HintAnswer(format_move(variant, move) if move is not None else None, ())
+    return HintAnswer(format_generic(move) if move is not None else None, ())

@@ -91,9 +91,11 @@ def streak_message(variant: str, player_id: str, days: DailyDays, today: date, m
     current = streaks.streak(days.won, today)
     rankable = {day for day in facts.dealt if daily.rankable_for(facts.created, day)}
     marks = streaks.month(month[0], month[1], days.won, days.played | facts.practice, today, rankable)
+    next_game = daily.unranked_reason(today not in days.played and daily.rankable_for(facts.created, today),
+                                      facts.created, today)  # fmt: skip
     return StreakMessage(
         id=request_id, variant=variant, player_id=player_id, today=today, current=current.current,
         best=current.best, month=f"{month[0]:04d}-{month[1]:02d}",
-        days=[CalendarDay(day=day, mark=mark.value) for day, mark in marks],
+        days=[CalendarDay(day=day, mark=mark.value) for day, mark in marks], today_unranked_reason=next_game,
     )  # fmt: skip
 

@@ -45,6 +45,7 @@ from freecell_arena.protocol.messages import (
     LeaderboardRequest,
     Message,
     PlayerRequest,
+    QuickRacesRequest,
     RatingsRequest,
     ReviewRequest,
     SeasonRequest,
@@ -93,6 +94,7 @@ ROUTES = (
     _route(r"/api/players/(?P<player_id>[^/]+)/streak/(?P<variant>[^/]+)", StreakRequest),
     _route(r"/api/races/(?P<code>[^/]+)/review", ReviewRequest),
     _route(r"/api/games/(?P<game_id>[^/]+)/share", ShareRequest),
+    _route(r"/api/quick-races", QuickRacesRequest),
 )  # fmt: skip
 
 

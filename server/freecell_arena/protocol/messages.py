@@ -953,7 +953,8 @@ class HintMessage(Message):
     type: Literal["hint"] = "hint"
     id: RequestId = None
     game_id: str
-    move: str | None = Field(description="The next move (notation); null when the game is won or provably lost.")
+    move: str | None = Field(description="The next move in the generic notation (`t3-c1`, `c2-f`, `t1-t4x3`); null "
+                             "when the game is won or provably lost.")
     finish: list[str] = Field(description="The moves that win by sending cards home alone, in order (empty: the "
                               "game is not decided yet).")
 
@@ -1161,6 +1162,11 @@ class StreakMessage(Message):
     best: int
     month: str
     days: list[CalendarDay]
+    today_unranked_reason: Literal["new_player", "played_before"] | None = Field(
+        default=None,
+        description="Why this player's next game of today's deal would be practice (as `daily_started` would say), "
+        "so a page can say it before the game starts; null: it would be ranked.",
+    )
 
 
 class PlayerVariant(Message):

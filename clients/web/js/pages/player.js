@@ -41,8 +41,8 @@ export function playerPage(main, { session, location, playerId }) {
           `${row.streak} (${row.best_streak})`],
       })));
     const cards = reply.variants.map((row) => {
-      const streak = h('div', { class: 'player-streak' }, h('p', { class: 'hint' }, 'No daily won yet.'));
-      if (row.best_streak > 0) loadStreak(session, streak, row.variant, reply.player_id);
+      const streak = h('div', { class: 'player-streak' }, h('p', { class: 'hint' }, 'Loading the daily calendar\u2026'));
+      loadStreak(session, streak, row.variant, reply.player_id); // practice and played days show too, not only wins
       return h('section', { class: 'card-panel player-variant', 'aria-label': variantName(row.variant), dataset: { variant: row.variant } },
         h('h2', {}, variantName(row.variant)),
         h('div', { class: 'player-variant-grid' },

@@ -48,8 +48,8 @@ def hint(board_or_game: Board | Game, budget: float = DEFAULT_HINT_BUDGET_SECOND
     return move if board.is_legal(move) else None
 
 
-def finish(game: Game) -> list[str] | None:
-    """The player moves (as typed) that win from here by sending one card home after another, each followed by the
+def finish(game: Game) -> list[Move] | None:
+    """The player moves that win from here by sending one card home after another, each followed by the
     game's own autoplay (so each is legal when played in turn), or None when the position cannot be won that way (a
     card must still move elsewhere first, or a card is face down). The game is played forward: give it a copy.
 
@@ -57,10 +57,11 @@ def finish(game: Game) -> list[str] | None:
     other move would be playing for the player (that is what a hint is for)."""
     if any(game.board.hidden):
         return None
-    actions: list[str] = []
+    moves: list[Move] = []
     while not game.board.is_won():
         home = next((move for move in game.board.legal_moves if move.to_zone == FOUNDATION), None)
         if home is None:
             return None
-        actions.append(game.play(home).action)
-    return actions
+        turn = game.play(home)
+        moves.append(turn.move or home)
+    return moves

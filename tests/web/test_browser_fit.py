@@ -16,43 +16,16 @@ from typing import Any
 import pytest
 from arena_server import started_arena
 from playwright.async_api import expect
-from webpages import DESKTOP, PHONE, NewPlayer, Player
+from webpages import DESKTOP, PHONE, NewPlayer, Player, lengthening
 
-from freecell_arena.engine import FOUNDATION, VARIANTS, Board, format_generic
+from freecell_arena.engine import VARIANTS
 from freecell_arena.net.app import ArenaServer
-
-MOVES = 12
-WIDTH = 30
 
 
 @pytest.fixture
 async def server(sqlite_url: str) -> AsyncIterator[ArenaServer]:
     async with started_arena(sqlite_url, rate_limit_per_s=10_000.0, rate_limit_burst=10_000) as arena:
         yield arena
-
-
-def lengthening(start: Board) -> list[str]:
-    """Moves (generic notation, never to a foundation) that leave one column as long as a short beam search gets it."""
-    beam: list[tuple[Board, list[str]]] = [(start, [])]
-    best: tuple[int, list[str]] = (max(len(column) for column in start.tableau), [])
-    seen = {start.key()}
-    for _ in range(MOVES):
-        found = []
-        for board, played in beam:
-            for move in board.legal_moves:
-                if move.to_zone == FOUNDATION:
-                    continue
-                after = board.copy(stack=False)
-                after.push(move)
-                if after.key() in seen:
-                    continue
-                seen.add(after.key())
-                found.append((max(len(column) for column in after.tableau), after, [*played, format_generic(move)]))
-        found.sort(key=lambda item: -item[0])
-        beam = [(board, played) for _, board, played in found[:WIDTH]]
-        if found and found[0][0] > best[0]:
-            best = (found[0][0], found[0][2])
-    return best[1]
 
 
 async def mid_game(server: ArenaServer, player: Player, variant: str) -> tuple[int, int]:

@@ -13,7 +13,7 @@ from typing import Any
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Page, expect
 
-from freecell_arena.engine import Board, parse_move, variant_by_id
+from freecell_arena.engine import FOUNDATION, Board, format_generic, parse_move, variant_by_id
 from freecell_arena.engine.view import player_view
 
 SOLUTION = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn").read_text().split()
@@ -202,6 +202,34 @@ def shown_piles(board: dict[str, dict[str, Any]]) -> dict[str, list[str | None]]
         cards = [card["text"] for card in content["cards"]]
         shown[pile] = cards[-1:] if pile.startswith("f") else cards
     return shown
+
+
+LENGTHENING_MOVES = 12
+LENGTHENING_BEAM = 30
+
+
+def lengthening(start: Board) -> list[str]:
+    """Moves (generic notation, never to a foundation) that leave one column as long as a short beam search gets it."""
+    beam: list[tuple[Board, list[str]]] = [(start, [])]
+    best: tuple[int, list[str]] = (max(len(column) for column in start.tableau), [])
+    seen = {start.key()}
+    for _ in range(LENGTHENING_MOVES):
+        found = []
+        for board, played in beam:
+            for move in board.legal_moves:
+                if move.to_zone == FOUNDATION:
+                    continue
+                after = board.copy(stack=False)
+                after.push(move)
+                if after.key() in seen:
+                    continue
+                seen.add(after.key())
+                found.append((max(len(column) for column in after.tableau), after, [*played, format_generic(move)]))
+        found.sort(key=lambda item: -item[0])
+        beam = [(board, played) for _, board, played in found[:LENGTHENING_BEAM]]
+        if found and found[0][0] > best[0]:
+            best = (found[0][0], found[0][2])
+    return best[1]
 
 
 async def assert_accessible(player: Player, view: str) -> None:

@@ -159,15 +159,20 @@ export class GameView {
     this.session.say(`Picked up ${cardsWords(cards)} from ${pileLabel(zone, index).toLowerCase()}. Now choose where it goes.`, 'move');
   }
 
-  async hint() {
-    this.clearHint();
-    let reply;
+  /** The server's hint for this game (its `move` and `finish`), or null once the refusal is said. */
+  async askHint() {
     try {
-      reply = await this.session.hint();
+      return await this.session.hint();
     } catch (error) {
       this.session.say(error.message, 'error');
-      return;
+      return null;
     }
+  }
+
+  async hint() {
+    this.clearHint();
+    const reply = await this.askHint();
+    if (!reply) return;
     if (!reply.move) {
       this.session.say('No hint: no move leads to a win from here. Undo or resign.', 'info');
       return;
@@ -187,13 +192,8 @@ export class GameView {
   /** Auto-finish: the server's moves that send every card home, played one by one like any move (each counted). */
   async finish() {
     if (this.finishing) return;
-    let reply;
-    try {
-      reply = await this.session.hint();
-    } catch (error) {
-      this.session.say(error.message, 'error');
-      return;
-    }
+    const reply = await this.askHint();
+    if (!reply) return;
     if (!reply.finish.length) {
       this.session.say('Not yet: some cards still need moving before everything can go home.', 'info');
       return;

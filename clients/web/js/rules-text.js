@@ -1,7 +1,7 @@
 /**
  * Each variant's rules as a player reads them, from the rule documents (`../shared/rules/`) as RULINGS settles them
- * and docs/rules.md says the engine plays them. `tests/web/test_browser_rules.py` checks the numbers here against
- * the engine's variants (columns, cells, foundations, cards).
+ * and docs/rules.md says the engine plays them. `tests/web/test_browser_players.py` checks the numbers the page
+ * shows against the engine's variants (cards, columns, cells, foundations).
  */
 
 const COMMON = [

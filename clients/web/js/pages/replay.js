@@ -78,7 +78,7 @@ export function replayViewer(body, replay, { session, location, navigate, who = 
     h('p', { class: 'room-meta' }, `${variantName(replay.variant)} · ${dealLabel(replay.variant, replay.seed)}`,
       who ? ` · ${who}` : '', replay.outcome ? ` · ${replay.outcome}` : '', ` · ${replay.actions.length} actions`),
     views.length === 1 && replay.actions.length ? h('p', {}, 'This server sends only the final board of a replay.') : null,
-    h('p', { class: 'hint replay-keys' }, '\u2190 \u2192 step a move, Home and End the first and last position.'),
+    pageKeys ? h('p', { class: 'hint replay-keys' }, '\u2190 \u2192 step a move, Home and End the first and last position.') : null,
     h('div', { class: 'replay-controls' },
       h('button', { type: 'button', onclick: () => go(0) }, 'First position'),
       h('button', { type: 'button', onclick: () => go(position - 1) }, '\u25c0 Previous move'),

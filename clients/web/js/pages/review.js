@@ -11,7 +11,7 @@ import { roomHref, viewHref } from '../router.js';
 import { deltaText, playerLink } from '../compete.js';
 import { lifecycle } from './daily.js';
 import { replayViewer, replayViews } from './replay.js';
-import { firstLoss } from '../lost-moves.js';
+import { cardsHome, firstLoss } from '../lost-moves.js';
 
 const WHY_NO_PAR = {
   unsolvable: 'The solver proved this deal has no solution: there is no par.',
@@ -62,10 +62,14 @@ export function reviewPage(main, { session, location, navigate, code, variant, d
   /** Your line beside the solver's, each at the first point where yours got longer. */
   async function compare(row, par) {
     const replay = await session.ask({ type: 'get_replay', game_id: row.game_id });
-    const point = firstLoss(replayViews(replay), viewer.views);
+    const yours = replayViews(replay);
+    const point = firstLoss(yours, viewer.views);
     const holder = h('div', {});
+    const home = cardsHome(yours.at(-1));
     const where = point === null
-      ? 'You kept pace with the solver all the way: every card you put home, you put home as soon as it did.'
+      ? (home >= cardsHome(viewer.views.at(-1))
+        ? 'You kept pace with the solver all the way: every card you put home, you put home as soon as it did.'
+        : `You kept pace with the solver as far as you went (${home} cards home); it went on to put every card home.`)
       : point.yourMove === null
         ? `You kept pace up to ${point.cards - 1} cards home (your move ${point.keptUntil}); the solver had ${point.cards} after ${point.parMove} moves, and you never got there.`
         : `Your line first got longer at card ${point.cards} home: the solver had it after ${point.parMove} moves, you after ${point.yourMove} (you had kept pace until your move ${point.keptUntil}).`;

@@ -2,12 +2,13 @@
 tests/web/test_browser_fit.py, the piles' names tests/web/test_browser_boards.py). The server runs in this process
 with a clock the test sets (the standings' rule is dated; a daily ranks only identities from before it opened).
 
-1. Two who give up with no progress tie and nobody's rating moves.
+1. Two who give up with no progress tie and nobody's rating moves (seen on a laptop, then on a phone).
 2-3. A new player's first daily says before it starts, and on its result, why it is practice; the day counts as
    played on the calendar, and the days before the player existed are not "missed".
 4. Resign and Leave room ask first; Resign stands apart from Undo; the board comes before any button in the tab
    order.
-5. Second to a bot is not "You won!", and the final progress lists whoever ranked first first.
+5. Second to a bot is not "You won!", and the final progress lists whoever ranked first first (a laptop, then
+   a phone).
 6. "Race again" on a phone: the friend scrolled down to the standings finds "Join the next race" there, and the
    event log names that button.
 8. Screen reader: a picked-up card is announced, in words.
@@ -32,7 +33,7 @@ from arena_server import started_arena
 from boards_helpers import ManualClock, play
 from clocked_server import clocked_daily_server
 from playwright.async_api import expect
-from webpages import DESKTOP, PHONE, ROOM_PATH, SOLUTION, NewPlayer, Player
+from webpages import DESKTOP, PHONE, ROOM_PATH, SOLUTION, NewPlayer, Player, assert_accessible
 
 from freecell_arena.core.ranking import TIED_NON_FINISHERS_FROM
 from freecell_arena.core.review import solve_par
@@ -77,12 +78,10 @@ async def race_a_program(player: Player, rival: ArenaClient, clock: ManualClock 
     return code
 
 
-@pytest.mark.parametrize("size", SIZES)
-async def test_1_giving_up_first_wins_nothing(arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer,
-                                             size: dict[str, int]) -> None:  # fmt: skip
+async def test_1_giving_up_first_wins_nothing(arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer) -> None:
     server, clock = arena
     base, url = site(server)
-    player = await new_player("Quitter", base, viewport=size)
+    player = await new_player("Quitter", base, viewport=DESKTOP)
     rival = await connect_player(url, "Stayer")
     try:
         code = await race_a_program(player, rival, clock)  # a deal the server draws: a rated race
@@ -93,8 +92,10 @@ async def test_1_giving_up_first_wins_nothing(arena: tuple[ArenaServer, ManualCl
         await expect(rows).to_have_count(2)
         await expect(rows.nth(0)).to_have_attribute("data-rank", "1")
         await expect(rows.nth(1)).to_have_attribute("data-rank", "1")  # a tie, whoever gave up first
-        await player.page.reload()  # the standings again, with any rating change the race made: none
+        await player.page.set_viewport_size(PHONE)
+        await player.page.reload()  # the standings again on a phone, with any rating change the race made: none
         await expect(player.page.locator(".standings-table tbody tr")).to_have_count(2)
+        await expect(player.page.locator('.standings-table tbody tr[data-rank="1"]')).to_have_count(2)
         await expect(player.page.locator("[data-delta]")).to_have_count(0)
         stored = await server.store.room_by_code(code)
         assert stored is not None and await server.store.ratings.changes_of(stored.room.room_id) == []
@@ -122,6 +123,7 @@ async def test_2_and_3_a_new_players_first_daily_says_why_it_is_practice(
     before = player.page.locator('section[data-unranked-reason="new_player"]')
     await expect(before).to_contain_text("New players rank from tomorrow")  # said before the clock starts
     await expect(player.board).to_have_count(0)
+    await assert_accessible(player, "a new player's daily, before it starts")
     await before.get_by_role("button", name="Play today\u2019s deal as practice").click()
     await player.wait_for_board()
     await player.type_move(deal.solution[0])
@@ -175,12 +177,10 @@ async def test_4_resign_and_leave_ask_first_and_resign_stands_apart(
     await expect(player.board).to_have_attribute("data-status", "resigned")
 
 
-@pytest.mark.parametrize("size", SIZES)
-async def test_5_second_to_a_bot_is_not_a_win(arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer,
-                                             size: dict[str, int]) -> None:  # fmt: skip
+async def test_5_second_to_a_bot_is_not_a_win(arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer) -> None:
     server, _ = arena
     base, url = site(server)
-    player = await new_player("Second", base, viewport=size)
+    player = await new_player("Second", base, viewport=DESKTOP)
     bot = await ArenaClient.open(url)
     await bot.hello("Botty", bot=True)
     try:
@@ -198,6 +198,10 @@ async def test_5_second_to_a_bot_is_not_a_win(arena: tuple[ArenaServer, ManualCl
         progress = player.page.get_by_role("list", name="Progress of every player").get_by_role("listitem")
         await expect(progress.first).to_contain_text("Botty")  # the bot ranked first: it is listed first
         await expect(player.page.get_by_role("log")).to_contain_text("You are 2nd of 2")
+        await player.page.set_viewport_size(PHONE)  # the same on a phone, where the progress is under the board
+        await expect(outcome).to_be_in_viewport()
+        await expect(outcome).to_contain_text("2nd of 2")
+        await expect(progress.first).to_contain_text("Botty")
     finally:
         await bot.close()
 
@@ -231,7 +235,7 @@ async def test_6_race_again_reaches_a_friend_scrolled_down_to_the_standings(
 async def test_8_a_picked_up_card_is_announced_in_words(arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer,
                                                        size: dict[str, int]) -> None:  # fmt: skip
     server, _ = arena
-    player = await new_player("Listener", site(server)[0], viewport=size)
+    player = await new_player("Listener", site(server)[0], viewport=size, has_touch=size == PHONE)
     await player.open("/")
     await player.create_race("freecell", deal=1, autoplay=False)
     await player.start_race()
@@ -426,6 +430,7 @@ async def test_the_review_shows_where_moves_were_lost_and_the_history_each_place
     base, url = site(server)
     player = await new_player("Student", base, viewport=DESKTOP)
     rival = await connect_player(url, "Teacher")
+    server.arena.draw_seed = lambda low, high: 6  # a deal whose fourth move of the solver's puts a second card home
     try:
         code = await race_a_program(player, rival, clock)  # a rated race on a deal the server draws
         started = await rival.request({"type": "get_state"})
@@ -449,6 +454,7 @@ async def test_the_review_shows_where_moves_were_lost_and_the_history_each_place
         solver = lost.get_by_role("region", name="Replay of the solver").get_by_role("slider", name="Replay position")
         await expect(mine).to_have_value(str(your_move))  # both lines at that point, side by side
         await expect(solver).to_have_value(str(par_move))
+        await assert_accessible(player, "the review's lost moves")
 
         await player.open("/#/history")
         row = player.page.locator("tbody tr").first
@@ -457,6 +463,7 @@ async def test_the_review_shows_where_moves_were_lost_and_the_history_each_place
         delta = await row.get_attribute("data-rating-delta")
         assert delta and int(delta) < 0, delta
         await expect(row).to_contain_text(f"\u2212{-int(delta)}")
+        await assert_accessible(player, "the history with places and rating changes")
         assert code
     finally:
         await rival.close()

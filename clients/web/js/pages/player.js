@@ -7,7 +7,7 @@
 import { dataTable, h, notice, replace } from '../dom.js';
 import { formatDuration, variantName } from '../notation.js';
 import { viewHref } from '../router.js';
-import { loadStreak, ratingChart, ratingText } from '../compete.js';
+import { PROVISIONAL_NOTE, loadStreak, ratingChart, ratingText } from '../compete.js';
 import { lifecycle } from './daily.js';
 
 export function playerPage(main, { session, location, playerId }) {
@@ -51,7 +51,9 @@ export function playerPage(main, { session, location, playerId }) {
               + `${row.history[0].rating - row.history[0].delta} \u2192 ${row.history.at(-1).rating}`) : null),
           h('div', {}, h('h3', {}, 'Daily streak'), streak)));
     });
-    replace(body, h('section', { class: 'card-panel board-table', 'aria-label': 'Summary' }, summary, h('p', {}, history)), cards);
+    const provisional = reply.variants.some((row) => row.rating?.provisional);
+    replace(body, h('section', { class: 'card-panel board-table', 'aria-label': 'Summary' }, summary,
+      provisional ? h('p', { class: 'hint' }, PROVISIONAL_NOTE) : null, h('p', {}, history)), cards);
   }
 
   return lifecycle(session, load);

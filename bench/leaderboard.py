@@ -37,7 +37,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from freecell_arena.core.leaderboard import count_buckets, deal_board, score  # noqa: E402
+from freecell_arena.core.records.leaderboard import count_buckets, deal_board, score  # noqa: E402
 from freecell_arena.store import SqlStore, migrate  # noqa: E402
 
 T0 = datetime(2026, 10, 1, tzinfo=UTC)

@@ -20,7 +20,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[1])]
 
 from load import database_url  # noqa: E402
 
-from freecell_arena.core.ports import GameRecord, MoveRecord, PlayerRecord  # noqa: E402
+from freecell_arena.core.ports.records import GameRecord, MoveRecord, PlayerRecord  # noqa: E402
 from freecell_arena.store.migrations import migrate  # noqa: E402
 from freecell_arena.store.sql_store import SqlStore  # noqa: E402
 

@@ -33,7 +33,7 @@ def graph() -> dict[str, set[str]]:
     paths = {module_name(path): path for path in PACKAGE.rglob("*.py")}
     modules = set(paths)
     packages = {name for name, path in paths.items() if path.name == "__init__.py"}
-    # `from freecell_arena.core import daily` names the module daily, not the package's __init__
+    # `from freecell_arena.core.records import daily` names the module daily, not the package's __init__
     return {name: imports_of(path, modules) - {name} - (packages - {name}) for name, path in paths.items()}
 
 
@@ -77,15 +77,54 @@ def test_layers() -> None:
             assert not any(target.startswith(("freecell_arena.net", "freecell_arena.store")) for target in targets), (
                 name, targets)  # fmt: skip
     assert "freecell_arena.net.app" not in edges["freecell_arena.net.connection"]  # it talks to a Host
-    assert "freecell_arena.core.arena" not in edges["freecell_arena.core.daily_play"]  # SharedState + DailyHost
+    assert "freecell_arena.core.arena" not in edges["freecell_arena.core.live.daily_play"]  # SharedState + DailyHost
+
+
+def reached_from(edges: dict[str, set[str]], prefix: str) -> set[str]:
+    """What the modules under `prefix` import from outside it."""
+    return {target for name, targets in edges.items() if name.startswith(prefix) for target in targets
+            if not target.startswith(prefix)}  # fmt: skip
+
+
+def test_core_subpackages_point_one_way() -> None:
+    """Core's folders are its parts (docs/architecture.md): live play (rooms, races, seats, the clock); competition
+    on top of it (ratings, race again, quick races); records (dailies, boards, seasons, streaks) and accounts,
+    which know nothing of live rooms; ports, the records and reads the store implements."""
+    edges = graph()
+    live, competition = "freecell_arena.core.live", "freecell_arena.core.competition"
+    room_verbs = {f"{competition}.series", f"{competition}.quick_race"}
+    for part in ("freecell_arena.core.records", "freecell_arena.core.accounts"):
+        reached = reached_from(edges, part)
+        assert not {target for target in reached if target.startswith(live)}, (part, reached)
+        assert not reached & room_verbs, (part, reached)
+    assert {target for target in reached_from(edges, live) if target.startswith(competition)} <= {
+        f"{competition}.race_ratings", f"{competition}.series_tally"
+    }, "live play hands a finished race to competition, and shows a series' tally, as values: nothing more"
+    records = edges["freecell_arena.core.ports.records"]
+    assert all(target.startswith("freecell_arena.protocol") for target in records), records
+
+
+def test_store_and_protocol_keep_to_their_side() -> None:
+    """The store implements core's ports with the value modules of records and ratings: never live rooms, never
+    the arena, never net. The protocol is the wire's vocabulary: it imports nothing of ours."""
+    edges = graph()
+    reached = reached_from(edges, "freecell_arena.store")
+    forbidden = ("freecell_arena.core.live", "freecell_arena.core.arena", "freecell_arena.net")
+    room_verbs = {"freecell_arena.core.competition.series", "freecell_arena.core.competition.quick_race"}
+    assert not {target for target in reached if target.startswith(forbidden)} | (reached & room_verbs), reached
+    assert {target for target in reached if target.startswith("freecell_arena.core")} <= {
+        target for target in reached if target.startswith(("freecell_arena.core.ports",
+            "freecell_arena.core.records", "freecell_arena.core.competition", "freecell_arena.core.accounts"))}
+    assert not reached_from(edges, "freecell_arena.protocol"), "the protocol imports nothing of ours"
 
 
 CORE_INTERNALS = {
-    f"freecell_arena.core.{name}"
-    for name in ("arena", "players", "lobby", "play", "races", "race_clock", "rebuild", "replica", "room",
-                 "room_messages", "player_game", "shared_state", "daily_play")
+    "freecell_arena.core.arena",
+    *(f"freecell_arena.core.live.{name}"
+      for name in ("players", "lobby", "play", "races", "race_clock", "rebuild", "replica", "room", "room_messages",
+                   "player_game", "shared_state", "daily_play")),
 }  # fmt: skip
-"""The rooms of core behind its facade: net sees them through the protocols of `core.seams` only."""
+"""The rooms of core behind its facade: net sees them through the protocols of `core.ports.seams` only."""
 COMPOSITION_ROOT = "freecell_arena.net.app"
 """The one module of net that builds the arena (and hands its parts to the rest of net as protocols)."""
 
@@ -124,7 +163,7 @@ IO_LIBRARIES = {"sqlalchemy", "alembic", "asyncpg", "aiosqlite", "websockets", "
 
 def test_core_does_no_io_through_libraries_either() -> None:
     """Core reaches storage and the network only through its ports; `webauthn` is allowed, as pure verification,
-    and only where the ceremonies are (`core.relying_party` stays light: settings import it)."""
+    and only where the ceremonies are (`core.accounts.relying_party` stays light: settings import it)."""
     for path in (PACKAGE / "core").rglob("*.py"):
         imported = third_party_imports_of(path)
         assert not imported & IO_LIBRARIES, (path.name, imported & IO_LIBRARIES)

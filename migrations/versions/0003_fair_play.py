@@ -1,6 +1,6 @@
 """Fair play: flagged wins and host-chosen deals.
 
-- games.flagged: why a human's ranked win is implausible (freecell_arena.core.fair_play); NULL otherwise. A
+- games.flagged: why a human's ranked win is implausible (freecell_arena.core.records.fair_play); NULL otherwise. A
   flagged game's `board` is the bots' side of its deal.
 - rooms.seed_chosen: the host chose the deal, which the room shows everyone.
 

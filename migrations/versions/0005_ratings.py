@@ -1,4 +1,5 @@
-"""Ratings per variant (core/ratings.py): the current rating of each player on each ladder, and every change.
+"""Ratings per variant (core/competition/ratings.py): the current rating of each player on each ladder, and every
+change.
 
 - ratings: one row per (variant, ladder, player); `races` counts the rated races and is the row's version:
   a change is written only over the rating it was computed from (compare-and-set), so two races of the same

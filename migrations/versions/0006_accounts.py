@@ -1,7 +1,8 @@
 """Accounts: saved players, claimed names, passkeys, session and bot tokens, bot accounts, WebAuthn challenges.
 
 - accounts: a saved player (one with a passkey) and its WebAuthn user handle (random, unique).
-- claimed_names and name_keys: a name taken for good; the SHA-256 of each of its keys (freecell_arena.core.names)
+- claimed_names and name_keys: a name taken for good; the SHA-256 of each of its keys
+  (freecell_arena.core.accounts.names)
   is a primary key, so a name and its look-alikes belong to one player whatever process writes first.
 - passkeys: WebAuthn credentials (id, COSE public key, sign count, transports, a name, created and last used).
 - access_tokens: session and bot API tokens, SHA-256 only, revocable (revoked_at).

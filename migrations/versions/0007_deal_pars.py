@@ -1,4 +1,4 @@
-"""Deal pars (core/review.py): the solver's line for a deal, worked out once after a race on it is over.
+"""Deal pars (core/records/review.py): the solver's line for a deal, worked out once after a race on it is over.
 
 Keyed by (variant, seed, rules version): every later race on the same deal, on any process, reads it. Written
 insert-if-absent, so two processes that solved the same deal at once keep the first line stored. Only settled

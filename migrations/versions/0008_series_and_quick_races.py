@@ -1,4 +1,4 @@
-"""Race-again series and quick races (core/series.py, core/quick_race.py).
+"""Race-again series and quick races (core/competition/series.py, core/competition/quick_race.py).
 
 `rooms.series` keeps a series room's tally before it, `rooms.next_code` points a finished room to its series'
 next room (a compare-and-set over the pointer a process knew), `rooms.quick` marks a public quick-race room;

@@ -1,4 +1,4 @@
-"""Finished rooms by their finish (`ix_rooms_finished`): the rating sweep's index (core/rating_recovery.py).
+"""Finished rooms by their finish (`ix_rooms_finished`): the rating sweep's index (core/competition/rating_recovery.py).
 
 A server looks for finished rateable races left unrated (a process that died between storing a finish and
 rating it) among the rooms finished in a time window, in keyset order (finished_at, id): partial, so it holds

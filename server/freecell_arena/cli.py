@@ -17,10 +17,12 @@ from freecell_arena import __version__
 
 # name -> the one line `freecell-arena --help` shows; the module is freecell_arena.commands.<name>
 COMMANDS: dict[str, str] = {
-    "audit": "replay every ranked game and check results, times and leaderboards",
+    "audit": "replay every ranked game and check every stored figure players see",
+    "backup": "write a consistent copy of the database while the server runs",
     "daily": "daily challenge tools: prepare deals ahead",
     "deal": "print the deal of a variant and seed",
     "migrate": "create or upgrade the database schema",
+    "prune": "delete what may go: expired challenges, long-revoked tokens, idle unsaved players",
     "replay": "apply moves to a deal and print the final board",
     "serve": "run the game server (websocket + GET /healthz)",
     "solve": "solve a deal: the moves and the par, or unsolvable / unknown",

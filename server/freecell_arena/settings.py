@@ -12,8 +12,11 @@ from typing import Literal
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from freecell_arena.core.relying_party import RelyingParty, relying_party
+from freecell_arena.core.accounts.relying_party import RelyingParty, relying_party
 from freecell_arena.engine import VARIANTS
+from freecell_arena.protocol.messages import DEFAULT_LIMITS as LIMITS
+from freecell_arena.protocol.messages import DEFAULT_QUICK_RACE as QUICK_RACE
+from freecell_arena.protocol.messages import FRAME_SIZE_FACTOR, ConnectionLimits, QuickRaceSizes
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///freecell-arena.db"
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -33,12 +36,23 @@ class Settings(BaseSettings):
         default=100.0, ge=0, le=1000,
         description="A room's progress goes out at most once per player per this window (0 = every move).",
     )  # fmt: skip
-    max_message_bytes: int = Field(default=16_384, ge=256, description="Larger frames get `message_too_large`.")
-    rate_limit_per_s: float = Field(default=30.0, gt=0, description="Sustained messages per second per connection.")
-    rate_limit_burst: int = Field(default=60, ge=1, description="Messages a connection may send at once.")
-    ping_interval_s: float = Field(default=20.0, gt=0, description="Websocket ping every this many seconds.")
-    ping_timeout_s: float = Field(default=20.0, gt=0, description="Close when a ping is not answered in time.")
-    idle_timeout_s: float = Field(default=600.0, gt=0, description="Close a connection silent for this long.")
+    max_message_bytes: int = Field(
+        default=LIMITS.max_message_bytes, ge=256,
+        description="Larger frames get `message_too_large`; beyond 4 times this the connection closes (1009).",
+    )  # fmt: skip
+    rate_limit_per_s: float = Field(
+        default=LIMITS.rate_per_s, gt=0, description="Sustained messages per second per connection."
+    )
+    rate_limit_burst: int = Field(default=LIMITS.burst, ge=1, description="Messages a connection may send at once.")
+    ping_interval_s: float = Field(
+        default=LIMITS.ping_interval_s, gt=0, description="Websocket ping every this many seconds."
+    )
+    ping_timeout_s: float = Field(
+        default=LIMITS.ping_timeout_s, gt=0, description="Close when a ping is not answered in time."
+    )
+    idle_timeout_s: float = Field(
+        default=LIMITS.idle_timeout_s, gt=0, description="Close a connection silent for this long."
+    )
     commit_delay_ms: float = Field(
         default=2.0, ge=0, le=100, description="Group commit: how long a write waits for company (latency vs CPU)."
     )
@@ -61,11 +75,13 @@ class Settings(BaseSettings):
     )
     max_spectators: int = Field(default=64, ge=0, description="Spectators one room may hold.")
     quick_race_min_players: int = Field(
-        default=2, ge=1, le=64, description="Quick race: players in before its countdown starts."
+        default=QUICK_RACE.min_players, ge=1, le=64, description="Quick race: players in before its countdown starts."
     )
-    quick_race_max_players: int = Field(default=8, ge=1, le=64, description="Quick race: a full room starts at once.")
+    quick_race_max_players: int = Field(
+        default=QUICK_RACE.max_players, ge=1, le=64, description="Quick race: a full room starts at once."
+    )
     quick_race_wait_s: float = Field(
-        default=10.0, ge=0, le=30, description="Quick race: the countdown once enough players are in."
+        default=QUICK_RACE.countdown_s, ge=0, le=30, description="Quick race: the countdown once enough players are in."
     )
     house_bot: bool = Field(
         default=True, description="Quick race: a player waiting alone may race the server's own bot (`race_bot`)."
@@ -82,7 +98,9 @@ class Settings(BaseSettings):
     outbox_limit_bytes: int = Field(
         default=1_048_576, ge=65_536, description="Frames queued for a client that does not read; past it, cut."
     )
-    hello_timeout_s: float = Field(default=10.0, gt=0, description="Close a connection without a hello by then.")
+    hello_timeout_s: float = Field(
+        default=LIMITS.hello_timeout_s, gt=0, description="Close a connection without a hello by then."
+    )
     max_connections_per_address: int = Field(
         default=64, ge=1, description="Open websocket connections one client address may hold."
     )
@@ -208,6 +226,28 @@ class Settings(BaseSettings):
     @property
     def trusted_proxy_networks(self) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
         return _parse_networks(self.trusted_proxies)
+
+    @property
+    def limits(self) -> ConnectionLimits:
+        """The limits a connection lives within, as `welcome` announces them."""
+        return ConnectionLimits(
+            max_message_bytes=self.max_message_bytes,
+            max_frame_bytes=self.max_message_bytes * FRAME_SIZE_FACTOR,
+            rate_per_s=self.rate_limit_per_s,
+            burst=self.rate_limit_burst,
+            ping_interval_s=self.ping_interval_s,
+            ping_timeout_s=self.ping_timeout_s,
+            hello_timeout_s=self.hello_timeout_s,
+            idle_timeout_s=self.idle_timeout_s,
+        )
+
+    @property
+    def quick_race(self) -> QuickRaceSizes:
+        return QuickRaceSizes(
+            min_players=self.quick_race_min_players,
+            max_players=self.quick_race_max_players,
+            countdown_s=self.quick_race_wait_s,
+        )
 
     @property
     def gc_threshold_values(self) -> tuple[int, int, int]:

@@ -20,7 +20,10 @@ The parent:
 - restarts a worker that exits for any reason (kill -9 included) after a backoff that doubles from
   FIRST_BACKOFF_S up to MAX_BACKOFF_S while the worker keeps dying young, logging one line per restart;
 - on SIGTERM or SIGINT forwards SIGTERM to every worker and waits for them, at most the shutdown timeout plus
-  STOP_GRACE_S, then kills what is left; exits 0 when every worker stopped by itself.
+  STOP_GRACE_S, then kills what is left; exits 0 when every worker stopped by itself (also when the whole process
+  group got the signal at once: the workers stop by themselves and none is restarted);
+- under a service manager (systemd's `Type=notify`), gives its workers a notify socket of its own and says
+  READY=1 to the manager once every worker said it there, i.e. listens (freecell_arena/readiness.py).
 Workers ask the kernel for SIGTERM when the parent dies (Linux PR_SET_PDEATHSIG), so a parent killed with -9
 leaves no orphan serving on the port.
 """
@@ -35,8 +38,10 @@ import os
 import signal
 import socket
 import sys
+import tempfile
 import time
 
+from freecell_arena import readiness
 from freecell_arena.settings import Settings
 
 WORKER_INDEX_ENV = "FREECELL_ARENA_WORKER_INDEX"
@@ -100,9 +105,13 @@ def settings_environment(settings: Settings) -> dict[str, str]:
     return env
 
 
-def worker_environment(settings: Settings, index: int, port: int) -> dict[str, str]:
-    """The settings, as one process of the shared port, marked as worker `index` of this supervisor."""
+def worker_environment(settings: Settings, index: int, port: int, notify_socket: str = "") -> dict[str, str]:
+    """The settings, as one process of the shared port, marked as worker `index` of this supervisor, telling its
+    readiness to `notify_socket` (the supervisor's, not the service manager's)."""
     env = settings_environment(settings)
+    env.pop(readiness.NOTIFY_SOCKET_ENV, None)
+    if notify_socket:
+        env[readiness.NOTIFY_SOCKET_ENV] = notify_socket
     env.update({
         "FREECELL_ARENA_PORT": str(port),
         "FREECELL_ARENA_WORKERS": "1",
@@ -122,6 +131,33 @@ def describe_exit(code: int) -> str:
     return f"exited with code {code}"
 
 
+class WorkerReadiness:
+    """A datagram socket of the supervisor's (in a private temporary folder), given to the workers as their
+    `NOTIFY_SOCKET`: each says `READY=1` and its `MAINPID` there once it listens, as it would to systemd."""
+
+    def __init__(self) -> None:
+        self._folder = tempfile.TemporaryDirectory(prefix="freecell-arena-")
+        self.address = os.path.join(self._folder.name, "notify")
+        self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self._socket.bind(self.address)
+        self._socket.setblocking(False)
+
+    def __enter__(self) -> WorkerReadiness:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._socket.close()
+        self._folder.cleanup()
+
+    async def next_ready(self) -> int:
+        """The pid of the next worker that says READY=1."""
+        loop = asyncio.get_running_loop()
+        while True:
+            fields = readiness.parse(await loop.sock_recv(self._socket, 4096))
+            if fields.get("READY") == "1" and fields.get("MAINPID", "").isdigit():
+                return int(fields["MAINPID"])
+
+
 class Supervisor:
     """Keeps `settings.workers` workers running on one port until SIGTERM or SIGINT."""
 
@@ -129,6 +165,7 @@ class Supervisor:
         self.settings = settings
         self.processes: dict[int, asyncio.subprocess.Process] = {}
         self.stopping = asyncio.Event()
+        self.notify_socket = ""
 
     async def run(self) -> int:
         settings = self.settings
@@ -143,15 +180,27 @@ class Supervisor:
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(signum, self.stopping.set)
-        with reservation:
+        with reservation, WorkerReadiness() as readiness_of_workers:
+            self.notify_socket = readiness_of_workers.address
             port = int(reservation.getsockname()[1])
             print(f"freecell-arena: supervisor (pid {os.getpid()}) starting {settings.workers} workers on "
                   f"ws://{settings.host}:{port}/", flush=True)
             keepers = [asyncio.create_task(self._keep_running(index, port)) for index in range(1, settings.workers + 1)]
+            listening = asyncio.create_task(self._tell_when_listening(readiness_of_workers, port))
             await self.stopping.wait()
+            readiness.stopping()
+            listening.cancel()
             clean = await self._stop_workers(keepers)
         print("freecell-arena: stopped", flush=True)
         return 0 if clean else 1
+
+    async def _tell_when_listening(self, workers: WorkerReadiness, port: int) -> None:
+        """READY=1 to our own service manager once each of the workers said READY=1 to us: all listen."""
+        ready: set[int] = set()
+        while len(self.processes) < self.settings.workers or not {p.pid for p in self.processes.values()} <= ready:
+            ready.add(await workers.next_ready())
+        log.info("all %d workers listen on port %d", self.settings.workers, port)
+        readiness.ready(f"{self.settings.workers} workers listening on ws://{self.settings.host}:{port}/")
 
     async def _database_is_ready(self) -> bool:
         """`serve --check` in a child with these settings: it prints why not itself (one line on stderr)."""
@@ -178,7 +227,7 @@ class Supervisor:
             try:
                 process = await asyncio.create_subprocess_exec(
                     sys.executable, "-m", "freecell_arena", "serve",
-                    env=worker_environment(self.settings, index, port),
+                    env=worker_environment(self.settings, index, port, self.notify_socket),
                 )  # fmt: skip
             except OSError as error:
                 log.error("worker %d could not start (%s); trying again in %.1f s", index, error, backoff)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from freecell_arena.core.relying_party import relying_party
+from freecell_arena.core.accounts.relying_party import relying_party
 
 T0 = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
 PORT = 8765

@@ -19,7 +19,7 @@ from boards_helpers import ManualClock, play, winning_moves
 from cryptography.hazmat.primitives.asymmetric import ec
 from websockets.exceptions import ConnectionClosed
 
-from freecell_arena.core.account_ports import TokenKind
+from freecell_arena.core.accounts.account_ports import TokenKind
 from freecell_arena.core.identity import hash_token
 from freecell_arena.net.app import ArenaServer
 from freecell_arena.net.connection import CLOSE_REVOKED

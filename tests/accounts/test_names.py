@@ -6,7 +6,7 @@ import unicodedata
 
 import pytest
 
-from freecell_arena.core.names import (
+from freecell_arena.core.accounts.names import (
     confusables,
     fold,
     key_hashes,

@@ -17,18 +17,18 @@ from authenticator import SoftwareAuthenticator
 from cryptography.hazmat.primitives.asymmetric import ec
 from sqlalchemy import select
 
-from freecell_arena.core.account_ports import (
+from freecell_arena.core.accounts.account_ports import (
     AccountConflict,
     Conflict,
     PasskeyUsedRecord,
     TokenKind,
     TokensRevokedRecord,
 )
-from freecell_arena.core.accounts import FIRST_SESSION_LABEL, AccountRefusal, AccountRefused
+from freecell_arena.core.accounts.passkeys import CHALLENGE_TTL, PasskeyRefusal, PasskeyRefused
+from freecell_arena.core.accounts.steps import FIRST_SESSION_LABEL, AccountRefusal, AccountRefused
+from freecell_arena.core.accounts.tokens import TokenRefusal, TokenRefused
 from freecell_arena.core.identity import hash_token, new_id, new_token
-from freecell_arena.core.passkeys import CHALLENGE_TTL, PasskeyRefusal, PasskeyRefused
-from freecell_arena.core.ports import PlayerRecord
-from freecell_arena.core.tokens import TokenRefusal, TokenRefused
+from freecell_arena.core.ports.records import PlayerRecord
 from freecell_arena.net.accounts import AccountService, HelloIdentity
 from freecell_arena.store.accounts import AccountSqlStore
 from freecell_arena.store.models import metadata

@@ -10,12 +10,11 @@ import pytest
 from account_support import T0, ManualClock
 from pydantic import ValidationError
 
-from freecell_arena.core.account_ports import TokenKind
-from freecell_arena.core.accounts import AccountRefusal, AccountRefused, revoke_token
-from freecell_arena.core.attempts import AttemptLimiter
-from freecell_arena.core.identity import hash_token
-from freecell_arena.core.relying_party import relying_party
-from freecell_arena.core.tokens import (
+from freecell_arena.core.accounts.account_ports import TokenKind
+from freecell_arena.core.accounts.attempts import AttemptLimiter
+from freecell_arena.core.accounts.relying_party import relying_party
+from freecell_arena.core.accounts.steps import AccountRefusal, AccountRefused, revoke_token
+from freecell_arena.core.accounts.tokens import (
     SEEN_RESOLUTION_S,
     TokenRefusal,
     TokenRefused,
@@ -25,6 +24,7 @@ from freecell_arena.core.tokens import (
     token_kind,
     token_matches,
 )
+from freecell_arena.core.identity import hash_token
 from freecell_arena.settings import Settings
 
 # ------------------------------------------------------------------ tokens

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from core_support import ManualClock
 
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.shared_state import SharedState
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from freecell_arena.core.ports import PlayerRecord
-from freecell_arena.core.shared_state import PlayerState, SharedState
+from freecell_arena.core.live.shared_state import PlayerState, SharedState
+from freecell_arena.core.ports.records import PlayerRecord
 
 
 class ManualClock:

@@ -1,4 +1,4 @@
-"""The daily desk (core/daily_play.py) driven directly: which players the adapter must look up in the store before
+"""The daily desk (core/live/daily_play.py) driven directly: which players the adapter must look up in the store before
 a `play_daily` (an earlier ranked attempt), and that its answer is the rank the game then gets."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import date
 
 from core_support import ManualClock, known_player
-from parts import wire
+from parts import stored, wire
 
-from freecell_arena.core.daily_play import DailyChallenges
-from freecell_arena.core.ports import DailyRecord
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.daily_play import DailyChallenges
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import DailyRecord
 from freecell_arena.protocol.messages import DailyStartedMessage, PlayDailyRequest
 
 DAY = date(2026, 1, 2)
@@ -25,7 +25,7 @@ def desk_on_day(state: SharedState, clock: ManualClock) -> DailyChallenges:
 
 
 def started_ranked(desk: DailyChallenges, player_id: str) -> bool:
-    reply = desk.play(player_id, PlayDailyRequest(variant="freecell")).replies[0]
+    reply = stored(desk.play(player_id, PlayDailyRequest(variant="freecell"))).replies[0]
     assert isinstance(reply, DailyStartedMessage)
     return reply.ranked
 

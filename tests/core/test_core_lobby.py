@@ -1,15 +1,15 @@
-"""`core.lobby.Lobby`: rooms and seats, and the versions every change of them carries."""
+"""`core.live.lobby.Lobby`: rooms and seats, and the versions every change of them carries."""
 
 from __future__ import annotations
 
 import pytest
 from core_support import ManualClock, known_player
-from parts import wire
+from parts import stored, wire
 
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.lobby import choose_seed
-from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, RoomRecord, RoomStatusRecord
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.lobby import choose_seed
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import MemberLeftRecord, MemberRecord, RoomRecord, RoomStatusRecord
 from freecell_arena.engine import variant_by_id
 from freecell_arena.protocol.messages import (
     CountdownMessage,
@@ -35,15 +35,19 @@ def created(state: SharedState, host: str = "host", **options: object) -> str:
 
 def test_creating_a_room_seats_the_host_and_writes_the_room_its_status_and_the_seat(state: SharedState) -> None:
     known_player(state, "host")
-    effect = wire(state).lobby.create_room("host", CreateRoomRequest(variant="freecell", deal=7))
+    lobby = wire(state).raw.lobby
+    effect = lobby.create_room("host", CreateRoomRequest(variant="freecell", deal=7))
     assert [type(record) for record in effect.records] == [RoomRecord, RoomStatusRecord, MemberRecord]
     (reply,) = effect.replies
     assert isinstance(reply, RoomMessage) and reply.room is not None and reply.room.seed == 7
-    room = state.rooms[reply.room.code]
+    assert not state.rooms and state.players["host"].room_code is None, "nothing in memory before the store has it"
+    effect.claim()
+    effect.refused()
+    assert not state.rooms and state.players["host"].room_code is None, "a refused write leaves no trace"
+    stored(lobby.create_room("host", CreateRoomRequest(variant="freecell", deal=7)))
+    (room,) = state.rooms.values()
     assert list(room.members) == ["host"] and state.rooms_by_id[room.record.room_id] is room
-    assert effect.rollback is not None
-    effect.rollback()
-    assert not state.rooms and state.players["host"].room_code is None
+    assert state.players["host"].room_code == room.code
 
 
 def test_a_join_tells_the_others_one_small_event_and_a_full_room_refuses(state: SharedState) -> None:

@@ -1,4 +1,4 @@
-"""`core.play.Play`: moves, undo, resign, state and replays, on a race begun through the race clock."""
+"""`core.live.play.Play`: moves, undo, resign, state and replays, on a race begun through the race clock."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from core_support import ManualClock, known_player
 from parts import Parts, wire
 
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports import MoveRecord, ResultRecord
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import MoveRecord, ResultRecord
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
     GameOverMessage,
@@ -62,15 +62,16 @@ def test_a_move_is_one_record_one_reply_and_progress_for_the_others(state: Share
 def test_undo_costs_a_move_and_a_rolled_back_move_leaves_the_game_as_it_was(
     state: SharedState, clock: ManualClock
 ) -> None:
-    play = racing(state, clock, "solo").play
+    parts = racing(state, clock, "solo")
+    play = parts.play
     game = state.games[state.players["solo"].game_id or ""]
     play.move("solo", MoveRequest(move="1a"))
     play.undo("solo", UndoRequest())
     assert game.counts(clock.now()).moves == 2 and game.game.actions == ["1a", "undo"]
-    effect = play.move("solo", MoveRequest(move="1a"))
-    assert effect.rollback is not None
-    effect.rollback()
-    assert game.game.actions == ["1a", "undo"]
+    effect = parts.raw.play.move("solo", MoveRequest(move="1a"))
+    assert game.game.actions == ["1a", "undo", "1a"], "a player's own move: the engine applies it at once"
+    effect.refused()
+    assert game.game.actions == ["1a", "undo"] and game.running, "and takes it back if the store refuses it"
 
 
 def test_resigning_ends_the_game_and_the_race_is_checked_at_the_next_tick(

@@ -1,19 +1,22 @@
-"""`core.players.Players`: identities, their connections, and when an idle one leaves memory."""
+"""`core.live.players.Players`: identities, their connections, and when an idle one leaves memory."""
 
 from __future__ import annotations
 
 from core_support import ManualClock
 
 from freecell_arena.core.identity import hash_token
-from freecell_arena.core.players import FORGET_IDLE_PLAYER_AFTER, Players
-from freecell_arena.core.ports import PlayerRecord
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.players import FORGET_IDLE_PLAYER_AFTER, Players
+from freecell_arena.core.live.seats import Seat
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import PlayerRecord
 from freecell_arena.protocol.messages import HelloRequest, WelcomeMessage
 
 
 def test_a_registered_player_is_known_by_its_token_hash_and_connected_once(state: SharedState) -> None:
     players = Players(state)
     player_id, effect = players.register(HelloRequest(name="ann", bot=True))
+    assert not players.knows(player_id), "known once stored"
+    effect.stored()
     (welcome,) = effect.replies
     assert isinstance(welcome, WelcomeMessage) and welcome.player_id == player_id and not welcome.resumed
     (record,) = effect.records
@@ -24,8 +27,7 @@ def test_a_registered_player_is_known_by_its_token_hash_and_connected_once(state
 def test_a_failed_registration_leaves_nothing_behind(state: SharedState) -> None:
     players = Players(state)
     player_id, effect = players.register(HelloRequest(name="ann"))
-    assert effect.rollback is not None
-    effect.rollback()
+    effect.refused()
     record = effect.records[0]
     assert isinstance(record, PlayerRecord)
     assert not players.knows(player_id) and players.by_token_hash(record.token_hash) is None
@@ -46,9 +48,11 @@ def test_connections_are_counted_and_an_adopted_identity_starts_unconnected(stat
 
 def test_an_idle_player_leaves_memory_after_a_while_unless_seated(state: SharedState, clock: ManualClock) -> None:
     players = Players(state)
-    idle, _ = players.register(HelloRequest(name="idle"))
-    seated, _ = players.register(HelloRequest(name="seated"))
-    state.players[seated].room_code = "ROOM"
+    idle, registered = players.register(HelloRequest(name="idle"))
+    registered.stored()
+    seated, registered = players.register(HelloRequest(name="seated"))
+    registered.stored()
+    state.seats.put(seated, Seat(room_code="ROOM"))
     token_hash = state.players[idle].record.token_hash
     for player_id in (idle, seated):
         players.disconnected(player_id)

@@ -1,4 +1,5 @@
-"""`core.quick_race.QuickRaces`: one filling public room a variant, starting by itself, ranked, on a drawn deal."""
+"""`core.competition.quick_race.QuickRaces`: one filling public room a variant, starting by itself, ranked, on a
+drawn deal."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import pytest
 from core_support import ManualClock, known_player
 from parts import Parts, wire
 
+from freecell_arena.core.competition.quick_race import QuickRaceRules
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports import QuickRoomRecord, RoomStatusRecord
-from freecell_arena.core.quick_race import QuickRaceRules
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.rooms import Busy
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import QuickRoomRecord, RoomStatusRecord
 from freecell_arena.protocol.messages import (
     CountdownMessage,
     CreateRoomRequest,
@@ -64,8 +66,9 @@ def test_enough_players_start_a_countdown_that_others_may_still_join(parts: Part
     assert any(isinstance(reply, CountdownMessage) for reply in effect.replies)
     clock.advance(4)
     assert quick(parts, "cy") == code  # the countdown is on: a third still gets in, and fills the room
-    assert room.starts_at == clock.now()  # full: it starts at once
+    assert parts.state.rooms[code].starts_at == clock.now()  # full: it starts at once
     effects = parts.tick()
+    room = parts.state.rooms[code]
     assert room.status == "running" and set(room.games) == {"ada", "bob", "cy"}
     started = [p for effect in effects for p in getattr(effect, "publications", [])
                if isinstance(p.message, RaceStartedMessage)]  # fmt: skip
@@ -89,18 +92,21 @@ def test_leaving_before_the_start_frees_the_seat(parts: Parts, clock: ManualCloc
     quick(parts, "cy")
     room = parts.state.rooms[again]
     assert room.status == "countdown"
+    refused = parts.raw.lobby.leave_room("cy", LeaveRoomRequest())
+    refused.claim()
+    refused.refused()
+    assert parts.state.rooms[again] is room and room.status == "countdown" and "cy" in room.members, "no trace"
     left = parts.lobby.leave_room("cy", LeaveRoomRequest())  # during the countdown: the seat is free again
+    room = parts.state.rooms[again]
     assert "cy" not in room.members and not room.is_full()
     assert room.status == "lobby" and room.starts_at is None  # one player left: it waits for another
     assert [record.status for record in left.records if isinstance(record, RoomStatusRecord)] == ["lobby"]
-    assert left.rollback is not None
-    left.rollback()
-    assert room.status == "countdown" and "cy" in room.members
-    parts.lobby.leave_room("cy", LeaveRoomRequest())
     clock.advance(RULES.wait_s + 1)
     parts.tick()
-    assert room.status == "lobby"  # the stopped countdown starts nothing
-    assert quick(parts, "dan") == again and "dan" in room.members and room.status == "countdown"
+    assert parts.state.rooms[again].status == "lobby"  # the stopped countdown starts nothing
+    assert quick(parts, "dan") == again
+    room = parts.state.rooms[again]
+    assert "dan" in room.members and room.status == "countdown"
 
 
 def test_a_pointer_the_store_has_is_filled_instead_of_opening_another(parts: Parts) -> None:
@@ -113,16 +119,20 @@ def test_a_pointer_the_store_has_is_filled_instead_of_opening_another(parts: Par
     assert parts.state.players["bob"].room_code == code
 
 
-def test_a_new_filling_room_is_written_over_the_one_known_and_a_rollback_restores_it(parts: Parts) -> None:
+def test_a_new_filling_room_is_written_over_the_one_known_and_a_refusal_leaves_the_old_one(parts: Parts) -> None:
     first = quick(parts, "ada")
     quick(parts, "bob")
     quick(parts, "cy")  # full: started
-    effect = parts.quick.quick_race("dan", QuickRaceRequest(variant="freecell"))
-    second = parts.state.players["dan"].room_code or ""
-    assert QuickRoomRecord("freecell", second, first) in effect.records
-    assert effect.rollback is not None
-    effect.rollback()
-    assert parts.quick.filling["freecell"] == first and second not in parts.state.rooms
+    effect = parts.raw.quick.quick_race("dan", QuickRaceRequest(variant="freecell"))
+    (pointer,) = [record for record in effect.records if isinstance(record, QuickRoomRecord)]
+    assert pointer.previous == first and pointer.code != first
+    effect.claim()
+    known_player(parts.state, "eve")
+    with pytest.raises(Busy):  # a second press while the pointer's change is in flight waits for it
+        parts.raw.quick.quick_race("eve", QuickRaceRequest(variant="freecell")).claim()
+    effect.refused()
+    assert parts.quick.filling["freecell"] == first and pointer.code not in parts.state.rooms
+    assert parts.state.players["dan"].room_code is None
 
 
 @pytest.mark.parametrize(

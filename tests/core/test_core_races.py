@@ -1,14 +1,14 @@
-"""`core.races.Races`: a race begun for every player at one instant, finished once, let go of when unwatched."""
+"""`core.live.races.Races`: a race begun for every player at one instant, finished once, let go of when unwatched."""
 
 from __future__ import annotations
 
 from core_support import ManualClock, known_player
-from parts import Parts, wire
+from parts import Parts, stored, wire
 
-from freecell_arena.core.ports import GameRecord, ResultRecord, RoomStatusRecord
-from freecell_arena.core.race_clock import FORGET_FINISHED_AFTER
-from freecell_arena.core.room import Room
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.race_clock import FORGET_FINISHED_AFTER
+from freecell_arena.core.live.room import Room
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import GameRecord, ResultRecord, RoomStatusRecord
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
     GameOverMessage,
@@ -35,16 +35,21 @@ def counting_down(state: SharedState, **options: object) -> tuple[Parts, Room]:
 
 def test_beginning_deals_every_player_the_same_game_at_the_same_instant(state: SharedState) -> None:
     parts, room = counting_down(state)
-    effect = parts.races.begin_race(room)
+    effect = parts.raw.races.begin_race(room)
     games = [record for record in effect.records if isinstance(record, GameRecord)]
     assert isinstance(effect.records[0], RoomStatusRecord) and effect.records[0].status == "running"
     assert len(games) == 2 and len({(game.seed, game.started_at) for game in games}) == 1
     kinds = [type(publication.message) for publication in effect.publications]
     assert kinds == [RaceStartedMessage, RaceStartedMessage, RoomMessage]
-    assert effect.rollback is not None
-    effect.rollback()
-    assert room.status == "countdown" and not room.games and not state.games
+    assert state.rooms[room.code] is room and not state.games, "nothing in memory before the store has it"
+    effect.claim()
+    effect.refused()
+    assert state.rooms[room.code] is room and room.status == "countdown" and not room.games and not state.games
     assert state.players["host"].game_id is None
+    stored(parts.raw.races.begin_race(room))
+    running = state.rooms[room.code]
+    assert running.status == "running" and set(running.games) == {"host", "guest"} and len(state.games) == 2
+    assert state.players["host"].game_id == running.games["host"].game_id
 
 
 def test_finishing_times_out_the_games_still_running_and_sends_the_standings(
@@ -52,23 +57,27 @@ def test_finishing_times_out_the_games_still_running_and_sends_the_standings(
 ) -> None:
     parts, room = counting_down(state, time_limit_s=60)
     parts.races.begin_race(room)
+    room = state.rooms[room.code]
     clock.advance(90)  # the limit passed while nobody looked: the race ends at its limit
-    effect = parts.races.finish_race(room)
+    effect = parts.raw.races.finish_race(room)
     results = [record for record in effect.records if isinstance(record, ResultRecord)]
     assert [result.outcome for result in results] == ["timeout", "timeout"]
     assert {result.time_ms for result in results} == {60_000}
     kinds = [type(publication.message) for publication in effect.publications]
     assert kinds == [GameOverMessage, GameOverMessage, RaceOverMessage, RoomMessage]
-    assert room.status == "finished"
-    assert effect.rollback is not None
-    effect.rollback()
-    assert room.status == "running" and all(game.running for game in room.games.values())
+    assert room.status == "running" and all(game.running for game in room.games.values()), "not before the store"
+    effect.claim()
+    effect.refused()
+    assert state.rooms[room.code] is room and all(game.running for game in room.games.values())
+    stored(parts.raw.races.finish_race(room))
+    finished = state.rooms[room.code]
+    assert finished.status == "finished" and not any(game.running for game in finished.games.values())
 
 
 def test_a_finished_race_nobody_watches_leaves_memory_with_its_games(state: SharedState, clock: ManualClock) -> None:
     parts, room = counting_down(state)
     parts.races.begin_race(room)
-    parts.races.finish_race(room)
+    parts.races.finish_race(state.rooms[room.code])
     for player in ("host", "guest"):
         state.players[player].connections = 0
     clock.advance(FORGET_FINISHED_AFTER.total_seconds())
@@ -90,8 +99,9 @@ def test_a_bot_that_left_the_running_race_is_still_rated_as_a_bot(state: SharedS
     room = state.rooms[state.players["host"].room_code or ""]
     parts.lobby.join_room("bot", JoinRoomRequest(code=room.code))
     parts.lobby.start_race("host", StartRaceRequest())
-    parts.races.begin_race(room)
+    parts.races.begin_race(state.rooms[room.code])
     parts.lobby.leave_room("bot", LeaveRoomRequest())
+    room = state.rooms[room.code]
     assert "bot" not in room.members and "bot" in room.games
     clock.advance(1)
     effect = parts.races.finish_race(room)

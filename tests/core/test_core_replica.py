@@ -1,4 +1,4 @@
-"""`core.rebuild.Rebuild` and `core.replica.Replica`: rooms brought back from the store, and copies of rooms
+"""`core.live.rebuild.Rebuild` and `core.live.replica.Replica`: rooms brought back from the store, and copies of rooms
 other processes share, kept up to date by their events and re-read from the store."""
 
 from __future__ import annotations
@@ -9,8 +9,13 @@ from datetime import datetime, timedelta
 from core_support import ManualClock, known_player
 from parts import Parts, wire
 
+from freecell_arena.core.competition.quick_race import QuickRaceRules
 from freecell_arena.core.effects import Effect
-from freecell_arena.core.ports import (
+from freecell_arena.core.live.player_game import PlayerGame
+from freecell_arena.core.live.room import Room
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import (
+    GameRecord,
     MoveRecord,
     PlayerRecord,
     RoomRecord,
@@ -21,9 +26,7 @@ from freecell_arena.core.ports import (
     StoredRoom,
     StoredRoomStatus,
 )
-from freecell_arena.core.quick_race import QuickRaceRules
-from freecell_arena.core.room import Room
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.engine import variant_by_id
 from freecell_arena.protocol.messages import (
     CountdownMessage,
     CreateRoomRequest,
@@ -53,6 +56,14 @@ def stored_lobby(state: SharedState, *member_ids: str, seq: int = 1, tag: str = 
     record = RoomRecord("r_1", "ROOM1", "freecell", 1, member_ids[0], {"countdown_s": 0}, state.clock.now())
     members = [StoredMember(member_id, "player", state.clock.now()) for member_id in member_ids]
     return StoredRoom(record, "lobby", None, None, [], members, seq=seq, tag=tag)
+
+
+def playing_elsewhere(state: SharedState) -> PlayerGame:
+    """A game of ROOM1 played on another process, as the store's copy brought it here."""
+    record = GameRecord("g_far", "r_1", "far", "freecell", 1, "1", True, False, True, state.clock.now())
+    game = PlayerGame.restore(record, variant_by_id("freecell"), "far", "ROOM1", [], None)
+    state.games.replace(game)
+    return game
 
 
 def adopted(state: SharedState, *, shared: bool = True) -> Parts:
@@ -97,6 +108,7 @@ def test_a_resync_takes_the_store_and_its_effect_tells_the_members_here(state: S
     a.lobby.start_race("host", StartRaceRequest())
     clock.advance(0.1)
     a.tick()
+    room = a.state.rooms_by_id[room.room_id]
     games = [StoredGame(game.record) for game in room.games.values()]
     running = StoredRoom(room.record, "running", room.starts_at, None, [game.game.game_id for game in games],
                          [StoredMember("host", "player", clock.now())], seq=room.seq, tag=room.tag)  # fmt: skip
@@ -110,17 +122,17 @@ def test_a_resync_takes_the_store_and_its_effect_tells_the_members_here(state: S
 
 def test_a_shared_race_that_may_be_over_is_handed_out_once_then_settled(state: SharedState, clock: ManualClock) -> None:
     parts = adopted(state)
-    room = state.rooms["ROOM1"]
-    room.status = "running"
+    state.rooms.adopt(state.rooms["ROOM1"].but(status="running", games={"far": playing_elsewhere(state)}))
     progress = ProgressMessage.model_validate(
         {"code": "ROOM1", "progress": {"player_id": "far", "name": "far", "status": "won", "cards_on_foundations": 52,
                                        "moves": 80, "time_ms": 1000}})  # fmt: skip
     assert parts.replica.apply_remote(progress, None) == "applied"
     assert parts.tick() == [], "shared: not finished from memory"
     assert parts.replica.take_due() == ["ROOM1"] and parts.replica.take_due() == []
+    state.games["g_far"].finish = state.games["g_far"].ending("won", clock.now())  # as the store's copy says
     effect = parts.replica.settle("ROOM1")
     assert effect is not None and any(isinstance(p.message, RaceOverMessage) for p in effect.publications)
-    assert room.status == "finished" and parts.replica.settle("ROOM1") is None
+    assert state.rooms["ROOM1"].status == "finished" and parts.replica.settle("ROOM1") is None
 
 
 def test_a_room_closed_elsewhere_leaves_memory_on_resync(state: SharedState) -> None:
@@ -185,17 +197,20 @@ def shared_race_counting_down(state: SharedState) -> tuple[Parts, Room]:
     return parts, room
 
 
-def test_a_finish_another_process_stored_first_stays_finished_when_ours_is_rolled_back(
+def latest(state: SharedState, room: Room) -> Room:
+    """The room as memory holds it now (each change is a new value)."""
+    return state.rooms_by_id[room.room_id]
+
+
+def test_a_finish_another_process_stored_first_stays_finished_when_ours_is_refused(
     state: SharedState, clock: ManualClock
 ) -> None:
     """Both processes of a shared race settle it at once, and the other one's finish is stored first. Its
-    `race_over` reaches this process while our finish is still being written: a gap (our copy is at our own
-    version), so the copy is re-read from the store, finished, and the members here are told the race is over.
-    Then our write is refused and rolled back; the adapter re-reads the room again, but a member who pressed "race
-    again" on that `race_over` is handled while that read is still under way. The rollback must not put back the
-    running race over the store's finish: it did, and that press was refused with `race_not_over` while the other
-    member's press on the other process got its room (test_cluster_series's two presses at once failed so, with
-    delays injected into the refused finish and the re-read that follows it)."""
+    `race_over` reaches this process while our finish is still being written: memory still holds the running race
+    (ours is not adopted before the store has it), so the event applies, and the members here are told the race is
+    over. Then our write is refused: nothing is put back, so a member who presses "race again" on that `race_over`
+    gets the next room (with rollbacks, the running race came back over the store's finish and that press was
+    refused with `race_not_over`; test_cluster_series's two presses at once failed so)."""
     parts, room = shared_race_counting_down(state)
     clock.advance(0.1)
     parts.tick()
@@ -203,20 +218,19 @@ def test_a_finish_another_process_stored_first_stays_finished_when_ours_is_rolle
         parts.play.resign(player_id, ResignRequest())
     parts.tick()
     assert parts.replica.take_due() == [room.code]
-    ours = parts.replica.settle(room.code)  # our finish, being written
-    assert ours is not None and ours.rollback is not None and room.status == "finished"
+    ours = parts.raw.replica.settle(room.code)  # our finish, claimed and being written
+    room = latest(state, room)
+    assert ours is not None and room.status == "running", "memory takes our finish only once it is stored"
     (finish,) = [record for record in ours.records if isinstance(record, RoomStatusRecord)]
     assert finish.version is not None
     theirs = RoomVersion(finish.version.seq, "theirs", finish.version.previous)  # built on the running race too
     race_over = next(p.message for p in ours.publications if isinstance(p.message, RaceOverMessage))
-    assert parts.replica.apply_remote(race_over, theirs) == "gap", "built on the running race, not on our finish"
-    stored = finished_elsewhere(state, room, seq=theirs.seq, tag=theirs.tag)
-    players = [player_record(state, player_id) for player_id in ("ada", "bob")]
-    parts.replica.resync(stored, [StoredGame(game.record) for game in room.games.values()], players)
-    assert (room.status, room.tag) == ("finished", "theirs")
+    assert parts.replica.apply_remote(race_over, theirs) == "applied", "built on the race memory holds"
+    assert (latest(state, room).status, latest(state, room).tag) == ("finished", "theirs")
 
-    ours.rollback()  # our write was refused: the other process finished the race first
+    ours.refused()  # our write was refused: the other process finished the race first
 
+    room = latest(state, room)
     assert (room.status, room.seq, room.tag) == ("finished", theirs.seq, "theirs"), "the store's finish stays"
     assert all(not game.running for game in room.games.values())
     assert parts.tick() == [] and parts.replica.take_due() == [], "nothing left to settle"
@@ -232,39 +246,40 @@ def stored_as(room: Room, status: StoredRoomStatus, games: list[StoredGame], *, 
                       seq=seq, tag=tag)  # fmt: skip
 
 
-def test_a_race_another_process_began_first_keeps_its_games_when_our_start_is_rolled_back(
+def test_a_race_another_process_began_first_keeps_its_games_when_our_start_is_refused(
     state: SharedState, clock: ManualClock
 ) -> None:
     """Both processes of a shared room begin its race at once (the keeper, and another one after its grace), and
     the other one's start is stored first. Its whole room reaches this process while our start is still being
-    written: a gap (our copy is at our own version), so the copy is re-read from the store, running with the
-    games that process dealt, which become the games of the players here (their `race_started` follows). Then
-    our write is refused and rolled back. The rollback must not put the countdown back over the store's race: it
-    did, clearing those games (and the players' current games), so a move here was refused with `not_playing`
-    until the re-read after the refusal came back."""
+    written: the games were dealt there, so the copy is re-read from the store, running with them, and they become
+    the games of the players here. Then our write is refused: memory never had our games, so nothing clears
+    theirs (with rollbacks, the countdown came back over the store's race, clearing those games, and a move here
+    was refused with `not_playing` until the next re-read)."""
     here, room = shared_race_counting_down(state)
+    room = latest(state, room)
     players = [player_record(state, player_id) for player_id in ("ada", "bob")]
     there = wire(SharedState(clock), shared=True)
     copy = there.rebuild.adopt_room(stored_as(room, "countdown", [], seq=room.seq, tag=room.tag), [], players)
     clock.advance(0.1)
-    (ours,) = here.tick()  # our start, being written
-    assert isinstance(ours, Effect) and ours.rollback is not None and room.status == "running"
+    (ours,) = here.raw.tick()  # our start, claimed and being written
+    assert isinstance(ours, Effect) and latest(state, room).status == "countdown" and not state.games
     theirs = there.races.begin_race(copy)  # the other process's start, stored first
+    copy = there.state.rooms_by_id[copy.room_id]
     (their_room,) = [p for p in theirs.publications if isinstance(p.message, RoomMessage)]
-    assert their_room.version is not None and their_room.version.previous != room.tag
-    assert here.replica.apply_remote(their_room.message, their_room.version) == "gap", "built on the countdown"
+    assert their_room.version is not None and their_room.version.previous == room.tag, "built on the countdown"
+    assert here.replica.apply_remote(their_room.message, their_room.version) == "gap", "its games are in the store"
     their_games = [StoredGame(game.record) for game in copy.games.values()]
     stored = stored_as(room, "running", their_games, seq=copy.seq, tag=copy.tag)
     here.replica.resync(stored, their_games, players)
     dealt_there = {game.player_id: game.game_id for game in copy.games.values()}
-    assert {player_id: game.game_id for player_id, game in room.games.items()} == dealt_there
 
-    ours.rollback()  # our write was refused: the other process began the race first
+    ours.refused()  # our write was refused: the other process began the race first
 
+    room = latest(state, room)
     assert (room.status, room.seq, room.tag) == ("running", copy.seq, copy.tag), "the store's race stays"
     assert {player_id: game.game_id for player_id, game in room.games.items()} == dealt_there
     assert {player_id: state.players[player_id].game_id for player_id in dealt_there} == dealt_there
-    assert set(state.games) == set(dealt_there.values()), "the games we dealt are gone, theirs stay"
+    assert set(state.games) == set(dealt_there.values()), "only their games: ours never were in memory"
     assert [type(record) for record in here.play.move("ada", MoveRequest(move="1a")).records] == [MoveRecord]
 
 
@@ -278,34 +293,33 @@ def stored_room(room: Room, status: StoredRoomStatus, *members: str, starts_at: 
 
 def theirs_over(room: Room, effect: Effect, changes: int = 1) -> RoomVersion:
     """The version of the last of `changes` changes another process wrote over the one ours was built on (the
-    version of the effect's first record): what its last event carries (its earlier ones are `seen` here, being
-    older than our copy's own version)."""
+    version of the effect's first record, which memory still holds): what its last event carries."""
     built_on = next(record.version for record in effect.records if getattr(record, "version", None) is not None)
-    assert built_on is not None and built_on.previous != room.tag, "our copy is at our own version"
+    assert built_on is not None and built_on.previous == room.tag, "memory holds what our change was built on"
     tags = [built_on.previous] + [f"theirs{n}" for n in range(1, changes + 1)]
     return RoomVersion(built_on.seq + changes - 1, tags[-1], tags[-2])
 
 
-def test_a_host_seat_another_process_passed_first_stays_when_our_leave_is_rolled_back(state: SharedState) -> None:
+def test_a_host_seat_another_process_passed_first_stays_when_our_leave_is_refused(state: SharedState) -> None:
     """Host ada (on another process) and bob (here) leave their lobby at once; ada's leave is stored first, and
-    the seat of host passes to bob. Her `member_left` reaches this process while bob's leave is being written: a
-    gap, so the copy is re-read (bob alone, host). Then bob's write is refused and rolled back: it must not put
-    back ada as host over the store's: it did, and bob's start was refused with `not_host` until the next re-read
-    (ada, gone, the only one who could start it)."""
+    the seat of host passes to bob. Her `member_left` reaches this process while bob's leave is being written, and
+    applies (memory holds the room both were built on). Then bob's write is refused: nothing is put back, so bob is
+    host (with rollbacks ada came back as host, and bob's start was refused with `not_host`)."""
     parts = wire(state, shared=True)
     known_player(state, "bob")
     players = [player_record(state, player_id) for player_id in ("ada", "bob")]
     room = parts.rebuild.adopt_room(stored_lobby(state, "ada", "bob"), [], players)
-    ours = parts.lobby.leave_room("bob", LeaveRoomRequest())  # being written
-    assert ours.rollback is not None and list(room.members) == ["ada"]
+    ours = parts.raw.lobby.leave_room("bob", LeaveRoomRequest())  # being written
+    ours.claim()
+    assert list(latest(state, room).members) == ["ada", "bob"], "memory takes bob's leave once it is stored"
     theirs = theirs_over(room, ours)
     gone = MemberLeftMessage(code=room.code, player_id="ada", host_id="bob")
-    assert parts.replica.apply_remote(gone, theirs) == "gap"
-    parts.replica.resync(stored_room(room, "lobby", "bob", seq=theirs.seq, tag=theirs.tag), [], players)
-    assert (room.host_id, list(room.members)) == ("bob", ["bob"])
+    assert parts.replica.apply_remote(gone, theirs) == "applied"
+    assert (latest(state, room).host_id, list(latest(state, room).members)) == ("bob", ["bob"])
 
-    ours.rollback()  # refused: ada left first
+    ours.refused()  # refused: ada left first
 
+    room = latest(state, room)
     assert (room.host_id, list(room.members), room.tag) == ("bob", ["bob"], theirs.tag), "the store's room stays"
     assert state.players["bob"].room_code == room.code, "bob still sits in it"
     started = parts.lobby.start_race("bob", StartRaceRequest())
@@ -328,61 +342,64 @@ def quick_lobby(parts: Parts, *members: str, status: StoredRoomStatus = "lobby",
     return room
 
 
-def test_a_countdown_another_process_began_first_stays_when_ours_is_rolled_back(
+def test_a_countdown_another_process_began_first_stays_when_ours_is_refused(
     state: SharedState, clock: ManualClock
 ) -> None:
     """A quick race fills on two processes at once: bob's press here and cy's there each seat a second player and
-    begin the countdown; cy's is stored first. Its event reaches this process while bob's is being written: a
-    gap, so the copy is re-read (ada and cy, counting down to cy's start). Then bob's write is refused and rolled
-    back: it must not put back the lobby over the store's countdown: it did, and dan's press in between began a
-    second countdown over it (the race started 10 s later than the room was told at first)."""
+    begin the countdown; cy's is stored first. Its countdown reaches this process while bob's is being written: a
+    gap (cy's seat came first), so the copy is re-read (ada and cy, counting down to cy's start). Then bob's write
+    is refused: nothing is put back, so dan's press joins that countdown (with rollbacks the lobby came back over
+    it, and dan's press began a second countdown, 10 s later than the room was told at first)."""
     parts = wire(state, shared=True, quick=QUICK)
     for player_id in ("ada", "bob", "dan"):
         known_player(state, player_id)
     room = quick_lobby(parts, "ada")
-    ours = parts.quick.quick_race("bob", QuickRaceRequest(variant="freecell"))  # seat and countdown, being written
-    assert ours.rollback is not None and room.status == "countdown"
+    ours = parts.raw.quick.quick_race("bob", QuickRaceRequest(variant="freecell"))  # seat and countdown, in flight
+    ours.claim()
+    assert latest(state, room).status == "lobby"
     theirs = theirs_over(room, ours, changes=2)  # cy's seat, then the countdown
     starts_at = clock.now() + timedelta(seconds=10)
     counting = CountdownMessage(code=room.code, starts_at=starts_at, seconds=10)
     assert parts.replica.apply_remote(counting, theirs) == "gap"
     stored = stored_room(room, "countdown", "ada", "cy", starts_at=starts_at, seq=theirs.seq, tag=theirs.tag)
     parts.replica.resync(stored, [], [player_record(state, player_id) for player_id in ("ada", "cy")])
-    assert (room.status, room.starts_at) == ("countdown", starts_at)
 
-    ours.rollback()  # refused: cy's seat and countdown were first
+    ours.refused()  # refused: cy's seat and countdown were first
 
+    room = latest(state, room)
     assert (room.status, room.starts_at, room.tag) == ("countdown", starts_at, theirs.tag), "the store's countdown"
     assert list(room.members) == ["ada", "cy"] and state.players["bob"].room_code is None
     clock.advance(1)
     joined = parts.quick.quick_race("dan", QuickRaceRequest(variant="freecell"))
     assert not any(isinstance(reply, CountdownMessage) for reply in joined.replies), "dan joins the countdown"
-    assert room.starts_at == starts_at
+    assert latest(state, room).starts_at == starts_at
 
 
-def test_a_lobby_another_process_went_back_to_first_stays_when_ours_is_rolled_back(
+def test_a_lobby_another_process_went_back_to_first_stays_when_ours_is_refused(
     state: SharedState, clock: ManualClock
 ) -> None:
     """A quick race of two counts down; ada here and dan on another process leave at once, each below two
     players, so each puts the room back to waiting; dan's leave is stored first. Its event reaches this process
-    while ada's is being written: a gap, so the copy is re-read (ada alone, waiting). Then ada's write is refused
-    and rolled back: it must not put back the countdown over the store's lobby: it did, and bob's press in between
-    was seated in a countdown the store no longer had, so no countdown began with the two of them in (the room
-    waited for a third)."""
+    while ada's is being written: a gap (his leave came first), so the copy is re-read (ada alone, waiting). Then
+    ada's write is refused: nothing is put back, so bob's press begins a countdown with the two of them in (with
+    rollbacks the countdown came back over the store's lobby and bob was seated in a countdown the store no
+    longer had: the room waited for a third)."""
     parts = wire(state, shared=True, quick=QUICK)
     for player_id in ("ada", "bob"):
         known_player(state, player_id)
     room = quick_lobby(parts, "ada", "dan", status="countdown", starts_at=clock.now() + timedelta(seconds=10))
-    ours = parts.lobby.leave_room("ada", LeaveRoomRequest())  # her leave and the lobby again, being written
-    assert ours.rollback is not None and room.status == "lobby"
+    ours = parts.raw.lobby.leave_room("ada", LeaveRoomRequest())  # her leave and the lobby again, in flight
+    ours.claim()
+    assert latest(state, room).status == "countdown"
     theirs = theirs_over(room, ours, changes=2)  # dan's leave, then the lobby again: the whole room
-    waiting = RoomMessage(room=room.view(clock.now(), lambda player_id: False))
+    waiting = RoomMessage(room=room.but(status="lobby", starts_at=None).view(clock.now(), lambda player_id: False))
     assert parts.replica.apply_remote(waiting, theirs) == "gap"
     parts.replica.resync(stored_room(room, "lobby", "ada", seq=theirs.seq, tag=theirs.tag), [],
                          [player_record(state, "ada")])  # fmt: skip
 
-    ours.rollback()  # refused: dan's leave was first
+    ours.refused()  # refused: dan's leave was first
 
+    room = latest(state, room)
     assert (room.status, room.starts_at, room.tag) == ("lobby", None, theirs.tag), "the store's lobby stays"
     assert list(room.members) == ["ada"] and state.players["ada"].room_code == room.code
     joined = parts.quick.quick_race("bob", QuickRaceRequest(variant="freecell"))

@@ -1,4 +1,5 @@
-"""`core.series.Series`: race again after a race is over, one next room a series, a running tally of wins."""
+"""`core.competition.series.Series`: race again after a race is over, one next room a series, a running tally of
+wins."""
 
 from __future__ import annotations
 
@@ -9,10 +10,17 @@ from core_support import ManualClock, known_player
 from parts import Parts, wire
 
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, NextRoomRecord, RoomRecord, RoomStatusRecord
-from freecell_arena.core.review import solve_par
-from freecell_arena.core.room import Room
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.room import Room
+from freecell_arena.core.live.rooms import Busy
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import (
+    MemberLeftRecord,
+    MemberRecord,
+    NextRoomRecord,
+    RoomRecord,
+    RoomStatusRecord,
+)
+from freecell_arena.core.records.review import solve_par
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
     JoinRoomRequest,
@@ -45,8 +53,14 @@ def raced(parts: Parts, clock: ManualClock, winner: str, loser: str) -> Room:
         parts.play.move(winner, MoveRequest(move=notation))
     parts.play.resign(loser, ResignRequest())
     parts.tick()
+    room = latest(parts, room)
     assert room.status == "finished"
     return room
+
+
+def latest(parts: Parts, room: Room) -> Room:
+    """The room as memory holds it now (a room is a value: each change is a new one)."""
+    return parts.state.rooms_by_id[room.room_id]
 
 
 @pytest.fixture
@@ -66,6 +80,7 @@ def test_race_again_opens_the_next_room_with_the_same_options_and_invites_the_ot
 ) -> None:
     first = raced(parts, clock, "ada", "bob")
     effect = parts.series.race_again("ada", RaceAgainRequest(id=5))
+    first = latest(parts, first)
     kinds = [type(record) for record in effect.records]
     assert kinds == [MemberLeftRecord, RoomRecord, RoomStatusRecord, MemberRecord, NextRoomRecord]
     following = parts.state.rooms[first.next_code or ""]
@@ -89,10 +104,11 @@ def test_the_second_to_ask_joins_the_same_next_room_and_the_tally_runs_on(parts:
     rooms = len(parts.state.rooms)
     joined = parts.series.race_again("ada", RaceAgainRequest())
     assert [type(record) for record in joined.records] == [MemberLeftRecord, MemberRecord]
+    first = latest(parts, first)
     assert len(parts.state.rooms) == rooms and parts.state.players["ada"].room_code == first.next_code
     second = raced(parts, clock, "bob", "ada")
     parts.series.race_again("ada", RaceAgainRequest())
-    third = parts.state.rooms[second.next_code or ""]
+    third = parts.state.rooms[latest(parts, second).next_code or ""]
     view = third.view(clock.now(), lambda player: True)
     assert view.series is not None and view.series.race == 3
     assert sorted((row.name, row.wins) for row in view.series.tally) == [("ada", 1), ("bob", 1)]
@@ -114,31 +130,34 @@ def test_race_again_from_the_wrong_state_is_refused_and_changes_nothing(
         parts.tick()
     elif stage == "finished":
         raced(parts, clock, "ada", "bob")
-    rooms, seq = dict(parts.state.rooms), room.seq
+    room = latest(parts, room)
+    rooms = dict(parts.state.rooms)
     with pytest.raises(Refusal) as refused:
         parts.series.race_again(who, RaceAgainRequest())
     assert refused.value.code == code
-    assert parts.state.rooms == rooms and room.seq == seq and room.next_code is None
+    assert dict(parts.state.rooms) == rooms and latest(parts, room) is room and room.next_code is None
 
 
 def test_a_next_room_that_started_or_filled_is_refused(parts: Parts, clock: ManualClock) -> None:
     first = raced(parts, clock, "ada", "bob")
     parts.series.race_again("ada", RaceAgainRequest())
-    following = parts.state.rooms[first.next_code or ""]
+    following_code = latest(parts, first).next_code or ""
     parts.lobby.start_race("ada", StartRaceRequest())
     with pytest.raises(Refusal) as refused:
         parts.series.race_again("bob", RaceAgainRequest())
-    assert refused.value.code == "room_started" and "bob" not in following.members
+    assert refused.value.code == "room_started" and "bob" not in parts.state.rooms[following_code].members
     assert parts.state.players["bob"].room_code == first.code
 
 
-def test_a_refused_write_rolls_the_pointer_and_the_seats_back(parts: Parts, clock: ManualClock) -> None:
+def test_a_refused_write_leaves_the_pointer_and_the_seats_as_they_were(parts: Parts, clock: ManualClock) -> None:
     first = raced(parts, clock, "ada", "bob")
     rooms = set(parts.state.rooms)
-    effect = parts.series.race_again("ada", RaceAgainRequest())
-    assert effect.rollback is not None
-    effect.rollback()
-    assert first.next_code is None and set(parts.state.rooms) == rooms
+    effect = parts.raw.series.race_again("ada", RaceAgainRequest())
+    effect.claim()
+    with pytest.raises(Busy):  # bob's press while ada's is being written waits for it (then joins her room)
+        parts.raw.series.race_again("bob", RaceAgainRequest()).claim()
+    effect.refused()
+    assert latest(parts, first) is first and first.next_code is None and set(parts.state.rooms) == rooms
     assert parts.state.players["ada"].room_code == first.code and "ada" in first.members
 
 
@@ -151,16 +170,17 @@ def test_a_pointer_the_store_has_makes_race_again_join_instead_of_open(parts: Pa
     parts.series.know_next(first.code, elsewhere)
     effect = parts.series.race_again("bob", RaceAgainRequest())
     assert not any(isinstance(record, NextRoomRecord) for record in effect.records)
-    assert parts.state.players["bob"].room_code == elsewhere == first.next_code
+    assert parts.state.players["bob"].room_code == elsewhere == latest(parts, first).next_code
 
 
 def test_a_next_room_everyone_left_is_replaced_over_the_pointer_known(parts: Parts, clock: ManualClock) -> None:
     first = raced(parts, clock, "ada", "bob")
     parts.series.race_again("ada", RaceAgainRequest())
-    closed = first.next_code or ""
+    closed = latest(parts, first).next_code or ""
     parts.lobby.leave_room("ada", LeaveRoomRequest())  # the last one out of the next lobby closes it
     assert closed not in parts.state.rooms
     effect = parts.series.race_again("bob", RaceAgainRequest())
+    first = latest(parts, first)
     assert NextRoomRecord(first.record.room_id, first.next_code or "", closed) in effect.records
     assert first.next_code not in (None, closed) and parts.state.players["bob"].room_code == first.next_code
 
@@ -173,10 +193,11 @@ def test_a_pointer_only_heard_of_is_never_the_expected_value(parts: Parts, clock
     first = raced(parts, clock, "ada", "bob")
     parts.series.know_next(first.code, None)  # net read the store: no next room yet
     parts.replica.apply_remote(SeriesInviteMessage(code=first.code, next_code="ELSEWHERE", by="dan"), None)
-    assert first.next_code == "ELSEWHERE" and "ELSEWHERE" not in parts.state.rooms
-    effect = parts.series.race_again("bob", RaceAgainRequest())
+    assert latest(parts, first).next_code == "ELSEWHERE" and "ELSEWHERE" not in parts.state.rooms
+    effect = parts.raw.series.race_again("bob", RaceAgainRequest())
     (pointer,) = [record for record in effect.records if isinstance(record, NextRoomRecord)]
     assert pointer.previous is None, pointer  # the store's value: this write is refused there
-    assert effect.rollback is not None
-    effect.rollback()
+    effect.claim()
+    effect.refused()
+    first = latest(parts, first)
     assert first.next_code == "ELSEWHERE" and first.stored_next_code is None

@@ -1,8 +1,8 @@
-"""Review against par (core/review.py): a deal's par as player actions, each result beside it."""
+"""Review against par (core/records/review.py): a deal's par as player actions, each result beside it."""
 
 from __future__ import annotations
 
-from freecell_arena.core.review import Par, ParStatus, reviewed, solve_par
+from freecell_arena.core.records.review import Par, ParStatus, reviewed, solve_par
 from freecell_arena.engine import RULES_VERSION, Game, variant_by_id
 
 

@@ -1,4 +1,4 @@
-"""The share text (core/share.py): counts, rank, streak and a link; nothing of the deal."""
+"""The share text (core/records/share.py): counts, rank, streak and a link; nothing of the deal."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import date
 from hypothesis import given
 from hypothesis import strategies as st
 
-from freecell_arena.core.share import MINUS, Result, clock_text, daily_text, par_text, race_text
+from freecell_arena.core.records.share import MINUS, Result, clock_text, daily_text, par_text, race_text
 
 URL = "http://127.0.0.1:8765/#/daily/freecell"
 CARD = re.compile(r"\b(10|[2-9AJQKT])[♠♥♦♣SHDC]\b|\b[0-9]+[a-h]\b|\bt[0-9]-")

@@ -1,4 +1,4 @@
-"""Daily streaks and the calendar (core/streaks.py), driven directly."""
+"""Daily streaks and the calendar (core/records/streaks.py), driven directly."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from freecell_arena.core.streaks import DayMark, month, streak
+from freecell_arena.core.records.streaks import DayMark, month, streak
 
 TODAY = date(2026, 11, 25)
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from freecell_arena.core.account_ports import AccountRecord
+from freecell_arena.core.accounts.account_ports import AccountRecord
+from freecell_arena.core.accounts.passkeys import new_user_handle
 from freecell_arena.core.identity import hash_token
-from freecell_arena.core.passkeys import new_user_handle
 from freecell_arena.protocol.messages import LeaderboardMessage, LeaderboardRequest
 from freecell_arena_client import ArenaClient, ConnectionLost, NewRoom, TokenFile, run_bot
 from freecell_arena_client.bots import GreedyBot

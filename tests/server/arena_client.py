@@ -1,4 +1,9 @@
-"""A small test client over a real websocket: send requests, wait for replies and events, with timeouts."""
+"""A small test client over a real websocket: send requests, wait for replies and events, with timeouts.
+
+It also holds the server to its wire contract in every test that uses it: each frame must be one of the server's
+messages as `docs/schema/protocol.json` describes it, I-JSON (no integer beyond +-(2^53 - 1)), and each reply to a
+request one that `freecell_arena.protocol.contract` lists for it (an error, one of the codes listed).
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,44 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from freecell_arena.protocol.contract import EXCHANGES
+from freecell_arena.protocol.messages import MAX_SAFE_INTEGER, SERVER_MESSAGES
+
 TIMEOUT_S = 10.0
+
+
+def unsafe_integers(value: object, where: str = "") -> list[str]:
+    """Where `value` (parsed JSON) holds an integer no JavaScript number holds exactly (I-JSON's limit)."""
+    if isinstance(value, bool):
+        return []
+    if isinstance(value, int):
+        return [where or "(frame)"] if abs(value) > MAX_SAFE_INTEGER else []
+    if isinstance(value, dict):
+        return [spot for key, item in value.items() for spot in unsafe_integers(item, f"{where}.{key}")]
+    if isinstance(value, list):
+        return [spot for index, item in enumerate(value) for spot in unsafe_integers(item, f"{where}[{index}]")]
+    return []
+
+
+def check_frame(text: str) -> dict[str, Any]:
+    """A server frame, parsed, once it is shown to be what the contract says every frame is."""
+    frame: dict[str, Any] = json.loads(text)
+    assert not unsafe_integers(frame), f"integers beyond I-JSON's range at {unsafe_integers(frame)}: {text[:300]}"
+    SERVER_MESSAGES.validate_json(text)  # raises on a frame the models (and so the schema) do not describe
+    return frame
+
+
+def check_reply(request: dict[str, Any], reply: dict[str, Any]) -> None:
+    """The reply to `request` is one the contract lists for it (for an error: a code it lists)."""
+    exchange = EXCHANGES.get(request.get("type"))  # type: ignore[arg-type]
+    if exchange is None:
+        return  # a deliberately unknown or malformed request: its error is checked by its test
+    if reply["type"] == "error":
+        declared = {code.value for code in exchange.may_fail_with()}
+        assert reply["code"] in declared, f"{exchange.type_name} got {reply['code']!r}, not in contract.py: {reply}"
+    else:
+        declared = {reply_model.model_fields["type"].default for reply_model in exchange.replies}
+        assert reply["type"] in declared, f"{exchange.type_name} answered {reply['type']!r}, not in contract.py"
 
 
 class ArenaClient:
@@ -47,7 +89,7 @@ class ArenaClient:
     async def _receive(self) -> dict[str, Any]:
         text = await self.websocket.recv()
         assert isinstance(text, str)
-        frame = json.loads(text)
+        frame = check_frame(text)
         self.raw.append(text)
         self.frames.append(frame)
         return frame
@@ -76,11 +118,13 @@ class ArenaClient:
         for frame in self.pending:
             if frame.get("id") == request_id:
                 self.pending.remove(frame)
+                check_reply(message, frame)
                 return frame
         async with asyncio.timeout(timeout):
             while True:
                 frame = await self._receive()
                 if frame.get("id") == request_id:
+                    check_reply(message, frame)
                     return frame
                 self.pending.append(frame)
 

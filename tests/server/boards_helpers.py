@@ -12,7 +12,7 @@ from typing import Any
 
 from arena_client import ArenaClient
 
-from freecell_arena.core.daily import player_actions
+from freecell_arena.core.records.daily import player_actions
 from freecell_arena.engine import Board, variant_by_id
 from freecell_arena.engine.solver import solve
 

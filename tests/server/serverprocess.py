@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import re
+import signal
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -50,23 +51,42 @@ def server_env(**extra: str) -> dict[str, str]:
     return env
 
 
-async def spawn(args: list[str], cwd: Path, env: dict[str, str]) -> asyncio.subprocess.Process:
+async def spawn(args: list[str], cwd: Path, env: dict[str, str], *, new_session: bool = False) -> (
+    asyncio.subprocess.Process
+):
+    """`new_session`: the server leads a process group of its own (`setsid`), which a test may signal whole."""
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "freecell_arena", *args,
-        cwd=cwd, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        cwd=cwd, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=new_session,
     )
+
+
+async def run_command(*args: str, timeout: float = 120.0) -> tuple[int, str, str]:
+    """`python -m freecell_arena ARGS` to its end (killed past `timeout`): exit code, standard output and error."""
+    process = await spawn(list(args), REPO, server_env())
+    try:
+        async with asyncio.timeout(timeout):
+            out, err = await process.communicate()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
 
 
 @contextlib.asynccontextmanager
 async def running_server(
-    cwd: Path, *, database_url: str | None = None, env: dict[str, str] | None = None, port: int = 0
+    cwd: Path, *, database_url: str | None = None, env: dict[str, str] | None = None, port: int = 0,
+    new_session: bool = False,
 ) -> AsyncIterator[ServerProcess]:
-    """`port` 0 picks a free one; a fixed port lets a restarted server come back where its clients look."""
+    """`port` 0 picks a free one; a fixed port lets a restarted server come back where its clients look.
+    `new_session`: in a process group of its own (killed whole at the end)."""
     # FREECELL_ARENA_TEST_SERVER_LOG=DEBUG shows what the servers did in a failing test's output
     args = ["serve", "--port", str(port), "--log-level", os.environ.get("FREECELL_ARENA_TEST_SERVER_LOG", "WARNING")]
     if database_url is not None:
         args += ["--database-url", database_url]
-    process = await spawn(args, cwd, env or server_env())
+    process = await spawn(args, cwd, env or server_env(), new_session=new_session)
     try:
         assert process.stdout is not None
         async with asyncio.timeout(START_TIMEOUT_S):
@@ -77,14 +97,17 @@ async def running_server(
             raise AssertionError(f"server did not start: {line!r} {(await process.stderr.read())[-2000:]!r}")
         yield ServerProcess(process, int(match.group(1)))
     except BaseException:
-        await _stop(process)
+        await _stop(process, new_session)
         await _show_log(process)  # a failing test shows what the server said
         raise
     finally:
-        await _stop(process)
+        await _stop(process, new_session)
 
 
-async def _stop(process: asyncio.subprocess.Process) -> None:
+async def _stop(process: asyncio.subprocess.Process, whole_group: bool = False) -> None:
+    if whole_group:  # whatever of the group is left (the server leads it: its pid is the group's id)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
     if process.returncode is None:
         process.kill()
     with contextlib.suppress(TimeoutError):

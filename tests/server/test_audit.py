@@ -3,14 +3,11 @@ data passes; a corrupted move, a corrupted move count and a corrupted leaderboar
 
 from __future__ import annotations
 
-import asyncio
-import sys
-
 import pytest
 from arena_client import connect_player
 from arena_server import RunningArena
 from boards_helpers import play, winning_moves
-from serverprocess import REPO, server_env
+from serverprocess import run_command
 from sqlalchemy import pool, text
 
 from freecell_arena.commands.audit import audit as audit_in_process
@@ -20,19 +17,8 @@ SEED = 5
 
 
 async def audit(database_url: str, *extra: str) -> tuple[int, list[str], str]:
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "freecell_arena", "audit", "--database-url", database_url, *extra,
-        cwd=REPO, env=server_env(), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        async with asyncio.timeout(60):
-            out, err = await process.communicate()
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
-    assert process.returncode is not None
-    return process.returncode, out.decode().splitlines(), err.decode()
+    code, out, err = await run_command("audit", "--database-url", database_url, *extra, timeout=60)
+    return code, out.splitlines(), err
 
 
 async def sql(database_url: str, statement: str) -> None:

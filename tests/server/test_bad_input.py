@@ -28,7 +28,7 @@ async def assert_usable(client: ArenaClient) -> None:
         ('{"type": "join_room"}', "invalid_message"),
         ('{"type": "join_room", "code": 7}', "invalid_message"),
         ('{"type": "create_room", "variant": "freecell", "options": {"max_players": 0}}', "invalid_message"),
-        ('{"type": "move", "move": {"from": "moon", "from_index": 0, "to": "cell"}}', "invalid_message"),
+        ('{"type": "move", "move": {"from": "moon", "from_index": 0, "to": "cell"}}', "bad_notation"),
         ('{"type": "get_state", "surprise": true}', "invalid_message"),
     ],
 )

@@ -10,7 +10,7 @@ import pytest
 from arena_client import connect_player
 from test_cluster import close_all, cluster, cluster_database_url  # noqa: F401 (a fixture)
 
-from freecell_arena.core.review import solve_par
+from freecell_arena.core.records.review import solve_par
 from freecell_arena.engine import RULES_VERSION
 from freecell_arena.store import SqlStore
 
@@ -33,7 +33,7 @@ async def test_a_race_over_two_processes_is_rated_once(
             game = (await rival.expect("race_started", code=code))["game"]
             await host.expect("race_started", code=code)
             assert (await host.request({"type": "resign"}))["type"] == "game_over"
-            par = solve_par("freecell", game["seed"], 10)
+            par = solve_par("freecell", int(game["seed"]), 10)
             for action in par.line:
                 assert (await rival.request({"type": "move", "move": action}))["type"] == "move_accepted"
 
@@ -54,7 +54,7 @@ async def test_a_race_over_two_processes_is_rated_once(
             assert sorted(change.player_id for change in changes) == sorted([host.player_id, rival.player_id])
             assert all(change.after.races == 1 for change in changes)
             for _ in range(100):  # the par, worked out at the race's end by the process that finished it
-                if (stored := await store.pars.get("freecell", game["seed"], RULES_VERSION)) is not None:
+                if (stored := await store.pars.get("freecell", int(game["seed"]), RULES_VERSION)) is not None:
                     break
                 await asyncio.sleep(0.1)
             assert stored is not None and stored.line == par.line

@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from core_driver import accepted, registered, ticked
 
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports import GameRecord, MoveRecord, ResultRecord, RoomStatusRecord
-from freecell_arena.core.ranking import TIED_NON_FINISHERS_FROM, rank
+from freecell_arena.core.live.ranking import TIED_NON_FINISHERS_FROM, rank
+from freecell_arena.core.ports.records import GameRecord, MoveRecord, ResultRecord, RoomStatusRecord
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
-    HelloRequest,
     JoinRoomRequest,
     LeaveRoomRequest,
     MoveRequest,
@@ -77,21 +77,20 @@ def test_equal_results_share_a_rank() -> None:
 
 
 def new_player(arena: Arena, name: str) -> str:
-    player_id, _ = arena.register(HelloRequest(name=name))
-    return player_id
+    return registered(arena, name)
 
 
 def started_race(arena: Arena, clock: ManualClock, **options: object) -> tuple[str, str, str]:
     host, guest = new_player(arena, "host"), new_player(arena, "guest")
     room_options = RoomOptions.model_validate({"countdown_s": 3, **options})
-    created = arena.handle(host, CreateRoomRequest(variant="freecell", deal=1, options=room_options))
+    created = accepted(arena.handle(host, CreateRoomRequest(variant="freecell", deal=1, options=room_options)))
     code = created.replies[0].room.code  # type: ignore[attr-defined]
-    arena.handle(guest, JoinRoomRequest(code=code))
-    countdown = arena.handle(host, StartRaceRequest())
+    accepted(arena.handle(guest, JoinRoomRequest(code=code)))
+    countdown = accepted(arena.handle(host, StartRaceRequest()))
     assert [type(record) for record in countdown.records] == [RoomStatusRecord]
-    assert arena.tick() == [], "nothing starts before the countdown is over"
+    assert ticked(arena) == [], "nothing starts before the countdown is over"
     clock.advance(3)
-    (begin,) = arena.tick()
+    (begin,) = ticked(arena)
     games = [record for record in begin.records if isinstance(record, GameRecord)]
     assert len(games) == 2 and len({game.started_at for game in games}) == 1
     return code, host, guest
@@ -105,8 +104,7 @@ def test_a_move_is_a_record_and_rollback_restores_the_game() -> None:
     assert [type(record) for record in effect.records] == [MoveRecord]
     game = arena.games[arena.players[host].game_id or ""]
     assert game.game.actions == ["1a"]
-    assert effect.rollback is not None
-    effect.rollback()
+    effect.refused()  # the store refused it: the engine takes the move back
     assert game.game.actions == [] and game.game.board.cells == [0, 0, 0, 0]
 
 
@@ -114,13 +112,13 @@ def test_progress_goes_to_the_rest_of_the_room_and_a_solo_race_publishes_none() 
     clock = ManualClock()
     arena = Arena(clock)
     _code, host, _ = started_race(arena, clock)
-    (progress,) = arena.handle(host, MoveRequest(move="1a")).publications
+    (progress,) = accepted(arena.handle(host, MoveRequest(move="1a"))).publications
     assert progress.skip == host and progress.message.progress.moves == 1  # type: ignore[attr-defined]
     solo = new_player(arena, "solo")
-    arena.handle(solo, CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
-    arena.handle(solo, StartRaceRequest())
-    arena.tick()
-    moved = arena.handle(solo, MoveRequest(move="1a"))
+    accepted(arena.handle(solo, CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0))))
+    accepted(arena.handle(solo, StartRaceRequest()))
+    ticked(arena)
+    moved = accepted(arena.handle(solo, MoveRequest(move="1a")))
     assert moved.records and moved.publications == []
 
 
@@ -141,11 +139,11 @@ def test_time_limit_ends_the_race_with_timeouts() -> None:
     clock = ManualClock()
     arena = Arena(clock)
     code, host, guest = started_race(arena, clock, time_limit_s=60)
-    arena.handle(host, ResignRequest())
+    accepted(arena.handle(host, ResignRequest()))
     clock.advance(59)
-    assert arena.tick() == []
+    assert ticked(arena) == []
     clock.advance(1)
-    (finish,) = arena.tick()
+    (finish,) = ticked(arena)
     results = {record.game_id: record.outcome for record in finish.records if isinstance(record, ResultRecord)}
     assert list(results.values()) == ["timeout"]
     assert arena.rooms[code].status == "finished"
@@ -157,18 +155,18 @@ def test_time_limit_ends_the_race_with_timeouts() -> None:
 def test_room_changes_carry_consecutive_versions_and_a_lobby_picked_up_gives_up_absent_seats() -> None:
     """Every membership or status change is a record with the room's next version (the store's compare-and-set);
     a lobby adopted from the store keeps its members a while, then the absent ones leave and the last closes it."""
-    from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, PlayerRecord, StoredMember, StoredRoom
+    from freecell_arena.core.ports.records import MemberLeftRecord, MemberRecord, PlayerRecord, StoredMember, StoredRoom
 
     clock = ManualClock()
     arena = Arena(clock)
-    host, _ = arena.register(HelloRequest(name="host"))
-    guest, _ = arena.register(HelloRequest(name="guest"))
-    created = arena.lobby.create_room(host, CreateRoomRequest(variant="freecell"))
+    host = registered(arena, "host")
+    guest = registered(arena, "guest")
+    created = accepted(arena.lobby.create_room(host, CreateRoomRequest(variant="freecell")))
     room_record = created.records[0]
     code = arena.players[host].room_code
     assert code is not None
-    joined = arena.lobby.join_room(guest, JoinRoomRequest(code=code))
-    left = arena.lobby.leave_room(guest, LeaveRoomRequest())
+    joined = accepted(arena.lobby.join_room(guest, JoinRoomRequest(code=code)))
+    left = accepted(arena.lobby.leave_room(guest, LeaveRoomRequest()))
     versions = [record.version for effect in (created, joined, left) for record in effect.records
                 if isinstance(record, MemberRecord | MemberLeftRecord | RoomStatusRecord) and record.version]
     assert [version.seq for version in versions] == [1, 2, 3]
@@ -176,9 +174,10 @@ def test_room_changes_carry_consecutive_versions_and_a_lobby_picked_up_gives_up_
     assert len({version.tag for version in versions}) == 3, "every version has its own tag"
     room_copy = arena.rooms[code]
     failed = arena.lobby.join_room(guest, JoinRoomRequest(code=code))
-    assert failed.rollback is not None
-    failed.rollback()  # the store refused it: memory is as before, the version given back
-    assert (room_copy.seq, room_copy.tag) == (3, versions[2].tag) and guest not in room_copy.members
+    failed.claim()
+    failed.refused()  # the store refused it: memory never took it
+    assert arena.rooms[code] is room_copy and (room_copy.seq, room_copy.tag) == (3, versions[2].tag)
+    assert guest not in room_copy.members
 
     later = Arena(clock)  # another process (or this one restarted) picks the lobby up from the store
     players = [arena.players[pid].record for pid in (host, guest)]
@@ -188,9 +187,9 @@ def test_room_changes_carry_consecutive_versions_and_a_lobby_picked_up_gives_up_
     room = later.rebuild.adopt_room(stored, [], players)  # type: ignore[arg-type]
     assert list(room.members) == [host] and later.players[host].room_code == code
     clock.advance(59)
-    assert not later.tick()
+    assert not ticked(later)
     clock.advance(2)
-    [gone] = later.tick()
+    [gone] = ticked(later)
     assert [type(record).__name__ for record in gone.records] == ["MemberLeftRecord", "RoomStatusRecord"]
     assert [record.version.seq for record in gone.records] == [4, 5]  # type: ignore[union-attr]
     assert gone.records[1].status == "closed" and code not in later.rooms  # type: ignore[union-attr]
@@ -199,12 +198,13 @@ def test_room_changes_carry_consecutive_versions_and_a_lobby_picked_up_gives_up_
 def _a_room_shared_by_two_processes(options: RoomOptions | None = None) -> tuple[ManualClock, Arena, Arena, str, str]:
     """Two processes (two arenas, one clock): A's host creates a room; B holds a copy of it as the store has it.
     Returns (clock, a, b, host, code)."""
-    from freecell_arena.core.ports import PlayerRecord, StoredMember, StoredRoom
+    from freecell_arena.core.ports.records import PlayerRecord, StoredMember, StoredRoom
 
     clock = ManualClock()
     a, b = Arena(clock), Arena(clock, shared=True)
-    host, _ = a.register(HelloRequest(name="host"))
-    created = a.lobby.create_room(host, CreateRoomRequest(variant="freecell", options=options or RoomOptions()))
+    host = registered(a, "host")
+    request = CreateRoomRequest(variant="freecell", options=options or RoomOptions())
+    created = accepted(a.lobby.create_room(host, request))
     code = a.players[host].room_code
     assert code is not None
     room_a = a.rooms[code]
@@ -223,18 +223,19 @@ def test_a_copy_of_a_room_applies_events_built_on_its_version_and_asks_for_a_res
 
     _, a, b, _, code = _a_room_shared_by_two_processes()
     room_b = b.rooms[code]
-    first, second = (a.register(HelloRequest(name=name))[0] for name in ("first", "second"))
-    joins = [a.lobby.join_room(player, JoinRoomRequest(code=code)) for player in (first, second)]
+    first, second = (registered(a, name) for name in ("first", "second"))
+    joins = [accepted(a.lobby.join_room(player, JoinRoomRequest(code=code))) for player in (first, second)]
     events = [(effect.publications[0].message, effect.publications[0].version) for effect in joins]
     assert all(isinstance(message, MemberJoinedMessage) for message, _ in events)
-    assert b.replica.apply_remote(*events[0]) == "applied" and first in room_b.members
+    assert b.replica.apply_remote(*events[0]) == "applied" and first in b.rooms[code].members
     assert b.replica.apply_remote(*events[0]) == "seen", "a repeated event changes nothing"
+    room_b = b.rooms[code]
     assert (room_b.seq, room_b.tag) == (events[0][1].seq, events[0][1].tag)  # type: ignore[union-attr]
-    third, _ = a.register(HelloRequest(name="third"))
-    missed = a.lobby.join_room(third, JoinRoomRequest(code=code)).publications[0]
+    third = registered(a, "third")
+    missed = accepted(a.lobby.join_room(third, JoinRoomRequest(code=code))).publications[0]
     assert b.replica.apply_remote(missed.message, missed.version) == "gap", "built on a version this copy never saw"
-    assert third not in room_b.members
-    assert b.replica.apply_remote(*events[1]) == "applied" and second in room_b.members
+    assert third not in b.rooms[code].members
+    assert b.replica.apply_remote(*events[1]) == "applied" and second in b.rooms[code].members
 
 
 def test_a_copy_of_a_room_learns_a_race_began_elsewhere_from_the_room_event() -> None:
@@ -244,12 +245,12 @@ def test_a_copy_of_a_room_learns_a_race_began_elsewhere_from_the_room_event() ->
     from freecell_arena.protocol.messages import RoomMessage
 
     clock, a, b, host, code = _a_room_shared_by_two_processes(RoomOptions(countdown_s=0))
-    countdown = a.lobby.start_race(host, StartRaceRequest())
+    countdown = accepted(a.lobby.start_race(host, StartRaceRequest()))
     whole = [p for p in countdown.publications if isinstance(p.message, RoomMessage)]
     assert [b.replica.apply_remote(p.message, p.version) for p in whole] == ["applied"]
     assert b.rooms[code].status == "countdown"
     clock.advance(0.1)
-    [begun] = a.tick()
+    [begun] = ticked(a)
     [running] = [p for p in begun.publications if isinstance(p.message, RoomMessage)]
     assert b.replica.apply_remote(running.message, running.version) == "gap"
 
@@ -257,37 +258,37 @@ def test_a_copy_of_a_room_learns_a_race_began_elsewhere_from_the_room_event() ->
 def test_a_race_with_a_player_of_another_process_begins_and_deals_them_a_game() -> None:
     """A member known only from another process's event has no identity here: the race still begins, and their
     deal goes to their own process through their player topic (which adopts the game from the store)."""
-    from freecell_arena.core.ports import RoomVersion
+    from freecell_arena.core.ports.records import RoomVersion
     from freecell_arena.protocol.messages import MemberJoinedMessage, RoomMember
 
     clock = ManualClock()
     arena = Arena(clock, shared=True)
-    host, _ = arena.register(HelloRequest(name="host"))
-    arena.lobby.create_room(host, CreateRoomRequest(variant="freecell", options=RoomOptions(countdown_s=0)))
+    host = registered(arena, "host")
+    accepted(arena.lobby.create_room(host, CreateRoomRequest(variant="freecell", options=RoomOptions(countdown_s=0))))
     code = arena.players[host].room_code
     assert code is not None
     room = arena.rooms[code]
     remote = RoomMember(player_id="p_elsewhere", name="far", bot=False, role="player", connected=True)
     joined = MemberJoinedMessage(code=code, member=remote)
     assert arena.replica.apply_remote(joined, RoomVersion(room.seq + 1, "t", room.tag))
-    arena.lobby.start_race(host, StartRaceRequest())
+    accepted(arena.lobby.start_race(host, StartRaceRequest()))
     clock.advance(0.1)
-    [begun] = arena.tick()
+    [begun] = ticked(arena)
     dealt = {publication.topic for publication in begun.publications if publication.message.type == "race_started"}
     assert dealt == {f"player:{host}", "player:p_elsewhere"}
-    assert set(room.games) == {host, "p_elsewhere"} and "p_elsewhere" not in arena.players
+    assert set(arena.rooms[code].games) == {host, "p_elsewhere"} and "p_elsewhere" not in arena.players
 
 
 def test_a_lobby_stored_without_members_is_closed_when_its_grace_ends() -> None:
     """A lobby written before rooms had members in the store comes back empty: nobody can return to it, so it
     is closed (not kept in memory and in the store as a lobby forever)."""
-    from freecell_arena.core.ports import RoomRecord, StoredRoom
+    from freecell_arena.core.ports.records import RoomRecord, StoredRoom
 
     clock = ManualClock()
     arena = Arena(clock)
     record = RoomRecord("r_old", "OLDROOM1", "freecell", 1, "p_gone", {}, clock.now())
     arena.rebuild.adopt_room(StoredRoom(record, "lobby", None, None), [], [])
     clock.advance(61)
-    [closed] = arena.tick()
+    [closed] = ticked(arena)
     assert [(type(r).__name__, getattr(r, "status", None)) for r in closed.records] == [("RoomStatusRecord", "closed")]
     assert "OLDROOM1" not in arena.rooms

@@ -19,7 +19,7 @@ from arena_server import start_arena, started_arena
 from boards_helpers import ManualClock, http_get, play, without_id
 from serverprocess import server_env
 
-from freecell_arena.core import daily
+from freecell_arena.core.records import daily
 from freecell_arena.engine import Game, variant_by_id
 from freecell_arena.net.app import ArenaServer
 from freecell_arena.store import RecordRefusedError, SqlStore
@@ -129,7 +129,7 @@ async def test_a_day_from_commitment_to_reveal(daily_arena: tuple[ArenaServer, M
         assert closed["status"] == "closed" and closed["commitment"] == today["commitment"]
         hashed = f"freecell-arena/daily/v1|freecell|2026-11-22|{closed['seed']}|{closed['nonce']}"
         assert hashlib.sha256(hashed.encode()).hexdigest() == today["commitment"], "commit-reveal holds"
-        game = Game.replay(variant_by_id("freecell"), closed["seed"], closed["solution"], autoplay=True)
+        game = Game.replay(variant_by_id("freecell"), int(closed["seed"]), closed["solution"], autoplay=True)
         assert game.board.is_won() and game.player_moves == closed["par"], "the par is a real solution"
 
         _, season = await http_get(port, "/api/leaderboards/freecell/season?days=7")

@@ -7,7 +7,7 @@ from arena_client import connect_player
 from arena_server import RunningArena
 from boards_helpers import ManualClock, http_get, play, winning_moves
 
-from freecell_arena.core.fair_play import MIN_MS_PER_DECK, MIN_MS_PER_MOVE, bots_side, implausible_win
+from freecell_arena.core.records.fair_play import MIN_MS_PER_DECK, MIN_MS_PER_MOVE, bots_side, implausible_win
 from freecell_arena.engine import variant_by_id
 
 SEED = 6
@@ -63,5 +63,5 @@ async def test_a_hidden_card_variant_never_deals_a_host_chosen_seed(arena: Runni
     assert drawn["room"]["seed"] is None and drawn["room"]["host_chose_deal"] is False
     await host.request({"type": "leave_room"})
     open_deal = await host.request({"type": "create_room", "variant": "freecell", "deal": 1})
-    assert open_deal["room"]["seed"] == 1 and open_deal["room"]["host_chose_deal"] is True, "everyone sees it"
+    assert open_deal["room"]["seed"] == "1" and open_deal["room"]["host_chose_deal"] is True, "everyone sees it"
     await host.close()

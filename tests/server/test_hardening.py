@@ -73,8 +73,8 @@ async def test_a_query_parameter_the_route_sets_is_refused(arena: RunningArena) 
     assert status == 400 and "board" in body["message"], body
     status, body = await http_get(arena.server.port, "/api/leaderboards/freecell/deal/1?seed=2")
     assert status == 400 and "seed" in body["message"], body
-    status, _ = await http_get(arena.server.port, "/api/leaderboards/freecell/deal/1?limit=5")
-    assert status == 200
+    status, body = await http_get(arena.server.port, "/api/leaderboards/freecell/deal/1?limit=5")
+    assert (status, body["code"]) == (404, "unknown_seed"), "the parameters were taken: deal 1 was never dealt"
 
 
 @pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])

@@ -34,7 +34,7 @@ async def server(sqlite_url: str) -> AsyncIterator[ArenaServer]:
 
 
 async def solo_race(client: ArenaClient, *, ranked: bool) -> str:
-    created = await client.request({"type": "create_room", "variant": "freecell", "seed": SEED,
+    created = await client.request({"type": "create_room", "variant": "freecell", "seed": str(SEED),
                                     "options": {"countdown_s": 0, "ranked": ranked}})  # fmt: skip
     assert created["room"]["options"]["ranked"] is ranked
     await client.request({"type": "start_race"})

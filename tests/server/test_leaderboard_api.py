@@ -82,7 +82,7 @@ async def test_deal_boards_over_http_and_websocket(paced_arena: tuple[RunningAre
         _, history = await both_ways(arena, ada, f"/api/players/{ada.player_id}/history",
                                      {"type": "get_history"})  # fmt: skip
         assert [(game["board"], game["seed"], game["outcome"]) for game in history["games"]] == [
-            ("deal", SEED, "won"), ("deal", SEED, "won")
+            ("deal", str(SEED), "won"), ("deal", str(SEED), "won")
         ]  # fmt: skip
         assert history["games"][0]["player_moves"] == par + 2, "newest first: the game with the detour"
         _, newest = await http_get(arena.server.port, f"/api/players/{ada.player_id}/history?limit=1")
@@ -114,7 +114,7 @@ async def test_bad_parameters_get_the_websocket_error_over_http(arena: RunningAr
         base = f"/api/leaderboards/freecell/deal/{SEED}"
         for path, request, status, code in [
             (base + "?cursor=nonsense", {**deal, "cursor": "nonsense"}, 400, "bad_cursor"),
-            (base + "?around=p_nobody", {**deal, "around": "p_nobody"}, 404, "not_on_board"),
+            (base + "?around=p_nobody", {**deal, "around": "p_nobody"}, 404, "unknown_seed"),  # nobody was dealt it
             ("/api/leaderboards/klondike/deal/1", {**deal, "variant": "klondike"}, 400, "unknown_variant"),
             ("/api/leaderboards/freecell/deal/0", {**deal, "seed": 0}, 400, "bad_seed"),
             (base + "?limit=0", {**deal, "limit": 0}, 400, "invalid_message"),

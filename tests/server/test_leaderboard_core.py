@@ -9,9 +9,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from freecell_arena.core import daily
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.leaderboard import (
+from freecell_arena.core.records import daily
+from freecell_arena.core.records.leaderboard import (
     LEVEL_SHIFTS,
     CursorError,
     count_buckets,
@@ -23,7 +23,7 @@ from freecell_arena.core.leaderboard import (
     resolve_ranked,
     score,
 )
-from freecell_arena.core.season import BoardRow, SeasonTotals, final_ranks, season_table
+from freecell_arena.core.records.season import BoardRow, SeasonTotals, final_ranks, season_table
 from freecell_arena.engine import Game, variant_by_id
 from freecell_arena.engine.solver import Status, solve
 from freecell_arena.protocol.messages import RoomOptions

@@ -29,11 +29,13 @@ async def run_until_listening(tmp_path: Path, args: list[str], listeners: int = 
     process = await spawn(["serve", "--port", "0", *args], tmp_path, server_env(**env))
     assert process.stdout is not None and process.stderr is not None
     stdout: list[bytes] = []
+    errors = asyncio.create_task(process.stderr.read())  # read as it comes: at DEBUG the libraries log enough
+    # to fill the pipe, and a server blocked writing its log never says it listens
     try:
         async with asyncio.timeout(WAIT_S):
             while sum(b"listening on" in line for line in stdout) < listeners:
                 line = await process.stdout.readline()
-                assert line, f"no start: {b''.join(stdout)!r} {await process.stderr.read()!r}"
+                assert line, f"no start: {b''.join(stdout)!r} {await errors!r}"
                 stdout.append(line)
             port = int(ADDRESS.findall(b"".join(stdout))[0])
             answered: set[int] = set()
@@ -41,12 +43,15 @@ async def run_until_listening(tmp_path: Path, args: list[str], listeners: int = 
                 with contextlib.suppress(OSError, ValueError):
                     answered.add((await http_get_json(port, "/healthz"))[1]["pid"])
             process.send_signal(signal.SIGTERM)
-            rest, stderr = await process.communicate()
+            rest = await process.stdout.read()
+            await process.wait()
+            stderr = await errors
         assert process.returncode == 0, stderr.decode()
     finally:
         if process.returncode is None:
             process.kill()
             await process.wait()
+        errors.cancel()
     return (b"".join(stdout) + rest).decode(), stderr.decode()
 
 

@@ -13,11 +13,11 @@ from arena_client import ArenaClient, connect_player
 from arena_server import RunningArena
 from racing import open_race
 
-from freecell_arena.core.review import solve_par
+from freecell_arena.core.records.review import solve_par
 
 
 async def win_with_par(client: ArenaClient, game: dict[str, Any]) -> int:
-    par = solve_par(game["variant"], game["seed"])  # the server's node budget: the same par
+    par = solve_par(game["variant"], int(game["seed"]))  # the server's node budget: the same par
     assert par.moves is not None
     for action in par.line:
         reply = await client.request({"type": "move", "move": action})

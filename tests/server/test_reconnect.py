@@ -113,7 +113,7 @@ async def test_progress_is_spoiler_free_and_cell_eleven_keeps_its_secrets(arena:
         assert (await host.request({"type": "resign"}))["type"] == "game_over"
         assert (await watcher.request({"type": "resign"}))["type"] == "game_over"
         over = await spectator.expect("race_over", code=code)
-        assert over["seed"] == arena.server.arena.rooms[code].record.seed
+        assert over["seed"] == str(arena.server.arena.rooms[code].record.seed)
         replay = await spectator.request({"type": "get_replay", "game_id": game_id})
         assert replay["type"] == "replay" and len(replay["actions"]) == 6
         await spectator.close()
@@ -156,7 +156,7 @@ async def test_a_refused_write_rolls_the_move_back_and_says_so(arena: RunningAre
     """A stale process already wrote move 1 of this game: the insert fails, memory is rolled back."""
     from datetime import UTC, datetime
 
-    from freecell_arena.core.ports import MoveRecord
+    from freecell_arena.core.ports.records import MoveRecord
     from freecell_arena.store import SqlStore
 
     host = await connect_player(arena.url, "host")

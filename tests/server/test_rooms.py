@@ -13,7 +13,7 @@ from boards_helpers import ManualClock
 from racing import open_race
 from websockets.exceptions import ConnectionClosed
 
-from freecell_arena.core.race_clock import FORGET_FINISHED_AFTER
+from freecell_arena.core.live.race_clock import FORGET_FINISHED_AFTER
 from freecell_arena.engine.view import apply_view_changes
 
 

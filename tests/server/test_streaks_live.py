@@ -68,7 +68,7 @@ async def test_a_streak_grows_day_by_day_and_a_missed_day_ends_it(
 
         review = await ada.request({"type": "get_review", "variant": "freecell", "day": "2026-11-22"})  # closed
         assert review["type"] == "review", review
-        assert (review["par"], review["line"], review["seed"]) == (deal.par, list(deal.solution), deal.seed)
+        assert (review["par"], review["line"], review["seed"]) == (deal.par, list(deal.solution), str(deal.seed))
         assert len(review["steps"]) == deal.par and review["day"] == "2026-11-22" and review["code"] is None
         assert [(row["player_id"], row["over_par"]) for row in review["results"]] == [(ada.player_id, 0)]
         open_day = await ada.request({"type": "get_review", "variant": "freecell", "day": "2026-11-23"})

@@ -9,6 +9,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from core_driver import handled, registered, ticked
 
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.effects import Refusal
@@ -16,7 +17,6 @@ from freecell_arena.engine import VARIANTS, format_move, variant_by_id
 from freecell_arena.protocol.messages import (
     SERVER_MESSAGES,
     CreateRoomRequest,
-    HelloRequest,
     MoveAcceptedMessage,
     MoveRequest,
     PlayedMove,
@@ -42,12 +42,12 @@ class SteppingClock:
 def play_random_game(variant_id: str, seed: int, actions: int) -> list[str]:
     """The wire text of every `move_accepted` of one random game played through the arena."""
     arena = Arena(SteppingClock())
-    player, _ = arena.register(HelloRequest(name="trusted", bot=True))
+    player = registered(arena, "trusted", bot=True)
     options = RoomOptions(autoplay=seed % 2 == 0, countdown_s=0, undo_allowed=True)
     hidden = variant_by_id(variant_id).face_down  # its rooms deal from a seed the server draws
-    arena.handle(player, CreateRoomRequest(variant=variant_id, seed=None if hidden else seed, options=options))
-    arena.handle(player, StartRaceRequest())
-    arena.tick()
+    handled(arena, player, CreateRoomRequest(variant=variant_id, seed=None if hidden else seed, options=options))
+    handled(arena, player, StartRaceRequest())
+    ticked(arena)
     game = arena.play.running_game(player, None)
     rng = random.Random(seed)
     texts: list[str] = []
@@ -60,7 +60,7 @@ def play_random_game(variant_id: str, seed: int, actions: int) -> list[str]:
             id=f"m{number}", move=format_move(game.variant, rng.choice(legal))
         )
         try:
-            effect = arena.handle(player, request)
+            effect = handled(arena, player, request)
         except Refusal:
             continue
         accepted = [reply for reply in effect.replies if isinstance(reply, Encoded)]
@@ -116,13 +116,13 @@ def test_wire_names_come_from_aliases() -> None:
     assert MoveJson.model_validate(values).from_ == "cell"
 
 
-@pytest.mark.parametrize("request_id", ['quote " back \\ slash', "é ☃ \u2028 \n tab\t", 2**53 + 1, -7, None])
+@pytest.mark.parametrize("request_id", ['quote " back \\ slash', "é ☃ \u2028 \n tab\t", 2**53 - 1, -7, None])
 def test_a_client_chosen_id_comes_back_as_the_model_would_send_it(request_id: str | int | None) -> None:
     arena = Arena(SteppingClock())
-    player, _ = arena.register(HelloRequest(name="ids", bot=True))
-    arena.handle(player, CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
-    arena.handle(player, StartRaceRequest())
-    arena.tick()
+    player = registered(arena, "ids", bot=True)
+    handled(arena, player, CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
+    handled(arena, player, StartRaceRequest())
+    ticked(arena)
     effect = arena.handle(player, MoveRequest.model_validate_json(
         MoveRequest(id=request_id, move="1a").model_dump_json()  # through JSON, as a frame arrives
     ))

@@ -8,7 +8,9 @@ import contextlib
 import os
 import re
 import signal
+import socket
 import sys
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,10 +19,15 @@ from typing import Any
 import psutil
 import pytest
 from arena_client import connect_player
+from racing import open_race
 from serverprocess import http_get_json, running_server, server_env, spawn
 from services import free_port
+from test_process import SOLUTION, send_moves
+from test_stop import send_then_stop
 
+from freecell_arena import readiness
 from freecell_arena.settings import Settings
+from freecell_arena.store import SqlStore
 from freecell_arena.supervisor import (
     FIRST_BACKOFF_S,
     MAX_BACKOFF_S,
@@ -65,13 +72,17 @@ class Supervised:
 
 
 @contextlib.asynccontextmanager
-async def supervising(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> AsyncIterator[Supervised]:
-    """`serve --workers ...` on a free port; the supervisor and every worker are killed in `finally`."""
+async def supervising(tmp_path: Path, *args: str, env: dict[str, str] | None = None, new_session: bool = False) -> (
+    AsyncIterator[Supervised]
+):
+    """`serve --workers ...` on a free port; the supervisor and every worker are killed in `finally`.
+    `new_session`: the supervisor leads a process group of its own, which a test may signal whole."""
     log = tmp_path / "stderr.log"
     with log.open("wb") as stderr:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "freecell_arena", "serve", "--port", "0", "--log-level", "WARNING", *args,
             cwd=tmp_path, env=env or server_env(), stdout=asyncio.subprocess.PIPE, stderr=stderr,
+            start_new_session=new_session,
         )  # fmt: skip
     workers: set[int] = set()
     try:
@@ -210,6 +221,66 @@ async def test_sigterm_or_sigint_to_the_supervisor_stops_every_worker_and_exits_
             assert await cluster.process.wait() == 0
         await wait_gone(pids, within=5)
         assert "restarting" not in cluster.log.read_text(), "a stopping worker was not restarted"
+
+
+async def test_sigterm_to_the_supervisors_whole_group_stops_it_in_time_solver_workers_and_all(
+    tmp_path: Path, postgres_database_url: str, redis_url: str
+) -> None:
+    """As systemd's `KillMode=control-group` or a shell's job control: every process of the group gets SIGTERM at
+    once, the supervisor, its workers and a worker's idle solver (a par was just solved there), while a player's
+    moves are in flight. Each worker stops by itself (exit 0, none restarted) within the shutdown timeout, no solver
+    is left behind, and every move acknowledged is in the database."""
+    shutdown_s = 8.0
+    env = server_env(FREECELL_ARENA_SHUTDOWN_TIMEOUT_S=str(shutdown_s))
+    args = cluster_args(postgres_database_url, redis_url)
+    async with supervising(tmp_path, *args, env=env, new_session=True) as cluster:
+        pids = await cluster.pids_answering(2)
+        player = await connect_player(cluster.url, "reviewer")
+        code, _ = await open_race(player, [], "freecell", seed=1)
+        assert (await player.request({"type": "resign"}))["type"] == "game_over"
+        await player.expect("race_over", code=code)
+        status, body = await http_get_json(cluster.port, f"/api/races/{code}/review", timeout=WAIT_S)
+        assert status == 200 and body["par_status"] == "solved", body
+        solvers = {child.pid for pid in pids for child in _children(pid)}
+        assert solvers, "a worker solved the par in a solver process of its own"
+        _, games = await open_race(player, [], "freecell", seed=1, autoplay=False)
+        acknowledged = await send_moves(player, SOLUTION[:10])
+        signalled = time.monotonic()
+        acknowledged += await send_then_stop(player, lambda: os.killpg(cluster.process.pid, signal.SIGTERM))
+        async with asyncio.timeout(WAIT_S):
+            assert await cluster.process.wait() == 0, cluster.log.read_text()
+        assert time.monotonic() - signalled < shutdown_s
+        await wait_gone(pids | solvers, within=5)
+        assert "restarting" not in cluster.log.read_text(), "a stopping worker was restarted"
+    store = SqlStore(postgres_database_url)
+    try:
+        stored = await store.game(games[player.player_id]["game_id"])
+    finally:
+        await store.close()
+    assert stored is not None and len(acknowledged) >= 10
+    assert [move.notation for move in stored.moves][: len(acknowledged)] == acknowledged, "an acknowledged move lost"
+
+
+async def test_the_supervisor_says_ready_once_every_worker_listens(
+    tmp_path: Path, postgres_database_url: str, redis_url: str
+) -> None:
+    """systemd's `Type=notify` one level up: each worker says READY=1 to the supervisor's own socket, and the
+    supervisor says it to the service manager (a real datagram socket here) only when all of them listen."""
+    path = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as manager:
+        manager.bind(path)
+        manager.setblocking(False)
+        env = server_env(NOTIFY_SOCKET=path)
+        async with supervising(tmp_path, *cluster_args(postgres_database_url, redis_url), env=env) as cluster:
+            async with asyncio.timeout(WAIT_S):
+                ready = readiness.parse(await asyncio.get_running_loop().sock_recv(manager, 4096))
+            assert ready["READY"] == "1" and ready["MAINPID"] == str(cluster.process.pid)
+            workers = [psutil.Process(pid) for pid in cluster.worker_pids()]
+            assert len(workers) == 2
+            for worker in workers:  # each worker listens on the port (the supervisor's own socket never does)
+                assert any(connection.status == psutil.CONN_LISTEN and connection.laddr.port == cluster.port
+                           for connection in worker.net_connections()), f"worker {worker.pid} does not listen yet"
+            assert all(worker.environ().get("NOTIFY_SOCKET") not in (None, path) for worker in workers)
 
 
 async def test_workers_die_with_a_killed_supervisor(tmp_path: Path, postgres_database_url: str, redis_url: str) -> None:

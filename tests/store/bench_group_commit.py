@@ -27,7 +27,7 @@ sys.path[:0] = [str(HERE.parents[1]), str(HERE.parent), str(HERE)]
 from conftest import PostgresServer, free_port, postgres_bindir  # noqa: E402
 from store_builders import game, player  # noqa: E402
 
-from freecell_arena.core.ports import MoveRecord  # noqa: E402
+from freecell_arena.core.ports.records import MoveRecord  # noqa: E402
 from freecell_arena.store import GroupCommitWriter, SqlStore, migrate  # noqa: E402
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
-from freecell_arena.core.ports import GameRecord, MoveRecord, PlayerRecord, RoomRecord
+from freecell_arena.core.ports.records import GameRecord, MoveRecord, PlayerRecord, RoomRecord
 
 T0 = datetime(2026, 11, 23, 1, 0, 0, 123456, tzinfo=UTC)
 PARIS = timezone(timedelta(hours=1))

@@ -14,7 +14,7 @@ from sqlalchemy import inspect, pool
 from sqlalchemy.engine import Connection
 from store_builders import T0, player
 
-from freecell_arena.core.account_ports import (
+from freecell_arena.core.accounts.account_ports import (
     AccessTokenRecord,
     AccountConflict,
     AccountRecord,
@@ -29,7 +29,7 @@ from freecell_arena.core.account_ports import (
     TokenRevokedRecord,
     TokensRevokedRecord,
 )
-from freecell_arena.core.names import key_hashes
+from freecell_arena.core.accounts.names import key_hashes
 from freecell_arena.store import current_revision, head_revision
 from freecell_arena.store.accounts import AccountSqlStore
 from freecell_arena.store.engine import WRITE_OPTION, create_engine

@@ -9,21 +9,27 @@ import contextlib
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import timedelta
+from typing import Any, get_args
 
 import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 from store_builders import PARIS, T0, game, move, player, room
 
-from freecell_arena.core.ports import (
+from freecell_arena.core.ports.records import (
+    BoardClaim,
+    DailyRecord,
     MemberLeftRecord,
     MemberRecord,
+    NextRoomRecord,
+    QuickRoomRecord,
     Record,
     ResultRecord,
     RoomStatusRecord,
     RoomVersion,
 )
 from freecell_arena.store import RecordRefusedError, SqlStore
+from freecell_arena.store.record_writes import RECORD_WRITES
 
 TABLES = ("players", "rooms", "room_members", "games", "moves")
 
@@ -86,6 +92,78 @@ async def test_both_paths_store_the_same_rows(both_paths: tuple[SqlStore, SqlSto
     rows = await dump(direct)
     assert rows == await dump(plain)
     assert rows["moves"] and rows["rooms"][0][6] == "finished"  # the status updates landed
+
+
+def test_every_record_type_is_written_as_the_table_says() -> None:
+    """One entry per record type (`RECORD_WRITES`): a record type without one would be refused by every path."""
+    assert [record_type.__name__ for record_type in get_args(Record) if record_type not in RECORD_WRITES] == []
+
+
+async def test_a_record_the_store_does_not_write_is_refused_on_both_paths(
+    both_paths: tuple[SqlStore, SqlStore],
+) -> None:
+    """A daily's deal is stored by the daily store, not as a batch record: refused, and nothing of its batch kept."""
+    owner = player()
+    deal = DailyRecord("freecell", T0.date(), 7, 0, "n", "c", 50, (), "1", T0)
+    for store in both_paths:
+        unknown: Any = deal  # not a `Record`: what a caller outside the types might hand over
+        with pytest.raises(RecordRefusedError, match=r"^not a storable record: DailyRecord$"):
+            await store.write([owner, unknown])
+        assert await store.player(owner.player_id) is None
+    assert await dump(both_paths[0]) == await dump(both_paths[1])
+
+
+async def test_claims_and_pointers_go_through_sqlalchemy_and_refusals_read_the_same_on_both_paths(
+    both_paths: tuple[SqlStore, SqlStore],
+) -> None:
+    """A batch with a leaderboard claim or a pointer goes through SQLAlchemy on the store with a direct writer (its
+    rows as the other store's); a refused compare-and-set of each kind says the same on both stores."""
+    direct, plain = both_paths
+    host = player(1)
+    lobby, other = room(1, host), room(2, host)
+    first = game(1, host, lobby)
+    won = ResultRecord(first.game_id, "won", 4, 5, 52, 7_000, T0 + timedelta(minutes=1),
+                       claim=BoardClaim("freecell:1:x", host.player_id))  # fmt: skip
+    version = RoomVersion(1, "joined-1", "")
+    setup = [host, lobby, other, MemberRecord(lobby.room_id, host.player_id, "player", T0, version), first]
+    through_sqlalchemy: list[list[Record]] = [
+        [move(first, 0), won],
+        [NextRoomRecord(lobby.room_id, other.code)],
+        [QuickRoomRecord("freecell", lobby.code, None)],
+        [QuickRoomRecord("freecell", other.code, lobby.code)],
+    ]
+    refused: list[Record] = [
+        MemberRecord(lobby.room_id, player(2).player_id, "player", T0, RoomVersion(2, "joined-2", "stale")),
+        MemberLeftRecord(lobby.room_id, host.player_id, host.player_id, RoomVersion(2, "left-2", "stale")),
+        RoomStatusRecord(lobby.room_id, "running", T0, RoomVersion(2, "run-2", "stale")),
+        RoomStatusRecord("r_nope", "running", T0),
+        ResultRecord(first.game_id, "stuck", 1, 1, 0, 1, T0),
+        NextRoomRecord(lobby.room_id, "NEXT", None),
+        QuickRoomRecord("freecell", lobby.code, "GONE"),
+    ]
+    for store in both_paths:
+        await store.write(setup)
+        commits = store.commits
+        for batch in through_sqlalchemy:
+            await store.write(batch)
+        assert store.commits == commits + len(through_sqlalchemy)
+    assert direct.transactions_committed - direct.commits == 1  # the setup alone went direct
+    tables = ("quick_rooms", "leaderboard_entries", "leaderboard_counts")
+    async with direct.engine.connect() as one, plain.engine.connect() as two:
+        for table in tables:
+            query = text(f"SELECT * FROM {table} ORDER BY 1, 2")
+            assert [tuple(row) for row in await one.execute(query)] == [tuple(row) for row in await two.execute(query)]
+    assert await dump(direct) == await dump(plain)
+    for record in refused:
+        messages = []
+        for store in both_paths:
+            with pytest.raises(RecordRefusedError) as refusal:
+                await store.write([record])
+            messages.append(str(refusal.value))
+        assert messages[0] == messages[1], record
+    assert await dump(direct) == await dump(plain)
+    stored = await direct.room(lobby.room_id)
+    assert stored is not None and stored.next_code == other.code and await direct.quick_room("freecell") == other.code
 
 
 async def test_a_refused_record_keeps_nothing_of_its_transaction(store: SqlStore) -> None:

@@ -11,7 +11,7 @@ from sqlalchemy import event, text
 from sqlalchemy.exc import DBAPIError
 from store_builders import game, move, player
 
-from freecell_arena.core.ports import GameRecord, Record
+from freecell_arena.core.ports.records import GameRecord, Record
 from freecell_arena.store import GroupCommitWriter, RecordRefusedError, SqlStore, WriterClosedError
 
 

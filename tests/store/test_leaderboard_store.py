@@ -11,9 +11,9 @@ from typing import Any
 from sqlalchemy import event, pool, text
 from store_builders import T0, player
 
-from freecell_arena.core.leaderboard import score
-from freecell_arena.core.ports import BoardClaim, GameRecord, Record, ResultRecord
-from freecell_arena.core.reads import BoardPage
+from freecell_arena.core.ports.reads import BoardPage
+from freecell_arena.core.ports.records import BoardClaim, GameRecord, Record, ResultRecord
+from freecell_arena.core.records.leaderboard import score
 from freecell_arena.store import SqlStore
 from freecell_arena.store.engine import create_engine
 

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from freecell_arena.core.review import ParStatus
+from freecell_arena.core.records.review import ParStatus
 from freecell_arena.engine import RULES_VERSION
 from freecell_arena.net.par_service import ParService
 from freecell_arena.store import SqlStore
@@ -51,8 +51,22 @@ async def test_an_unsettled_deal_is_not_stored(pars: ParStore) -> None:
     assert await pars.get("freecell-three-deck", 7, RULES_VERSION) is None
 
 
+async def test_an_ask_that_will_not_wait_is_answered_unknown_and_the_solve_goes_on(pars: ParStore) -> None:
+    """A review over HTTP waits a few seconds at most (its connection's handshake timeout is 10 s): the first ask
+    is answered `unknown` before the worker has started solving, and the solve it began is the one a later ask
+    waits for (and finds stored)."""
+    service = ParService(pars, FixedClock(), budget_s=10)
+    try:
+        hurried = await service.par_of("freecell", 11, wait_s=0)
+        assert hurried.status is ParStatus.UNKNOWN
+        settled = await service.par_of("freecell", 11)
+        assert settled.status is ParStatus.SOLVED and await pars.get("freecell", 11, RULES_VERSION) == settled
+    finally:
+        await service.close()
+
+
 async def test_the_first_stored_par_of_a_deal_is_the_one_kept(pars: ParStore) -> None:
-    from freecell_arena.core.review import Par
+    from freecell_arena.core.records.review import Par
 
     first = Par("freecell", 2, RULES_VERSION, ParStatus.SOLVED, ("3a", "3b"))
     assert await pars.save(first, FixedClock().now()) == first
@@ -93,9 +107,9 @@ async def test_a_race_end_asks_for_par_only_for_a_race_of_several_while_the_solv
 ) -> None:
     """A solo room's par waits for a review that asks (a bot finishing solo games flat out must not keep the worker
     busy), and so does every race's while deals queue for the solver (net/race_end.py)."""
+    from freecell_arena.core.competition.race_ratings import RaceEnd
+    from freecell_arena.core.competition.ratings import Placement
     from freecell_arena.core.events import InProcessPublisher
-    from freecell_arena.core.race_ratings import RaceEnd
-    from freecell_arena.core.ratings import Placement
     from freecell_arena.net.race_end import PAR_BACKLOG_LIMIT, RaceEndService
 
     def race(players: int) -> RaceEnd:

@@ -12,8 +12,7 @@ import pytest
 from sqlalchemy import text
 from store_builders import T0, game, player, room
 
-from freecell_arena.core.ports import Record, ResultRecord, RoomStatusRecord
-from freecell_arena.core.ratings import (
+from freecell_arena.core.competition.ratings import (
     Ladder,
     Placement,
     RatedRace,
@@ -23,6 +22,7 @@ from freecell_arena.core.ratings import (
     replay_ratings,
     settle_race,
 )
+from freecell_arena.core.ports.records import Record, ResultRecord, RoomStatusRecord
 from freecell_arena.store import SqlStore
 from freecell_arena.store.ratings import RatingStore, StoredRatedRace
 
@@ -189,7 +189,7 @@ async def test_the_sweep_rates_what_was_left_in_its_window_once_and_the_audit_ag
     store: SqlStore, ledger: RatingStore, database_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from freecell_arena.commands.audit import audit
-    from freecell_arena.core.rating_recovery import RatingRecovery
+    from freecell_arena.core.competition.rating_recovery import RatingRecovery
 
     live_id, live = await a_race(store, 1, [0, 1])
     await settle_race(ledger, live_id, "freecell", live, T0)  # ratings went live at T0

@@ -23,7 +23,7 @@ ACKS_BEFORE_KILL = 300
 CHILD = """
 import asyncio, sys
 from datetime import UTC, datetime
-from freecell_arena.core.ports import MoveRecord
+from freecell_arena.core.ports.records import MoveRecord
 from freecell_arena.store import GroupCommitWriter, SqlStore
 
 async def main(url: str, game_id: str) -> None:

@@ -7,7 +7,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from store_builders import PARIS, T0, game, move, player, room
 
-from freecell_arena.core.ports import MoveRecord, PlayerRecord, ResultRecord, RoomRecord, RoomStatusRecord, StoredGame
+from freecell_arena.core.ports.records import (
+    MoveRecord,
+    PlayerRecord,
+    ResultRecord,
+    RoomRecord,
+    RoomStatusRecord,
+    StoredGame,
+)
 from freecell_arena.store import RecordRefusedError, SqlStore
 
 
@@ -144,7 +151,7 @@ async def test_room_changes_are_written_only_over_the_version_they_were_built_on
     """The compare-and-set that lets several processes share a room: of two changes built on one version, the
     second is refused and keeps nothing; a change built on a refused one is refused too, whatever its number;
     members, host and version come back as written; the direct batch writers leave membership to SQLAlchemy."""
-    from freecell_arena.core.ports import MemberLeftRecord, MemberRecord, RoomVersion, StoredMember
+    from freecell_arena.core.ports.records import MemberLeftRecord, MemberRecord, RoomVersion, StoredMember
 
     host, ann, bob = player(1), player(2), player(3)
     created = room(1, host)

@@ -30,7 +30,7 @@ from boards_helpers import ManualClock, play  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 from webpages import DESKTOP, PHONE, SOLUTION, ConsoleWatch, Player, lengthening, virtual_authenticator  # noqa: E402
 
-from freecell_arena.core.review import solve_par  # noqa: E402
+from freecell_arena.core.records.review import solve_par  # noqa: E402
 from freecell_arena.store import migrate  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -192,7 +192,7 @@ async def rated_race(page: Any, player: Player, friend: ArenaClient, clock: Manu
     await player.start_race()
     started = await friend.expect("race_started", code=code)
     await player.resign()
-    par = solve_par("freecell", started["game"]["seed"], 10)
+    par = solve_par("freecell", int(started["game"]["seed"]), 10)
     await play(friend, list(par.line), clock, seconds_per_move=2.0)
     await page.locator(".standings-table [data-delta]").first.wait_for()
     await page.locator(".standings").scroll_into_view_if_needed()

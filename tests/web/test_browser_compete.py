@@ -21,7 +21,7 @@ from clocked_server import clocked_daily_server
 from playwright.async_api import expect
 from webpages import DESKTOP, PHONE, NewPlayer
 
-from freecell_arena.core.review import solve_par
+from freecell_arena.core.records.review import solve_par
 from freecell_arena.net.app import ArenaServer
 
 SECRET = "the browser test's streak secret"
@@ -47,7 +47,7 @@ async def test_a_rated_race_in_the_browser_moves_ratings_the_way_the_standings_g
         await player.start_race()
         started = await rival.expect("race_started", code=code)
         await player.resign()
-        par = solve_par("freecell", started["game"]["seed"])  # the server's node budget: the same par
+        par = solve_par("freecell", int(started["game"]["seed"]))  # the server's node budget: the same par
         await play(rival, par.line, clock, seconds_per_move=2.0)
 
         standings = player.page.locator(".standings-table")

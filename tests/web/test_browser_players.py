@@ -35,8 +35,8 @@ from clocked_server import clocked_daily_server
 from playwright.async_api import expect
 from webpages import DESKTOP, PHONE, ROOM_PATH, SOLUTION, NewPlayer, Player, assert_accessible
 
-from freecell_arena.core.ranking import TIED_NON_FINISHERS_FROM
-from freecell_arena.core.review import solve_par
+from freecell_arena.core.live.ranking import TIED_NON_FINISHERS_FROM
+from freecell_arena.core.records.review import solve_par
 from freecell_arena.engine import VARIANTS, Game, format_generic
 from freecell_arena.engine.solver import finish
 from freecell_arena.net.app import ArenaServer
@@ -434,7 +434,7 @@ async def test_the_review_shows_where_moves_were_lost_and_the_history_each_place
     try:
         code = await race_a_program(player, rival, clock)  # a rated race on a deal the server draws
         started = await rival.request({"type": "get_state"})
-        par = solve_par("freecell", started["game"]["seed"])
+        par = solve_par("freecell", int(started["game"]["seed"]))
         await play(rival, par.line, clock, seconds_per_move=2.0)
         for notation in par.line[:3]:
             await player.type_move(notation)

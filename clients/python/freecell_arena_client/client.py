@@ -27,6 +27,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from freecell_arena.engine import Move, move_to_json
 from freecell_arena.protocol.messages import (
     SERVER_MESSAGES,
+    CloseCode,
     CountdownMessage,
     CreateRoomRequest,
     DailyMessage,
@@ -75,8 +76,8 @@ EventT = TypeVar("EventT", bound=Message)
 DEFAULT_REQUEST_TIMEOUT_S = 30.0
 DEFAULT_OPEN_TIMEOUT_S = 10.0
 RATE_LIMIT_RETRIES = 8
-CLOSE_REPLACED = 4000  # the server closed this connection because the same identity connected again
-CLOSE_REVOKED = 4001  # the token this connection said hello with was revoked (a bot account's, on its owner's page)
+CLOSE_REPLACED = CloseCode.replaced  # the server closed this connection because the same identity connected again
+CLOSE_REVOKED = CloseCode.revoked  # the token this connection said hello with was revoked (on its owner's page)
 _CLOSED = object()
 
 

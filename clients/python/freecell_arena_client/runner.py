@@ -435,7 +435,7 @@ class BotRunner:
     def _start_game(self, game: GameView) -> None:
         variant = variant_by_id(game.variant)
         self.game = game
-        self.view = game.view
+        self.view = dict(game.view)
         self.board = board_from_view(variant, game.view, seed=UNKNOWN_SEED if game.seed is None else game.seed)
         self.player_moves = game.player_moves
         self.time_ms = game.time_ms

@@ -30,29 +30,23 @@ export function serverUrl(location) {
 }
 
 /**
- * JSON with seeds beyond 2^53 kept exact: the server's seeds run to 2^63 - 1, more than a JavaScript number
- * holds, and a seed shown or sent back rounded is another deal. Such numbers are read as BigInt (where the
- * browser gives the reviver the number's source text) and written back as raw JSON numbers.
+ * The server's frames are I-JSON (protocol 4): every number fits a JavaScript number exactly, and seeds, which
+ * run to 2^63 - 1, come as decimal strings; a seed is sent back as the same string. So plain JSON does.
  */
 export function parseMessage(text) {
-  return JSON.parse(text, (key, value, context) => (
-    typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value) && context?.source
-      ? BigInt(context.source) : value));
+  return JSON.parse(text);
 }
 
 export function encodeMessage(message) {
-  return JSON.stringify(message, (key, value) => {
-    if (typeof value !== 'bigint') return value;
-    return typeof JSON.rawJSON === 'function' ? JSON.rawJSON(value.toString()) : Number(value);
-  });
+  return JSON.stringify(message);
 }
 
-/** A whole number typed by a player, exact however large: a Number when safe, else a BigInt; null if not one. */
+/** A whole number typed by a player (a deal number or a seed), as the decimal string the protocol takes for a
+ * seed, exact however large; null if it is not one. */
 export function wholeNumber(text) {
   const digits = String(text ?? '').trim();
   if (!/^\d{1,19}$/.test(digits)) return null;
-  const big = BigInt(digits);
-  return big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+  return BigInt(digits).toString();
 }
 
 /** The HTTP base of the same server (for /api/ links): from the websocket address. */

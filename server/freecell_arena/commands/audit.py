@@ -1,11 +1,15 @@
 """`freecell-arena audit [--database-url URL]`: replay every stored ranked game and check what is stored about it.
 
-Each mismatch is one line on standard output (`game ...`, `entry ...`, `counts ...`, `rating ...`); a summary
-goes to standard error. Ratings are recomputed from the rated rooms' stored results, race by race in the order
-they were rated, and every stored before/after is compared with the recomputation (`core.ratings`).
+Each mismatch is one line on standard output (`game ...`, `entry ...`, `counts ...`, `rating ...`, `daily ...`,
+`season ...`, `series room ...`, `par ...`); a summary goes to standard error. Ratings are recomputed from the
+rated rooms' stored results, race by race in the order they were rated, and every stored before/after is compared
+with the recomputation (`core.competition.ratings`); then every stored figure a player sees that the server derives
+(current
+ratings, closed days' final ranks, season tables, series tallies, pars and daily deals) is compared with its
+recomputation (`core.records.audit_figures`).
 Exit 0 when nothing is wrong, 1 when anything is, 2 when the database cannot be used.
 The games, entries and count rows are read in keyset batches, so memory stays flat on any database.
-See `freecell_arena.core.audit` for what is checked.
+See `freecell_arena.core.records.audit` for what is checked.
 """
 
 from __future__ import annotations
@@ -17,17 +21,13 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from freecell_arena.commands.common import fail
-from freecell_arena.store import (
-    DATABASE_URL_ENV,
-    DEFAULT_DATABASE_URL,
-    StoreError,
-    check_migrated,
-    database_url_from_env,
-)
+from freecell_arena.commands.common import database_url_argument, fail, one_line
+from freecell_arena.store import StoreError, check_migrated, database_url_from_env
 from freecell_arena.store.urls import display_url
 
 if TYPE_CHECKING:
+    from freecell_arena.core.competition.ratings import Ladder, Ratings
+    from freecell_arena.store.audit_reads import FigureReads
     from freecell_arena.store.ratings import RatingStore
 
 DEFAULT_BATCH = 500
@@ -36,14 +36,11 @@ DEFAULT_BATCH = 500
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Replay every stored ranked game from its seed and moves with this engine and check the outcome, the move "
-        "counts, the times and the leaderboard entries. One line per mismatch; exit 1 if any."
+        "counts, the times and the leaderboard entries; then check every stored figure players see (ratings, "
+        "daily ranks, season tables, series tallies, pars) against its recomputation. One line per mismatch; "
+        "exit 1 if any."
     )
-    parser.add_argument(
-        "--database-url",
-        metavar="URL",
-        default=None,
-        help=f"sqlite:///FILE or postgresql://USER@HOST/DB (default: ${DATABASE_URL_ENV}, else {DEFAULT_DATABASE_URL})",
-    )
+    database_url_argument(parser)
     parser.add_argument("--batch", type=int, default=DEFAULT_BATCH, help=f"rows per read (default {DEFAULT_BATCH})")
     parser.set_defaults(run=run)
 
@@ -55,22 +52,22 @@ def run(args: argparse.Namespace) -> int:
     try:
         games, entries, mismatches, flagged, races = asyncio.run(audit(url, args.batch))
     except (StoreError, SQLAlchemyError, OSError) as error:
-        cause = getattr(error, "orig", None) or error
-        return fail(f"cannot audit {display_url(url)}: {' '.join(str(cause).split()) or type(cause).__name__}")
+        return fail(f"cannot audit {display_url(url)}: {one_line(error)}")
     verdict = "no mismatch" if not mismatches else f"{mismatches} mismatch{'es' if mismatches != 1 else ''}"
     for line in flagged:
         print(line, file=sys.stderr)
     print(f"audited {games} ranked games and {entries} leaderboard entries: {verdict}; "
           f"{len(flagged)} win{'s' if len(flagged) != 1 else ''} flagged as implausible", file=sys.stderr)
-    print(f"recomputed the ratings of {races} rated race{'s' if races != 1 else ''} in order", file=sys.stderr)
+    print(f"recomputed the ratings of {races} rated race{'s' if races != 1 else ''} in order, and every stored figure "
+          "players see (ratings, daily ranks, season tables, series tallies, pars)", file=sys.stderr)
     return 1 if mismatches else 0
 
 
 async def audit(url: str, batch: int) -> tuple[int, int, int, list[str], int]:
     """Print every mismatch; return (games, entries, mismatches, the flagged wins' report lines, rated races)."""
-    from freecell_arena.core.audit import check_entry, check_game, flagged
+    from freecell_arena.core.records.audit import check_entry, check_game, flagged
     from freecell_arena.store import SqlStore
-    from freecell_arena.store.audit_reads import AuditReads
+    from freecell_arena.store.audit_reads import AuditReads, FigureReads
     from freecell_arena.store.ratings import RatingStore
 
     await check_migrated(url)
@@ -91,17 +88,18 @@ async def audit(url: str, batch: int) -> tuple[int, int, int, list[str], int]:
                 mismatches += _report(check_entry(entry_facts, game))
         async for line in reads.count_mismatches():
             mismatches += _report([line])
-        races, lines = await _audit_ratings(RatingStore(store.engine))
+        races, lines, current = await _audit_ratings(RatingStore(store.engine))
         mismatches += _report(lines)
+        mismatches += await _audit_figures(FigureReads(store.engine, batch), current)
     finally:
         await store.close()
     return games, entries, mismatches, flagged_wins, races
 
 
-async def _audit_ratings(ratings: RatingStore) -> tuple[int, list[str]]:
+async def _audit_ratings(ratings: RatingStore) -> tuple[int, list[str], Ratings]:
     """Every rated race replayed in order from its room's stored results; one line per stored rank or rating
-    that differs from the recomputation."""
-    from freecell_arena.core.ratings import RatedRace, placements_from_results, replay_ratings
+    change that differs from the recomputation; the ratings the races leave everyone at."""
+    from freecell_arena.core.competition.ratings import RatedRace, placements_from_results, replay_ratings
 
     races: list[RatedRace] = []
     lines: list[str] = []
@@ -114,10 +112,45 @@ async def _audit_ratings(ratings: RatingStore) -> tuple[int, list[str]]:
                              f"results rank them {ranks.get(change.player_id, 'nowhere')}")  # fmt: skip
         races.append(RatedRace(stored.room_id, stored.variant, placements,
                                tuple(change for change, _ in stored.changes)))  # fmt: skip
-    _, mismatches = replay_ratings(races)
+    current, mismatches = replay_ratings(races)
     lines += [f"rating {mismatch.describe()}" for mismatch in mismatches]
     lines += [f"rating race {code}: finished, rateable and never rated" async for code in ratings.unrated_races()]
-    return len(races), lines
+    return len(races), lines, current
+
+
+async def _audit_figures(reads: FigureReads, current: Ratings) -> int:
+    """The stored figures players see against their recomputation (`core.records.audit_figures`): current ratings,
+    closed
+    days' final ranks, season tables, series tallies, pars and daily deals. Returns the mismatches printed."""
+    from freecell_arena.core.records import audit_figures as figures
+
+    mismatches = 0
+    rated: set[tuple[str, str, Ladder]] = set()
+    async for batch in reads.current_ratings():
+        for row in batch:
+            rated.add((row.variant, row.player_id, row.ladder))
+            mismatches += _report(figures.check_rating(row, current.get((row.variant, row.player_id, row.ladder))))
+    mismatches += _report(figures.missing_ratings(current, rated))
+    async for day in reads.closed_days():
+        for bots, (board, ranks) in day.boards.items():
+            mismatches += _report(figures.check_daily_ranks(day.variant, day.day, bots, day.par, board, ranks))
+    mismatches += _report(await reads.ranks_of_open_days())
+    async for table in reads.season_tables():
+        mismatches += _report(figures.check_season_table(table.variant, table.bots, table.days, table.through,
+                                                         table.ranks, table.stored))  # fmt: skip
+    async for series in reads.series_rooms():
+        for room in series:
+            mismatches += _report(figures.check_series_tally(room.code, room.tally, room.previous_id,
+                                                             room.previous_tally, room.results, room.ranking,
+                                                             room.previous_started_at))
+    mismatches += _report(await reads.orphan_series_rooms())
+    async for pars in reads.solved_pars():
+        for variant, seed, line in pars:
+            mismatches += _report(figures.check_par_line(variant, seed, line))
+    async for deals in reads.daily_deals():
+        for deal in deals:
+            mismatches += _report(figures.check_daily_deal(deal))
+    return mismatches
 
 
 def _report(lines: list[str]) -> int:

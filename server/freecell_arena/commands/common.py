@@ -38,6 +38,25 @@ def fail(message: str, code: int = 2) -> int:
     return code
 
 
+def one_line(error: BaseException) -> str:
+    """An error as one line: the database driver's own message where SQLAlchemy wrapped one."""
+    cause = getattr(error, "orig", None) or error
+    return " ".join(str(cause).split()) or type(cause).__name__
+
+
+def database_url_argument(parser: argparse.ArgumentParser) -> None:
+    """`--database-url URL`, for the commands that use the database (the store's names are imported only here, when
+    such a command's parser is built: the light commands never load the database stack)."""
+    from freecell_arena.store.urls import DATABASE_URL_ENV, DEFAULT_DATABASE_URL
+
+    parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        default=None,
+        help=f"sqlite:///FILE or postgresql://USER@HOST/DB (default: ${DATABASE_URL_ENV}, else {DEFAULT_DATABASE_URL})",
+    )
+
+
 def add_variant_and_seed(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "variant", type=variant_argument, metavar="VARIANT", help=f"one of: {', '.join(VARIANTS)}"
@@ -45,4 +64,13 @@ def add_variant_and_seed(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("seed", metavar="SEED", help="the deal number (freecell: Microsoft deal 1..2^31-1)")
 
 
-__all__ = ["BadSeedError", "UsageError", "add_variant_and_seed", "fail", "seed_for", "variant_argument"]
+__all__ = [
+    "BadSeedError",
+    "UsageError",
+    "add_variant_and_seed",
+    "database_url_argument",
+    "fail",
+    "one_line",
+    "seed_for",
+    "variant_argument",
+]

@@ -16,14 +16,8 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
-from freecell_arena.commands.common import fail, variant_argument
-from freecell_arena.store import (
-    DATABASE_URL_ENV,
-    DEFAULT_DATABASE_URL,
-    StoreError,
-    check_migrated,
-    database_url_from_env,
-)
+from freecell_arena.commands.common import database_url_argument, fail, one_line, variant_argument
+from freecell_arena.store import StoreError, check_migrated, database_url_from_env
 from freecell_arena.store.urls import display_url
 
 if TYPE_CHECKING:
@@ -42,12 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--variant", type=variant_argument, action="append", help="only this variant (repeatable; default: all "
         "of FREECELL_ARENA_DAILY_VARIANTS)"
     )  # fmt: skip
-    prepare.add_argument(
-        "--database-url",
-        metavar="URL",
-        default=None,
-        help=f"sqlite:///FILE or postgresql://USER@HOST/DB (default: ${DATABASE_URL_ENV}, else {DEFAULT_DATABASE_URL})",
-    )
+    database_url_argument(prepare)
     prepare.set_defaults(run=run)
 
 
@@ -66,13 +55,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         asyncio.run(prepare(settings, variants, args.days))
     except (StoreError, SQLAlchemyError, OSError) as error:
-        cause = getattr(error, "orig", None) or error
-        return fail(f"cannot prepare dailies in {display_url(url)}: {' '.join(str(cause).split())}")
+        return fail(f"cannot prepare dailies in {display_url(url)}: {one_line(error)}")
     return 0
 
 
 async def prepare(settings: Settings, variants: list[str], days: int) -> None:
-    from freecell_arena.core import daily
+    from freecell_arena.core.records import daily
     from freecell_arena.store import SqlStore
 
     url = settings.database_url

@@ -7,8 +7,8 @@ import asyncio
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from freecell_arena.commands.common import fail
-from freecell_arena.store import DATABASE_URL_ENV, DEFAULT_DATABASE_URL, StoreError, database_url_from_env, migrate
+from freecell_arena.commands.common import database_url_argument, fail, one_line
+from freecell_arena.store import StoreError, database_url_from_env, migrate
 from freecell_arena.store.migrations import current_revision, head_revision
 from freecell_arena.store.urls import display_url
 
@@ -17,12 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Upgrade the database to this server's schema. Safe to repeat: a database at head is left as is."
     )
-    parser.add_argument(
-        "--database-url",
-        metavar="URL",
-        default=None,
-        help=f"sqlite:///FILE or postgresql://USER@HOST/DB (default: ${DATABASE_URL_ENV}, else {DEFAULT_DATABASE_URL})",
-    )
+    database_url_argument(parser)
     parser.set_defaults(run=run)
 
 
@@ -31,7 +26,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         before, after = asyncio.run(_migrate(url))
     except (StoreError, SQLAlchemyError, OSError) as error:
-        return fail(f"cannot migrate {display_url(url)}: {_one_line(error)}")
+        return fail(f"cannot migrate {display_url(url)}: {one_line(error)}")
     if before == after:
         print(f"{display_url(url)} is already at revision {after}")
     else:
@@ -43,8 +38,3 @@ async def _migrate(url: str) -> tuple[str | None, str]:
     before = await current_revision(url)
     await migrate(url)
     return before, head_revision()
-
-
-def _one_line(error: BaseException) -> str:
-    cause = getattr(error, "orig", None) or error
-    return " ".join(str(cause).split()) or type(cause).__name__

@@ -23,6 +23,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from freecell_arena import readiness
+from freecell_arena.commands.common import one_line
 from freecell_arena.settings import Settings
 
 MIGRATE_HINT = "freecell-arena migrate --database-url {url}"
@@ -123,9 +125,7 @@ async def database_is_ready(settings: Settings) -> bool:
         print(f"freecell-arena: {error}", file=sys.stderr)
         return False
     except (StoreError, SQLAlchemyError, OSError) as error:
-        cause = getattr(error, "orig", None) or error
-        reason = " ".join(str(cause).split()) or type(cause).__name__
-        print(f"freecell-arena: cannot use the database {display_url(settings.database_url)}: {reason}",
+        print(f"freecell-arena: cannot use the database {display_url(settings.database_url)}: {one_line(error)}",
               file=sys.stderr)
         return False
     return True
@@ -155,7 +155,9 @@ async def serve_until_stopped(settings: Settings, worker_label: str = "") -> int
     print(f"freecell-arena: {worker_label}listening on ws://{settings.host}:{server.port}/ "
           f"(database {display_url(settings.database_url)})")
     print(f"freecell-arena: {worker_label}play at {browser_url(settings.host, server.port)}", flush=True)
+    readiness.ready(f"listening on ws://{settings.host}:{server.port}/")
     await stop.wait()
+    readiness.stopping()
     logging.getLogger(__name__).info("stopping: flushing writes and closing connections")
     await server.shutdown()
     print("freecell-arena: stopped", flush=True)

@@ -5,9 +5,10 @@ A facade over rooms of one idea each, wired here and nowhere else: `players` (id
 (countdowns, time limits, settling, sweeps), `rebuild` (what the store brings back by replay), `replica`
 (rooms shared with other processes) and `dailies`. Each gets a narrow bundle of what it needs, never the arena.
 
-Handlers are synchronous and return an `Effect` (records to persist, messages to send afterwards, and a
-rollback) or raise `Refusal` (nothing changed). Time comes from the injected clock; `tick` advances
-countdowns and time limits and is called by the adapter every few tens of milliseconds.
+Handlers are synchronous and return an `Effect` (records to persist, messages to send afterwards, and the changes
+memory takes once they are stored) or raise `Refusal` (nothing changed), or `Busy` (a room the request changes has
+a change in flight: handle it again once that one is stored or refused). Time comes from the injected clock;
+`tick` advances countdowns and time limits and is called by the adapter every few tens of milliseconds.
 """
 
 from __future__ import annotations
@@ -18,19 +19,20 @@ from datetime import timedelta
 from typing import Any
 
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.daily_play import DailyChallenges
+from freecell_arena.core.competition.quick_race import QuickRaceDeps, QuickRaceRules, QuickRaces
+from freecell_arena.core.competition.race_ratings import FinishedRace
+from freecell_arena.core.competition.series import Series, SeriesDeps
 from freecell_arena.core.effects import Effect, Refusal
-from freecell_arena.core.lobby import DEFAULT_MAX_SPECTATORS, LOBBY_RETURN_GRACE, Lobby, LobbyDeps, SeedDraw
-from freecell_arena.core.play import Play, PlayDeps
-from freecell_arena.core.players import Players
-from freecell_arena.core.quick_race import QuickRaceDeps, QuickRaceRules, QuickRaces
-from freecell_arena.core.race_clock import RaceClock
-from freecell_arena.core.race_ratings import FinishedRace
-from freecell_arena.core.races import RaceDeps, Races
-from freecell_arena.core.rebuild import Rebuild, RebuildDeps
-from freecell_arena.core.replica import Replica, ReplicaDeps
-from freecell_arena.core.series import Series, SeriesDeps
-from freecell_arena.core.shared_state import SharedState
+from freecell_arena.core.live.changes import Draft
+from freecell_arena.core.live.daily_play import DailyChallenges
+from freecell_arena.core.live.lobby import DEFAULT_MAX_SPECTATORS, LOBBY_RETURN_GRACE, Lobby, LobbyDeps, SeedDraw
+from freecell_arena.core.live.play import Play, PlayDeps
+from freecell_arena.core.live.players import Players
+from freecell_arena.core.live.race_clock import RaceClock
+from freecell_arena.core.live.races import RaceDeps, Races
+from freecell_arena.core.live.rebuild import Rebuild, RebuildDeps
+from freecell_arena.core.live.replica import Replica, ReplicaDeps
+from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
     ErrorCode,
@@ -69,7 +71,8 @@ class Arena:
         self.state = SharedState(clock)
         self.players, self.rooms, self.games = self.state.players, self.state.rooms, self.state.games
         self.identities = Players(self.state)
-        self.timers = RaceClock(clock, shared=shared)
+        self.timers = RaceClock(clock, self.state.rooms, shared=shared)
+        self.state.rooms.listener, self.state.rooms.released = self.timers.room_changed, self.timers.released
         connected = self.identities.is_connected
         self.play = Play(PlayDeps(self.state, self.timers, connected))
         self.lobby = Lobby(
@@ -125,7 +128,9 @@ class Arena:
         """One request of a greeted player; raises `Refusal` when it changes nothing."""
         if isinstance(request, HelloRequest):
             raise Refusal(ErrorCode.already_greeted, "this connection already said hello")
-        return self._handlers[type(request)](player_id, request)
+        effect = self._handlers[type(request)](player_id, request)
+        effect.claim()
+        return effect
 
     def register(self, request: HelloRequest) -> tuple[str, Effect]:
         return self.identities.register(request)
@@ -142,11 +147,17 @@ class Arena:
     def disconnect(self, player_id: str) -> Effect:
         """A connection closed. The clock does not stop; a lobby seat is given up."""
         state = self.identities.disconnected(player_id)
-        if state is None or state.connections or state.room_code is None:
+        if state is None or state.connections or state.seat.room_code is None:
             return Effect()
-        room = self.rooms.get(state.room_code)
+        room = self.rooms.get(state.seat.room_code)
+        if room is not None and room.status == LOBBY and self.state.rooms.in_flight(room.room_id):
+            self.timers.give_up_absent(room)  # the lobby has a change in flight: its absent members leave next tick
+            return Effect()
         if room is not None and room.status == LOBBY:
-            return self.lobby.leave(player_id, None, reply=False)
+            draft = Draft(self.state)
+            effect = draft.seal(self.lobby.leave(draft, player_id, None, reply=False))
+            effect.claim()
+            return effect
         return self.lobby.connection_changed(player_id, connected=False)
 
     def know_next_room(self, code: str, next_code: str | None) -> None:

@@ -1,12 +1,13 @@
-"""What a core handler asks the adapter to do: persist these records, then deliver these messages."""
+"""What a core handler asks the adapter to do: persist these records, then deliver these messages, and what memory
+takes once the store has them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
-from freecell_arena.core.ports import Record, RoomVersion
-from freecell_arena.core.race_ratings import RaceEnd
+from freecell_arena.core.competition.race_ratings import RaceEnd
+from freecell_arena.core.ports.records import Record, RoomVersion
 from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
 from freecell_arena.protocol.trusted import Reply
 
@@ -23,40 +24,82 @@ class Publication:
     version: RoomVersion | None = None
 
 
+class Adoption(Protocol):
+    """A request's changes of rooms, seats and games as values (`core.live.changes.Changes`)."""
+
+    def claim(self) -> None:
+        """Mark the rooms it changes as in flight, or raise `Busy` (one of them has a change in flight)."""
+        ...
+
+    def stored(self) -> None:
+        """The store has the records: memory takes the change."""
+        ...
+
+    def refused(self) -> None:
+        """The store refused the records: memory takes nothing."""
+        ...
+
+
+class Undo(Protocol):
+    """A game before its player's action (`core.live.player_game.GameMark`): the engine's own undo."""
+
+    def take_back(self) -> None: ...
+
+
 @dataclass
 class Effect:
     """`replies` go to the requester, `publications` to topics; both only after `records` are durable.
 
-    `rollback` undoes the in-memory change when the commit fails, so memory never runs ahead of the store.
+    Memory changes only once the records are durable: `changes` are adopted then (`stored`) and never otherwise.
+    The one exception is a player's own action on their game (a move, an undo, a resignation), applied by the
+    engine at once and taken back by `undo` if the store refuses it, as python-chess's push/pop.
     """
 
     records: list[Record] = field(default_factory=list)
     replies: list[Reply] = field(default_factory=list)
     publications: list[Publication] = field(default_factory=list)
-    rollback: Callable[[], None] | None = None
+    changes: Adoption | None = None
+    undo: tuple[Undo, ...] = ()
 
     def merge(self, other: Effect) -> Effect:
-        previous, later = self.rollback, other.rollback
-
-        def both() -> None:
-            if later:
-                later()
-            if previous:
-                previous()
-
+        assert self.changes is None or other.changes is None, "one request's changes are one draft's"
         return Effect(
             self.records + other.records,
             self.replies + other.replies,
             self.publications + other.publications,
-            both if (previous or later) else None,
+            self.changes or other.changes,
+            self.undo + other.undo,
         )
+
+    def claim(self) -> None:
+        """Before the records go to the store: its rooms in flight. On `Busy` the player's action on their game is
+        taken back (the request will be handled again once the rooms are free)."""
+        if self.changes is not None:
+            try:
+                self.changes.claim()
+            except Exception:
+                self.take_back()
+                raise
+
+    def stored(self) -> None:
+        if self.changes is not None:
+            self.changes.stored()
+
+    def refused(self) -> None:
+        self.take_back()
+        if self.changes is not None:
+            self.changes.refused()
+
+    def take_back(self) -> None:
+        for undo in reversed(self.undo):
+            undo.take_back()
 
 
 @dataclass
 class RaceFinish(Effect):
-    """A timer's finish of a race: once it is durable, the adapter rates the race (`core.race_ratings`) and works
-    out its par, in the background. A kind of its own rather than a field of every `Effect`, so a move's effect
-    carries nothing more for it."""
+    """A timer's finish of a race: once it is durable, the adapter rates the race (`core.competition.race_ratings`)
+    and works out its par, in the background. A kind of its own rather than a field of every `Effect`, so a move's
+    effect carries nothing more for it."""
 
     race_end: RaceEnd | None = None
 

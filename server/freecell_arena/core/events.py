@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Protocol
 
-from freecell_arena.core.ports import RoomVersion
+from freecell_arena.core.ports.records import RoomVersion
 from freecell_arena.protocol.trusted import Reply
 
 Subscriber = Callable[[Reply], None]

@@ -5,7 +5,7 @@ which sees GET requests without bodies; a ceremony's answer is a JSON body, and 
 socket that says who the player is. `AccountService` (net/accounts.py) does the work; this desk turns requests
 into its calls and its answers and refusals into messages.
 
-Every refusal is one `error` reply (a stable code; a ceremony's `reason` is `core.passkeys.PasskeyRefusal`) and
+Every refusal is one `error` reply (a stable code; a ceremony's `reason` is `core.accounts.passkeys.PasskeyRefusal`) and
 one log line, and nothing changed: the service raises before it writes (docs/accounts.md).
 """
 
@@ -17,13 +17,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from freecell_arena.core.account_ports import AccessTokenRecord, AccountConflict, Conflict, PasskeyRecord
-from freecell_arena.core.accounts import AccountRefusal, AccountRefused, Revocation
+from freecell_arena.core.accounts.account_ports import AccessTokenRecord, AccountConflict, Conflict, PasskeyRecord
+from freecell_arena.core.accounts.names import key_hashes
+from freecell_arena.core.accounts.passkeys import PasskeyRefusal, PasskeyRefused
+from freecell_arena.core.accounts.steps import AccountRefusal, AccountRefused, Revocation
+from freecell_arena.core.accounts.tokens import TokenRefusal, TokenRefused
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.names import key_hashes
-from freecell_arena.core.passkeys import PasskeyRefusal, PasskeyRefused
-from freecell_arena.core.reads import ServerStore
-from freecell_arena.core.tokens import TokenRefusal, TokenRefused
+from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.net.accounts import AccountService, AccountView, HelloIdentity
 from freecell_arena.net.accounts import BotView as AccountBot
 from freecell_arena.net.throttled_log import ThrottledLog, one_line

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from freecell_arena.core.account_ports import (
+from freecell_arena.core.accounts.account_ports import (
     AccessTokenRecord,
     AccountConflict,
     AccountStore,
@@ -19,7 +19,22 @@ from freecell_arena.core.account_ports import (
     PasskeyRecord,
     TokenKind,
 )
-from freecell_arena.core.accounts import (
+from freecell_arena.core.accounts.attempts import AttemptLimiter
+from freecell_arena.core.accounts.names import key_hashes
+from freecell_arena.core.accounts.passkeys import (
+    CeremonyStart,
+    PasskeyRefusal,
+    PasskeyRefused,
+    authentication_options,
+    challenge_of,
+    credential_id_of,
+    new_user_handle,
+    registration_options,
+    verify_authentication,
+    verify_registration,
+)
+from freecell_arena.core.accounts.relying_party import RelyingParty
+from freecell_arena.core.accounts.steps import (
     NewBot,
     Revocation,
     bot_token,
@@ -32,25 +47,10 @@ from freecell_arena.core.accounts import (
     save_player,
     sign_out_everywhere,
 )
-from freecell_arena.core.attempts import AttemptLimiter
+from freecell_arena.core.accounts.tokens import IssuedToken, check_token, seen, token_kind
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.identity import hash_token
-from freecell_arena.core.names import key_hashes
-from freecell_arena.core.passkeys import (
-    CeremonyStart,
-    PasskeyRefusal,
-    PasskeyRefused,
-    authentication_options,
-    challenge_of,
-    credential_id_of,
-    new_user_handle,
-    registration_options,
-    verify_authentication,
-    verify_registration,
-)
-from freecell_arena.core.ports import PlayerRecord
-from freecell_arena.core.relying_party import RelyingParty
-from freecell_arena.core.tokens import IssuedToken, check_token, seen, token_kind
+from freecell_arena.core.ports.records import PlayerRecord
 
 ATTEMPTS_PER_MINUTE = 10.0
 ATTEMPTS_BURST = 5

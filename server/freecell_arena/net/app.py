@@ -2,13 +2,14 @@
 browser app at `/`), the arena, the writer, and the daily challenge's background work.
 
 This module is net's composition root: it builds the arena and hands its parts to the rest of net as the
-protocols of `core.seams`; the work is done by `EffectRunner` (net/effects.py: store, then send),
+protocols of `core.ports.seams`; the work is done by `EffectRunner` (net/effects.py: store, then send),
 `ConnectionHolder` (net/connections.py), `HttpFront` (net/http_front.py) and each `Connection`.
 
 The path of one move: a connection's reader decodes the frame, core validates and applies it and returns
 an `Effect`; the effect runner hands its records to the group-commit writer (one transaction for the moves of
 many players every few milliseconds) and, only once they are durable, queues the replies and publishes the
-room events. If the write fails, the effect's rollback restores memory and the player gets `storage_failed`.
+room events (memory adopts the effect's changes first). If the write fails, memory adopts nothing and the player
+gets `storage_failed`.
 """
 
 from __future__ import annotations
@@ -16,22 +17,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from websockets.asyncio.server import Server, ServerConnection, serve
-from websockets.frames import CloseCode
 
-from freecell_arena.core.accounts import Revocation
+from freecell_arena.core.accounts.steps import Revocation
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.clock import Clock, SystemClock
+from freecell_arena.core.competition.quick_race import QuickRaceRules
 from freecell_arena.core.effects import Effect, RaceFinish, Refusal
 from freecell_arena.core.events import InProcessPublisher
-from freecell_arena.core.ports import RecordWriter
-from freecell_arena.core.quick_race import QuickRaceRules
-from freecell_arena.core.reads import ServerStore
-from freecell_arena.core.seams import NextRooms, Sessions, SharedRooms, StoredCopies
+from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.core.ports.records import RecordWriter
+from freecell_arena.core.ports.seams import NextRooms, Sessions, SharedRooms, StoredCopies
 from freecell_arena.net.account_desk import AccountDesk
 from freecell_arena.net.accounts import AccountService
 from freecell_arena.net.background import BackgroundTasks, cancel_quietly
@@ -54,7 +55,7 @@ from freecell_arena.net.rating_sweep import RatingSweeper
 from freecell_arena.net.restore import RESTORES_FOR, adopt_room, restore_for
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.net.web import WebApp
-from freecell_arena.protocol.messages import Message, ReplayRequest, RequestId
+from freecell_arena.protocol.messages import CloseCode, Message, ReplayRequest, RequestId
 from freecell_arena.settings import Settings
 
 if TYPE_CHECKING:
@@ -66,7 +67,6 @@ PREPARED_TYPES = frozenset((*QUERY_TYPES, *LOADS_FOR, *RESTORES_FOR, *NEXT_ROOM_
 """Requests that `answer_or_prepare` answers or loads something for; every other one (a move above all) goes
 straight to core, without a further await on its path."""
 
-HARD_SIZE_FACTOR = 4  # frames up to 4x the soft limit get an error reply; beyond, websockets closes (1009)
 SWEEP_INTERVAL_S = 60.0
 """How often expired passkey challenges (nobody answered) leave the database, and idle attempt counts memory."""
 
@@ -154,6 +154,9 @@ class ArenaServer:
         self, effect: Effect, connection: Connection | None, request_id: RequestId = None, *, may_retry: bool = False
     ) -> bool | None:
         return await self.runner.execute(effect, connection, request_id, may_retry=may_retry)
+
+    async def when_free(self, handle: Callable[[], Effect]) -> Effect:
+        return await self.runner.when_free(handle)
 
     async def run_timer_effect(self, effect: Effect) -> bool:
         """A timer's change (a countdown's end, a race's finish): stored, then sent; a finished race this process
@@ -246,7 +249,7 @@ class ArenaServer:
             settings.host,
             settings.port,
             process_request=self.http.process_request,
-            max_size=settings.max_message_bytes * HARD_SIZE_FACTOR,
+            max_size=settings.limits.max_frame_bytes,  # beyond, websockets closes (1009): FRAME_SIZE_FACTOR
             compression=None if settings.compression == "none" else "deflate",
             ping_interval=settings.ping_interval_s,
             ping_timeout=settings.ping_timeout_s,
@@ -279,7 +282,7 @@ class ArenaServer:
             self.metrics.limit_refusals["connections_per_address"] += 1
             cap = self.settings.max_connections_per_address
             self.limit_log.warning("connections", f"closed a connection from {address}: it holds {cap} already")
-            await websocket.close(CloseCode.POLICY_VIOLATION, f"too many connections from your address (at most {cap})")
+            await websocket.close(CloseCode.policy_violation, f"too many connections from your address (at most {cap})")
             return
         try:
             await Connection(self, websocket, address).run()
@@ -305,6 +308,8 @@ class ArenaServer:
         self.shutting_down = True
         if self._server is not None:
             self._server.close(close_connections=False)
+        await self.pars.close()  # first: a review waiting for a solve is answered (par unknown), not waited for
+        await self.queries.close()  # so is a hint (refused), and the house bots stop
         await cancel_quietly(self._ticker)
         await cancel_quietly(self._sweeper)
         await cancel_quietly(self._loop_lag)
@@ -318,11 +323,9 @@ class ArenaServer:
                 await self._background.settle()
                 await self.writer.flush()
                 await self.race_end.close()
-                await self.holder.close_all(CloseCode.GOING_AWAY, "server shutting down")
+                await self.holder.close_all(CloseCode.going_away, "server shutting down")
                 if self._server is not None:
                     self._server.close(close_connections=True)
                     await self._server.wait_closed()
-        await self.pars.close()  # the solver worker goes, whatever the timeout cut short
-        await self.queries.close()  # the hint worker and the house bots too
         await self.writer.close()
         await self.store.close()

@@ -35,8 +35,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from freecell_arena.core.events import InProcessPublisher, Subscriber, player_topic, room_topic
-from freecell_arena.core.ports import Record, RoomVersion
-from freecell_arena.core.seams import SharedRooms
+from freecell_arena.core.ports.records import Record, RoomVersion
+from freecell_arena.core.ports.seams import SharedRooms
 from freecell_arena.net.background import BackgroundTasks, stop_tasks
 from freecell_arena.net.restore import load_room
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
@@ -46,7 +46,7 @@ from freecell_arena.protocol.vocabulary import RUNNING
 
 if TYPE_CHECKING:
     from freecell_arena.core.effects import Effect
-    from freecell_arena.core.reads import ServerStore
+    from freecell_arena.core.ports.reads import ServerStore
 
 log = logging.getLogger(__name__)
 
@@ -307,9 +307,12 @@ class ClusterBridge:
             await self._quietly(self.resync(code))
 
     async def refresh_player(self, player_id: str) -> None:
-        """A player resumed here: their rooms are re-read (another process may have played their moves)."""
-        for stored in await self.host.store.live_rooms_of(player_id):
-            await self._quietly(self.resync(stored.room.code, announce=False))
+        """A player resumed here: their rooms are re-read (another process may have played their moves, or moved
+        them to another room), and the room they sit in here too (they may have left it there)."""
+        codes = [stored.room.code for stored in await self.host.store.live_rooms_of(player_id)]
+        seated = self.host.rooms.seated_in(player_id)
+        for code in [*codes, *([seated] if seated is not None and seated not in codes else [])]:
+            await self._quietly(self.resync(code, announce=False))
         store = self.host.store
         for stored_game in await store.unfinished_games(player_id):
             room_id = stored_game.game.room_id
@@ -352,23 +355,21 @@ class ClusterBridge:
 
     async def _settle_from_store(self, code: str) -> bool:
         """Bring the copies of the room's games up to date before it is settled: False when there is nothing to
-        settle now (the race ended here meanwhile, the copy was behind and has been re-read, or a change of ours
-        is still being written)."""
+        settle now (the race ended here meanwhile, or the copy was behind and has been re-read). A change of ours
+        still being written is not in the copy yet (memory adopts it once stored): `SharedRooms.settle` hands such
+        a room back for a later tick."""
         rooms = self.host.rooms
         copy = rooms.copy_of(code)
-        if copy is None or copy.status != RUNNING:  # it ended here meanwhile (our finish may still be being written)
+        if copy is None or copy.status != RUNNING:  # it ended here meanwhile
             return False
         if rooms.plays_every_game_here(code):  # every game is played here: no copy to refresh (a finish is still
             return True  # a compare-and-set on the room's version)
         stored = await self.host.store.room(copy.room_id)
         if stored is None:
             return False
-        if stored.seq < copy.seq:  # a change of ours to the room is still being written: a later tick looks again
-            rooms.settle_later(code)
-            return False
         if (stored.seq, stored.tag, stored.status) != (copy.seq, copy.tag, copy.status):
             log.debug("settle %s: the store has version %s, this copy %s", code, stored.seq, copy.seq)
-            await self.resync(code)  # behind: re-read (never over changes of ours being written)
+            await self.resync(code)  # behind (or a change of ours adopted since this read: the re-read is older)
             return False
         games, players = await load_room(self.host.store, stored)
         rooms.refresh_games(code, games, players)
@@ -396,7 +397,7 @@ class ClusterBridge:
                 room = self.host.rooms.copy_of(live[room_id].code)  # as it is now, after the query's wait
                 if room is None:
                     continue
-                if seq > room.seq or (seq == room.seq and tag != room.tag):  # behind (ahead: ours being written)
+                if seq > room.seq or (seq == room.seq and tag != room.tag):  # behind (memory is never ahead)
                     await self._quietly(self.resync(room.code))
 
     async def _quietly(self, work: Awaitable[None]) -> None:

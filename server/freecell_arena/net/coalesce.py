@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from freecell_arena.core.events import Subscriber
-from freecell_arena.core.ports import RoomVersion
+from freecell_arena.core.ports.records import RoomVersion
 from freecell_arena.protocol.messages import ProgressMessage
 from freecell_arena.protocol.trusted import Reply
 

@@ -1,8 +1,8 @@
 """One client connection: a reader loop (decode -> core -> commit -> send) and a sender task.
 
 Requests of one connection are handled one at a time: the next frame is read only after the previous
-request's records are durable and its replies sent or queued. That keeps a rollback simple (nothing of this
-player ran ahead of the failed write) while the moves of many connections still share one commit.
+request's records are durable and its replies sent or queued. So nothing of this player runs ahead of a write
+that could fail, while the moves of many connections still share one commit.
 
 Frames for a connection go out in the order they were produced, through its `Outbox` (net/outbox.py): published
 messages are queued for a sender task, so a publisher never waits for a slow client, and the reader writes the
@@ -21,14 +21,13 @@ from typing import Protocol
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
-from websockets.frames import CloseCode
 
-from freecell_arena.core.accounts import Revocation
+from freecell_arena.core.accounts.steps import Revocation
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Subscriber, player_topic, room_topic
 from freecell_arena.core.identity import hash_token
-from freecell_arena.core.reads import ServerStore
-from freecell_arena.core.seams import Sessions, StoredCopies
+from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.core.ports.seams import Busy, Sessions, StoredCopies
 from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
 from freecell_arena.net.direct_write import write_now
 from freecell_arena.net.metrics import ServerMetrics
@@ -38,6 +37,7 @@ from freecell_arena.net.restore import restore_player
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.codec import decode, request_id_of
 from freecell_arena.protocol.messages import (
+    CloseCode,
     ErrorCode,
     ErrorMessage,
     HelloRequest,
@@ -57,9 +57,9 @@ refusals = ThrottledLog(log)
 unreachable = ThrottledLog(log)
 """Returning players whose hello could not read the store (the database is down), one line per kind and interval."""
 
-CLOSE_REPLACED = 4000
+CLOSE_REPLACED = CloseCode.replaced
 """A private close code (4000-4999): the same identity connected again (the SDK knows it)."""
-CLOSE_REVOKED = 4001
+CLOSE_REVOKED = CloseCode.revoked
 """The token this connection said hello with was revoked (signed out, or revoked on the account page)."""
 
 
@@ -115,6 +115,10 @@ class Host(Protocol):
 
     def close_revoked(self, revocation: Revocation) -> None:
         """Close the connections of the revoked tokens, on every process."""
+        ...
+
+    async def when_free(self, handle: Callable[[], Effect]) -> Effect:
+        """`handle()`'s effect, handled again while a room it changes has a change in flight (core says `Busy`)."""
         ...
 
     async def execute(
@@ -199,7 +203,7 @@ class Connection:
         """A connection must say who it is soon: an anonymous socket holds a seat and costs memory for nothing."""
         if self.player_id is None and self._idle_close is None:
             reason = f"no hello within {self.server.settings.hello_timeout_s:g} s"
-            self._idle_close = asyncio.create_task(self.close(CloseCode.POLICY_VIOLATION, reason))
+            self._idle_close = asyncio.create_task(self.close(CloseCode.policy_violation, reason))
 
     def _check_idle(self) -> None:
         """The idle timeout, without a timer per frame: the timer looks at when the reader began waiting."""
@@ -208,7 +212,7 @@ class Connection:
         since = self._waiting_since
         if since is not None and loop.time() - since >= timeout:
             reason = f"idle timeout: no message for {timeout:g} s"
-            self._idle_close = asyncio.create_task(self.close(CloseCode.POLICY_VIOLATION, reason))
+            self._idle_close = asyncio.create_task(self.close(CloseCode.policy_violation, reason))
             return  # recv() then raises ConnectionClosed and the connection ends
         self._idle_timer = loop.call_at((loop.time() if since is None else since) + timeout, self._check_idle)
 
@@ -267,13 +271,17 @@ class Connection:
         if type(request) in self.server.prepared_types and await self.server.answer_or_prepare(self, request):
             return  # a query, answered
         is_move = type(request) is MoveRequest
-        variant = self.server.sessions.variant_of(self.player_id) if is_move else ""
+        sessions, player_id = self.server.sessions, self.player_id
+        variant = sessions.variant_of(player_id) if is_move else ""
         stored: bool | None = None
         for may_retry in (True, False):  # once more if another process changed the room first (a cluster)
             if not may_retry and type(request) in self.server.prepared_types:
                 await self.server.answer_or_prepare(self, request)  # what it loaded may have moved on meanwhile
             try:
-                effect = self.server.sessions.handle(self.player_id, request)
+                try:
+                    effect = sessions.handle(player_id, request)
+                except Busy:  # a room it changes has a change in flight: handled again once that one is done
+                    effect = await self.server.when_free(functools.partial(sessions.handle, player_id, request))
             except Refusal as refusal:
                 if is_move:
                     self.server.metrics.moves_refused[(variant, refusal.code.value)] += 1
@@ -314,8 +322,7 @@ class Connection:
             self.send(self._error(request.id, refusal))
             return
         player_id, effect = self.server.sessions.register(request)
-        welcome = effect.replies[0]
-        assert isinstance(welcome, WelcomeMessage)
+        welcome = self._announce(effect)
         self._become(player_id, hash_token(welcome.token))
         if not await self.server.execute(effect, self, request.id):
             self._forget_identity()
@@ -358,9 +365,20 @@ class Connection:
             return
         await self.server.take_over(player_id, self)
         self._become(player_id, token_hash)
-        if await self.server.execute(sessions.resume(player_id, request), self, request.id):
+        effect = sessions.resume(player_id, request)
+        self._announce(effect)
+        if await self.server.execute(effect, self, request.id):
             await self.server.resumed(self)
         self._sync_room_subscription()
+
+    def _announce(self, effect: Effect) -> WelcomeMessage:
+        """The welcome core made, with what this process's settings say a client lives within (core knows no
+        sockets): the limits of a connection and the sizes of a quick race."""
+        welcome = effect.replies[0]
+        assert isinstance(welcome, WelcomeMessage)
+        welcome.limits = self.server.settings.limits
+        welcome.quick_race = self.server.settings.quick_race
+        return welcome
 
     def _become(self, player_id: str, token_hash: str) -> None:
         self.player_id = player_id

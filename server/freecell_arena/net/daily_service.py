@@ -1,7 +1,8 @@
 """The daily challenge's background work: deals prepared ahead in a worker process, days closed on time.
 
 - Every `daily_prepare_interval_s` (and at start) today's and tomorrow's deals of every daily variant are
-  made sure of: a missing one is computed by `freecell_arena.core.daily.prepare_daily` in a separate process (the
+  made sure of: a missing one is computed by `freecell_arena.core.records.daily.prepare_daily` in a separate process
+  (the
   solver is pure Python: on the event loop it would stall every connection for seconds) and stored
   insert-if-absent, so processes that race agree on the first one stored. The first player of a day
   therefore never waits on the solver; if a deal is somehow missing, `play_daily` says so at once.
@@ -18,11 +19,11 @@ import logging
 from collections.abc import Iterable
 from datetime import date, timedelta
 
-from freecell_arena.core import daily
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.ports import DailyRecord
-from freecell_arena.core.reads import ServerStore
-from freecell_arena.core.seams import DailyDesk
+from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.core.ports.records import DailyRecord
+from freecell_arena.core.ports.seams import DailyDesk
+from freecell_arena.core.records import daily
 from freecell_arena.net.background import cancel_quietly
 from freecell_arena.net.solver_pool import SolverPool
 from freecell_arena.protocol.messages import Message, PlayDailyRequest

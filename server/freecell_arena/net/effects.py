@@ -1,21 +1,26 @@
 """What runs core's effects: store the records, then send the replies and publish the room events.
 
 The path of one move ends here: `execute` hands the effect's records to the group-commit writer (one transaction
-for the moves of many players every few milliseconds) and, only once they are durable, queues the replies and
-publishes the events. If the write fails, the effect's rollback restores memory and the player gets
-`storage_failed`; in a cluster, a write refused because another process changed the room first has the room
-re-read instead.
+for the moves of many players every few milliseconds) and, only once they are durable, has memory adopt the
+effect's changes, queues the replies and publishes the events. If the write fails, memory adopts nothing (a
+player's own move is taken back by the engine) and the player gets `storage_failed`; in a cluster, a write
+refused because another process changed the room first has the room re-read instead.
+
+A request that would change a room with a change in flight is refused by core with `Busy`; `when_free` waits
+until a change is stored or refused and has core handle it again, so a room's changes are made one at a time.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from freecell_arena.core.effects import Effect
+from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Publisher
-from freecell_arena.core.ports import Record, RecordWriter, changes_room
+from freecell_arena.core.ports.records import Record, RecordWriter, changes_room
+from freecell_arena.core.ports.seams import Busy
 from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, RequestId
@@ -23,6 +28,9 @@ from freecell_arena.protocol.trusted import Reply
 from freecell_arena.store.errors import RecordRefusedError
 
 log = logging.getLogger(__name__)
+
+BUSY_TIMEOUT_S = 10.0
+"""How long a request waits for the rooms it changes to be free (their changes in flight stored or refused)."""
 
 
 class Replier(Protocol):
@@ -49,6 +57,35 @@ class EffectRunner:
         self.rereader: Rereader | None = None
         """Set in a cluster (`ClusterBridge`)."""
         self.write_failures = ThrottledLog(log)
+        self._settled = asyncio.Event()
+        """Set (and replaced) whenever an effect with changes of rooms is stored or refused: `when_free` waits on it."""
+
+    async def when_free(self, handle: Callable[[], Effect]) -> Effect:
+        """`handle()`'s effect; while core says a room it changes has a change in flight (`Busy`), wait for a change
+        to be stored or refused and handle it again. Refused (`storage_failed`) if the rooms stay busy for
+        `BUSY_TIMEOUT_S` (the store is that slow: nothing changed)."""
+        deadline = asyncio.get_running_loop().time() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                return handle()
+            except Busy:
+                settled = self._settled
+                remaining = deadline - asyncio.get_running_loop().time()
+                try:
+                    async with asyncio.timeout(max(0.0, remaining)):
+                        await settled.wait()
+                except TimeoutError:
+                    message = "the room is busy and the server could not store its changes in time: nothing changed"
+                    raise Refusal(ErrorCode.storage_failed, message) from None
+
+    def _settle(self, effect: Effect, *, stored: bool) -> None:
+        if stored:
+            effect.stored()
+        else:
+            effect.refused()
+        if effect.changes is not None:
+            self._settled.set()
+            self._settled = asyncio.Event()
 
     async def persist(self, records: Sequence[Record]) -> None:
         """Durable before return: one atomic submission to the group-commit writer (in order, never split)."""
@@ -63,8 +100,12 @@ class EffectRunner:
         room first: this process's copy has been re-read, and the request should be handled again."""
         try:
             await self.persist(effect.records)
-        except Exception as error:
+        except BaseException as error:
+            self._settle(effect, stored=False)
+            if not isinstance(error, Exception):
+                raise  # cancelled: nothing more to say to anyone
             return await self._refused(effect, error, connection, request_id, may_retry=may_retry)
+        self._settle(effect, stored=True)
         self.metrics.count_records(effect.records)
         direct = connection.begin_replies(effect.replies) if connection is not None else []
         for publication in effect.publications:
@@ -77,8 +118,6 @@ class EffectRunner:
     async def _refused(
         self, effect: Effect, error: Exception, connection: Replier | None, request_id: RequestId, *, may_retry: bool
     ) -> bool | None:
-        if effect.rollback is not None:
-            effect.rollback()
         if self.rereader is not None and isinstance(error, RecordRefusedError):
             await self.rereader.after_refusal(effect.records)  # another process changed it first: read it back
             if any(map(changes_room, effect.records)):

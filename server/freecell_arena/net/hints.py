@@ -1,4 +1,4 @@
-"""Hints and auto-finish off the event loop: the rules are core's (`core.hints`); the search runs in a solver
+"""Hints and auto-finish off the event loop: the rules are core's (`core.live.hints`); the search runs in a solver
 worker of its own (one process, started on first use), so a hint never waits behind a race's par and never holds
 a move.
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.hints import HINT_BUDGET_S, hint_job, work_out
-from freecell_arena.core.reads import ServerStore
-from freecell_arena.net.solver_pool import SolverPool
+from freecell_arena.core.live.hints import HINT_BUDGET_S, hint_job, work_out
+from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.net.solver_pool import SolverPool, SolverWorkerLost
 from freecell_arena.protocol.messages import ErrorCode, HintMessage, HintRequest
 
 MAX_WAITING = 8
@@ -41,6 +41,8 @@ class HintService:
                 answer = await self._pool.run(work_out, (job,), {}, self.budget_s + WORKER_MARGIN_S)
         except TimeoutError:
             raise Refusal(ErrorCode.internal_error, "the hint took too long: ask again") from None
+        except SolverWorkerLost:  # the worker died or the server is stopping
+            raise Refusal(ErrorCode.internal_error, "the hint could not be worked out: ask again") from None
         finally:
             self._asking.discard(requester)
         return HintMessage(id=request.id, game_id=job.game_id, move=answer.move, finish=list(answer.finish))

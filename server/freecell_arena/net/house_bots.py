@@ -9,7 +9,7 @@ resigns after `MAX_MOVES`.
 
 Each bot's identity is kept (its token, in memory) and reused for the next race once it is free, so a server
 makes a few house-bot players rather than one per race. Where a bot may join is core's rule
-(`core.play_now.house_bot_room`).
+(`core.competition.play_now.house_bot_room`).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import logging
 from collections.abc import Callable
 
 from freecell_arena.core.clock import Clock
+from freecell_arena.core.competition.play_now import house_bot_room, quick_race_view
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.play_now import house_bot_room, quick_race_view
-from freecell_arena.core.reads import ServerStore
+from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.engine import VARIANTS
 from freecell_arena.net.background import BackgroundTasks
 from freecell_arena.net.throttled_log import ThrottledLog, one_line

@@ -1,7 +1,8 @@
 """The read-only requests of issue 23: the "Rating" boards, a player's page, daily streaks, a race's review.
 
 Answered like the other queries (`net.queries`), over the websocket and HTTP GET alike; what the numbers mean
-lives in core (`core.race_ratings`, `core.profiles`, `core.streaks`, `core.review`); this module reads the store
+lives in core (`core.competition.race_ratings`, `core.records.profiles`, `core.records.streaks`,
+`core.records.review`); this module reads the store
 and asks the par service. A review is refused with `race_not_over` until the race is finished: par is a whole
 solution of the deal, and the deal itself stays secret (Cell Eleven) until then.
 """
@@ -13,19 +14,19 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
 
-from freecell_arena.core import daily
 from freecell_arena.core.clock import Clock
+from freecell_arena.core.competition.race_ratings import rating_view
+from freecell_arena.core.competition.ratings import Ladder, Rating
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.leaderboard import daily_board
-from freecell_arena.core.ports import PlayerRecord, StoredRoom
-from freecell_arena.core.profiles import DailyDays, MonthFacts, no_games, player_variant, streak_message
-from freecell_arena.core.race_ratings import rating_view
-from freecell_arena.core.ranking import rank
-from freecell_arena.core.ratings import Ladder, Rating
-from freecell_arena.core.reads import ServerStore
-from freecell_arena.core.review import Par, ParStatus, par_replay, reviewed
-from freecell_arena.core.share import Result, daily_text, race_text
-from freecell_arena.core.streaks import streak
+from freecell_arena.core.live.ranking import rank
+from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.core.ports.records import PlayerRecord, StoredRoom
+from freecell_arena.core.records import daily
+from freecell_arena.core.records.leaderboard import daily_board
+from freecell_arena.core.records.profiles import DailyDays, MonthFacts, no_games, player_variant, streak_message
+from freecell_arena.core.records.review import Par, ParStatus, par_replay, reviewed
+from freecell_arena.core.records.share import Result, daily_text, race_text
+from freecell_arena.core.records.streaks import streak
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import VARIANTS
 from freecell_arena.net.par_service import ParService
@@ -54,6 +55,11 @@ AROUND_SPAN = 3
 DAILY_REVIEW_ROWS = 50
 """The top of a closed day's board shown beside its par."""
 
+
+REVIEW_PAR_WAIT_S = 5.0
+"""How long a race's review waits for its par to be solved (about 10 s of solving on a quiet machine): longer and
+an HTTP review would outlive the connection's handshake timeout (websockets' `open_timeout`, 10 s) and get no
+answer at all. It says `unknown` instead; the solve goes on, and the review asked again has it."""
 
 class PlayerQueries:
     def __init__(self, store: ServerStore, clock: Clock, pars: ParService, origin: Callable[[], str]) -> None:
@@ -121,9 +127,9 @@ class PlayerQueries:
             raise Refusal(ErrorCode.race_not_over, "the review opens once the race is over (par is a solution)")
         room = stored.room
         ranked = await self._standings(stored)
-        par = await self.pars.par_of(room.variant, room.seed)
+        par = await self.pars.par_of(room.variant, room.seed, wait_s=REVIEW_PAR_WAIT_S)
         rows = reviewed([(row.player_id, row.name, row.outcome, row.moves, row.time_ms) for row in ranked], par)
-        start_view, steps = par_replay(par) if par.status is ParStatus.SOLVED else ({}, [])
+        start_view, steps = par_replay(par)  # no solver line yet: the opening board alone, no steps
         return ReviewMessage(
             id=request.id, code=room.code, day=None, variant=room.variant, seed=room.seed, par_status=par.status.value,
             par=par.moves, line=list(par.line) if par.status is ParStatus.SOLVED else [], start_view=start_view,

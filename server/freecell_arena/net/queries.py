@@ -11,12 +11,12 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from freecell_arena.core import daily
 from freecell_arena.core.clock import Clock
+from freecell_arena.core.competition.race_ratings import place_in_race
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.leaderboard import CursorError, daily_board, deal_board, decode_cursor, encode_cursor
-from freecell_arena.core.race_ratings import place_in_race
-from freecell_arena.core.reads import BoardPage, HistoryRow, RaceFacts, ServerStore
+from freecell_arena.core.ports.reads import BoardPage, HistoryRow, RaceFacts, ServerStore
+from freecell_arena.core.records import daily
+from freecell_arena.core.records.leaderboard import CursorError, daily_board, deal_board, decode_cursor, encode_cursor
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import variant_by_id
 from freecell_arena.net.daily_service import DailyService
@@ -118,7 +118,15 @@ class Queries:
                 raise Refusal(ErrorCode.bad_seed, f"{variant.name} seeds run from {low} to {high}")
             day, seed = None, request.seed
             board = deal_board(variant.id, request.seed, request.bots)
-        page = await self._board_page(board, request)
+        dealt = seed if request.board == "deal" else None
+        try:
+            page = await self._board_page(board, request)
+        except Refusal as refusal:
+            if dealt is not None and refusal.code == ErrorCode.not_on_board:
+                await self._refuse_undealt(variant.id, variant.name, dealt)
+            raise
+        if dealt is not None and page.total == 0:
+            await self._refuse_undealt(variant.id, variant.name, dealt)
         claimed = await self.store.accounts.claimed_names_of({row.entry.player_id for row in page.rows})
         return LeaderboardMessage(
             id=request.id,
@@ -144,6 +152,16 @@ class Queries:
             ],
             next_cursor=_board_cursor(page),
         )
+
+    async def _refuse_undealt(self, variant_id: str, variant_name: str, seed: int) -> None:
+        """An empty deal board of a seed no ranked game was ever dealt from is no board at all: say so (a seed
+        rounded on its way, as a JSON number through JavaScript, would otherwise look like a deal nobody won)."""
+        boards = [deal_board(variant_id, seed, bots) for bots in (False, True)]
+        if not await self.store.leaderboards.dealt(boards):
+            raise Refusal(
+                ErrorCode.unknown_seed,
+                f"no ranked {variant_name} game was ever dealt from seed {seed}: check the number",
+            )
 
     async def _board_page(self, board: str, request: LeaderboardRequest) -> BoardPage:
         reads = self.store.leaderboards

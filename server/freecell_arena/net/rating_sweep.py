@@ -1,4 +1,4 @@
-"""Rating the races left unrated (`core.rating_recovery`), in the background: at start, then every interval.
+"""Rating the races left unrated (`core.competition.rating_recovery`), in the background: at start, then every interval.
 
 One task a process; a sweep is a few reads and, per race found, the ledger's short transaction, never on a
 move's path. What it rated is told to its room (`race_ratings`, as the live rater does: a member still there
@@ -13,8 +13,8 @@ import asyncio
 import logging
 
 from freecell_arena.core.clock import Clock
+from freecell_arena.core.competition.rating_recovery import RatingRecovery, RecoveryStore, SweepReport
 from freecell_arena.core.events import Publisher, room_topic
-from freecell_arena.core.rating_recovery import RatingRecovery, RecoveryStore, SweepReport
 from freecell_arena.net.background import cancel_quietly
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 

@@ -9,18 +9,92 @@ reply. Every error is an `ErrorMessage` with a stable snake_case `code` (listed 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from datetime import date, datetime
-from enum import StrEnum
-from typing import Annotated, Any, Literal
+from enum import IntEnum, StrEnum
+from typing import Annotated, Any, Literal, NotRequired
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    TypeAdapter,
+    ValidationInfo,
+    WithJsonSchema,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+from typing_extensions import TypedDict  # pydantic reads TypedDicts from typing only on Python >= 3.12
 
+from freecell_arena.engine import VARIANTS
 from freecell_arena.protocol.vocabulary import MemberRole, Outcome, PlayerStatus, RoomStatus
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
+"""4: seeds travel as decimal strings, requests are strict (exact JSON types), `welcome` announces the limits.
+3: room events (`member_joined`, ...) instead of the whole room to everyone. 2: `move_accepted` carries `changes`."""
 
-RequestId = Annotated[str | int | None, Field(description="Chosen by the client; echoed in the reply.")]
+MAX_SAFE_INTEGER = 2**53 - 1
+"""I-JSON (RFC 7493): no integer on the wire outside +-(2^53 - 1), the integers every JSON parser holds exactly
+(a JavaScript number's). Seeds, which run to 2^63 - 1, travel as decimal strings instead (`Seed`)."""
+
+SafeInt = Annotated[int, Field(ge=-MAX_SAFE_INTEGER, le=MAX_SAFE_INTEGER)]
+
+RequestId = Annotated[
+    str | SafeInt | None,
+    Field(description="Chosen by the client (a string, or an integer within +-(2^53 - 1)); echoed in the reply."),
+]
+
+VariantId = Annotated[
+    str,
+    Field(
+        json_schema_extra={"enum": list(VARIANTS)},
+        description="A variant's id (docs/rules.md); a request naming another is refused `unknown_variant`.",
+    ),
+]
+
+SEED_TEXT = re.compile(r"(0|[1-9][0-9]{0,18})")
+"""A seed's decimal text: digits, no sign, no leading zero, at most 19 digits (seeds run to 2^63 - 1)."""
+SEED_SCHEMA_TEXT = {"type": "string", "pattern": f"^{SEED_TEXT.pattern}$"}
+SEED_DESCRIPTION = (
+    "A deal's seed as a decimal string (`\"7654041082873553397\"`): seeds run to 2^63 - 1, beyond what a JSON "
+    "number holds exactly in JavaScript. The deal number, in `freecell`."
+)
+
+
+def _seed_from_wire(value: object, info: ValidationInfo) -> object:
+    """A seed from a frame: its decimal text, or (what protocol 3 clients sent) a JSON integer within I-JSON's range.
+    (The server's own values, validated in Python, are ints of any size a seed may have.)"""
+    if isinstance(value, str):
+        if SEED_TEXT.fullmatch(value) is None:
+            raise PydanticCustomError("seed_text", "a seed is a decimal string of digits, like \"42\"")
+        return int(value)
+    if info.mode == "json" and type(value) is int and value > MAX_SAFE_INTEGER:
+        raise PydanticCustomError(
+            "seed_unsafe", "a seed above 2^53 - 1 travels as a decimal string (a JSON number that large loses digits)"
+        )
+    return value
+
+
+Seed = Annotated[
+    int,
+    BeforeValidator(_seed_from_wire),
+    Field(ge=0),
+    PlainSerializer(str, return_type=str, when_used="json"),
+    WithJsonSchema(
+        {
+            "description": SEED_DESCRIPTION + " A JSON integer up to 2^53 - 1 is accepted too.",
+            "oneOf": [SEED_SCHEMA_TEXT, {"type": "integer", "minimum": 0, "maximum": MAX_SAFE_INTEGER}],
+        },
+        mode="validation",
+    ),
+    WithJsonSchema({"description": SEED_DESCRIPTION, **SEED_SCHEMA_TEXT}, mode="serialization"),
+]
+"""A seed: an `int` in Python, a decimal string on the wire (every server frame; a request may also send a JSON
+integer within +-(2^53 - 1), as protocol 3 clients did)."""
 
 
 class ErrorCode(StrEnum):
@@ -59,6 +133,7 @@ class ErrorCode(StrEnum):
     unknown_player = "unknown_player"
     not_on_board = "not_on_board"
     unknown_daily = "unknown_daily"
+    unknown_seed = "unknown_seed"
     daily_not_ready = "daily_not_ready"
     game_in_progress = "game_in_progress"
     not_found = "not_found"
@@ -75,35 +150,111 @@ class ErrorCode(StrEnum):
 
 
 class Message(BaseModel):
-    """Base of every message: unknown fields are refused so typos surface as errors."""
+    """Base of every message: unknown fields are refused so typos surface as errors. A server message always
+    carries every field, defaults included: its schema says so (`specs.WireSchema`)."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+STRICT = ConfigDict(extra="forbid", strict=True)
+"""What a client sends is strict: each field exactly its JSON type (`true` is no number, `1.0` no index, `"2"` no
+count, `"yes"` no boolean), so every client means the same thing by the same frame. (HTTP's query strings are
+text: `net/http_api.py` reads them laxly, on purpose.)"""
+
+
+class Request(Message):
+    """A client's request (strict: `STRICT`)."""
+
+    model_config = STRICT
+
+
+# ---------------------------------------------------------------- the board (what `player_view` builds)
+
+Card = Annotated[
+    str,
+    Field(
+        pattern="^[A2-9TJQK][CDHS]$",
+        description="A card: rank (`A`, `2`-`9`, `T`, `J`, `Q`, `K`) then suit (`C`, `D`, `H`, `S`); `TD` is the ten "
+        "of diamonds.",
+    ),
+]
+Slot = Annotated[Card | None, Field(description="A card, or null: face down (Cell Eleven) or an empty cell.")]
+Column = Annotated[list[Slot], Field(description="A column, deepest card first; face-down cards are null.")]
+
+
+class FoundationView(TypedDict):
+    """One foundation, in the variant's slot order (suit by suit: C, D, H, S, copies side by side)."""
+
+    suit: Literal["C", "D", "H", "S"]
+    cards: Annotated[int, Field(ge=0, description="Cards on it (Three Deck: up to 39, three laps of A-K).")]
+    top: Annotated[Card | None, Field(description="Its top card; null while empty.")]
+
+
+class PlayerView(TypedDict):
+    """A player's whole board: what `race_started`, `daily_started` and `game_state` carry as `game.view`."""
+
+    variant: VariantId
+    tableau: Annotated[list[Column], Field(description="The columns, left to right.")]
+    cells: Annotated[list[Slot], Field(description="The free cells, left to right; null = empty.")]
+    foundations: list[FoundationView]
+    cards_on_foundations: Annotated[int, Field(ge=0)]
+
+
+ColumnIndex = Annotated[str, Field(pattern="^(0|[1-9][0-9]?)$", description="A column's 0-based index, as text.")]
+
+
+class ViewChanges(TypedDict):
+    """What one action changed in the player view, as it is now: put each part into the view you hold, in order
+    (`freecell_arena.engine.view.apply_view_changes`). `cells` and `foundations` are there only when changed."""
+
+    tableau: Annotated[
+        dict[ColumnIndex, Column], Field(description="Each changed column (by its index as text), whole.")
+    ]
+    cells: NotRequired[list[Slot]]
+    foundations: NotRequired[list[FoundationView]]
+    cards_on_foundations: Annotated[int, Field(ge=0)]
+
+
+StructuredMove = TypedDict(
+    "StructuredMove",
+    {
+        "from": Literal["tableau", "cell"],
+        "from_index": Annotated[int, Field(ge=0)],
+        "to": Literal["tableau", "cell", "foundation"],
+        "to_index": Annotated[int, Field(ge=0)],
+        "count": Annotated[int, Field(ge=1)],
+    },
+)
+StructuredMove.__doc__ = "A move as applied: every index filled in (the cell or foundation actually chosen)."
 
 
 # ---------------------------------------------------------------- shared shapes
 
 
 class MoveJson(Message):
-    """The structured form of a move. Indices are 0-based; `to_index` null = the first cell/foundation that fits."""
+    """The structured form of a move. Indices are 0-based; `to_index` null = the first cell/foundation that fits
+    (required for a column). A malformed one is refused as `bad_notation`, like unreadable text."""
 
     from_: Literal["tableau", "cell"] = Field(alias="from")
-    from_index: int = Field(ge=0)
+    from_index: int = Field(ge=0, le=MAX_SAFE_INTEGER)
     to: Literal["tableau", "cell", "foundation"]
-    to_index: int | None = Field(default=None, ge=0)
-    count: int = Field(default=1, ge=1)
+    to_index: int | None = Field(default=None, ge=0, le=MAX_SAFE_INTEGER)
+    count: int = Field(default=1, ge=1, le=MAX_SAFE_INTEGER)
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(**STRICT, populate_by_name=True)
 
 
 class PlayedMove(Message):
     """A move as the server applied it: its notation in the variant and its structured form."""
 
     notation: str
-    move: dict[str, Any] = Field(description="The structured form (see MoveJson).")
+    move: StructuredMove
 
 
 class RoomOptions(Message):
     """What the host chose for the room. `undo_allowed` null = the variant's default."""
+
+    model_config = STRICT
 
     autoplay: bool = Field(default=True, description="Safe cards go to the foundations on their own.")
     undo_allowed: bool | None = None
@@ -163,8 +314,8 @@ class RoomView(Message):
     """A room as everyone in it sees it. `seed` stays null for Cell Eleven until the race is over."""
 
     code: str
-    variant: str
-    seed: int | None
+    variant: VariantId
+    seed: Seed | None
     host_id: str
     options: RoomOptions
     status: RoomStatus
@@ -185,8 +336,8 @@ class GameView(Message):
 
     game_id: str
     room_code: str | None
-    variant: str
-    seed: int | None
+    variant: VariantId
+    seed: Seed | None
     autoplay: bool
     undo_allowed: bool
     started_at: datetime
@@ -196,7 +347,7 @@ class GameView(Message):
     cards_on_foundations: int
     time_ms: int
     actions: list[str] = Field(description="Every accepted action of this game, in notation or `undo`.")
-    view: dict[str, Any]
+    view: PlayerView
     daily: date | None = Field(default=None, description="The day, when this is a daily challenge game.")
 
 
@@ -242,7 +393,7 @@ PlayerName = Annotated[
 ]  # fmt: skip
 
 
-class HelloRequest(Message):
+class HelloRequest(Request):
     """First message of every connection. With `token`, resume that identity (and its running game)."""
 
     type: Literal["hello"] = "hello"
@@ -252,18 +403,18 @@ class HelloRequest(Message):
     bot: bool = False
 
 
-class CreateRoomRequest(Message):
+class CreateRoomRequest(Request):
     """Create a room and become its host. No `seed`/`deal`: a fresh random seed. `deal` is a deal number."""
 
     type: Literal["create_room"] = "create_room"
     id: RequestId = None
-    variant: str
-    seed: int | None = Field(default=None, ge=0)
-    deal: int | None = Field(default=None, ge=1)
+    variant: VariantId
+    seed: Seed | None = None
+    deal: Annotated[Seed, Field(ge=1)] | None = None
     options: RoomOptions = Field(default_factory=RoomOptions)
 
 
-class JoinRoomRequest(Message):
+class JoinRoomRequest(Request):
     """Join a room by its code, as a player (lobby only) or as a spectator (any time)."""
 
     type: Literal["join_room"] = "join_room"
@@ -272,21 +423,21 @@ class JoinRoomRequest(Message):
     spectator: bool = False
 
 
-class LeaveRoomRequest(Message):
+class LeaveRoomRequest(Request):
     """Leave the room; leaving during a race resigns the game."""
 
     type: Literal["leave_room"] = "leave_room"
     id: RequestId = None
 
 
-class StartRaceRequest(Message):
+class StartRaceRequest(Request):
     """Host only: start the countdown; every player gets the same deal at the same instant."""
 
     type: Literal["start_race"] = "start_race"
     id: RequestId = None
 
 
-class MoveRequest(Message):
+class MoveRequest(Request):
     """A move in the variant's text notation (`"3a"`, `"t3-c1"`) or the structured form."""
 
     type: Literal["move"] = "move"
@@ -295,7 +446,7 @@ class MoveRequest(Message):
     move: str | MoveJson
 
 
-class UndoRequest(Message):
+class UndoRequest(Request):
     """Take back your last move and the autoplay after it (costs a move; room option)."""
 
     type: Literal["undo"] = "undo"
@@ -303,7 +454,7 @@ class UndoRequest(Message):
     game_id: str | None = None
 
 
-class ResignRequest(Message):
+class ResignRequest(Request):
     """Give up your game; it ranks by cards on foundations."""
 
     type: Literal["resign"] = "resign"
@@ -311,15 +462,16 @@ class ResignRequest(Message):
     game_id: str | None = None
 
 
-class StateRequest(Message):
+class StateRequest(Request):
     """Ask again for the full state: your room and your current game."""
 
     type: Literal["get_state"] = "get_state"
     id: RequestId = None
 
 
-class ReplayRequest(Message):
-    """A finished race's game: its seed and move list. Refused while the race is still running."""
+class ReplayRequest(Request):
+    """A game's seed and move list: anyone's once its race is over, your own any time (not in Cell Eleven or a
+    daily before its day closes: their seeds are secret until then)."""
 
     type: Literal["get_replay"] = "get_replay"
     id: RequestId = None
@@ -343,15 +495,15 @@ Around = Annotated[
 ]
 
 
-class LeaderboardRequest(Message):
+class LeaderboardRequest(Request):
     """A board: the top `limit` entries, the next page with `cursor`, or the entries `around` a player."""
 
     type: Literal["get_leaderboard"] = "get_leaderboard"
     id: RequestId = None
-    variant: str
+    variant: VariantId
     board: Literal["daily", "deal"]
     day: date | None = Field(default=None, description="daily: the UTC day (default: today).")
-    seed: int | None = Field(default=None, ge=0, description="deal: the seed (the deal number in freecell).")
+    seed: Seed | None = Field(default=None, description="deal: the seed (the deal number in freecell).")
     bots: bool = Field(default=False, description="The bots' board; bots never appear on the humans' one.")
     limit: Limit = 50
     cursor: Cursor = None
@@ -372,12 +524,12 @@ SeasonDays = Annotated[
 ]
 
 
-class SeasonRequest(Message):
+class SeasonRequest(Request):
     """The season table of a variant's dailies over the last 7 or 30 closed days."""
 
     type: Literal["get_season"] = "get_season"
     id: RequestId = None
-    variant: str
+    variant: VariantId
     days: SeasonDays = 7
     bots: bool = False
     limit: Limit = 50
@@ -385,7 +537,7 @@ class SeasonRequest(Message):
     around: Around = None
 
 
-class HistoryRequest(Message):
+class HistoryRequest(Request):
     """A player's finished games, newest first (default: yours)."""
 
     type: Literal["get_history"] = "get_history"
@@ -395,7 +547,7 @@ class HistoryRequest(Message):
     cursor: Cursor = None
 
 
-class HintRequest(Message):
+class HintRequest(Request):
     """The next move of a plan for your running game, and the moves that finish it when it is decided (auto-finish).
     Only in practice and casual play (an unranked room): refused with `no_hints` in a ranked race or a daily."""
 
@@ -404,16 +556,16 @@ class HintRequest(Message):
     game_id: str = Field(max_length=64)
 
 
-class DailyRequest(Message):
+class DailyRequest(Request):
     """A variant's daily deals: the commitments, and the seeds of closed days (commit-reveal)."""
 
     type: Literal["get_daily"] = "get_daily"
     id: RequestId = None
-    variant: str
+    variant: VariantId
     day: date | None = Field(default=None, description="One day; default: tomorrow (if prepared), today, yesterday.")
 
 
-class RaceAgainRequest(Message):
+class RaceAgainRequest(Request):
     """After `race_over`: open the series' next room (same options, a fresh server-drawn deal) or, when a member
     opened it already, join it. Everyone of the finished room is invited (`series_invite`)."""
 
@@ -421,16 +573,16 @@ class RaceAgainRequest(Message):
     id: RequestId = None
 
 
-class QuickRaceRequest(Message):
+class QuickRaceRequest(Request):
     """Join the variant's public room that is filling (one is opened when none is); it starts by itself, ranked,
     on a server-drawn deal."""
 
     type: Literal["quick_race"] = "quick_race"
     id: RequestId = None
-    variant: str
+    variant: VariantId
 
 
-class QuickRacesRequest(Message):
+class QuickRacesRequest(Request):
     """The quick races filling now, per variant (the landing page's "who is waiting"), and the server's offer of a
     bot to race when nobody comes."""
 
@@ -438,7 +590,7 @@ class QuickRacesRequest(Message):
     id: RequestId = None
 
 
-class RaceBotRequest(Message):
+class RaceBotRequest(Request):
     """In a quick race's lobby where you wait alone: the server's own bot (a client of this protocol, on the bots'
     ladder) joins it, and the race starts by itself as with any second player."""
 
@@ -446,24 +598,67 @@ class RaceBotRequest(Message):
     id: RequestId = None
 
 
-class PlayDailyRequest(Message):
+class PlayDailyRequest(Request):
     """Play today's daily deal: your first game of it is ranked, later ones are not. The clock starts now."""
 
     type: Literal["play_daily"] = "play_daily"
     id: RequestId = None
-    variant: str
+    variant: VariantId
 
 
 # ---------------------------------------------------------------- accounts (docs/accounts.md)
 
 PasskeyCeremony = Literal["save", "sign_in"]
+BASE64URL = {"type": "string", "pattern": "^[A-Za-z0-9_-]*$"}
 Credential = Annotated[
     dict[str, Any],
-    Field(description="What the browser's `PublicKeyCredential.toJSON()` gives (ids and binary fields base64url)."),
+    WithJsonSchema(
+        {
+            "type": "object",
+            "description": "What the browser's `PublicKeyCredential.toJSON()` gives (WebAuthn Level 3: "
+            "RegistrationResponseJSON for save, AuthenticationResponseJSON for sign_in; binary fields base64url). "
+            "Passed to the server's WebAuthn verification as it is.",
+            "properties": {
+                "id": BASE64URL,
+                "rawId": BASE64URL,
+                "type": {"const": "public-key"},
+                "response": {"type": "object", "additionalProperties": True},
+                "authenticatorAttachment": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                "clientExtensionResults": {"type": "object", "additionalProperties": True},
+            },
+            "required": ["id", "rawId", "type", "response"],
+            "additionalProperties": True,
+        }
+    ),
+]
+CeremonyOptions = Annotated[
+    dict[str, Any],
+    WithJsonSchema(
+        {
+            "type": "object",
+            "description": "WebAuthn Level 3 PublicKeyCredentialCreationOptionsJSON (save) or "
+            "PublicKeyCredentialRequestOptionsJSON (sign_in), binary fields base64url.",
+            "properties": {
+                "challenge": BASE64URL,
+                "timeout": {"type": "integer", "minimum": 0},
+                "rp": {"type": "object", "additionalProperties": True},
+                "rpId": {"type": "string"},
+                "user": {"type": "object", "additionalProperties": True},
+                "pubKeyCredParams": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+                "allowCredentials": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+                "excludeCredentials": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+                "userVerification": {"type": "string"},
+                "authenticatorSelection": {"type": "object", "additionalProperties": True},
+                "attestation": {"type": "string"},
+            },
+            "required": ["challenge"],
+            "additionalProperties": True,
+        }
+    ),
 ]
 
 
-class PasskeyBeginRequest(Message):
+class PasskeyBeginRequest(Request):
     """Begin a passkey ceremony: `save` this player with a new passkey (after hello), or `sign_in` (before or
     after hello) to become the player a passkey belongs to."""
 
@@ -472,7 +667,7 @@ class PasskeyBeginRequest(Message):
     ceremony: PasskeyCeremony
 
 
-class PasskeyFinishRequest(Message):
+class PasskeyFinishRequest(Request):
     """The browser's answer to `passkey_options`. `label` names the new passkey (save) or session (sign_in)."""
 
     type: Literal["passkey_finish"] = "passkey_finish"
@@ -482,14 +677,14 @@ class PasskeyFinishRequest(Message):
     label: str = Field(default="", max_length=100)
 
 
-class AccountRequest(Message):
+class AccountRequest(Request):
     """Your account page: name, passkeys, sessions, bots."""
 
     type: Literal["get_account"] = "get_account"
     id: RequestId = None
 
 
-class RenamePasskeyRequest(Message):
+class RenamePasskeyRequest(Request):
     """Rename one of your passkeys ("Laptop", "Phone"): how the account page lists it."""
 
     type: Literal["rename_passkey"] = "rename_passkey"
@@ -498,7 +693,7 @@ class RenamePasskeyRequest(Message):
     name: str = Field(max_length=64)
 
 
-class RemovePasskeyRequest(Message):
+class RemovePasskeyRequest(Request):
     """Remove one of your passkeys (never the last: add another first)."""
 
     type: Literal["remove_passkey"] = "remove_passkey"
@@ -506,7 +701,7 @@ class RemovePasskeyRequest(Message):
     credential_id: str = Field(max_length=1400)
 
 
-class RevokeTokenRequest(Message):
+class RevokeTokenRequest(Request):
     """Revoke one of your sessions or one of your bots' tokens (`token_id` as the account lists it): its
     connections close, on every server process."""
 
@@ -515,7 +710,7 @@ class RevokeTokenRequest(Message):
     token_id: str = Field(max_length=64)
 
 
-class SignOutRequest(Message):
+class SignOutRequest(Request):
     """End this browser's session, or (`everywhere`) every session of yours, this one included."""
 
     type: Literal["sign_out"] = "sign_out"
@@ -523,7 +718,7 @@ class SignOutRequest(Message):
     everywhere: bool = False
 
 
-class CreateBotRequest(Message):
+class CreateBotRequest(Request):
     """A bot account of yours: its name is claimed like yours; its API token comes once, in `bot_token`."""
 
     type: Literal["create_bot"] = "create_bot"
@@ -532,7 +727,7 @@ class CreateBotRequest(Message):
     description: str = Field(default="", max_length=500)
 
 
-class NewBotTokenRequest(Message):
+class NewBotTokenRequest(Request):
     """Another API token for one of your bots (the others stay valid until revoked)."""
 
     type: Literal["new_bot_token"] = "new_bot_token"
@@ -541,18 +736,18 @@ class NewBotTokenRequest(Message):
 # ---------------------------------------------------------------- ratings, streaks, players, review (issue 23)
 
 
-class RatingsRequest(Message):
+class RatingsRequest(Request):
     """A variant's "Rating" board: the top `limit` players of one ladder and, with `around`, that player's rows."""
 
     type: Literal["get_ratings"] = "get_ratings"
     id: RequestId = None
-    variant: str
+    variant: VariantId
     bots: bool = Field(default=False, description="The bots' ladder; bots are never rated among the humans.")
     limit: Limit = 20
     around: Around = None
 
 
-class PlayerRequest(Message):
+class PlayerRequest(Request):
     """A player's page: per variant their games, wins, bests, rating with its history, and daily streaks."""
 
     type: Literal["get_player"] = "get_player"
@@ -560,26 +755,26 @@ class PlayerRequest(Message):
     player_id: str | None = Field(default=None, max_length=64, description="Default: you.")
 
 
-class StreakRequest(Message):
+class StreakRequest(Request):
     """A player's daily streak in one variant, and a month's calendar (won / played / missed)."""
 
     type: Literal["get_streak"] = "get_streak"
     id: RequestId = None
-    variant: str
+    variant: VariantId
     player_id: str | None = Field(default=None, max_length=64, description="Default: you.")
     month: str | None = Field(
         default=None, pattern=r"^(19|20)[0-9]{2}-(0[1-9]|1[0-2])$", description="YYYY-MM (default: this month)."
     )
 
 
-class ReviewRequest(Message):
+class ReviewRequest(Request):
     """A finished race (`code`) or a closed daily (`variant` and `day`) beside par: refused with `race_not_over`
     while the race runs or the day is open (par is a full solution)."""
 
     type: Literal["get_review"] = "get_review"
     id: RequestId = None
     code: str | None = Field(default=None, max_length=32)
-    variant: str | None = Field(default=None, max_length=32)
+    variant: VariantId | None = Field(default=None, max_length=32)
     day: date | None = None
 
     @model_validator(mode="after")
@@ -590,7 +785,7 @@ class ReviewRequest(Message):
         return self
 
 
-class ShareRequest(Message):
+class ShareRequest(Request):
     """The spoiler-free text to share after a finished game (a daily attempt or a race): counts, never the deal."""
 
     type: Literal["get_share"] = "get_share"
@@ -642,16 +837,91 @@ ClientMessage = Annotated[
 # ---------------------------------------------------------------- server -> client
 
 
+class ConnectionLimits(Message):
+    """What one connection lives within, as this server is configured (the defaults are below): a client paces
+    itself by these rather than by guesses. Every limit a client can meet is here or in `CloseCode`."""
+
+    max_message_bytes: int = Field(
+        default=16_384, description="A larger frame (UTF-8 bytes) is dropped, answered `message_too_large`."
+    )
+    max_frame_bytes: int = Field(
+        default=65_536,
+        description="A frame larger than this closes the connection (close code 1009) with no error frame.",
+    )
+    rate_per_s: float = Field(
+        default=30.0, description="Messages a second, sustained; past it a message is dropped, answered `rate_limited`."
+    )
+    burst: int = Field(default=60, description="Messages that may come at once, above the sustained rate.")
+    ping_interval_s: float = Field(
+        default=20.0, description="The server sends a websocket ping this often (websocket libraries answer it)."
+    )
+    ping_timeout_s: float = Field(
+        default=20.0, description="A ping not answered within this long closes the connection (1011)."
+    )
+    hello_timeout_s: float = Field(default=10.0, description="A connection without `hello` by then is closed (1008).")
+    idle_timeout_s: float = Field(
+        default=600.0, description="A connection that sends no message for this long is closed (1008)."
+    )
+
+
+FRAME_SIZE_FACTOR = 4
+"""Frames up to this many times `max_message_bytes` are read and answered `message_too_large`; larger ones close
+the connection (websockets' `max_size`), so nobody makes the server read megabytes to refuse them."""
+DEFAULT_LIMITS = ConnectionLimits()
+"""The defaults of the settings (`freecell_arena.settings`): the one place these numbers are written."""
+
+
+class QuickRaceSizes(Message):
+    """How a quick race (`quick_race`) fills and starts, as this server is configured."""
+
+    min_players: int = Field(default=2, description="Its countdown starts once this many players are in.")
+    max_players: int = Field(default=8, description="A full quick race starts at once.")
+    countdown_s: float = Field(default=10.0, description="The countdown once `min_players` are in.")
+
+
+DEFAULT_QUICK_RACE = QuickRaceSizes()
+
+
+class CloseCode(IntEnum):
+    """Why the server closes a connection (the websocket close code); `CLOSE_CODES` says what each means."""
+
+    going_away = 1001
+    policy_violation = 1008
+    message_too_big = 1009
+    internal_error = 1011
+    replaced = 4000
+    revoked = 4001
+
+
+CLOSE_CODES: dict[CloseCode, str] = {
+    CloseCode.going_away: "The server is shutting down or restarting: reconnect with backoff and say `hello` with "
+    "your token (your game goes on).",
+    CloseCode.policy_violation: "No `hello` within `hello_timeout_s`, no message for `idle_timeout_s`, or too many "
+    "connections from one address (the close reason says which).",
+    CloseCode.message_too_big: "A frame larger than `max_frame_bytes` (no `error` frame comes first).",
+    CloseCode.internal_error: "The keepalive ping was not answered within `ping_timeout_s`.",
+    CloseCode.replaced: "The same identity said `hello` on another connection: this one is replaced (do not "
+    "reconnect on your own: the other connection plays now).",
+    CloseCode.revoked: "The token this connection said `hello` with was revoked (signed out, or on the account "
+    "page): it will not work again.",
+}
+"""Every close code the server sends. A client that stops reading while frames pile up past the server's outbox
+limit is cut off without a close frame (the client sees 1006)."""
+
+
 class WelcomeMessage(Message):
-    """Reply to hello. Keep `token`: it is the only way back to this identity (the server keeps only its hash)."""
+    """Reply to hello. Keep `token`: it is the only way back to this identity (the server keeps only its hash).
+    `limits` and `quick_race` say how this server is configured."""
 
     type: Literal["welcome"] = "welcome"
     id: RequestId = None
     player_id: str
     name: str
     token: str
-    protocol: Literal[3] = 3  # PROTOCOL_VERSION (a Literal needs the number itself)
+    protocol: Literal[4] = 4  # PROTOCOL_VERSION (a Literal needs the number itself)
     resumed: bool
+    limits: ConnectionLimits = DEFAULT_LIMITS
+    quick_race: QuickRaceSizes = DEFAULT_QUICK_RACE
 
 
 class ErrorMessage(Message):
@@ -747,7 +1017,7 @@ class MoveAcceptedMessage(Message):
         description="No legal move is left, but an undo can still rescue the game: undo (it costs a move) or "
         "resign. A game with no legal move ends as `stuck` only when undo cannot help.",
     )
-    changes: dict[str, Any] = Field(
+    changes: ViewChanges = Field(
         description="The parts of your player view this action changed (its move, autoplay, or what an undo took "
         "back), as they are now: `tableau` maps each changed column's index (a string) to the whole column, "
         "deepest card first, face-down cards null; `cells` and `foundations` are the whole row, present only "
@@ -781,7 +1051,7 @@ class SeriesInviteMessage(Message):
 
 
 class QuickRaceView(Message):
-    variant: str
+    variant: VariantId
     code: str | None = Field(description="The room filling now (null: none; `quick_race` opens one).")
     players: int = Field(description="Players waiting in it.")
     starts_at: datetime | None = Field(description="When its countdown ends (null: waiting for players).")
@@ -818,7 +1088,7 @@ class RaceOverMessage(Message):
 
     type: Literal["race_over"] = "race_over"
     code: str
-    seed: int
+    seed: Seed
     standings: list[Standing]
 
 
@@ -839,17 +1109,14 @@ class ReplayMessage(Message):
     id: RequestId = None
     game_id: str
     player_id: str
-    variant: str
-    seed: int
+    variant: VariantId
+    seed: Seed
     autoplay: bool
     actions: list[str]
-    outcome: str | None
-    final_view: dict[str, Any]
-    start_view: dict[str, Any] = Field(
-        default_factory=dict, description="The opening board, after the deal's autoplay (face-down cards null)."
-    )
-    steps: list[dict[str, Any]] = Field(
-        default_factory=list,
+    outcome: Outcome | None
+    final_view: PlayerView
+    start_view: PlayerView = Field(description="The opening board, after the deal's autoplay (face-down cards null).")
+    steps: list[ViewChanges] = Field(
         description="Per action, what it changed in the view, as its `move_accepted` `changes` did: `start_view` "
         "with the first n steps put in is the board after n actions (`freecell_arena.engine.view.replay_steps`).",
     )
@@ -873,10 +1140,10 @@ class LeaderboardMessage(Message):
 
     type: Literal["leaderboard"] = "leaderboard"
     id: RequestId = None
-    variant: str
+    variant: VariantId
     board: Literal["daily", "deal"]
     day: date | None
-    seed: int | None = Field(description="deal boards: the seed; daily boards: null until the day closes.")
+    seed: Seed | None = Field(description="deal boards: the seed; daily boards: null until the day closes.")
     bots: bool
     par: int | None = Field(description="daily: the solver's move count for the deal.")
     total: int = Field(description="Entries on the board.")
@@ -901,7 +1168,7 @@ class SeasonMessage(Message):
 
     type: Literal["season"] = "season"
     id: RequestId = None
-    variant: str
+    variant: VariantId
     days: int
     bots: bool
     through: date | None = Field(description="The last closed day counted (null: no day closed yet).")
@@ -915,10 +1182,10 @@ class HistoryGame(Message):
     race still running)."""
 
     game_id: str
-    variant: str
+    variant: VariantId
     board: Literal["daily", "deal"] | None = Field(description="The board it counts on; null when unranked.")
     day: date | None
-    seed: int | None
+    seed: Seed | None
     ranked: bool
     outcome: Outcome
     player_moves: int
@@ -964,14 +1231,14 @@ class DailyDeal(Message):
     `freecell-arena/daily/v1|variant|day|seed|nonce`, published before the day opens; `seed`, `nonce` and
     the solver's `solution` (player moves, autoplay on) are revealed when it closes."""
 
-    variant: str
+    variant: VariantId
     day: date
     status: Literal["upcoming", "open", "closed"]
     opens_at: datetime
     closes_at: datetime
     commitment: str
     par: int | None = Field(description="Known from the day's opening.")
-    seed: int | None
+    seed: Seed | None
     nonce: str | None
     solution: list[str] | None
     rules_version: str
@@ -982,7 +1249,7 @@ class DailyMessage(Message):
 
     type: Literal["daily"] = "daily"
     id: RequestId = None
-    variant: str
+    variant: VariantId
     deals: list[DailyDeal]
 
 
@@ -992,7 +1259,7 @@ class DailyStartedMessage(Message):
 
     type: Literal["daily_started"] = "daily_started"
     id: RequestId = None
-    variant: str
+    variant: VariantId
     day: date
     ranked: bool
     par: int
@@ -1014,7 +1281,7 @@ class PasskeyOptionsMessage(Message):
     type: Literal["passkey_options"] = "passkey_options"
     id: RequestId = None
     ceremony: PasskeyCeremony
-    options: dict[str, Any]
+    options: CeremonyOptions
 
 
 class SignedInMessage(Message):
@@ -1112,7 +1379,7 @@ class RaceRatingsMessage(Message):
 
     type: Literal["race_ratings"] = "race_ratings"
     code: str
-    variant: str
+    variant: VariantId
     changes: list[RatingChangeView]
 
 
@@ -1128,7 +1395,7 @@ class RatingsMessage(Message):
 
     type: Literal["ratings"] = "ratings"
     id: RequestId = None
-    variant: str
+    variant: VariantId
     bots: bool
     top: list[RatingRowView]
     around: list[RatingRowView] = Field(description="The requested player's rows (empty: not rated).")
@@ -1155,7 +1422,7 @@ class StreakMessage(Message):
 
     type: Literal["streak"] = "streak"
     id: RequestId = None
-    variant: str
+    variant: VariantId
     player_id: str
     today: date
     current: int
@@ -1170,7 +1437,7 @@ class StreakMessage(Message):
 
 
 class PlayerVariant(Message):
-    variant: str
+    variant: VariantId
     games: int
     won: int
     win_percent: float
@@ -1210,13 +1477,13 @@ class ReviewMessage(Message):
     id: RequestId = None
     code: str | None = Field(description="The race's room (null for a daily).")
     day: date | None = Field(description="The daily's day (null for a race).")
-    variant: str
-    seed: int
+    variant: VariantId
+    seed: Seed
     par_status: Literal["solved", "unsolvable", "unknown"]
     par: int | None
     line: list[str]
-    start_view: dict[str, Any] = Field(description="The opening board (as a replay's), for the solver's line.")
-    steps: list[dict[str, Any]] = Field(description="Per action of `line`, what it changed (as a replay's steps).")
+    start_view: PlayerView = Field(description="The opening board (as a replay's), for the solver's line.")
+    steps: list[ViewChanges] = Field(description="Per action of `line`, what it changed (as a replay's steps).")
     results: list[ReviewRow]
 
 

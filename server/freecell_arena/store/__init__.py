@@ -1,4 +1,4 @@
-"""Durable storage: the SQLAlchemy adapter behind `freecell_arena.core.ports.Store`.
+"""Durable storage: the SQLAlchemy adapter behind `freecell_arena.core.ports.records.Store`.
 
 - `SqlStore(url)`: the `Store` on SQLite (aiosqlite) or PostgreSQL (asyncpg); one transaction per `write`.
 - `GroupCommitWriter(store)`: many concurrent `submit`s share one transaction; each returns once committed.

@@ -1,4 +1,5 @@
-"""`AccountSqlStore`: `freecell_arena.core.account_ports.AccountStore` on SQLAlchemy Core (SQLite and PostgreSQL).
+"""`AccountSqlStore`: `freecell_arena.core.accounts.account_ports.AccountStore` on SQLAlchemy Core (SQLite and
+PostgreSQL).
 
 Account changes are rare and small, so they go through SQLAlchemy in their own transactions, not through the
 game path's group-commit writer. What keeps processes that share the database in agreement is in the schema
@@ -20,7 +21,7 @@ from sqlalchemy import Table, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.account_ports import (
+from freecell_arena.core.accounts.account_ports import (
     AccessTokenRecord,
     AccountChange,
     AccountConflict,
@@ -39,7 +40,7 @@ from freecell_arena.core.account_ports import (
     TokenSeenRecord,
     TokensRevokedRecord,
 )
-from freecell_arena.core.ports import PlayerRecord
+from freecell_arena.core.ports.records import PlayerRecord
 from freecell_arena.store.engine import WRITE_OPTION, create_engine
 from freecell_arena.store.models import (
     AccessToken,

@@ -20,9 +20,16 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.leaderboard import daily_board
-from freecell_arena.core.ports import DailyRecord
-from freecell_arena.core.season import SEASON_WINDOWS, BoardRow, SeasonTotals, final_ranks, season_table, window_start
+from freecell_arena.core.ports.records import DailyRecord
+from freecell_arena.core.records.leaderboard import daily_board
+from freecell_arena.core.records.season import (
+    SEASON_WINDOWS,
+    BoardRow,
+    SeasonTotals,
+    final_ranks,
+    season_table,
+    window_start,
+)
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Daily, DailyRank, Game, LeaderboardEntry, SeasonStanding, ServerSecret, table_of
 
@@ -42,7 +49,7 @@ def _insert(connection: AsyncConnection, table: Any) -> Any:
     return dialect.insert(table)
 
 
-def _daily(row: Any) -> DailyRecord:
+def daily_record(row: Any) -> DailyRecord:
     return DailyRecord(
         variant=row.variant,
         day=row.day,
@@ -97,13 +104,13 @@ class DailyStore:
             async with connection.begin():
                 await connection.execute(_insert(connection, dailies).values(values).on_conflict_do_nothing())
                 query = select(dailies).where(dailies.c.variant == record.variant, dailies.c.day == record.day)
-                return _daily((await connection.execute(query)).one())
+                return daily_record((await connection.execute(query)).one())
 
     async def deal(self, variant: str, day: date) -> DailyRecord | None:
         async with self.engine.connect() as connection:
             query = select(dailies).where(dailies.c.variant == variant, dailies.c.day == day)
             row = (await connection.execute(query)).first()
-        return _daily(row) if row else None
+        return daily_record(row) if row else None
 
     async def deals(self, variant: str, first: date, last: date) -> list[DailyRecord]:
         """The variant's deals from `first` to `last`, newest first (a primary-key range)."""
@@ -113,7 +120,7 @@ class DailyStore:
                 .where(dailies.c.variant == variant, dailies.c.day.between(first, last))
                 .order_by(dailies.c.day.desc())
             )
-            return [_daily(row) for row in await connection.execute(query)]
+            return [daily_record(row) for row in await connection.execute(query)]
 
     async def prepared_days(self, variant: str, days: list[date]) -> set[date]:
         async with self.engine.connect() as connection:

@@ -29,7 +29,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from freecell_arena.core.ports import CommitObserver, PlayerRecord, Record, Store, StoredGame, StoredRoom
+from freecell_arena.core.ports.records import CommitObserver, PlayerRecord, Record, Store, StoredGame, StoredRoom
 from freecell_arena.store.errors import RecordRefusedError, WriterClosedError
 
 log = logging.getLogger(__name__)

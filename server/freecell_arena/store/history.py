@@ -11,10 +11,10 @@ from typing import Any
 from sqlalchemy import select, tuple_
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from freecell_arena.core.ratings import RaceResult
-from freecell_arena.core.reads import HistoryRow, RaceFacts
+from freecell_arena.core.competition.ratings import RaceResult
+from freecell_arena.core.ports.reads import HistoryRow, RaceFacts
 from freecell_arena.store.models import Game, Room, table_of
-from freecell_arena.store.ratings import change_of, changes, race_result, results_of
+from freecell_arena.store.ratings import change_of, changes, race_result, race_results_of
 
 games = table_of(Game)
 rooms = table_of(Room)
@@ -66,7 +66,7 @@ class HistoryReads:
             return RaceFacts({}, {})
         deltas = select(changes).where(changes.c.room_id.in_(list(room_ids)), changes.c.player_id == player_id)
         async with self.engine.connect() as connection:
-            played = (await connection.execute(results_of(room_ids))).all()
+            played = (await connection.execute(race_results_of(room_ids))).all()
             found = (await connection.execute(deltas)).all()
         results: dict[str, list[RaceResult]] = defaultdict(list)
         for row in played:

@@ -4,7 +4,7 @@ Every read is an index range scan of bounded size, never a scan of the board:
 
 - a page: `ix_leaderboard_entries_order` from the start or from the cursor, `LIMIT n + 1`;
 - a rank: at most nine ranges of `leaderboard_counts`' primary key (at most 63 rows each) plus the entries
-  of one 1.024 s bucket at equal moves (`freecell_arena.core.leaderboard.level_ranges`, written out in SQL);
+  of one 1.024 s bucket at equal moves (`freecell_arena.core.records.leaderboard.level_ranges`, written out in SQL);
 - neighbours: the same entry index, walked both ways from the player's entry (found by primary key).
 
 Writes: an entry is inserted, or updated only when the new game is strictly better (moves, time, finish);
@@ -23,14 +23,22 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.types import TypeEngine
 
-from freecell_arena.core.leaderboard import LEVEL_SHIFTS, TOP_LEVEL, count_deltas, level_ranges, number_rows, score
-from freecell_arena.core.ports import ResultRecord
-from freecell_arena.core.reads import BoardPage, EntryRow, NumberedRow
-from freecell_arena.store.models import LeaderboardCount, LeaderboardEntry, table_of
+from freecell_arena.core.ports.reads import BoardPage, EntryRow, NumberedRow
+from freecell_arena.core.ports.records import ResultRecord
+from freecell_arena.core.records.leaderboard import (
+    LEVEL_SHIFTS,
+    TOP_LEVEL,
+    count_deltas,
+    level_ranges,
+    number_rows,
+    score,
+)
+from freecell_arena.store.models import Game, LeaderboardCount, LeaderboardEntry, table_of
 from freecell_arena.store.types import UtcDateTime
 
 entries = table_of(LeaderboardEntry)
 counts = table_of(LeaderboardCount)
+games = table_of(Game)
 
 CountDeltas = dict[tuple[str, int, int], int]
 """(board, level, bucket) -> change in entries, gathered over one transaction."""
@@ -97,7 +105,7 @@ async def apply_counts(connection: AsyncConnection, deltas: CountDeltas) -> None
 # Each read is ONE statement, fixed at import (bound parameters only): a statement costs a round trip to the
 # database plus the driver's and SQLAlchemy's per-statement work, which at these sizes costs more than the
 # index reads themselves. The rank is computed by scalar subqueries inside the same statement, following
-# `freecell_arena.core.leaderboard.level_ranges` bucket for bucket.
+# `freecell_arena.core.records.leaderboard.level_ranges` bucket for bucket.
 
 ENTRY = "e.player_id, p.display_name, e.game_id, e.player_moves, e.time_ms, e.finished_at, e.score"
 TOTAL = (
@@ -262,6 +270,12 @@ class LeaderboardReads:
         async with self.engine.connect() as connection:
             row = (await connection.execute(ONE_ENTRY_STATEMENT, {"board": board, "player": player_id})).first()
         return _entry(row) if row else None
+
+    async def dealt(self, boards: Sequence[str]) -> bool:
+        """One probe of `ix_games_board` (ranked games by the board they count on)."""
+        statement = select(games.c.id).where(games.c.board.in_(list(boards))).limit(1)
+        async with self.engine.connect() as connection:
+            return (await connection.execute(statement)).first() is not None
 
     async def around(self, board: str, player_id: str, above: int, below: int) -> BoardPage | None:
         """The player's entry with up to `above` better and `below` worse neighbours; None if not on the board."""

@@ -2,6 +2,9 @@
 
 A game is `(variant, seed, actions)`: `games` holds the deal and the result, `moves` the player's actions.
 Boards are never stored; they are rebuilt by replay.
+
+Every foreign key column has an index that leads with it (migration 0010): deleting a row (`freecell-arena prune`)
+makes both databases look for the rows that still refer to it, and without one each look is a scan of the table.
 """
 
 from __future__ import annotations
@@ -76,7 +79,7 @@ class Room(Base):
     code: Mapped[str] = mapped_column(String(16), unique=True)  # joining by code: the unique index serves it
     variant: Mapped[str] = mapped_column(String(32))
     seed: Mapped[int] = mapped_column(BigInteger)
-    host_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    host_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)  # the foreign key's checks (prune)
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime]
@@ -85,19 +88,20 @@ class Room(Base):
     seed_chosen: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
     seq: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     version: Mapped[str] = mapped_column(String(16), server_default=text("''"))
-    """The room's version (`freecell_arena.core.ports.RoomVersion`): every membership or status change is written
+    """The room's version (`freecell_arena.core.ports.records.RoomVersion`): every membership or status change is
+    written
     only over the version it was built on (compare-and-set), so two processes can never both start a race or
     both take the last seat; `seq` numbers the versions."""
     series: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    """A race-again series' room: the tally before it (`freecell_arena.core.series_tally`)."""
+    """A race-again series' room: the tally before it (`freecell_arena.core.competition.series_tally`)."""
     next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """The series' next room (compare-and-set over the pointer a process knew): two members pressing at once get
     one room."""
     quick: Mapped[bool] = mapped_column(Boolean, server_default=text("false"))
-    """A public quick-race room (`freecell_arena.core.quick_race`)."""
+    """A public quick-race room (`freecell_arena.core.competition.quick_race`)."""
 
     __table_args__ = (
-        # Finished rooms by their finish: the rating sweep's window (`freecell_arena.core.rating_recovery`).
+        # Finished rooms by their finish: the rating sweep's window (`freecell_arena.core.competition.rating_recovery`).
         Index(
             "ix_rooms_finished",
             "finished_at",
@@ -140,7 +144,7 @@ class Game(Base):
 
     id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
     room_id: Mapped[str | None] = mapped_column(ForeignKey("rooms.id"), index=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
     variant: Mapped[str] = mapped_column(String(32))
     seed: Mapped[int] = mapped_column(BigInteger)
     rules_version: Mapped[str] = mapped_column(String(32))
@@ -157,7 +161,7 @@ class Game(Base):
     board: Mapped[str | None] = mapped_column(String(BOARD_LENGTH))
     daily_day: Mapped[date | None]
     flagged: Mapped[str | None] = mapped_column(String(FLAG_LENGTH))
-    """Why a human's ranked win is implausible (freecell_arena.core.fair_play); NULL for every other game."""
+    """Why a human's ranked win is implausible (freecell_arena.core.records.fair_play); NULL for every other game."""
 
     __table_args__ = (
         # A reconnecting player's unfinished games: partial, so it stays as small as the live games.
@@ -175,6 +179,14 @@ class Game(Base):
             "id",
             postgresql_where=text("outcome IS NOT NULL"),
             sqlite_where=text("outcome IS NOT NULL"),
+        ),
+        # Ranked games by the board they count on: whether a deal was ever dealt (a leaderboard query for a seed
+        # nobody was dealt says so rather than showing an empty board). Partial: unranked games have no board.
+        Index(
+            "ix_games_board",
+            "board",
+            postgresql_where=text("board IS NOT NULL"),
+            sqlite_where=text("board IS NOT NULL"),
         ),
         # One ranked attempt per player per daily, whatever process serves them. (SQLite spells the predicate
         # `ranked = 1`, as SQLAlchemy writes the query's `ranked == True`, so its planner sees the index applies.)
@@ -208,15 +220,15 @@ metadata = Base.metadata
 class LeaderboardEntry(Base):
     """A player's best won ranked game on a board (one row per board and player).
 
-    `score` = player moves << 36 | time_ms (`freecell_arena.core.leaderboard.score`): the board's order is
+    `score` = player moves << 36 | time_ms (`freecell_arena.core.records.leaderboard.score`): the board's order is
     (score, finished_at), and the index `ix_leaderboard_entries_order` serves top N, cursors and neighbours.
     """
 
     __tablename__ = "leaderboard_entries"
 
     board: Mapped[str] = mapped_column(String(BOARD_LENGTH), primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
     player_moves: Mapped[int] = mapped_column(Integer)
     time_ms: Mapped[int] = mapped_column(BigInteger)
     finished_at: Mapped[datetime]
@@ -226,8 +238,10 @@ class LeaderboardEntry(Base):
 
 
 class LeaderboardCount(Base):
-    """How many entries of a board have `score >> LEVEL_SHIFTS[level] == bucket`: what makes a rank cost a
-    bounded number of index reads (`freecell_arena.core.leaderboard`). Maintained in the entries' transaction."""
+    """How many entries of a board have `score >> LEVEL_SHIFTS[level] == bucket`: what makes a rank cost
+    a
+    bounded number of index reads (`freecell_arena.core.records.leaderboard`). Maintained in the entries'
+    transaction."""
 
     __tablename__ = "leaderboard_counts"
 
@@ -267,8 +281,8 @@ class DailyRank(Base):
     variant: Mapped[str] = mapped_column(String(32), primary_key=True)
     bots: Mapped[bool] = mapped_column(Boolean, primary_key=True)
     day: Mapped[date] = mapped_column(primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
     rank: Mapped[int] = mapped_column(Integer)
     player_moves: Mapped[int] = mapped_column(Integer)
     time_ms: Mapped[int] = mapped_column(BigInteger)
@@ -287,7 +301,7 @@ class SeasonStanding(Base):
     bots: Mapped[bool] = mapped_column(Boolean, primary_key=True)
     days: Mapped[int] = mapped_column(SmallInteger, primary_key=True, autoincrement=False)
     through_day: Mapped[date] = mapped_column(primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     position: Mapped[int] = mapped_column(Integer)
     rank: Mapped[int] = mapped_column(Integer)
     wins: Mapped[int] = mapped_column(Integer)
@@ -311,7 +325,7 @@ class ServerSecret(Base):
 
 
 class PlayerRating(Base):
-    """A player's current rating on one ladder of one variant (`freecell_arena.core.ratings`).
+    """A player's current rating on one ladder of one variant (`freecell_arena.core.competition.ratings`).
 
     `races` is the row's version: a race's change is written only where `races` is still what it was computed
     from, so concurrent races of one player cannot both start from the same rating. `ordinal` = mu - 3 sigma,
@@ -322,7 +336,7 @@ class PlayerRating(Base):
 
     variant: Mapped[str] = mapped_column(String(32), primary_key=True)
     ladder: Mapped[str] = mapped_column(String(8), primary_key=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     ordinal: Mapped[float] = mapped_column(Float)
@@ -362,7 +376,9 @@ class RatingChange(Base):
     )
 
 
-# --- accounts (migration 0006; freecell_arena.core.account_ports) ------------------------------------------------
+
+# --- accounts (migration 0006; freecell_arena.core.accounts.account_ports)
+# ------------------------------------------------
 
 CREDENTIAL_ID_LENGTH = 1400  # WebAuthn allows credential ids up to 1023 bytes: 1364 characters of base64url
 NAME_LENGTH = 100
@@ -389,7 +405,7 @@ class ClaimedName(Base):
 
 
 class NameKey(Base):
-    """The SHA-256 of each key of a claimed name (freecell_arena.core.names): the primary key is what makes a
+    """The SHA-256 of each key of a claimed name (freecell_arena.core.accounts.names): the primary key is what makes a
     name, and its look-alikes, one player's, whatever process writes first."""
 
     __tablename__ = "name_keys"
@@ -446,13 +462,13 @@ class WebauthnChallenge(Base):
 
     challenge: Mapped[str] = mapped_column(String(64), primary_key=True)
     ceremony: Mapped[str] = mapped_column(String(16))
-    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
     expires_at: Mapped[datetime] = mapped_column(index=True)
     user_handle: Mapped[str | None] = mapped_column(String(64))
 
 
 class DealPar(Base):
-    """A deal's par (`freecell_arena.core.review`): the solver's line as player actions, space-separated; stored
+    """A deal's par (`freecell_arena.core.records.review`): the solver's line as player actions, space-separated; stored
     once settled (solved or proved unsolvable), insert-if-absent."""
 
     __tablename__ = "deal_pars"

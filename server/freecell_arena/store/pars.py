@@ -8,7 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from freecell_arena.core.review import Par, ParStatus
+from freecell_arena.core.records.review import Par, ParStatus
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import DealPar, table_of
 

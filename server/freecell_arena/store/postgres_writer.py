@@ -17,40 +17,35 @@ datetime) rolls the whole transaction back and raises `RecordRefusedError`; any 
 and is raised as SQLAlchemy's `DBAPIError`, as on the other path. A connection that broke is given back to the
 pool as invalid, and the next write checks out a fresh one.
 
-Records it does not handle (a won ranked game's leaderboard claim) make `handles` false: the store writes that
-batch through SQLAlchemy. The group-commit writer serializes both paths.
+Records it does not take (a won ranked game's leaderboard claim, a pointer: `RECORD_WRITES.direct`) send their
+batch through SQLAlchemy instead. The group-commit writer serializes both paths.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import asyncpg
-from sqlalchemy import Table
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.ports import Record
+from freecell_arena.core.ports.records import Record
 from freecell_arena.store.errors import RecordRefusedError
 from freecell_arena.store.statements import Statement, StatementBuilder, dollar_number
 
 
 class PostgresWriter:
-    def __init__(self, engine: AsyncEngine, tables: dict[str, Table], inserted: dict[type, Table],
-                 row: Callable[[Record], dict[str, Any]]) -> None:
-        """`tables` by name (for the updates), `inserted`: the store's table for each record type it inserts."""
+    def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
-        self._builder = StatementBuilder(engine.dialect, tables, inserted, row, dollar_number)
+        self._builder = StatementBuilder(engine.dialect, dollar_number)
         self._connection: AsyncConnection | None = None  # checked out of the pool for as long as it works
         self._driver: Any = None  # its asyncpg connection
         self._stale: AsyncConnection | None = None  # cut off by a cancelled write, not yet given back
         self._lock = asyncio.Lock()  # one transaction at a time, even if two callers race
         self.commits = 0
-
-    handles = staticmethod(StatementBuilder.handles)
 
     async def write(self, records: Sequence[Record]) -> None:
         """One transaction, in order; returns once committed (durable)."""

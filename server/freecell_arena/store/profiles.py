@@ -12,8 +12,8 @@ from datetime import date
 from sqlalchemy import Integer, and_, case, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from freecell_arena.core.daily import closes_at, opens_at
-from freecell_arena.core.profiles import DailyDays, VariantStats
+from freecell_arena.core.records.daily import closes_at, opens_at
+from freecell_arena.core.records.profiles import DailyDays, VariantStats
 from freecell_arena.store.models import Daily, Game, table_of
 
 games = table_of(Game)

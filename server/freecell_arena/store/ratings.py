@@ -1,4 +1,4 @@
-"""Ratings SQL: `core.ratings.RatingLedger` on SQLAlchemy Core, and the reads of the rating boards.
+"""Ratings SQL: `core.competition.ratings.RatingLedger` on SQLAlchemy Core, and the reads of the rating boards.
 
 Several processes may share one PostgreSQL; a race is rated by whichever process settles it, and this module
 keeps that exactly-once and in order without any process talking to another:
@@ -25,7 +25,7 @@ from sqlalchemy import and_, func, insert, literal_column, or_, select, tuple_, 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.race_ratings import (
+from freecell_arena.core.competition.race_ratings import (
     Deal,
     HistoryPoint,
     LeftUnrated,
@@ -34,7 +34,7 @@ from freecell_arena.core.race_ratings import (
     UnratedBatch,
     counts_for_ratings,
 )
-from freecell_arena.core.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded
+from freecell_arena.core.competition.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Game, Player, PlayerRating, Room, table_of
 from freecell_arena.store.models import RatingChange as RatingChangeRow
@@ -61,7 +61,7 @@ class StoredRatedRace:
     variant: str
     ranking: str
     started_at: datetime
-    """The race's start: the ranking rule it was played under (`core.ranking.ties_non_finishers`)."""
+    """The race's start: the ranking rule it was played under (`core.live.ranking.ties_non_finishers`)."""
     results: tuple[RaceResult, ...]
     changes: tuple[tuple[RatingChange, int], ...]
     """Each stored change with the rank stored beside it, in the order applied."""
@@ -172,7 +172,7 @@ class RatingStore:
                 room_ids = [room_id for room_id, _ in order]
                 stored = (await connection.execute(select(changes).where(changes.c.room_id.in_(room_ids))
                                                    .order_by(changes.c.id))).all()  # fmt: skip
-                played = (await connection.execute(results_of(room_ids))).all()
+                played = (await connection.execute(race_results_of(room_ids))).all()
                 rooms_found = (await connection.execute(select(rooms.c.id, rooms.c.options, rooms.c.started_at,
                                                                rooms.c.finished_at)
                                                         .where(rooms.c.id.in_(room_ids)))).all()  # fmt: skip
@@ -205,7 +205,7 @@ class RatingStore:
                 return
             after = batch.last
 
-    # --- races left unrated (core.rating_recovery, and the audit) ---------------------------------------
+    # --- races left unrated (core.competition.rating_recovery, and the audit) ---------------------------------------
 
     async def ratings_live_since(self) -> datetime | None:
         async with self.engine.connect() as connection:
@@ -227,7 +227,7 @@ class RatingStore:
                         rooms.c.finished_at).where(*where).order_by(rooms.c.finished_at, rooms.c.id).limit(limit))
         async with self.engine.connect() as connection:
             found = (await connection.execute(query)).all()
-            played = (await connection.execute(results_of([row.id for row in found]))).all() if found else []
+            played = (await connection.execute(race_results_of([row.id for row in found]))).all() if found else []
         results_in: dict[str, list[RaceResult]] = defaultdict(list)
         for result in played:
             results_in[result.room_id].append(race_result(result))
@@ -244,7 +244,8 @@ class RatingStore:
         return UnratedBatch(races, last)
 
 
-def results_of(room_ids: Sequence[str]) -> Any:
+def race_results_of(room_ids: Sequence[str]) -> Any:
+    """The games of these rooms as their race's results (read with `race_result`): the ratings and the audit's."""
     return (
         select(games.c.room_id, games.c.player_id, players.c.bot, games.c.outcome, games.c.player_moves,
                games.c.single_card_moves, games.c.cards_on_foundations, games.c.time_ms)
@@ -255,7 +256,7 @@ def results_of(room_ids: Sequence[str]) -> Any:
 
 
 def _race_start(row: Any) -> datetime:
-    """When a finished room's race started, which dates its ranking rule (`core.ranking.ties_non_finishers`);
+    """When a finished room's race started, which dates its ranking rule (`core.live.ranking.ties_non_finishers`);
     its finish for a room stored without a start (written by hand: a race always starts before it ends)."""
     started: datetime = row.started_at or row.finished_at
     return started

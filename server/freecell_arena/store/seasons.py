@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from freecell_arena.core.reads import SeasonPage, SeasonRow
+from freecell_arena.core.ports.reads import SeasonPage, SeasonRow
 from freecell_arena.store.models import Player, SeasonStanding, table_of
 
 standings = table_of(SeasonStanding)

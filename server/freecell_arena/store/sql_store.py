@@ -3,25 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import groupby
-from typing import Any
+from typing import Any, assert_never
 
-from sqlalchemy import Table, delete, insert, select, text, update
+from sqlalchemy import ColumnElement, Table, delete, insert, select, text, update
 from sqlalchemy.exc import DBAPIError, IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.ports import (
+from freecell_arena.core.ports.records import (
     GameRecord,
-    MemberLeftRecord,
-    MemberRecord,
     MoveRecord,
-    NextRoomRecord,
     PlayerRecord,
-    QuickRoomRecord,
     Record,
     ResultRecord,
     RoomRecord,
-    RoomStatusRecord,
     StoredGame,
     StoredMember,
     StoredRoom,
@@ -38,7 +32,8 @@ from freecell_arena.store.pars import ParStore
 from freecell_arena.store.postgres_writer import PostgresWriter
 from freecell_arena.store.profiles import ProfileStore
 from freecell_arena.store.ratings import RatingStore
-from freecell_arena.store.row_updates import RowUpdate, result_update, room_status_update, room_version_update
+from freecell_arena.store.record_writes import RECORD_WRITES, Inserts, LeaderboardClaim, RowDelete, Write
+from freecell_arena.store.row_updates import RowUpdate
 from freecell_arena.store.seasons import SeasonReads
 from freecell_arena.store.sqlite_writer import SqliteWriter
 
@@ -49,21 +44,6 @@ rooms = table_of(Room)
 room_members = table_of(RoomMember)
 quick_rooms = table_of(QuickRoom)
 
-_TABLES: dict[str, Table] = {
-    "games": games, "moves": moves, "players": players, "rooms": rooms, "room_members": room_members,
-    "quick_rooms": quick_rooms,
-}  # fmt: skip
-
-# Rows that are plain inserts: consecutive records of one of these types go to the database as one
-# executemany, which is what makes a batch of a thousand moves cheap.
-_INSERT_TABLES: dict[type, Table] = {
-    PlayerRecord: players,
-    RoomRecord: rooms,
-    GameRecord: games,
-    MoveRecord: moves,
-}
-
-INITIAL_ROOM_STATUS = "lobby"
 LIVE_STATUSES = ("lobby", "countdown", "running")
 """Rooms some process must hold: a server picks them up when it starts."""
 
@@ -89,9 +69,9 @@ class SqlStore:
         if self.backend == "sqlite":
             path = self.engine.url.database
             assert path is not None  # parse_database_url refuses in-memory SQLite
-            self._direct_writer = SqliteWriter(path, self.engine.dialect, _TABLES, _INSERT_TABLES, _row)
+            self._direct_writer = SqliteWriter(path, self.engine.dialect)
         elif self.backend == "postgresql":
-            self._direct_writer = PostgresWriter(self.engine, _TABLES, _INSERT_TABLES, _row)
+            self._direct_writer = PostgresWriter(self.engine)
         self.commits = 0  # write transactions committed through SQLAlchemy (the direct writer counts its own)
 
     @property
@@ -106,7 +86,7 @@ class SqlStore:
         (then none of them is kept)."""
         if not records:
             return
-        if self._direct_writer is not None and self._direct_writer.handles(records):
+        if self._direct_writer is not None and RECORD_WRITES.direct(records):
             await self._direct_writer.write(records)
             return
         try:
@@ -114,8 +94,8 @@ class SqlStore:
                 connection = await connection.execution_options(**{WRITE_OPTION: True})
                 async with connection.begin():
                     deltas: CountDeltas = {}
-                    for record_type, run in groupby(records, key=type):
-                        await self._write_run(connection, record_type, list(run), deltas)
+                    for write in RECORD_WRITES.writes(records):
+                        await _execute(connection, write, deltas)
                     await leaderboards.apply_counts(connection, deltas)
             self.commits += 1
         except IntegrityError as error:
@@ -124,50 +104,6 @@ class SqlStore:
             if isinstance(error, DBAPIError) or not isinstance(error.orig, ValueError | TypeError):
                 raise
             raise RecordRefusedError(f"record refused: {error.orig}") from error  # a value that cannot be stored
-
-    async def _write_run(
-        self, connection: AsyncConnection, record_type: type, run: list[Record], deltas: CountDeltas
-    ) -> None:
-        table = _INSERT_TABLES.get(record_type)
-        if table is not None:
-            await connection.execute(insert(table), [_row(record) for record in run])
-        elif record_type is RoomStatusRecord:
-            for status in run:
-                await _execute_update(connection, room_status_update(status))  # type: ignore[arg-type]  # groupby by type: this run holds only RoomStatusRecord
-        elif record_type is MemberRecord:
-            for joined in run:
-                assert isinstance(joined, MemberRecord)
-                await _execute_update(connection, room_version_update(joined.room_id, joined.version, {}, "a join"))
-                row = {"room_id": joined.room_id, "player_id": joined.player_id, "role": joined.role,
-                       "joined_at": joined.at}  # fmt: skip
-                await connection.execute(insert(room_members), [row])
-        elif record_type is MemberLeftRecord:
-            for left in run:
-                assert isinstance(left, MemberLeftRecord)
-                update = room_version_update(left.room_id, left.version, {"host_id": left.host_id}, "a leave")
-                await _execute_update(connection, update)
-                await connection.execute(
-                    delete(room_members).where(
-                        room_members.c.room_id == left.room_id, room_members.c.player_id == left.player_id
-                    )
-                )
-        elif record_type is ResultRecord:
-            for result in run:
-                await _execute_update(connection, result_update(result))  # type: ignore[arg-type]  # groupby by type: this run holds only ResultRecord
-                if result.claim is not None:  # type: ignore[union-attr]  # groupby by type: this run holds only ResultRecord
-                    await leaderboards.claim(connection, result, deltas)  # type: ignore[arg-type]  # groupby by type: this run holds only ResultRecord
-        elif record_type is NextRoomRecord:
-            for pointer in run:
-                assert isinstance(pointer, NextRoomRecord)
-                refusal = f"room {pointer.room_id!r} points to another next room than {pointer.previous!r}"
-                where = {"id": pointer.room_id, "next_code": pointer.previous}
-                await _execute_update(connection, RowUpdate("rooms", {"next_code": pointer.next_code}, where, refusal))
-        elif record_type is QuickRoomRecord:
-            for quick in run:
-                assert isinstance(quick, QuickRoomRecord)
-                await _move_quick_room(connection, quick)
-        else:
-            raise RecordRefusedError(f"not a storable record: {record_type.__name__}")
 
     # --- reading ---------------------------------------------------------------------------------------
 
@@ -255,73 +191,29 @@ class SqlStore:
         await self.engine.dispose()
 
 
-# --- records -> rows -------------------------------------------------------------------------------------
+# --- writes -> statements -------------------------------------------------------------------------------
 
 
-def _row(record: Record) -> dict[str, Any]:
-    if type(record) is MoveRecord:  # nearly every record stored: one check, not the match's five
-        return {"game_id": record.game_id, "index": record.index, "notation": record.notation, "at": record.at}
-    match record:
-        case PlayerRecord():
-            return {
-                "id": record.player_id,
-                "display_name": record.display_name,
-                "token_hash": record.token_hash,
-                "bot": record.bot,
-                "created_at": record.created_at,
-            }
-        case RoomRecord():
-            return {
-                "id": record.room_id,
-                "code": record.code,
-                "variant": record.variant,
-                "seed": record.seed,
-                "host_id": record.host_id,
-                "options": record.options,
-                "seed_chosen": record.seed_chosen,
-                "series": record.series,
-                "quick": record.quick,
-                "status": INITIAL_ROOM_STATUS,
-                "created_at": record.created_at,
-                "started_at": None,
-                "finished_at": None,
-            }
-        case GameRecord():
-            return {
-                "id": record.game_id,
-                "room_id": record.room_id,
-                "player_id": record.player_id,
-                "variant": record.variant,
-                "seed": record.seed,
-                "rules_version": record.rules_version,
-                "autoplay": record.autoplay,
-                "undo_allowed": record.undo_allowed,
-                "ranked": record.ranked,
-                "started_at": record.started_at,
-                "board": record.board,
-                "daily_day": record.daily_day,
-            }
-    raise TypeError(f"not an inserted record: {type(record).__name__}")
+async def _execute(connection: AsyncConnection, write: Write, deltas: CountDeltas) -> None:
+    """One of the batch's writes (`RECORD_WRITES`) as a Core statement (the direct writers' are built by
+    `statements.StatementBuilder` from the same values)."""
+    match write:
+        case Inserts(table, rows):
+            await connection.execute(insert(table), rows)
+        case RowUpdate(table, values, where, refusal):
+            result = await connection.execute(update(table).where(*_conditions(table, where)).values(**values))
+            if result.rowcount != 1:
+                raise RecordRefusedError(refusal)
+        case RowDelete(table, where):
+            await connection.execute(delete(table).where(*_conditions(table, where)))
+        case LeaderboardClaim(result):
+            await leaderboards.claim(connection, result, deltas)
+        case _:
+            assert_never(write)
 
 
-async def _move_quick_room(connection: AsyncConnection, quick: QuickRoomRecord) -> None:
-    """The variant's filling room is now `quick.code`: inserted when the process knew none (a second insert
-    breaks the primary key), else moved only from the code it knew; refused when another process moved it."""
-    if quick.previous is None:
-        await connection.execute(insert(quick_rooms), [{"variant": quick.variant, "code": quick.code}])
-        return
-    refusal = f"the filling {quick.variant} quick race moved on from {quick.previous!r} meanwhile"
-    where = {"variant": quick.variant, "code": quick.previous}
-    await _execute_update(connection, RowUpdate("quick_rooms", {"code": quick.code}, where, refusal))
-
-
-async def _execute_update(connection: AsyncConnection, change: RowUpdate) -> None:
-    table = _TABLES[change.table]
-    conditions = [table.c[key].is_(None) if value is None else table.c[key] == value
-                  for key, value in change.where.items()]
-    result = await connection.execute(update(table).where(*conditions).values(**change.values))
-    if result.rowcount != 1:
-        raise RecordRefusedError(change.refusal)
+def _conditions(table: Table, where: dict[str, Any]) -> list[ColumnElement[bool]]:
+    return [table.c[key].is_(None) if value is None else table.c[key] == value for key, value in where.items()]
 
 
 # --- rows -> records -------------------------------------------------------------------------------------

@@ -15,8 +15,8 @@ synchronous=FULL has synced the WAL. A refused record (the unique (game, move in
 naive datetime, an unknown room) rolls the whole transaction back and raises `RecordRefusedError`; any other
 database error rolls back and is raised as SQLAlchemy's `DBAPIError`, as on the other path.
 
-Records this writer does not handle (a won ranked game's leaderboard claim) make `handles` false: the store
-then writes that batch through SQLAlchemy. Both paths are serialized by the group-commit writer, and SQLite's
+Records this writer does not take (a won ranked game's leaderboard claim, a pointer: `RECORD_WRITES.direct`)
+send their batch through SQLAlchemy instead. Both paths are serialized by the group-commit writer, and SQLite's
 write lock (BEGIN IMMEDIATE, busy timeout) orders any other writer.
 """
 
@@ -25,32 +25,27 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from sqlalchemy import Table
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 
-from freecell_arena.core.ports import Record
+from freecell_arena.core.ports.records import Record
 from freecell_arena.store.engine import SQLITE_BUSY_TIMEOUT_MS
 from freecell_arena.store.errors import RecordRefusedError
 from freecell_arena.store.statements import Statement, StatementBuilder, question_mark
 
 
 class SqliteWriter:
-    def __init__(self, path: str, dialect: Dialect, tables: dict[str, Table], inserted: dict[type, Table],
-                 row: Callable[[Record], dict[str, Any]]) -> None:
-        """`tables` by name (for the updates), `inserted`: the store's table for each record type it inserts."""
+    def __init__(self, path: str, dialect: Dialect) -> None:
         self.path = path
-        self._builder = StatementBuilder(dialect, tables, inserted, row, question_mark)
+        self._builder = StatementBuilder(dialect, question_mark)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-writer")
         self._connection: sqlite3.Connection | None = None
         self._lock = threading.Lock()  # one transaction at a time, even if two callers race
         self.commits = 0
-
-    handles = staticmethod(StatementBuilder.handles)
 
     async def write(self, records: Sequence[Record]) -> None:
         """One transaction, in order; returns once committed (durable)."""

@@ -1,10 +1,10 @@
 """Records to SQL statements for the store's direct write paths: SQLite through `sqlite3` in a thread
 (`SqliteWriter`) and PostgreSQL through asyncpg on one kept connection (`PostgresWriter`).
 
-Both write exactly what the SQLAlchemy path writes: the INSERTs are compiled from the same tables by the
-backend's dialect, every value goes through the column type's own bind processor, and the two UPDATEs a batch
-may carry come from `row_updates`, stated once for every path. Only the parameter marker differs (`?` on
-SQLite, `$1` on PostgreSQL). A value that cannot be stored (a naive datetime) is refused here, before the
+Both write exactly what the SQLAlchemy path writes: what each record becomes is stated once in
+`record_writes.RECORD_WRITES` for every path, the INSERTs are compiled from the same tables by the backend's
+dialect, and every value goes through the column type's own bind processor. Only the parameter marker differs
+(`?` on SQLite, `$1` on PostgreSQL). A value that cannot be stored (a naive datetime) is refused here, before the
 transaction begins.
 """
 
@@ -12,28 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta, timezone
-from itertools import groupby
-from typing import Any
+from typing import Any, assert_never
 
 from sqlalchemy import Table, insert
 from sqlalchemy.engine import Dialect
 
-from freecell_arena.core.ports import (
-    POINTER_RECORDS,
-    MemberLeftRecord,
-    MemberRecord,
-    Record,
-    ResultRecord,
-    RoomStatusRecord,
-)
+from freecell_arena.core.ports.records import Record
 from freecell_arena.store.errors import RecordRefusedError
-from freecell_arena.store.row_updates import RowUpdate, result_update, room_status_update, room_version_update
+from freecell_arena.store.record_writes import RECORD_WRITES, Inserts, LeaderboardClaim, RowDelete
+from freecell_arena.store.row_updates import RowUpdate
 from freecell_arena.store.types import UtcDateTime
 
 Processor = Callable[[Any], Any] | None
 Statement = tuple[str, list[tuple[Any, ...]], str | None]
 """(sql, one parameter row per execution, why a row that changes no row is refused; None for inserts)"""
-_UNSEEN = object()
 
 
 def question_mark(_position: int) -> str:
@@ -64,101 +56,69 @@ class _Insert:
 
 
 class StatementBuilder:
-    def __init__(self, dialect: Dialect, tables: dict[str, Table], inserted: dict[type, Table],
-                 row: Callable[[Record], dict[str, Any]], marker: Callable[[int], str]) -> None:
-        """`tables` by name (for the updates), `inserted`: the store's table for each record type it inserts,
-        `row`: a record's column values, `marker`: the parameter marker at a 1-based position."""
+    def __init__(self, dialect: Dialect, marker: Callable[[int], str]) -> None:
+        """`marker`: the parameter marker at a 1-based position."""
         self.dialect = dialect
-        self.tables = tables
-        self._inserted = inserted
-        self._row = row
         self._marker = marker
-        self._inserts: dict[tuple[type, tuple[str, ...]], _Insert] = {}
-        self._processors: dict[tuple[str, str], Processor | object] = {}
-
-    @staticmethod
-    def handles(records: Sequence[Record]) -> bool:
-        """Whether every record is one the direct paths store: everything but a leaderboard claim (written
-        through SQLAlchemy with its bucket counts) and the pointers of series and quick races (rare)."""
-        return not any(
-            (type(record) is ResultRecord and record.claim is not None) or type(record) in _POINTERS
-            for record in records
-        )
+        self._inserts: dict[tuple[str, tuple[str, ...]], _Insert] = {}
+        self._processors: dict[tuple[str, str], Processor] = {}
 
     def statements(self, records: Sequence[Record]) -> list[Statement]:
-        """The statements of one transaction, in order: one executemany per run of inserts of one shape."""
+        """The statements of one transaction, in order: one executemany per run of inserts of one type."""
         statements: list[Statement] = []
         try:
-            for record_type, run in groupby(records, key=type):
-                batch = list(run)
-                if record_type in self._inserted:
-                    rows = [self._row(record) for record in batch]
-                    for keys, same in groupby(rows, key=_column_names):
-                        chunk = list(same)
-                        statement = self._insert(record_type, keys)
-                        statements.append((statement.sql, statement.rows(chunk), None))
-                elif record_type is RoomStatusRecord:
-                    for status in batch:
-                        statements.append(self._update(room_status_update(status)))  # type: ignore[arg-type]  # groupby by type: this batch holds only RoomStatusRecord
-                elif record_type is MemberRecord or record_type is MemberLeftRecord:
-                    for change in batch:
-                        statements.extend(self._membership(change))  # type: ignore[arg-type]  # groupby by type: only membership records here
-                elif record_type is ResultRecord:
-                    for result in batch:
-                        statements.append(self._update(result_update(result)))  # type: ignore[arg-type]  # groupby by type: this batch holds only ResultRecord
-                else:
-                    raise RecordRefusedError(f"not a storable record: {record_type.__name__}")
+            for write in RECORD_WRITES.writes(records):
+                match write:
+                    case Inserts():  # nearly every write: a run of moves
+                        statement = self._insert(write.table, tuple(write.rows[0]))
+                        statements.append((statement.sql, statement.rows(write.rows), None))
+                    case RowUpdate():
+                        statements.append(self._update(write))
+                    case RowDelete():
+                        statements.append(self._delete(write))
+                    case LeaderboardClaim():  # RECORD_WRITES.direct sends its batch through SQLAlchemy
+                        raise AssertionError("a leaderboard claim is written through SQLAlchemy only")
+                    case _:
+                        assert_never(write)
         except (ValueError, TypeError) as error:
             raise RecordRefusedError(f"record refused: {error}") from error  # a value that cannot be stored
         return statements
 
-    def _membership(self, change: MemberRecord | MemberLeftRecord) -> list[Statement]:
-        """A join or a leave: the room's version moves (compare-and-set, `row_updates`), then the member row."""
-        if isinstance(change, MemberRecord):
-            row = {"room_id": change.room_id, "player_id": change.player_id, "role": change.role,
-                   "joined_at": change.at}  # fmt: skip
-            keys = tuple(row)
-            member = self._inserts.get((MemberRecord, keys))
-            if member is None:
-                member = self._inserts[(MemberRecord, keys)] = _Insert(self.tables["room_members"], keys, self.dialect)
-            version = self._update(room_version_update(change.room_id, change.version, {}, "a join"))
-            return [version, (member.sql, member.rows([row]), None)]
-        version = self._update(
-            room_version_update(change.room_id, change.version, {"host_id": change.host_id}, "a leave")
-        )
-        delete = f"DELETE FROM room_members WHERE room_id = {self._marker(1)} AND player_id = {self._marker(2)}"
-        return [version, (delete, [(change.room_id, change.player_id)], None)]
-
-    def _insert(self, record_type: type, keys: tuple[str, ...]) -> _Insert:
-        statement = self._inserts.get((record_type, keys))
+    def _insert(self, table: Table, keys: tuple[str, ...]) -> _Insert:
+        statement = self._inserts.get((table.name, keys))
         if statement is None:
-            statement = _Insert(self._inserted[record_type], keys, self.dialect)
-            self._inserts[(record_type, keys)] = statement
+            statement = self._inserts[(table.name, keys)] = _Insert(table, keys, self.dialect)
         return statement
 
     def _update(self, change: RowUpdate) -> Statement:
         """The UPDATE of `change`, its values through their columns' bind processors."""
-        table = self.tables[change.table]
+        table = change.table
         parameters = [self._bind(table, key, value) for key, value in change.values.items()]
-        parameters += [value for value in change.where.values() if value is not None]
         positions = iter(range(1, len(parameters) + 1))
         assignments = ", ".join(f"{key} = {self._marker(next(positions))}" for key in change.values)
+        conditions, where = self._where(change.where, len(parameters) + 1)
+        return f"UPDATE {table.name} SET {assignments} WHERE {conditions}", [(*parameters, *where)], change.refusal
+
+    def _delete(self, change: RowDelete) -> Statement:
+        conditions, where = self._where(change.where, 1)
+        return f"DELETE FROM {change.table.name} WHERE {conditions}", [where], None
+
+    def _where(self, where: dict[str, Any], first: int) -> tuple[str, tuple[Any, ...]]:
+        """The conditions `column = marker` (IS NULL for a None), their markers numbered from `first`, and their
+        parameters as given (the keys a write matches on are ids, codes and version tags: strings, which no bind
+        processor changes)."""
+        parameters = tuple(value for value in where.values() if value is not None)
+        positions = iter(range(first, first + len(parameters)))
         conditions = " AND ".join(f"{key} IS NULL" if value is None else f"{key} = {self._marker(next(positions))}"
-                                  for key, value in change.where.items())
-        return f"UPDATE {table.name} SET {assignments} WHERE {conditions}", [tuple(parameters)], change.refusal
+                                  for key, value in where.items())
+        return conditions, parameters
 
     def _bind(self, table: Table, key: str, value: Any) -> Any:
-        processor = self._processors.get((table.name, key), _UNSEEN)
-        if processor is _UNSEEN:
-            processor = self._processors[(table.name, key)] = _processor(table.c[key].type, self.dialect)
-        return value if processor is None else processor(value)  # type: ignore[operator]  # the cache holds processors once _UNSEEN is replaced above
-
-
-_POINTERS = frozenset(POINTER_RECORDS)
-
-
-def _column_names(row: dict[str, Any]) -> tuple[str, ...]:
-    return tuple(row)
+        column = (table.name, key)
+        if column not in self._processors:
+            self._processors[column] = _processor(table.c[key].type, self.dialect)
+        processor = self._processors[column]
+        return value if processor is None else processor(value)
 
 
 def _processor(column_type: Any, dialect: Dialect) -> Processor:

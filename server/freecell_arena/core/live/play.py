@@ -1,0 +1,243 @@
+"""Playing one's game: move, undo, resign; the state of a player; replays once they may be seen.
+
+This is the hot path (a move): the player's running game, the engine's `play`, one `MoveRecord`, the reply
+built straight into its wire form (`MOVE_ACCEPTED`), and the player's progress to the rest of the room.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from freecell_arena.core.effects import Effect, Publication, Refusal
+from freecell_arena.core.events import room_topic
+from freecell_arena.core.live.player_game import MOVE_ACCEPTED, PLAYED_MOVE, GameMark, PlayerGame, played
+from freecell_arena.core.live.race_clock import RaceClock
+from freecell_arena.core.live.room_messages import Connected, game_over, race_over_message
+from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.ports.records import MoveRecord, Record
+from freecell_arena.core.records import daily
+from freecell_arena.engine import (
+    Counts,
+    IllegalMoveError,
+    NotationError,
+    Turn,
+    move_from_json,
+    move_to_json,
+    parse_move,
+)
+from freecell_arena.engine.view import replay_steps
+from freecell_arena.protocol.messages import (
+    ErrorCode,
+    GameStateMessage,
+    MoveRequest,
+    ProgressMessage,
+    RaceOverMessage,
+    ReplayMessage,
+    ReplayRequest,
+    RequestId,
+    ResignRequest,
+    StateRequest,
+    UndoRequest,
+)
+from freecell_arena.protocol.trusted import Reply
+from freecell_arena.protocol.vocabulary import FINISHED
+
+
+@dataclass(frozen=True)
+class PlayDeps:
+    state: SharedState
+    timers: RaceClock
+    """Told when a race's game ends (is everyone done?)."""
+    connected: Connected
+
+
+class Play:
+    def __init__(self, deps: PlayDeps) -> None:
+        self.state = deps.state
+        self.timers = deps.timers
+        self.connected = deps.connected
+
+    # ------------------------------------------------------------------ actions
+
+    def move(self, player_id: str, request: MoveRequest) -> Effect:
+        game = self.running_game(player_id, request.game_id)
+        board = game.game.board
+        try:
+            if isinstance(request.move, str):
+                move = parse_move(game.variant, request.move, board)
+            else:
+                move = move_from_json(request.move.model_dump(by_alias=True))
+        except NotationError as error:
+            raise Refusal(ErrorCode.bad_notation, str(error)) from None
+        mark = game.mark()
+        try:
+            turn = game.game.play(move)
+        except IllegalMoveError as error:
+            raise Refusal(ErrorCode.illegal_move, error.message, reason=error.code) from None
+        return self._after_action(game, turn, mark, request.id)
+
+    def undo(self, player_id: str, request: UndoRequest) -> Effect:
+        game = self.running_game(player_id, request.game_id)
+        mark = game.mark()
+        try:
+            turn = game.game.undo()
+        except IllegalMoveError as error:
+            raise Refusal(ErrorCode.undo_not_allowed, error.message, reason=error.code) from None
+        return self._after_action(game, turn, mark, request.id)
+
+    def resign(self, player_id: str, request: ResignRequest) -> Effect:
+        return self.resign_game(self.running_game(player_id, request.game_id), request.id)
+
+    def resign_game(self, game: PlayerGame, request_id: RequestId = None) -> Effect:
+        now = self.state.clock.now()
+        mark = game.mark()
+        game.game.resigned = True
+        result = game.end("resigned", now)
+        self._game_ended(game)
+        return Effect(
+            records=[result],
+            replies=[game_over(game, request_id)],
+            publications=self._progress(game, now),
+            undo=(mark,),
+        )
+
+    def _after_action(self, game: PlayerGame, turn: Turn, mark: GameMark, request_id: RequestId) -> Effect:
+        now = self.state.clock.now()
+        index = len(game.game.actions) - 1
+        records: list[Record] = [MoveRecord(game.game_id, index, turn.action, now)]
+        outcome, only_undo_left = game.game.verdict()
+        if outcome is not None:
+            records.append(game.end(outcome, now))
+            self._game_ended(game)
+        variant = game.variant
+        counts = game.counts(now)
+        accepted = MOVE_ACCEPTED.encode(
+            id=request_id,
+            game_id=game.game_id,
+            index=index,
+            action=turn.action,
+            move=None if turn.move is None else PLAYED_MOVE.values(notation=turn.action, move=move_to_json(turn.move)),
+            autoplay=[played(variant, move) for move in turn.autoplay],
+            undone=[played(variant, move) for move in turn.undone],
+            player_moves=counts.moves,
+            single_card_moves=counts.single_card_moves,
+            cards_on_foundations=counts.cards_home,
+            time_ms=counts.time_ms,
+            status=game.status,
+            only_undo_left=only_undo_left,
+            changes=game.view_changes(turn),
+        )
+        replies: list[Reply] = [accepted]
+        if outcome is not None:
+            replies.append(game_over(game, None))
+
+        return Effect(records=records, replies=replies, publications=self._progress(game, now, counts), undo=(mark,))
+
+    def _game_ended(self, game: PlayerGame) -> None:
+        room = self.state.room_of_game(game)
+        if room is not None:
+            self.timers.check_if_over(room)
+
+    def _progress(self, game: PlayerGame, now: datetime, counts: Counts | None = None) -> list[Publication]:
+        """To the rest of the room: the player has the same counts in its own reply (one frame less per move).
+        Nothing when nobody else is in the room (a solo race): no one would receive it."""
+        if game.room_code is None:
+            return []
+        room = self.state.rooms.get(game.room_code)
+        if room is not None and room.members.keys() <= {game.player_id}:
+            return []
+        message = ProgressMessage(code=game.room_code, progress=game.progress(now, counts))
+        return [Publication(room_topic(game.room_code), message, skip=game.player_id)]
+
+    def running_game(self, player_id: str, game_id: str | None) -> PlayerGame:
+        """The player's game an action is for, or the refusal saying why it cannot be played."""
+        state = self.state
+        seat = state.players[player_id].seat
+        if game_id is not None and game_id != seat.game_id:
+            other = state.games.get(game_id)
+            if other is not None and other.player_id != player_id:
+                raise Refusal(ErrorCode.not_your_game, "that game belongs to another player")
+            if other is None:
+                raise Refusal(ErrorCode.unknown_game, f"no game {game_id!r} on this server")
+            raise Refusal(ErrorCode.game_not_running, "that game of yours is over")
+        game = state.games.get(seat.game_id) if seat.game_id else None
+        if game is None:
+            raise Refusal(ErrorCode.no_game, "you have no game: join a room and wait for the race to start")
+        if not game.running:
+            raise Refusal(ErrorCode.game_not_running, f"your game is over ({game.status})")
+        room = state.room_of_game(game)
+        if room is not None and room.ends_at is not None and state.clock.now() >= room.ends_at:
+            raise Refusal(ErrorCode.game_not_running, "the race's time limit has passed")
+        if game.record.daily_day is not None and daily.is_closed(game.record.daily_day, state.clock.now()):
+            raise Refusal(ErrorCode.game_not_running, f"the daily of {game.record.daily_day} has closed")
+        return game
+
+    # ------------------------------------------------------------------ state and replays
+
+    def get_state(self, player_id: str, request: StateRequest) -> Effect:
+        return Effect(replies=[self.state_message(player_id, request.id), *self.race_result(player_id)])
+
+    def race_result(self, player_id: str) -> list[RaceOverMessage]:
+        """The standings of the player's finished race, again: a page reloaded after `race_over` (or a player
+        back after a drop) shows them as they were, with their share and review links, not only the counts."""
+        room = self.state.room_of_player(player_id)
+        if room is None or room.status != FINISHED or not room.everyone_done():
+            return []
+        return [race_over_message(room)]
+
+    def state_message(self, player_id: str, request_id: RequestId) -> GameStateMessage:
+        now = self.state.clock.now()
+        room = self.state.room_of_player(player_id)
+        game = self.state.current_game(player_id)
+        seed_public = game is not None and self._seed_public(game)
+        return GameStateMessage(
+            id=request_id,
+            room=room.view(now, self.connected) if room else None,
+            game=game.view(now, seed_public=seed_public) if game else None,
+        )
+
+    def get_replay(self, player_id: str, request: ReplayRequest) -> Effect:
+        game = self.state.games.get(request.game_id)
+        if game is None:
+            raise Refusal(ErrorCode.unknown_game, f"no game {request.game_id!r} on this server")
+        if not self._replay_allowed(player_id, game):
+            raise Refusal(
+                ErrorCode.replay_not_available, "replays open when the race is over (a move seen is a move copied)"
+            )
+        start_view, steps = replay_steps(
+            game.variant, game.record.seed, game.game.actions, autoplay=game.record.autoplay
+        )
+        replay = ReplayMessage(
+            id=request.id,
+            game_id=game.game_id,
+            player_id=game.player_id,
+            variant=game.variant.id,
+            seed=game.record.seed,
+            autoplay=game.record.autoplay,
+            actions=list(game.game.actions),
+            outcome=game.finish.outcome if game.finish else None,
+            final_view=game.board_view(),
+            start_view=start_view,
+            steps=steps,
+        )
+        return Effect(replies=[replay])
+
+    def _seed_public(self, game: PlayerGame) -> bool:
+        if game.record.daily_day is not None:  # commit-reveal: the seed is published when the day closes
+            return daily.is_closed(game.record.daily_day, self.state.clock.now())
+        room = self.state.room_of_game(game)
+        if room is not None:
+            return room.seed_public
+        return not game.variant.face_down or not game.running
+
+    def _replay_allowed(self, player_id: str, game: PlayerGame) -> bool:
+        """Anyone's replay once the race is over; before that only your own, and never a Cell Eleven seed.
+        A daily's replays, the player's own included, open when its day closes."""
+        room = self.state.room_of_game(game)
+        race_over = not game.running and (room is None or room.status == FINISHED)
+        if game.record.daily_day is not None:  # a daily's replays (yours too) open when its day closes
+            return daily.is_closed(game.record.daily_day, self.state.clock.now())
+        if race_over:
+            return True
+        return game.player_id == player_id and not game.variant.face_down

@@ -1,0 +1,234 @@
+"""One player's copy of a race's deal: the engine's `Game` plus who, when, and how it ended."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+
+from freecell_arena.core.clock import elapsed_ms
+from freecell_arena.core.ports.records import BoardClaim, GameRecord, ResultRecord
+from freecell_arena.core.records.fair_play import bots_side, implausible_win, is_human_board
+from freecell_arena.engine import RULES_VERSION, Counts, Game, Move, Turn, Variant, format_move, move_to_json
+from freecell_arena.engine.view import player_view, view_changes
+from freecell_arena.protocol.messages import GameView, MoveAcceptedMessage, PlayedMove, Progress
+from freecell_arena.protocol.trusted import TrustedEncoder
+from freecell_arena.protocol.vocabulary import Outcome, PlayerStatus
+
+OUTCOME_SENTENCES: dict[Outcome, str] = {
+    "won": "You won: every card is on the foundations.",
+    "resigned": "You resigned.",
+    "stuck": "No legal move is left: the game is over.",
+    "timeout": "The race's time limit passed.",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    outcome: Outcome
+    time_ms: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class GameMark:
+    """A game before its player's action (`PlayerGame.mark`): how many actions it had and how it stood."""
+
+    game: PlayerGame
+    actions: int
+    finish: Finish | None
+    resigned: bool
+
+    def take_back(self) -> None:
+        self.game.take_back(self)
+
+
+MOVE_ACCEPTED = TrustedEncoder(MoveAcceptedMessage)
+"""The reply to every move, built straight into its wire form (server/freecell_arena/protocol/trusted.py says why)."""
+PLAYED_MOVE = TrustedEncoder(PlayedMove)
+
+
+def played(variant: Variant, move: Move) -> dict[str, Any]:
+    """A `PlayedMove` as the JSON values of a `move_accepted`."""
+    return PLAYED_MOVE.values(notation=format_move(variant, move), move=move_to_json(move))
+
+
+class PlayerGame:
+    """Rebuilt from `(variant, seed, actions)` whenever needed; never stored as a board."""
+
+    def __init__(self, record: GameRecord, variant: Variant, name: str, room_code: str | None) -> None:
+        self.record = record
+        self.variant = variant
+        self.name = name
+        self.room_code = room_code
+        self.game = Game(variant, record.seed, autoplay=record.autoplay, undo_allowed=record.undo_allowed)
+        self.finish: Finish | None = None
+
+    @classmethod
+    def start(
+        cls,
+        *,
+        game_id: str,
+        room_id: str | None,
+        room_code: str | None,
+        player_id: str,
+        name: str,
+        variant: Variant,
+        seed: int,
+        autoplay: bool,
+        undo_allowed: bool,
+        ranked: bool,
+        started_at: datetime,
+        board: str | None = None,
+        daily_day: date | None = None,
+    ) -> PlayerGame:
+        """`board`: where a win counts (set exactly when `ranked`); `daily_day`: the day of a daily game."""
+        record = GameRecord(
+            game_id=game_id,
+            room_id=room_id,
+            player_id=player_id,
+            variant=variant.id,
+            seed=seed,
+            rules_version=RULES_VERSION,
+            autoplay=autoplay,
+            undo_allowed=undo_allowed,
+            ranked=ranked,
+            started_at=started_at,
+            board=board if ranked else None,
+            daily_day=daily_day,
+        )
+        return cls(record, variant, name, room_code)
+
+    @classmethod
+    def restore(
+        cls, record: GameRecord, variant: Variant, name: str, room_code: str | None, actions: list[str],
+        result: ResultRecord | None,
+    ) -> PlayerGame:
+        restored = cls(record, variant, name, room_code)
+        restored.game = Game.replay(
+            variant, record.seed, actions, autoplay=record.autoplay, undo_allowed=record.undo_allowed
+        )
+        if result is not None:
+            restored.finish = Finish(result.outcome, result.time_ms, result.finished_at)
+            if result.outcome == "resigned":
+                restored.game.resigned = True
+        return restored
+
+    @property
+    def game_id(self) -> str:
+        return self.record.game_id
+
+    @property
+    def player_id(self) -> str:
+        return self.record.player_id
+
+    @property
+    def running(self) -> bool:
+        return self.finish is None
+
+    @property
+    def status(self) -> PlayerStatus:
+        return "playing" if self.finish is None else self.finish.outcome
+
+    def time_ms(self, now: datetime) -> int:
+        return self.finish.time_ms if self.finish else elapsed_ms(self.record.started_at, now)
+
+    def counts(self, now: datetime | None = None, *, finish: Finish | None = None) -> Counts:
+        """The counts every message and record of this game shows; `now` only matters while it runs. `finish`: how
+        a change being made ends it (a race's time limit), before memory has it."""
+        finish = finish or self.finish
+        if finish is not None:
+            return self.game.counts(finish.time_ms)
+        assert now is not None, "a running game's time needs the time now"
+        return self.game.counts(elapsed_ms(self.record.started_at, now))
+
+    def mark(self) -> GameMark:
+        """Where the game stands before an action of its player (a move, an undo, a resignation): what `take_back`
+        returns it to if the store refuses the action (python-chess's push/pop: the one undo core keeps)."""
+        return GameMark(self, len(self.game.actions), self.finish, self.game.resigned)
+
+    def take_back(self, mark: GameMark) -> None:
+        """The store refused the actions since `mark`: replay the log up to it."""
+        if len(self.game.actions) != mark.actions:
+            self.game = Game.replay(
+                self.variant,
+                self.record.seed,
+                self.game.actions[: mark.actions],
+                autoplay=self.record.autoplay,
+                undo_allowed=self.record.undo_allowed,
+            )
+        self.finish = mark.finish
+        self.game.resigned = mark.resigned
+
+    def ending(self, outcome: Outcome, at: datetime) -> Finish:
+        """How the game would end at `at` (nothing changes yet)."""
+        return Finish(outcome, elapsed_ms(self.record.started_at, at), at)
+
+    def end(self, outcome: Outcome, now: datetime) -> ResultRecord:
+        """Its player's action ended it (a move that won or left no move, a resignation), under a `mark`."""
+        self.finish = self.ending(outcome, now)
+        return self.result_record()
+
+    def result_record(self, finish: Finish | None = None) -> ResultRecord:
+        """Only a won ranked game claims a place on its board (stored in the result's own transaction). `finish`:
+        how a change being made ends it, before memory has it."""
+        finish = finish or self.finish
+        assert finish is not None
+        counts = self.counts(finish=finish)
+        board = self.record.board
+        flag = None
+        if board and finish.outcome == "won" and is_human_board(board):
+            flag = implausible_win(self.variant, counts.moves, counts.time_ms)
+            if flag is not None:
+                board = bots_side(board)
+        claim = BoardClaim(board, self.player_id) if board and finish.outcome == "won" else None
+        return ResultRecord(
+            game_id=self.game_id,
+            outcome=finish.outcome,
+            player_moves=counts.moves,
+            single_card_moves=counts.single_card_moves,
+            cards_on_foundations=counts.cards_home,
+            time_ms=counts.time_ms,
+            finished_at=finish.at,
+            claim=claim,
+            flag=flag,
+        )
+
+    def progress(self, now: datetime, counts: Counts | None = None) -> Progress:
+        """`counts`: this game's counts at `now`, when the caller has them already (a move's reply)."""
+        counts = counts if counts is not None else self.counts(now)
+        return Progress(
+            player_id=self.player_id,
+            name=self.name,
+            status=self.status,
+            cards_on_foundations=counts.cards_home,
+            moves=counts.moves,
+            time_ms=counts.time_ms,
+        )
+
+    def view(self, now: datetime, *, seed_public: bool) -> GameView:
+        counts = self.counts(now)
+        return GameView(
+            game_id=self.game_id,
+            room_code=self.room_code,
+            variant=self.variant.id,
+            seed=self.record.seed if seed_public else None,
+            autoplay=self.record.autoplay,
+            undo_allowed=self.record.undo_allowed,
+            started_at=self.record.started_at,
+            status=self.status,
+            player_moves=counts.moves,
+            single_card_moves=counts.single_card_moves,
+            cards_on_foundations=counts.cards_home,
+            time_ms=counts.time_ms,
+            actions=list(self.game.actions),
+            view=self.board_view(),
+            daily=self.record.daily_day,
+        )
+
+    def board_view(self) -> dict[str, Any]:
+        return player_view(self.game.board)
+
+    def view_changes(self, turn: Turn) -> dict[str, Any]:
+        """What `turn` changed in the player view (the reply to a move carries only that)."""
+        return view_changes(self.game.board, turn.moves)

@@ -1,0 +1,213 @@
+"""The read side of the store as the rest of the server sees it: the rows and pages the store returns, and the
+narrow interfaces (ports) of the leaderboard, season, history and daily-deal reads.
+
+`freecell_arena.store` implements them (`SqlStore.leaderboards`, `.seasons`, `.history`, `.dailies`); the
+websocket and HTTP adapters in `freecell_arena.net` depend on these protocols only, not on SQLAlchemy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, Protocol
+
+from freecell_arena.core.accounts.account_ports import AccountStore
+from freecell_arena.core.competition.race_ratings import RatingStorePort
+from freecell_arena.core.competition.ratings import RaceResult
+from freecell_arena.core.ports.records import DailyRecord, Store, StoredRoom
+from freecell_arena.core.records.profiles import ProfileReads
+from freecell_arena.core.records.review import ParLedger
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    """An entry as read, with the player's display name."""
+
+    player_id: str
+    name: str
+    game_id: str
+    player_moves: int
+    time_ms: int
+    finished_at: datetime
+    score: int
+
+    @property
+    def key(self) -> tuple[int, datetime, str]:
+        """The board's total order (the player id only makes it total, for cursors)."""
+        return (self.score, self.finished_at, self.player_id)
+
+    @property
+    def tie(self) -> tuple[int, datetime]:
+        """Rows equal on this share a rank."""
+        return (self.score, self.finished_at)
+
+
+@dataclass(frozen=True, slots=True)
+class NumberedRow:
+    rank: int
+    position: int
+    entry: EntryRow
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPage:
+    rows: list[NumberedRow]
+    total: int
+    more: bool
+    """More rows follow the last one (there is a next page)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRow:
+    position: int
+    rank: int
+    player_id: str
+    name: str
+    wins: int
+    moves_over_par: int
+    average_rank: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonPage:
+    through: date | None
+    rows: list[SeasonRow]
+    total: int
+    more: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    game_id: str
+    variant: str
+    seed: int
+    board: str | None
+    daily_day: date | None
+    ranked: bool
+    outcome: str
+    player_moves: int
+    single_card_moves: int
+    cards_on_foundations: int
+    time_ms: int
+    started_at: datetime
+    finished_at: datetime
+    room_status: str | None
+    """The status of the game's room (None for a daily game): a race still running keeps secrets."""
+    room_id: str | None = None
+    room_code: str | None = None
+    room_options: dict[str, Any] | None = None
+    race_started_at: datetime | None = None
+    """The race's start: which ranking rule placed it (`core.live.ranking.ties_non_finishers`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RaceFacts:
+    """For a page of history: every result of the finished races on it (their places are recomputed from these by
+    the rule of each race's start) and the player's rating change in each rated one."""
+
+    results: dict[str, tuple[RaceResult, ...]]
+    rating_deltas: dict[str, int]
+
+
+class LeaderboardReader(Protocol):
+    async def page(self, board: str, limit: int, after: tuple[int, datetime, str] | None = None) -> BoardPage:
+        """Up to `limit` rows after the cursor key `after` (the board's total order)."""
+        ...
+
+    async def entry(self, board: str, player_id: str) -> EntryRow | None: ...
+
+    async def around(self, board: str, player_id: str, above: int, below: int) -> BoardPage | None:
+        """The player's row with `above` rows before it and `below` after; None when the player has no entry."""
+        ...
+
+    async def dealt(self, boards: Sequence[str]) -> bool:
+        """Whether a ranked game was ever dealt for one of `boards` (a deal's humans' and bots' boards): a board
+        that is empty because nobody won yet, rather than one of a deal nobody was dealt."""
+        ...
+
+
+class SeasonReader(Protocol):
+    async def page(
+        self, variant: str, bots: bool, days: int, limit: int, *, after: int = 0, around: str | None = None
+    ) -> SeasonPage | None: ...
+
+
+class HistoryReader(Protocol):
+    async def page(
+        self, player_id: str, limit: int, before: tuple[datetime, str] | None = None
+    ) -> tuple[list[HistoryRow], bool]: ...
+
+    async def race_facts(self, player_id: str, room_ids: Sequence[str]) -> RaceFacts:
+        """The results of these rooms and the player's rating changes in them."""
+        ...
+
+
+class DailyDeals(Protocol):
+    """The stored daily deals: what the daily service prepares, publishes and closes."""
+
+    async def shared_secret(self, now: datetime) -> str: ...
+
+    async def save(self, record: DailyRecord) -> DailyRecord: ...
+
+    async def deal(self, variant: str, day: date) -> DailyRecord | None: ...
+
+    async def deals(self, variant: str, first: date, last: date) -> list[DailyRecord]: ...
+
+    async def prepared_days(self, variant: str, days: list[date]) -> set[date]: ...
+
+    async def has_ranked_attempt(self, player_id: str, variant: str, day: date) -> bool: ...
+
+    async def unfinalized(self, before: date) -> list[tuple[str, date]]: ...
+
+    async def finalize(self, variant: str, day: date, now: datetime) -> bool: ...
+
+
+class ServerStore(Store, Protocol):
+    """The whole store the server process uses: the core's `Store` plus the read sides."""
+
+    async def ping(self) -> None:
+        """Raise unless the database answers now."""
+        ...
+
+    async def live_rooms(self) -> list[StoredRoom]:
+        """Lobbies, countdowns and running races: what a starting process picks up."""
+        ...
+
+    async def room_versions(self, room_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
+        """The stored (seq, tag) of each room, in one query."""
+        ...
+
+    async def quick_room(self, variant: str) -> str | None:
+        """The code of the variant's filling quick-race room (None: there never was one)."""
+        ...
+
+    async def live_rooms_of(self, player_id: str) -> list[StoredRoom]:
+        """The live rooms a player is a member of (a returning player finds their lobby on any process)."""
+        ...
+
+    @property
+    def leaderboards(self) -> LeaderboardReader: ...
+
+    @property
+    def seasons(self) -> SeasonReader: ...
+
+    @property
+    def history(self) -> HistoryReader: ...
+
+    @property
+    def dailies(self) -> DailyDeals: ...
+
+    @property
+    def accounts(self) -> AccountStore:
+        """Saved players, claimed names, passkeys and tokens (`core.accounts.account_ports`)."""
+        ...
+
+    @property
+    def ratings(self) -> RatingStorePort: ...
+
+    @property
+    def pars(self) -> ParLedger: ...
+
+    @property
+    def profiles(self) -> ProfileReads: ...

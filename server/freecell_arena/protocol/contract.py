@@ -1,0 +1,381 @@
+"""What each request may cause: the frames you get back, in order, what the others in your room get, and the error
+codes it may be refused with. Written once here; `docs/protocol.md` and the AsyncAPI document are generated from it
+(`freecell_arena.protocol.generate`), and the tests' client checks every error it meets against it.
+
+A frame that "answers" carries the request's `id`; the others are events (no `id`) that the request set off. Every
+request may also get the errors of `COMMON_ERRORS` (the frame itself is at fault, or the server is).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import get_args
+
+from freecell_arena.protocol import messages as m
+from freecell_arena.protocol.messages import ErrorCode as E
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame a request causes. `answers`: it carries the request's `id`. `when`: the condition (empty: always)."""
+
+    message: type[m.Message]
+    answers: bool = False
+    when: str = ""
+
+    @property
+    def type_name(self) -> str:
+        return str(self.message.model_fields["type"].default)
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request: the frames to the sender, in order, the frames to the others in the room, and its errors."""
+
+    request: type[m.Request]
+    to_you: tuple[Frame, ...]
+    errors: tuple[E, ...] = ()
+    to_others: tuple[Frame, ...] = ()
+    note: str = ""
+    before_hello: bool = False
+    """Allowed before `hello` (else refused `hello_required`)."""
+
+    @property
+    def type_name(self) -> str:
+        return str(self.request.model_fields["type"].default)
+
+    @property
+    def replies(self) -> tuple[type[m.Message], ...]:
+        return tuple(frame.message for frame in self.to_you if frame.answers)
+
+    def may_fail_with(self) -> frozenset[E]:
+        extra = () if self.before_hello else (E.hello_required,)
+        return frozenset((*COMMON_ERRORS, *extra, *self.errors))
+
+
+COMMON_ERRORS = (E.invalid_json, E.invalid_message, E.unknown_type, E.message_too_large, E.rate_limited,
+                 E.shutting_down, E.internal_error)  # fmt: skip
+"""Any request may get these: the frame is not JSON, not a known message, malformed or too large; the connection
+sent too fast; the server is stopping or failed (nothing changed)."""
+
+STORES = (E.storage_failed,)
+"""A request that stores something may find the database away for a moment (nothing changed: send it again)."""
+GAME = (E.no_game, E.unknown_game, E.not_your_game, E.game_not_running)
+"""What a request about your running game may get (`game_id` names another game, none is running, it is over)."""
+BUSY = (E.already_in_room, E.game_in_progress)
+"""Refused while you sit in an unfinished room or play a game (leave it, finish it or resign first)."""
+ACCOUNT = (E.not_saved, E.not_yours, E.passkey_refused, *STORES)
+
+RACE_END_TO_YOU = (
+    Frame(m.RaceOverMessage, when="the last racer finished"),
+    Frame(m.RoomMessage, when="the last racer finished: the room, finished"),
+    Frame(m.RaceRatingsMessage, when="the race was rated"),
+)
+RACE_END_TO_OTHERS = (Frame(m.ProgressMessage), *RACE_END_TO_YOU)
+
+CONTRACT: tuple[Exchange, ...] = (
+    Exchange(
+        m.HelloRequest,
+        (
+            Frame(m.WelcomeMessage, answers=True),
+            Frame(m.GameStateMessage, when="you resumed (said hello with a token): your room and game"),
+            Frame(m.RaceOverMessage, when="you resumed into a finished race"),
+            Frame(m.RaceRatingsMessage, when="you resumed into a finished rated race"),
+        ),
+        (E.already_greeted, E.unknown_token, E.revoked_token, E.name_taken, *STORES),
+        (Frame(m.MemberConnectionMessage, when="you resumed into a room"),),
+        note="Once per connection. `rate_limited` also when one address makes too many new players.",
+        before_hello=True,
+    ),
+    Exchange(
+        m.CreateRoomRequest,
+        (Frame(m.RoomMessage, answers=True),),
+        (E.unknown_variant, E.bad_seed, E.unranked_options, *BUSY, *STORES),
+        note="You leave a finished room you were in.",
+    ),
+    Exchange(
+        m.JoinRoomRequest,
+        (
+            Frame(m.RoomMessage, answers=True),
+            Frame(m.RaceOverMessage, when="the room's race is over"),
+        ),
+        (E.unknown_room, E.room_started, E.room_full, *BUSY, *STORES),
+        (Frame(m.MemberJoinedMessage),),
+        note="A player joins a lobby; a spectator any room. `room_started`: a player cannot join a running race.",
+    ),
+    Exchange(
+        m.LeaveRoomRequest,
+        (
+            Frame(m.GameOverMessage, when="you left mid-race: your game is resigned (no id)"),
+            Frame(m.LeftRoomMessage, answers=True),
+            Frame(m.MemberLeftMessage, when="others are in the room: your leave, as they see it"),
+        ),
+        (E.not_in_room, *STORES),
+        (Frame(m.ProgressMessage, when="you left mid-race"), Frame(m.MemberLeftMessage), *RACE_END_TO_YOU),
+    ),
+    Exchange(
+        m.StartRaceRequest,
+        (
+            Frame(m.CountdownMessage, answers=True),
+            Frame(m.RoomMessage, when="the countdown begins: the room, counting down"),
+            Frame(m.RaceStartedMessage, when="the countdown ends (`starts_at`): your copy of the deal"),
+            Frame(m.RoomMessage, when="the countdown ends: the room, running"),
+        ),
+        (E.not_in_room, E.not_host, E.room_started, E.not_enough_players, *STORES),
+        (
+            Frame(m.CountdownMessage),
+            Frame(m.RoomMessage),
+            Frame(m.RaceStartedMessage, when="to each player (not to spectators)"),
+            Frame(m.RoomMessage),
+        ),
+        note="Host only (a quick race starts by itself).",
+    ),
+    Exchange(
+        m.MoveRequest,
+        (
+            Frame(m.MoveAcceptedMessage, answers=True),
+            Frame(m.GameOverMessage, when="the move won, or left no legal move (no id)"),
+            *RACE_END_TO_YOU,
+        ),
+        (*GAME, E.bad_notation, E.illegal_move, *STORES),
+        RACE_END_TO_OTHERS,
+        note="`move_accepted` goes out once the move is durable; `illegal_move` carries the engine's `reason`.",
+    ),
+    Exchange(
+        m.UndoRequest,
+        (Frame(m.MoveAcceptedMessage, answers=True),),
+        (*GAME, E.undo_not_allowed, *STORES),
+        (Frame(m.ProgressMessage),),
+    ),
+    Exchange(
+        m.ResignRequest,
+        (Frame(m.GameOverMessage, answers=True), *RACE_END_TO_YOU),
+        (*GAME, *STORES),
+        RACE_END_TO_OTHERS,
+    ),
+    Exchange(
+        m.StateRequest,
+        (
+            Frame(m.GameStateMessage, answers=True),
+            Frame(m.RaceOverMessage, when="your room's race is over"),
+        ),
+    ),
+    Exchange(
+        m.ReplayRequest,
+        (Frame(m.ReplayMessage, answers=True),),
+        (E.unknown_game, E.replay_not_available),
+        note="Anyone's game once its race is over (a daily's once its day closes); your own any time, except a "
+        "Cell Eleven game (its seed would show the face-down cards) and a daily (its seed is revealed at the close).",
+    ),
+    Exchange(
+        m.LeaderboardRequest,
+        (Frame(m.LeaderboardMessage, answers=True),),
+        (E.unknown_variant, E.unknown_daily, E.bad_seed, E.unknown_seed, E.bad_cursor, E.not_on_board),
+        note="`unknown_seed`: no ranked game was ever dealt from that seed (an empty board is a deal nobody won).",
+    ),
+    Exchange(
+        m.SeasonRequest,
+        (Frame(m.SeasonMessage, answers=True),),
+        (E.unknown_variant, E.bad_cursor, E.not_on_board),
+    ),
+    Exchange(m.HistoryRequest, (Frame(m.HistoryMessage, answers=True),), (E.unknown_player, E.bad_cursor)),
+    Exchange(m.DailyRequest, (Frame(m.DailyMessage, answers=True),), (E.unknown_variant, E.unknown_daily)),
+    Exchange(
+        m.PlayDailyRequest,
+        (Frame(m.DailyStartedMessage, answers=True),),
+        (E.unknown_variant, E.unknown_daily, E.daily_not_ready, *BUSY, *STORES),
+    ),
+    Exchange(
+        m.RaceAgainRequest,
+        (
+            Frame(m.RoomMessage, answers=True),
+            Frame(m.MemberLeftMessage, when="others are in the finished room: your leave of it, as they see it"),
+        ),
+        (E.not_in_room, E.race_not_over, E.room_started, E.room_full, *BUSY, *STORES),
+        (
+            Frame(m.MemberLeftMessage, when="to the finished room's members: you left it"),
+            Frame(m.SeriesInviteMessage, when="you opened the next room (to the finished room's members)"),
+            Frame(m.MemberJoinedMessage, when="you joined it (to the next room's members)"),
+        ),
+    ),
+    Exchange(
+        m.QuickRaceRequest,
+        (
+            Frame(m.RoomMessage, answers=True),
+            Frame(m.RoomMessage, when="`quick_race.min_players` are in (at once when full): the room, counting down"),
+            Frame(m.CountdownMessage, when="`quick_race.min_players` are in"),
+            Frame(m.RaceStartedMessage, when="the countdown ends"),
+            Frame(m.RoomMessage, when="the countdown ends: the room, running"),
+        ),
+        (E.unknown_variant, *BUSY, *STORES),
+        (
+            Frame(m.MemberJoinedMessage),
+            Frame(m.CountdownMessage, when="enough players are in"),
+            Frame(m.RoomMessage, when="enough players are in"),
+        ),
+    ),
+    Exchange(
+        m.PasskeyBeginRequest,
+        (Frame(m.PasskeyOptionsMessage, answers=True),),
+        (*ACCOUNT, E.hello_required, E.name_taken),
+        note="`sign_in` may come before `hello`; `save` needs it (and a name nobody saved first: `name_taken`).",
+        before_hello=True,
+    ),
+    Exchange(
+        m.PasskeyFinishRequest,
+        (
+            Frame(m.AccountMessage, answers=True, when="the ceremony is `save`"),
+            Frame(m.SignedInMessage, answers=True, when="the ceremony is `sign_in`"),
+        ),
+        (*ACCOUNT, E.name_taken, E.hello_required),
+        before_hello=True,
+    ),
+    Exchange(m.AccountRequest, (Frame(m.AccountMessage, answers=True),), ACCOUNT),
+    Exchange(m.RenamePasskeyRequest, (Frame(m.AccountMessage, answers=True),), ACCOUNT),
+    Exchange(m.RemovePasskeyRequest, (Frame(m.AccountMessage, answers=True),), (*ACCOUNT, E.last_passkey)),
+    Exchange(
+        m.RevokeTokenRequest,
+        (Frame(m.AccountMessage, answers=True),),
+        ACCOUNT,
+        note="The revoked token's connections close (4001).",
+    ),
+    Exchange(
+        m.SignOutRequest,
+        (Frame(m.SignedOutMessage, answers=True),),
+        ACCOUNT,
+        note="This connection closes (4001) after the reply.",
+    ),
+    Exchange(m.CreateBotRequest, (Frame(m.BotTokenMessage, answers=True),), (*ACCOUNT, E.name_taken)),
+    Exchange(m.NewBotTokenRequest, (Frame(m.BotTokenMessage, answers=True),), ACCOUNT),
+    Exchange(m.RatingsRequest, (Frame(m.RatingsMessage, answers=True),), (E.unknown_variant,)),
+    Exchange(m.PlayerRequest, (Frame(m.PlayerMessage, answers=True),), (E.unknown_player,)),
+    Exchange(m.StreakRequest, (Frame(m.StreakMessage, answers=True),), (E.unknown_variant, E.unknown_player)),
+    Exchange(
+        m.ReviewRequest,
+        (Frame(m.ReviewMessage, answers=True),),
+        (E.unknown_room, E.unknown_variant, E.unknown_daily, E.race_not_over),
+    ),
+    Exchange(
+        m.ShareRequest,
+        (Frame(m.ShareMessage, answers=True),),
+        (E.unknown_game, E.race_not_over, E.game_not_running),
+    ),
+    Exchange(
+        m.HintRequest,
+        (Frame(m.HintMessage, answers=True),),
+        (E.unknown_game, E.not_your_game, E.game_not_running, E.no_hints),
+        note="Your own running game of an unranked room only (`no_hints` in a ranked race or a daily). "
+        "`rate_limited` while your previous hint is worked out.",
+    ),
+    Exchange(m.QuickRacesRequest, (Frame(m.QuickRacesMessage, answers=True),)),
+    Exchange(
+        m.RaceBotRequest,
+        (Frame(m.RaceBotMessage, answers=True),),
+        (E.not_in_room, E.room_started, E.invalid_message),
+        note="Alone in a quick race's lobby: the house bot joins it (`member_joined`, then the countdown, as for any "
+        "second player). `invalid_message`: this server has no house bot, the room is no quick race, or someone "
+        "else is in it.",
+    ),
+)
+
+EXCHANGES = {exchange.type_name: exchange for exchange in CONTRACT}
+
+
+@dataclass(frozen=True)
+class ServerEvent:
+    """A frame the server sends on its own (no request of yours set it off): when it comes."""
+
+    message: type[m.Message]
+    when: str
+
+
+SERVER_EVENTS = (
+    ServerEvent(m.CountdownMessage, "a quick race you sit in has enough players"),
+    ServerEvent(m.RaceStartedMessage, "the countdown reached `starts_at`"),
+    ServerEvent(m.RoomMessage, "your room's status changed (countdown, start, finish)"),
+    ServerEvent(m.GameOverMessage, "the race's time limit passed, or your daily's day closed (`timeout`)"),
+    ServerEvent(m.RaceOverMessage, "the race ended (everyone done, or its time limit)"),
+    ServerEvent(m.RaceRatingsMessage, "after `race_over` of a rated race"),
+    ServerEvent(m.MemberConnectionMessage, "a member's connection went down or came back"),
+    ServerEvent(m.MemberLeftMessage, "a lobby member's connection closed: a lobby seat is given up"),
+)
+
+
+# ---------------------------------------------------------------------------- HTTP
+
+
+@dataclass(frozen=True)
+class HttpRoute:
+    """`GET path` answers like the websocket `request`: the path's `{names}` and the `query` parameters are its
+    fields; `fixed` ones are set by the route."""
+
+    path: str
+    request: type[m.Request]
+    query: tuple[str, ...] = ()
+    fixed: dict[str, str] = field(default_factory=dict)
+    summary: str = ""
+
+    @property
+    def path_fields(self) -> list[str]:
+        return [part[1:-1] for part in self.path.split("/") if part.startswith("{")]
+
+
+PAGE = ("bots", "limit", "cursor", "around")
+DAILY_BOARD = {"board": "daily"}
+HTTP_ROUTES = (
+    HttpRoute("/api/leaderboards/{variant}/daily", m.LeaderboardRequest, ("day", *PAGE), DAILY_BOARD,
+              "A daily board (default: today's)"),
+    HttpRoute("/api/leaderboards/{variant}/daily/{day}", m.LeaderboardRequest, PAGE, DAILY_BOARD, "A day's board"),
+    HttpRoute("/api/leaderboards/{variant}/deal/{seed}", m.LeaderboardRequest, PAGE, {"board": "deal"},
+              "A deal's board"),
+    HttpRoute("/api/leaderboards/{variant}/season", m.SeasonRequest, ("days", *PAGE), summary="A season table"),
+    HttpRoute("/api/players/{player_id}/history", m.HistoryRequest, ("limit", "cursor"),
+              summary="A player's finished games"),
+    HttpRoute("/api/daily/{variant}/{day}/review", m.ReviewRequest, summary="A closed daily beside par"),
+    HttpRoute("/api/daily/{variant}", m.DailyRequest, ("day",), summary="A variant's daily deals"),
+    HttpRoute("/api/daily/{variant}/{day}", m.DailyRequest, summary="One day's daily deal"),
+    HttpRoute("/api/ratings/{variant}", m.RatingsRequest, ("bots", "limit", "around"), summary="A rating board"),
+    HttpRoute("/api/players/{player_id}", m.PlayerRequest, summary="A player's page"),
+    HttpRoute("/api/players/{player_id}/streak/{variant}", m.StreakRequest, ("month",),
+              summary="A daily streak and a month"),
+    HttpRoute("/api/races/{code}/review", m.ReviewRequest, summary="A finished race beside par"),
+    HttpRoute("/api/games/{game_id}/share", m.ShareRequest, ("origin",), summary="A finished game's share text"),
+    HttpRoute("/api/quick-races", m.QuickRacesRequest, summary="The quick races filling now"),
+)  # fmt: skip
+"""Every route of `/api/` (net/http_api.py serves them, the OpenAPI document describes them)."""
+
+HTTP_STATUS_OF_CODE: dict[E, int] = {
+    E.unknown_player: 404,
+    E.not_on_board: 404,
+    E.unknown_daily: 404,
+    E.unknown_seed: 404,
+    E.not_found: 404,
+    E.unknown_room: 404,
+    E.unknown_game: 404,
+    E.race_not_over: 409,
+    E.method_not_allowed: 405,
+    E.rate_limited: 429,
+    E.internal_error: 500,
+    E.shutting_down: 503,
+    E.not_ready: 503,
+}
+"""The HTTP status of a refusal; any other code is 400 (bad parameters)."""
+HTTP_COMMON_ERRORS = (E.invalid_message, E.not_found, E.method_not_allowed, E.rate_limited, E.shutting_down,
+                      E.internal_error)  # fmt: skip
+"""Any `/api/` answer may be one of these: bad parameters, no such route, not GET, too fast, stopping, failed."""
+
+
+def http_status(code: E) -> int:
+    return HTTP_STATUS_OF_CODE.get(code, 400)
+
+
+def _check() -> None:
+    """Every request has exactly one exchange, every route a request the websocket knows too."""
+    union = get_args(m.ClientMessage)[0]
+    requests = set(get_args(union))
+    described = [exchange.request for exchange in CONTRACT]
+    if set(described) != requests or len(described) != len(requests):
+        raise RuntimeError(f"the contract and ClientMessage differ: {sorted(map(str, requests ^ set(described)))}")
+
+
+_check()

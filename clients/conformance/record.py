@@ -120,7 +120,8 @@ def race() -> Scenario:
         "race",
         "Two bots race FreeCell deal 6 in a room: create, join, start (countdown, race_started, the running room), "
         "moves in text and structured form with each move_accepted and the other's progress, an undo, the state, "
-        "one's own replay mid-race; bob resigns (game_over with the request's id), ada plays on to the win "
+        "one's own replay mid-race, a hint refused (no_hints: a ranked room); bob resigns (game_over with the "
+        "request's id), ada plays on to the win "
         "(move_accepted, then game_over without id, then race_over and race_ratings to both), replays open, "
         "race again (series_invite), bob joins the next room, both leave.",
     )
@@ -129,6 +130,7 @@ def race() -> Scenario:
                    "options": {"countdown_s": 0, "max_players": 2}})  # fmt: skip
     s.send("bob", {"type": "join_room", "code": "$code_1"})
     s.send("ada", {"type": "start_race"})
+    s.send("ada", {"type": "get_hint", "game_id": "$game_id_1"})  # a ranked room: no_hints
     s.send("ada", {"type": "move", "move": moves[0]})
     s.send("ada", {"type": "undo"})
     s.send("bob", {"type": "move", "move": {"from": "tableau", "from_index": 0, "to": "cell"}})
@@ -205,7 +207,7 @@ def queries() -> Scenario:
         "queries",
         "The read-only requests on a server that has played nothing: empty boards, tables and histories; a deal "
         "nobody was dealt is unknown_seed; no daily is prepared (unknown_daily, daily_not_ready); unknown players, "
-        "rooms and games; a malformed cursor.",
+        "rooms and games (a hint for a game nobody has); a malformed cursor; the quick races filling now (none).",
     )
     s.hello("ada")
     for frame in (
@@ -228,6 +230,8 @@ def queries() -> Scenario:
         {"type": "get_review", "variant": "freecell", "day": "2026-01-01"},
         {"type": "get_share", "game_id": "g_nobody"},
         {"type": "get_replay", "game_id": "g_nobody"},
+        {"type": "get_hint", "game_id": "g_nobody"},
+        {"type": "get_quick_races"},
         {"type": "get_leaderboard", "variant": "klondike", "board": "deal", "seed": "1"},
     ):
         s.send("ada", frame)
@@ -256,6 +260,7 @@ def refusals() -> Scenario:
     s.send("ada", {"type": "start_race"})
     s.send("ada", {"type": "leave_room"})
     s.send("ada", {"type": "race_again"})
+    s.send("ada", {"type": "race_bot"})
     s.send("ada", {"type": "join_room", "code": "NOROOM00"})
     s.send("ada", {"type": "create_room", "variant": "klondike"})
     s.send("ada", {"type": "create_room", "variant": "freecell", "deal": 0})

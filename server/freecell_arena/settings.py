@@ -90,6 +90,15 @@ class Settings(BaseSettings):
     tournament_interval_s: float = Field(
         default=1.0, ge=0, le=60, description="How often each process tends the live tournaments (0 = never)."
     )
+    house_bot: bool = Field(
+        default=True, description="Quick race: a player waiting alone may race the server's own bot (`race_bot`)."
+    )
+    house_bot_after_s: float = Field(
+        default=15.0, ge=0, le=600, description="Quick race: the page offers the house bot after this long alone."
+    )
+    house_bot_moves_per_s: float = Field(
+        default=0.5, gt=0, le=25, description="The house bot's pace: moves per second, about a person's."
+    )
     lobby_return_grace_s: float = Field(
         default=60.0, gt=0, description="A lobby picked up from the store: how long its members have to come back."
     )

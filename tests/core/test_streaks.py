@@ -66,5 +66,17 @@ def test_the_month_marks_each_day() -> None:
     assert marks[date(2026, 11, 30)] is DayMark.AHEAD
 
 
+def test_days_a_player_could_not_play_ranked_are_not_missed() -> None:
+    """A new player's calendar: days before they existed (or without a deal) are `none`, not a month of misses;
+    their first day, played as practice, is `played`."""
+    made = date(2026, 11, 10)
+    rankable = {date(2026, 11, day) for day in range(11, 20)}  # dealt, and the player existed before each opened
+    marks = dict(month(2026, 11, set(), {made}, TODAY, rankable))
+    assert marks[date(2026, 11, 1)] is DayMark.NONE and marks[date(2026, 11, 9)] is DayMark.NONE
+    assert marks[made] is DayMark.PLAYED, "the new player's practice game counts as a played day"
+    assert marks[date(2026, 11, 11)] is DayMark.MISSED
+    assert marks[TODAY] is DayMark.AHEAD
+
+
 def test_a_leap_february_has_29_days() -> None:
     assert len(month(2028, 2, set(), set(), TODAY)) == 29

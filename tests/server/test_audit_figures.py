@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from arena_client import ArenaClient, connect_player
 from arena_server import started_arena
-from boards_helpers import ManualClock, play
+from boards_helpers import ManualClock, play, winning_moves
 from sqlalchemy import ColumnElement, Table, pool, select, update
 
 from freecell_arena.commands import audit as audit_command
@@ -36,14 +36,21 @@ class Filled:
     next_code: str
 
 
+RACED_DEAL = 6
+"""The deal the race draws: the solver's first moves put a card home beyond the opening (a race where nobody does
+rates nobody)."""
+
+
 async def race_of_two(host: ArenaClient, rival: ArenaClient, clock: ManualClock) -> str:
-    """A ranked race on a deal the server draws (so it is rated), both resign: the room's code."""
+    """A ranked race on a deal the server draws (so it is rated): the host puts a card home, both resign; the
+    room's code."""
     created = await host.request({"type": "create_room", "variant": "freecell", "options": {"countdown_s": 0}})
     code: str = created["room"]["code"]
     assert (await rival.request({"type": "join_room", "code": code}))["type"] == "room"
     assert (await host.request({"type": "start_race"}))["type"] == "countdown"
     for client in (host, rival):
         await client.expect("race_started", code=code)
+    await play(host, winning_moves("freecell", RACED_DEAL)[:4], clock)
     for client in (host, rival):
         clock.advance(5)
         assert (await client.request({"type": "resign"}))["type"] == "game_over"
@@ -58,6 +65,7 @@ async def filled(database_url: str) -> Filled:
     async with started_arena(database_url, clock, daily_variants="freecell", daily_secret=SECRET,
                              daily_finalize_delay_s=0) as server:  # fmt: skip
         url = f"ws://127.0.0.1:{server.port}/"
+        server.arena.draw_seed = lambda low, high: RACED_DEAL
         ada, bea = await connect_player(url, "ada"), await connect_player(url, "bea")
         try:
             record = await asyncio.to_thread(daily.prepare_daily, SECRET.encode(), "freecell", DAY, clock.now(),

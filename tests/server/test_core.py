@@ -9,7 +9,7 @@ from core_driver import accepted, registered, ticked
 
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.live.ranking import rank
+from freecell_arena.core.live.ranking import TIED_NON_FINISHERS_FROM, rank
 from freecell_arena.core.ports.records import GameRecord, MoveRecord, ResultRecord, RoomStatusRecord
 from freecell_arena.protocol.messages import (
     CreateRoomRequest,
@@ -21,6 +21,9 @@ from freecell_arena.protocol.messages import (
     Standing,
     StartRaceRequest,
 )
+
+BEFORE_TIES = TIED_NON_FINISHERS_FROM - timedelta(days=1)
+"""A race started before non-finishers with the same cards home tied: ranked by the rule it was played under."""
 
 
 class ManualClock:
@@ -49,16 +52,28 @@ def test_winners_first_by_moves_then_time_then_the_rest_by_cards() -> None:
         standing("resigned_many", "resigned", 10, 1_000, 20),
         standing("stuck_few", "stuck", 10, 1_000, 5),
     ]
-    order = [row.player_id for row in rank(rows, "moves")]
+    order = [row.player_id for row in rank(rows, "moves", BEFORE_TIES)]
     assert order == ["short_winner", "tie_moves_faster", "slow_winner", "resigned_many", "stuck_few"]
-    speed = [row.player_id for row in rank(rows, "speed")]
+    speed = [row.player_id for row in rank(rows, "speed", BEFORE_TIES)]
     assert speed == ["tie_moves_faster", "slow_winner", "short_winner", "resigned_many", "stuck_few"]
-    assert [row.rank for row in rank(rows, "moves")] == [1, 2, 3, 4, 5]
+    assert [row.rank for row in rank(rows, "moves", BEFORE_TIES)] == [1, 2, 3, 4, 5]
+
+
+def test_non_finishers_with_the_same_cards_home_tie_from_the_change_on() -> None:
+    """Whoever gave up first is no better for it; a race that started before the change keeps its old order."""
+    rows = [standing("gave_up_later", "resigned", 40, 90_000, 6), standing("gave_up_first", "resigned", 3, 5_000, 6),
+            standing("more_home", "timeout", 60, 99_000, 9), standing("winner", "won", 90, 80_000, 52)]  # fmt: skip
+    after = rank(rows, "moves", TIED_NON_FINISHERS_FROM)
+    assert [(row.player_id, row.rank) for row in after] == [
+        ("winner", 1), ("more_home", 2), ("gave_up_later", 3), ("gave_up_first", 3)]  # fmt: skip
+    before = rank(rows, "moves", BEFORE_TIES)
+    assert [(row.player_id, row.rank) for row in before] == [
+        ("winner", 1), ("more_home", 2), ("gave_up_first", 3), ("gave_up_later", 4)]  # fmt: skip
 
 
 def test_equal_results_share_a_rank() -> None:
     rows = [standing("a", "won", 50, 1000, 52), standing("b", "won", 50, 1000, 52), standing("c", "won", 51, 1, 52)]
-    assert [row.rank for row in rank(rows, "moves")] == [1, 1, 3]
+    assert [row.rank for row in rank(rows, "moves", BEFORE_TIES)] == [1, 1, 3]
 
 
 def new_player(arena: Arena, name: str) -> str:

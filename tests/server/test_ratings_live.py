@@ -83,6 +83,12 @@ async def test_a_rated_race_moves_ratings_the_way_the_standings_go(arena: Runnin
         bad = await winner.request({"type": "get_share", "game_id": mine["game_id"], "origin": "javascript:x"})
         assert bad["type"] == "error" and bad["code"] == "invalid_message"
 
+        for client in (winner, loser):  # each race of a history with its place and the rating it moved
+            (race,) = (await client.request({"type": "get_history"}))["games"]
+            place = 1 if client is winner else 2
+            assert (race["room_code"], race["place"], race["players"], race["rating_delta"]) == (
+                code, place, 2, changes[client.player_id]["delta"])  # fmt: skip
+
         status, body = await asyncio.to_thread(http_json, arena, "/api/ratings/freecell?limit=1")
         assert status == 200 and [row["player_id"] for row in body["top"]] == [winner.player_id]
         status, body = await asyncio.to_thread(http_json, arena, f"/api/players/{loser.player_id}")

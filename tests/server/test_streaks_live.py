@@ -62,6 +62,9 @@ async def test_a_streak_grows_day_by_day_and_a_missed_day_ends_it(
         await server.daily.run_once()
         played = await ada.request({"type": "play_daily", "variant": "freecell"})
         assert (await ada.request({"type": "resign"}))["type"] == "game_over" and played["ranked"]
+        practice = await ada.request({"type": "play_daily", "variant": "freecell"})
+        assert (practice["ranked"], practice["unranked_reason"]) == (False, "played_before")
+        assert (await ada.request({"type": "resign"}))["type"] == "game_over"
 
         review = await ada.request({"type": "get_review", "variant": "freecell", "day": "2026-11-22"})  # closed
         assert review["type"] == "review", review
@@ -79,7 +82,8 @@ async def test_a_streak_grows_day_by_day_and_a_missed_day_ends_it(
         assert streak["type"] == "streak", streak
         assert (streak["today"], streak["current"], streak["best"]) == ("2026-11-23", 2, 2), "today may still be won"
         marks = {entry["day"]: entry["mark"] for entry in streak["days"]}
-        assert (marks["2026-11-20"], marks["2026-11-21"], marks["2026-11-22"]) == ("missed", "won", "won")
+        assert (marks["2026-11-20"], marks["2026-11-21"], marks["2026-11-22"]) == ("none", "won", "won"), (
+            "ada was made on the 20th, after its deal opened: she could not miss it")  # fmt: skip
         assert (marks["2026-11-23"], marks["2026-11-24"]) == ("played", "ahead")
         assert len(streak["days"]) == 30
 
@@ -91,7 +95,20 @@ async def test_a_streak_grows_day_by_day_and_a_missed_day_ends_it(
         assert (page["variants"][0]["streak"], page["variants"][0]["best_streak"]) == (0, 2)
         assert page["variants"][0]["average_over_par"] == 0.0
         october = await ada.request({"type": "get_streak", "variant": "freecell", "month": "2026-10"})
-        assert {entry["mark"] for entry in october["days"]} == {"missed"}
+        assert {entry["mark"] for entry in october["days"]} == {"none"}, "before ada and before any deal"
+        first = await again.request({"type": "play_daily", "variant": "freecell"})  # bea, made today
+        assert (first["ranked"], first["unranked_reason"]) == (False, "new_player")
+        assert (await again.request({"type": "resign"}))["type"] == "game_over"
+        second = await again.request({"type": "play_daily", "variant": "freecell"})
+        assert (second["ranked"], second["unranked_reason"]) == (False, "new_player")
+        assert (await again.request({"type": "resign"}))["type"] == "game_over"
+        assert (played["ranked"], played["unranked_reason"]) == (True, None)
+        bea = {entry["day"]: entry["mark"] for entry in (await again.request(
+            {"type": "get_streak", "variant": "freecell"}))["days"]}  # fmt: skip
+        assert (bea["2026-11-23"], bea["2026-11-24"]) == ("none", "played"), "her practice day counts as played"
+        for client, reason in ((again, "new_player"), (ada, None)):  # said before the next game starts
+            streak = await client.request({"type": "get_streak", "variant": "freecell"})
+            assert streak["today_unranked_reason"] == reason
         future = await ada.request({"type": "get_streak", "variant": "freecell", "month": "2027-01"})
         assert future["type"] == "error" and future["code"] == "invalid_message"
         bad = await ada.request({"type": "get_streak", "variant": "freecell", "month": "2026-13"})

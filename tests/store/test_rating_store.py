@@ -24,7 +24,7 @@ from freecell_arena.core.competition.ratings import (
 )
 from freecell_arena.core.ports.records import Record, ResultRecord, RoomStatusRecord
 from freecell_arena.store import SqlStore
-from freecell_arena.store.ratings import RatingStore
+from freecell_arena.store.ratings import RatingStore, StoredRatedRace
 
 PLAYERS = [player(number, bot=number >= 5) for number in range(1, 7)]
 
@@ -72,6 +72,12 @@ async def test_a_change_computed_from_a_stale_rating_is_refused_whole(store: Sql
         "freecell", [(PLAYERS[2].player_id, Ladder.HUMANS)]), "nothing of the refused race was kept"  # fmt: skip
 
 
+def as_rated(stored: list[StoredRatedRace]) -> list[RatedRace]:
+    """The stored races as the audit replays them: placements recomputed from the stored results."""
+    return [RatedRace(race.room_id, race.variant, placements_from_results(race.results, race.ranking, race.started_at),
+                      tuple(change for change, _ in race.changes)) for race in stored]  # fmt: skip
+
+
 async def test_concurrent_races_of_one_player_both_apply_in_an_order_the_audit_replays(
     store: SqlStore, ledger: RatingStore
 ) -> None:
@@ -80,8 +86,7 @@ async def test_concurrent_races_of_one_player_both_apply_in_an_order_the_audit_r
     await asyncio.gather(*(settle_race(ledger, room_id, "freecell", placements, T0) for room_id, placements in races))
     stored = [race async for race in ledger.rated_races()]
     assert sorted(race.room_id for race in stored) == sorted(room_id for room_id, _ in races)
-    replayed = [RatedRace(race.room_id, race.variant, placements_from_results(race.results, race.ranking),
-                          tuple(change for change, _ in race.changes)) for race in stored]  # fmt: skip
+    replayed = as_rated(stored)
     final, mismatches = replay_ratings(replayed)
     assert mismatches == []
     keys = [(p.player_id, ladder) for p in PLAYERS for ladder in Ladder]
@@ -110,8 +115,7 @@ async def test_a_tampered_stored_rank_shows_in_the_audit(store: SqlStore, ledger
     await settle_race(ledger, room_id, "freecell", list(reversed([Placement(p.player_id, 3 - p.rank, p.bot)
                                                                   for p in placements])), T0)  # fmt: skip
     stored = [race async for race in ledger.rated_races()]
-    replayed = [RatedRace(race.room_id, race.variant, placements_from_results(race.results, race.ranking),
-                          tuple(change for change, _ in race.changes)) for race in stored]  # fmt: skip
+    replayed = as_rated(stored)
     _, mismatches = replay_ratings(replayed)
     assert {mismatch.player_id for mismatch in mismatches} == {PLAYERS[0].player_id, PLAYERS[1].player_id}
 

@@ -39,7 +39,9 @@ async def test_every_read_is_an_index_lookup(database_url: str) -> None:
     await store.ratings.ratings_of(host.player_id, Ladder.HUMANS, ["freecell", "cell-eleven"])
     await store.ratings.changes_of(created.room_id)
     await store.profiles.variant_stats(host.player_id)
+    await store.history.race_facts(host.player_id, [created.room_id])
     await store.profiles.daily_days(host.player_id, "freecell")
+    await store.profiles.practice_days(host.player_id, "freecell", T0.date(), T0.date() + timedelta(days=29))
     await store.write([RoomStatusRecord(created.room_id, "finished", T0)])
     await store.ratings.left_unrated(T0, T0 + timedelta(hours=1), None, 10)  # the rating sweep's window
     await store.ratings.left_unrated(T0 - timedelta(hours=1), None, (T0 - timedelta(minutes=1), "r_"), 10)

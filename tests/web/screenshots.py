@@ -1,5 +1,7 @@
-"""The screenshots of docs/web.md: the landing, room, board, replay and leaderboard views at desktop (1366x768)
-and phone (390x844) sizes, taken in Debian's Chromium from a real server with a few players in it.
+"""The screenshots of docs/web.md: a first visit's landing, the rules, the landing, room, board (with Resign's
+question), replay, leaderboard, standings, review, player, history, rating and account views, a new player's
+daily, a casual game's hint and the biggest board mid-game (zoomed on a phone), at desktop (1366x768) and phone
+(390x844) sizes, taken in Debian's Chromium from a real server with a few players in it.
 
     python3 tests/web/screenshots.py [--out docs/web]
 
@@ -26,7 +28,7 @@ from arena_client import ArenaClient, connect_player  # noqa: E402
 from arena_server import start_arena  # noqa: E402
 from boards_helpers import ManualClock, play  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
-from webpages import DESKTOP, PHONE, SOLUTION, ConsoleWatch, Player, virtual_authenticator  # noqa: E402
+from webpages import DESKTOP, PHONE, SOLUTION, ConsoleWatch, Player, lengthening, virtual_authenticator  # noqa: E402
 
 from freecell_arena.core.records.review import solve_par  # noqa: E402
 from freecell_arena.store import migrate  # noqa: E402
@@ -58,14 +60,27 @@ async def shoot(page: Any, out: Path, view: str, size: str) -> None:
     await page.screenshot(path=str(out / f"{view}-{size}.png"))
 
 
-async def tour(browser: Any, base: str, url: str, friend: ArenaClient, out: Path, size: str,
-               viewport: dict[str, int], clock: ManualClock) -> None:  # fmt: skip
+async def new_page(browser: Any, base: str, name: str, viewport: dict[str, int]) -> tuple[Any, Player]:
+    """A browser context of its own (reduced motion: no card is caught mid-slide) and its player."""
     context = await browser.new_context(viewport=viewport, reduced_motion="reduce")
     context.set_default_timeout(15_000)
     page = await context.new_page()
-    console = ConsoleWatch(size)
+    console = ConsoleWatch(name)
     console.attach(page)
-    player = Player(page, base, "Margaret", console)
+    return context, Player(page, base, name, console)
+
+
+async def tour(browser: Any, base: str, url: str, friend: ArenaClient, out: Path, size: str,
+               viewport: dict[str, int], clock: ManualClock) -> None:  # fmt: skip
+    context, player = await new_page(browser, base, "Margaret", viewport)
+    page, console = player.page, player.console
+    await page.goto(base + "/")  # a first visit: the game, before any name
+    await page.get_by_role("button", name="Play now").wait_for()
+    await page.locator('[data-variant="freecell"] .daily-par').filter(has_text="par").wait_for()
+    await shoot(page, out, "landing-first", size)
+    await page.goto(base + "/#/rules/freecell")
+    await page.get_by_role("heading", name="How to play FreeCell").wait_for()
+    await shoot(page, out, "rules", size)
     await player.open("/")
     await shoot(page, out, "landing", size)
     code = await player.create_race("freecell", deal=1, autoplay=False)
@@ -76,7 +91,12 @@ async def tour(browser: Any, base: str, url: str, friend: ArenaClient, out: Path
     await player.start_race()
     for notation in SOLUTION[:12]:
         await player.type_move(notation)
+    await page.evaluate("document.querySelector('.game').scrollIntoView()")
     await shoot(page, out, "board", size)
+    await page.get_by_role("button", name="Resign").click()
+    await page.get_by_role("dialog", name="Resign this game?").wait_for()
+    await shoot(page, out, "resign-confirm", size)
+    await page.keyboard.press("Escape")
     assert (await friend.request({"type": "resign"}))["type"] == "game_over"
     for notation in SOLUTION[12:]:
         await player.type_move(notation)
@@ -91,20 +111,59 @@ async def tour(browser: Any, base: str, url: str, friend: ArenaClient, out: Path
     await page.get_by_role("region", name="Results").get_by_role("table").wait_for()
     await shoot(page, out, "leaderboard", size)
     await rated_race(page, player, friend, clock, out, size)
+    await casual_hint(page, player, out, size)
     assert not console.unexpected(), console.unexpected()
+    await context.close()
+
+
+async def casual_hint(page: Any, player: Player, out: Path, size: str) -> None:
+    """An unranked game (casual play): a hint marked on the board and said in words."""
+    await player.open("/")
+    await player.create_race("freecell", deal=1, ranked="no")
+    await player.start_race()
+    await page.get_by_role("button", name="Hint").click()
+    await page.locator(".pile.hint-from").wait_for()
+    await page.evaluate("document.querySelector('.game').scrollIntoView()")
+    await shoot(page, out, "hint", size)
+
+
+async def big_board(browser: Any, base: str, server: Any, out: Path, size: str, viewport: dict[str, int]) -> None:
+    """Four Deck mid-game (a long column): all of it on a laptop's screen; on a phone, zoomed for a finger."""
+    context, player = await new_page(browser, base, f"Wide {size}", viewport)
+    page = player.page
+    await player.open("/")
+    await player.create_race("freecell-four-deck", autoplay=False, ranked="no")
+    await player.start_race()
+    game_id = await player.board.get_attribute("data-game-id")
+    for notation in lengthening(server.arena.games[str(game_id)].game.board.copy()):
+        await player.type_move(notation)
+    if size == "phone":
+        await shoot(page, out, "four-deck-fit", size)
+        await page.get_by_role("button", name="Zoom").click()
+    await page.evaluate("document.querySelector('.game').scrollIntoView()")
+    await shoot(page, out, "four-deck", size)
+    if size == "phone":
+        await page.get_by_role("button", name="Zoom").click()  # the next tour's boards fit again
+    assert not player.console.unexpected(), player.console.unexpected()
+    await context.close()
+
+
+async def new_players_daily(browser: Any, base: str, out: Path, size: str, viewport: dict[str, int]) -> None:
+    """A player made today opens today's daily: why it is practice, said before its clock starts."""
+    context, player = await new_page(browser, base, f"Newcomer {size}", viewport)
+    await player.open("/#/daily/freecell")
+    await player.page.get_by_text("New players rank from tomorrow").wait_for()
+    await shoot(player.page, out, "daily-practice", size)
+    assert not player.console.unexpected(), player.console.unexpected()
     await context.close()
 
 
 async def account_tour(browser: Any, base: str, out: Path, size: str, viewport: dict[str, int]) -> None:
     """The account page before and after "Save with a passkey" (a virtual authenticator stands in for the
     device), with a bot whose token is shown once. On localhost: browsers refuse passkeys on an IP address."""
-    context = await browser.new_context(viewport=viewport, reduced_motion="reduce")
-    context.set_default_timeout(15_000)
-    page = await context.new_page()
-    console = ConsoleWatch(f"account {size}")
-    console.attach(page)
+    context, player = await new_page(browser, base, f"Hedy {size}", viewport)
+    page, console = player.page, player.console
     await virtual_authenticator(page)
-    player = Player(page, base, f"Hedy {size}", console)
     await player.open("/")
     await page.goto(base + "/#/account")
     await page.get_by_role("textbox", name="Passkey name").fill("Laptop")
@@ -132,14 +191,15 @@ async def rated_race(page: Any, player: Player, friend: ArenaClient, clock: Manu
     assert (await friend.request({"type": "join_room", "code": code}))["type"] == "room"
     await player.start_race()
     started = await friend.expect("race_started", code=code)
-    await page.get_by_role("button", name="Resign").click()
+    await player.resign()
     par = solve_par("freecell", int(started["game"]["seed"]), 10)
     await play(friend, list(par.line), clock, seconds_per_move=2.0)
     await page.locator(".standings-table [data-delta]").first.wait_for()
     await page.locator(".standings").scroll_into_view_if_needed()
     await shoot(page, out, "standings", size)
     await page.get_by_role("link", name="Review against par").click()
-    await page.get_by_role("slider", name="Replay position").wait_for()
+    await page.get_by_role("region", name="Where moves were lost").wait_for()
+    await page.get_by_role("slider", name="Replay position").first.wait_for()
     await shoot(page, out, "review", size)
     await page.get_by_role("region", name="Results against par").get_by_role("link", name="Ada").click()
     await page.get_by_role("img", name="Rating history: from 1500").first.wait_for()
@@ -148,6 +208,9 @@ async def rated_race(page: Any, player: Player, friend: ArenaClient, clock: Manu
     await player.open("/#/leaderboards/freecell?board=rating")
     await page.get_by_role("region", name="Results").get_by_role("table").wait_for()
     await shoot(page, out, "rating", size)
+    await player.open("/#/history")
+    await page.locator("tbody tr[data-place]").first.wait_for()
+    await shoot(page, out, "history", size)
 
 
 async def main(out: Path) -> None:
@@ -164,8 +227,11 @@ async def main(out: Path) -> None:
             async with async_playwright() as playwright:
                 browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
                 for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+                    base = f"http://127.0.0.1:{server.port}"
                     await account_tour(browser, f"http://localhost:{server.port}", out, size, viewport)
-                    await tour(browser, f"http://127.0.0.1:{server.port}", url, players[0], out, size, viewport, clock)
+                    await tour(browser, base, url, players[0], out, size, viewport, clock)
+                    await big_board(browser, base, server, out, size, viewport)
+                    await new_players_daily(browser, base, out, size, viewport)
                 await browser.close()
             for client in players:
                 await client.close()

@@ -1,5 +1,6 @@
-"""axe-core (through axe-playwright-python) on every main view: no serious or critical violation on the landing,
-room, board, replay and leaderboard views, at desktop and phone sizes."""
+"""axe-core (through axe-playwright-python) on every main view: no serious or critical violation on the landing (a
+first visit's and a player's), the rules, the name prompt, room, board, the resign dialog, replay and leaderboard
+views, at desktop and phone sizes."""
 
 from __future__ import annotations
 
@@ -34,6 +35,12 @@ async def test_landing_room_and_board_have_no_serious_violation(
 ) -> None:
     player = await new_player("Axe", base_url, viewport=viewport)
     await player.page.goto(base_url + "/")
+    await expect(player.page.get_by_role("button", name="Play now")).to_be_visible()
+    await assert_accessible(player, "a first visit's landing")
+    await player.page.goto(base_url + "/#/rules/chinese-freecell")
+    await expect(player.page.get_by_role("heading", name="How to play Chinese FreeCell")).to_be_visible()
+    await assert_accessible(player, "rules")
+    await player.page.get_by_role("button", name="Choose a name").click()
     await expect(player.page.get_by_role("textbox", name="Name")).to_be_visible()
     await assert_accessible(player, "name prompt")
     await player.open("/")
@@ -45,6 +52,12 @@ async def test_landing_room_and_board_have_no_serious_violation(
     await assert_accessible(player, "board")
     await player.page.get_by_text("Keyboard help").click()
     await assert_accessible(player, "board with the keyboard help open")
+    await player.page.get_by_role("button", name="Resign").click()
+    await expect(player.page.get_by_role("dialog", name="Resign this game?")).to_be_visible()
+    await assert_accessible(player, "the resign dialog")
+    await player.page.keyboard.press("Escape")
+    await expect(player.page.get_by_role("dialog")).to_have_count(0)
+    await expect(player.board).to_have_attribute("data-status", "playing")
 
 
 async def test_the_replay_view_has_no_serious_violation(

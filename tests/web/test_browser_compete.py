@@ -46,7 +46,7 @@ async def test_a_rated_race_in_the_browser_moves_ratings_the_way_the_standings_g
         assert (await rival.request({"type": "join_room", "code": code}))["type"] == "room"
         await player.start_race()
         started = await rival.expect("race_started", code=code)
-        await player.page.get_by_role("button", name="Resign").click()
+        await player.resign()
         par = solve_par("freecell", int(started["game"]["seed"]))  # the server's node budget: the same par
         await play(rival, par.line, clock, seconds_per_move=2.0)
 
@@ -60,7 +60,8 @@ async def test_a_rated_race_in_the_browser_moves_ratings_the_way_the_standings_g
         await expect(up).to_be_visible()
         assert int(await up.get_attribute("data-delta") or 0) > 0 > int(await down.get_attribute("data-delta") or 0)
         await expect(down).to_contain_text("\u2212")
-        await expect(down).to_contain_text("?")  # provisional after one race
+        await expect(down).to_contain_text("?")  # provisional after one race, and said what it means
+        await expect(player.page.get_by_text("A \u201c?\u201d after a rating: still provisional")).to_be_visible()
 
         await player.page.get_by_role("button", name="Share").click()
         shared = player.page.get_by_role("textbox", name="Text to share")
@@ -89,8 +90,9 @@ async def test_a_rated_race_in_the_browser_moves_ratings_the_way_the_standings_g
         review = player.page.get_by_role("region", name="Results against par")
         await expect(review).to_have_attribute("data-par", str(par.moves))
         await expect(review.locator(f'tr[data-player-id="{rival.player_id}"]')).to_have_attribute("data-over-par", "0")
-        await expect(player.page.get_by_role("slider", name="Replay position")).to_have_attribute("max", str(par.moves))
-        await expect(player.board).to_be_visible()
+        solver = player.page.get_by_role("region", name="Replay of the solver")
+        await expect(solver.get_by_role("slider", name="Replay position")).to_have_attribute("max", str(par.moves))
+        await expect(solver.locator(".board")).to_be_visible()
 
         await player.page.get_by_role("link", name="Rival", exact=True).first.click()
         await expect(player.page.get_by_role("heading", name="Rival", exact=True)).to_be_visible()
@@ -151,7 +153,8 @@ async def test_a_streak_across_days_and_a_spoiler_free_share_on_the_daily_page(
     review = player.page.get_by_role("region", name="Results against par")
     await expect(review).to_have_attribute("data-par", str(closed.par))
     await expect(review.get_by_role("row").nth(1)).to_have_attribute("data-over-par", "0")
-    await expect(player.page.get_by_role("slider", name="Replay position")).to_have_attribute("max", str(closed.par))
+    solver = player.page.get_by_role("region", name="Replay of the solver")
+    await expect(solver.get_by_role("slider", name="Replay position")).to_have_attribute("max", str(closed.par))
     clock.advance(timedelta(days=1).total_seconds())  # and now one day closed without a win: it is over
     await player.open("/#/daily")
     await expect(panel).to_have_attribute("data-current", "0")

@@ -62,7 +62,7 @@ async def test_the_daily_challenge_played_and_its_board_showing_the_win(
     await expect(player.page.locator("[data-ranked]")).to_have_attribute("data-ranked", "false")
     await expect(player.board).to_have_attribute("data-status", "playing")
     clock.advance(5.0)  # the server's clock stands still between moves: the practice game ends after the win
-    await player.page.get_by_role("button", name="Resign").click()
+    await player.resign()
     await expect(player.board).to_have_attribute("data-status", "resigned")
     await player.page.get_by_role("link", name="Daily", exact=True).click()
     await player.page.get_by_role("link", name="Today\u2019s board", exact=True).first.click()

@@ -63,7 +63,8 @@ async def test_the_room_link_is_copied(base_url: str, new_player: NewPlayer) -> 
     code = await player.create_race("freecell")
     await player.page.get_by_role("button", name="Copy link").click()
     await expect(player.page.get_by_role("log")).to_contain_text("copied")
-    assert await player.page.evaluate("() => navigator.clipboard.readText()") == f"{base_url}/r/{code}"
+    copied = await player.page.evaluate("() => navigator.clipboard.readText()")
+    assert copied == f"{base_url}/r/{code}?by=Host&v=freecell", "the link says who invites to what"
 
 
 async def test_an_unknown_rooms_link_says_so_and_the_page_goes_on(base_url: str, new_player: NewPlayer) -> None:

@@ -36,7 +36,7 @@ async def test_two_friends_race_one_deal_from_a_link_to_race_over(base_url: str,
     await alice.open("/")
     code = await alice.create_race("freecell", deal=1, autoplay=False)
     link = await alice.room_link()
-    assert link == f"{base_url}/r/{code}"
+    assert link == f"{base_url}/r/{code}?by=Alice&v=freecell", "the link says who invites to what"
 
     bob = await new_player("Bob", base_url)
     await bob.open(link.removeprefix(base_url))
@@ -55,9 +55,10 @@ async def test_two_friends_race_one_deal_from_a_link_to_race_over(base_url: str,
     await bob.drag(bob.pile("t5").locator("[data-card]").last, bob.pile("c2"))
     await expect(bob.pile("c2").locator("[data-card]")).to_have_attribute("data-card", "6C")
     await expect(bob.board).to_have_attribute("data-moves", "2")
-    await expect(bob.page.get_by_role("log")).to_contain_text("2a played")  # the live region announces
-    await expect(bob.page.get_by_role("log")).to_contain_text("5b played")
-    await bob.page.get_by_role("button", name="Resign").click()
+    log = bob.page.get_by_role("log")  # the live region announces each move in words
+    await expect(log).to_contain_text("9 of clubs from column 2 to free cell 1. Move 1.")
+    await expect(log).to_contain_text("6 of clubs from column 5 to free cell 2. Move 2.")
+    await bob.resign()
     await expect(bob.board).to_have_attribute("data-status", "resigned")
 
     # Alice: the whole solution typed into "Move"

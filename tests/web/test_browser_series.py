@@ -31,7 +31,7 @@ async def test_two_friends_race_again_and_the_series_keeps_the_tally(base_url: s
     await expect(alice.page.get_by_role("list", name="Players")).to_contain_text("Bob")
     await alice.start_race()
     await bob.wait_for_board()
-    await bob.page.get_by_role("button", name="Resign").click()
+    await bob.resign()
     for notation in SOLUTION:
         await alice.type_move(notation)
     for player in (alice, bob):
@@ -43,7 +43,8 @@ async def test_two_friends_race_again_and_the_series_keeps_the_tally(base_url: s
     next_code = ROOM_PATH.search(alice.page.url)
     assert next_code is not None and next_code.group(1) != code
     await expect(alice.room).to_have_attribute("data-room-status", "lobby")
-    join = bob.page.get_by_role("button", name="Join the next race")  # the invitation turned the button
+    standings = bob.page.get_by_role("region", name="Standings")  # the invitation turned the button, in its place
+    join = standings.get_by_role("button", name="Join the next race")
     await expect(join).to_be_visible()
     await expect(bob.page.get_by_role("log")).to_contain_text("Alice opened the next race")
     await expect(bob.page.get_by_role("status").filter(has_text="next race of this series")).to_contain_text(

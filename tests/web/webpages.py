@@ -13,7 +13,7 @@ from typing import Any
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Page, expect
 
-from freecell_arena.engine import Board, parse_move, variant_by_id
+from freecell_arena.engine import FOUNDATION, Board, format_generic, parse_move, variant_by_id
 from freecell_arena.engine.view import player_view
 
 SOLUTION = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn").read_text().split()
@@ -65,18 +65,24 @@ class Player:
     console: ConsoleWatch
 
     async def open(self, path: str = "/") -> None:
-        """Go to `path`; on the first visit give the name the page asks for; wait until connected."""
+        """Go to `path` and play there as `name`: on a first visit, give the name the page asks for (a page open to
+        all, like the landing page, asks only when "Choose a name" is pressed); wait until connected."""
         await self.page.goto(self.base + path)
         name_box = self.page.get_by_role("textbox", name="Name", exact=True)
         connected = self.page.locator('#connection[data-state="open"]')
-        await expect(name_box.or_(connected)).to_be_visible()
+        choose = self.page.get_by_role("button", name="Choose a name")
+        await expect(name_box.or_(connected).or_(choose).first).to_be_visible()
+        if not await name_box.is_visible() and await choose.is_visible():
+            await choose.click()
+            await expect(name_box).to_be_visible()
         if await name_box.is_visible():
             await name_box.fill(self.name)
             await name_box.press("Enter")
         await expect(connected).to_be_attached()
 
     async def create_race(self, variant: str = "freecell", *, deal: int | None = None, autoplay: bool = True,
-                          countdown_s: float = 0, undo: str | None = None) -> str:  # fmt: skip
+                          countdown_s: float = 0, undo: str | None = None,
+                          ranked: str | None = None) -> str:  # fmt: skip
         """Fill the landing page's form as a player would; return the new room's code."""
         page = self.page
         await page.get_by_role("radio", name=VARIANT_NAMES[variant], exact=True).check()
@@ -88,6 +94,8 @@ class Player:
         await page.get_by_role("spinbutton", name="Countdown (seconds)").fill(str(countdown_s))
         if undo is not None:
             await page.get_by_role("combobox", name="Undo").select_option(undo)
+        if ranked is not None:  # "auto", "yes" or "no"
+            await page.get_by_role("combobox", name="On the leaderboard").select_option(ranked)
         await page.get_by_role("button", name="Create race").click()
         await expect(page).to_have_url(ROOM_PATH)
         match = ROOM_PATH.search(page.url)
@@ -110,6 +118,11 @@ class Player:
     async def start_race(self) -> None:
         await self.page.get_by_role("button", name="Start", exact=True).click()
         await self.wait_for_board()
+
+    async def resign(self) -> None:
+        """Resign as a player does: the button, then "Resign" in the dialog that asks first."""
+        await self.page.get_by_role("button", name="Resign").click()
+        await self.page.get_by_role("dialog", name="Resign this game?").get_by_role("button", name="Resign").click()
 
     async def wait_for_board(self) -> None:
         await expect(self.board).to_have_attribute("data-status", "playing")
@@ -189,6 +202,34 @@ def shown_piles(board: dict[str, dict[str, Any]]) -> dict[str, list[str | None]]
         cards = [card["text"] for card in content["cards"]]
         shown[pile] = cards[-1:] if pile.startswith("f") else cards
     return shown
+
+
+LENGTHENING_MOVES = 12
+LENGTHENING_BEAM = 30
+
+
+def lengthening(start: Board) -> list[str]:
+    """Moves (generic notation, never to a foundation) that leave one column as long as a short beam search gets it."""
+    beam: list[tuple[Board, list[str]]] = [(start, [])]
+    best: tuple[int, list[str]] = (max(len(column) for column in start.tableau), [])
+    seen = {start.key()}
+    for _ in range(LENGTHENING_MOVES):
+        found = []
+        for board, played in beam:
+            for move in board.legal_moves:
+                if move.to_zone == FOUNDATION:
+                    continue
+                after = board.copy(stack=False)
+                after.push(move)
+                if after.key() in seen:
+                    continue
+                seen.add(after.key())
+                found.append((max(len(column) for column in after.tableau), after, [*played, format_generic(move)]))
+        found.sort(key=lambda item: -item[0])
+        beam = [(board, played) for _, board, played in found[:LENGTHENING_BEAM]]
+        if found and found[0][0] > best[0]:
+            best = (found[0][0], found[0][2])
+    return best[1]
 
 
 async def assert_accessible(player: Player, view: str) -> None:

@@ -11,6 +11,11 @@ export class Announcer {
     this.scrollQueued = false;
   }
 
+  /** A new page: what was said about the last one (a room's race, its moves) does not follow the player. */
+  clear() {
+    this.element?.replaceChildren();
+  }
+
   /** `kind` styles the line: "info", "move", "refusal", "race", "error". */
   say(text, kind = 'info') {
     if (!this.element) return;

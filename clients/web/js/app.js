@@ -1,7 +1,9 @@
 /**
  * The app: one session with the server for the page's life, a router over the views, the connection's
- * state always visible (a "reconnecting" banner when the socket is down), the name asked on the first
- * visit. Each view is its own module, loaded when first shown.
+ * state always visible once the player plays (a "reconnecting" banner when the socket is down). A first visit
+ * sees the game before any form: the landing page and the rules need no name; the name is asked when it is first
+ * needed (playing, or a page that reads the server for you), with what it is for: an invitation by link says
+ * who invited you to what. Each view is its own module, loaded when first shown.
  */
 
 import { Announcer } from './announcer.js';
@@ -23,7 +25,10 @@ const PAGES = {
   tournaments: () => import('./pages/tournaments.js').then((module) => module.tournamentsPage),
   tournament: () => import('./pages/tournaments.js').then((module) => module.tournamentPage),
   mod: () => import('./pages/mod.js').then((module) => module.modPage),
+  rules: () => import('./pages/rules.js').then((module) => module.rulesPage),
 };
+const OPEN_TO_ALL = new Set(['landing', 'rules']);
+/** Pages a first visit sees before giving a name: they read only public things, over plain HTTP. */
 
 const CONNECTION_WORDS = {
   idle: 'Not connected', connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…',
@@ -35,9 +40,12 @@ class App {
     this.main = document.getElementById('main');
     this.status = document.getElementById('connection');
     this.who = document.getElementById('whoami');
-    this.session = new Session({ location: window.location, storage: window.localStorage, announcer: new Announcer(document.getElementById('announcer')) });
+    this.announcer = new Announcer(document.getElementById('announcer'));
+    this.session = new Session({ location: window.location, storage: window.localStorage, announcer: this.announcer });
     this.page = null;
     this.generation = 0;
+    this.shownKey = null;
+    this.waitingForName = [];
     this.session.subscribe((reason) => {
       if (reason === 'connection' || reason === 'welcome') this.showConnection();
       if (reason === 'connection' && ['refused', 'signed_out'].includes(this.session.state)) this.askName(); // another name, or a passkey
@@ -90,7 +98,9 @@ class App {
 
   showConnection() {
     const { state, stateDetail } = this.session;
+    const named = Boolean(this.session.name);
     this.status.dataset.state = state;
+    this.status.hidden = !named && state === 'idle'; // a first visit is not "not connected": it has not played yet
     const words = CONNECTION_WORDS[state] ?? state;
     const detail = ['reconnecting', 'refused', 'banned'].includes(state) && stateDetail?.error ? ` (${stateDetail.error})` : '';
     if (state === 'replaced') {
@@ -100,26 +110,51 @@ class App {
     }
     document.body.classList.toggle('offline', state === 'reconnecting' || state === 'replaced');
     const name = this.session.name;
-    replace(this.who, name ? h('button', { type: 'button', class: 'quiet', onclick: () => this.askName(name), 'aria-label': `${name} (switch)`, title: 'Play under another name' }, name) : null);
+    replace(this.who, name && state !== 'signed_out'
+      ? h('a', { href: viewHref(window.location, '/player'), class: 'who-link', 'aria-label': `Your page: ${name}`, title: 'Your games, ratings and daily calendar' }, name)
+      : h('button', { type: 'button', class: 'quiet', onclick: () => this.askName() }, 'Choose a name'));
+  }
+
+  /**
+   * A player is needed (to play, or to read something of yours): resolves once connected, asking the name first on
+   * a first visit (`why` says what for). Pages get it as `needPlayer`.
+   */
+  needPlayer(why = 'Pick the name other players will see, and play.') {
+    if (this.session.name && this.session.state !== 'signed_out') return this.session.start();
+    return new Promise((resolve) => {
+      this.waitingForName.push(resolve);
+      this.askName('', why);
+    });
   }
 
   /** The name page (a first visit, another name, a refused name or a revoked session). It takes the place of a
    * view still loading (a reload whose hello is then refused must not end on that view's "Loading…"). */
-  askName(current = '') {
+  askName(current = '', why = null) {
     const generation = ++this.generation;
     this.page?.destroy();
     this.page = null;
+    this.shownKey = null;
+    const route = parseRoute(window.location);
     import('./pages/name.js').then(({ namePage }) => {
       if (generation !== this.generation) return;
-      this.page = namePage(this.main, { session: this.session, current, home: viewHref(window.location, '/'), done: () => { this.showConnection(); this.show(); } });
+      this.page = namePage(this.main, {
+        session: this.session, current, why, invite: route.page === 'room' ? { code: route.code, ...route.invite } : null,
+        home: viewHref(window.location, '/'),
+        done: () => {
+          this.showConnection();
+          this.show();
+          for (const resolve of this.waitingForName.splice(0)) resolve();
+        },
+      });
     });
   }
 
   async show() {
     const generation = ++this.generation;
     const route = parseRoute(window.location);
-    if (!this.session.name || this.session.state === 'signed_out') { // a revoked session: a passkey or a new name
-      this.askName();
+    const named = this.session.name && this.session.state !== 'signed_out';
+    if (!named && !OPEN_TO_ALL.has(route.page)) { // a revoked session: a passkey or a new name
+      this.askName('', route.page === 'room' ? null : 'This page shows your games: pick the name other players will see, or sign in.');
       return;
     }
     const load = PAGES[route.page] ?? PAGES.landing;
@@ -127,9 +162,12 @@ class App {
     if (generation !== this.generation) return;
     this.page?.destroy();
     this.main.replaceChildren();
+    const key = `${route.page}|${route.code ?? ''}`;
+    if (this.shownKey !== null && key !== this.shownKey) this.announcer.clear(); // a room's events stay with it
+    this.shownKey = key;
     this.page = render(this.main, {
       session: this.session, location: window.location, navigate: (href) => this.navigate(href), ...route,
-      home: viewHref(window.location, '/'),
+      home: viewHref(window.location, '/'), needPlayer: (why) => this.needPlayer(why), askName: (current) => this.askName(current),
     });
     document.querySelectorAll('.top-bar nav a').forEach((link) => {
       const current = new URL(link.href).hash.split('/')[1] ?? '';

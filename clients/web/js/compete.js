@@ -20,6 +20,9 @@ export function playerLink(location, playerId, name, claimed = false) {
 
 export { deltaText, ratingText }; // the formatting lives with the rest (notation.js); pages take it from here too
 
+/** What the "?" after a rating means, said wherever one shows. */
+export const PROVISIONAL_NOTE = 'A “?” after a rating: still provisional, until about ten rated races have settled it.';
+
 const SVG = 'http://www.w3.org/2000/svg';
 
 export function svg(tag, attributes = {}, ...children) {
@@ -49,7 +52,7 @@ export function ratingChart(history, { width = 320, height = 96 } = {}) {
     svg('title', {}, index ? `${value} (${deltaText(history[index - 1].delta)})` : `${value} before the first race`))));
 }
 
-const MARK_WORDS = { won: 'won', played: 'played, not won', missed: 'missed', ahead: 'not yet' };
+const MARK_WORDS = { won: 'won', played: 'played, not won', missed: 'missed', ahead: 'not yet', none: 'nothing to play' };
 
 /** A daily streak: current and best, and the month's calendar (Monday first), each day marked. */
 export function streakPanel(reply) {
@@ -66,8 +69,8 @@ export function streakPanel(reply) {
         ? h('td', { class: `day ${entry.mark}`, dataset: { day: entry.day, mark: entry.mark }, title: `${entry.day}: ${MARK_WORDS[entry.mark]}` },
           h('span', { 'aria-hidden': 'true' }, String(Number(entry.day.slice(8)))), h('span', { class: 'visually-hidden' }, `${entry.day} ${MARK_WORDS[entry.mark]}`))
         : h('td', {}))))))),
-    h('p', { class: 'calendar-key hint' }, h('span', { class: 'day won' }, 'won'), ' ', h('span', { class: 'day played' }, 'played'), ' ',
-      h('span', { class: 'day missed' }, 'missed')));
+    h('p', { class: 'calendar-key hint' }, h('span', { class: 'day won' }, 'won'), ' ', h('span', { class: 'day played' }, 'played (practice counts)'), ' ',
+      h('span', { class: 'day missed' }, 'missed'), ' ', h('span', { class: 'day none' }, 'nothing to play')));
 }
 
 function weeks(blanks, days) {

@@ -25,13 +25,15 @@ export const KEY_HELP = Object.freeze([
 ]);
 
 export class BoardInput {
-  /** `play(notation, {source, count})` sends a move; `undo()`; `focusMoveBox()`; `onChange()` redraws marks. */
-  constructor(container, { play, undo, focusMoveBox, canPlay }) {
+  /** `play(notation, {source, count})` sends a move; `undo()`; `focusMoveBox()`; `picked(selection)` is told
+   * each pick-up and each put-back (null), for the screen reader. */
+  constructor(container, { play, undo, focusMoveBox, canPlay, picked = () => {} }) {
     this.container = container;
     this.play = play;
     this.undo = undo;
     this.focusMoveBox = focusMoveBox;
     this.canPlay = canPlay;
+    this.picked = picked;
     this.selection = null; // {pile, count}
     this.drag = null;
     this.lastTap = null;
@@ -70,17 +72,24 @@ export class BoardInput {
   }
 
   select(pile, count) {
+    const had = this.selection;
     this.selection = pile ? { pile, count } : null;
+    this.refresh();
+    if (this.selection || had) this.picked(this.selection);
+  }
+
+  /** Lets go of the picked cards on the way to a move (the move is announced, not a put-back). */
+  drop() {
+    this.selection = null;
     this.refresh();
   }
 
-  /** Moves the picked cards (or `count` from `source`) to `target`. */
   /**
    * Sends a move. The picked cards keep their mark until the answer redraws the board (they are marked
    * pending only when the answer is slow): one redraw per move instead of two.
    */
   send(source, count, target) {
-    this.selection = null;
+    this.selection = null; // the move, or nothing: either way no "put back" to announce
     if (!this.canPlay() || source === target) {
       this.refresh();
       return;
@@ -94,13 +103,13 @@ export class BoardInput {
   }
 
   sendHome(source) {
-    this.select(null);
+    this.drop();
     if (!this.canPlay() || !source || source.startsWith('f')) return;
     this.play(toFoundation(source), { source, count: 1 });
   }
 
   sendToCell(source) {
-    this.select(null);
+    this.drop();
     if (!this.canPlay() || !source || !source.startsWith('t')) return;
     this.play(`${source}-c`, { source, count: 1 });
   }

@@ -7,6 +7,8 @@
  * It never judges whether a move is legal: the server does.
  */
 
+import { pileCards } from './view-state.js';
+
 /** What the pages show of each variant (docs/rules.md): its name, its shape, whether undo is on by default. */
 export const VARIANTS = Object.freeze([
   { id: 'freecell', name: 'FreeCell', columns: 8, cells: 4, foundations: 4, blurb: 'The classic: one deck, four free cells.' },
@@ -106,6 +108,13 @@ export function formatDuration(ms) {
   return hours ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
 }
 
+/** "1st", "2nd", "3rd", "11th", "22nd": a place in the standings. */
+export function ordinal(number) {
+  const tens = number % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' }[number % 10] ?? 'th');
+  return `${number}${suffix}`;
+}
+
 /** "1 move", "2 moves": a count with its noun, the singular for one. */
 export function counted(count, one, many = `${one}s`) {
   return `${count} ${count === 1 ? one : many}`;
@@ -127,4 +136,76 @@ export function deltaText(delta) {
   if (delta > 0) return `+${delta}`;
   if (delta < 0) return `\u2212${-delta}`;
   return '\u00b10';
+}
+
+/**
+ * A seed as a title shows it: up to 9 digits whole, a longer one (Cell Eleven's and the other variants' seeds run
+ * to 19 digits) as its first and last digits, "1234…789"; the whole seed stays in the page's text elsewhere (the
+ * replay's deal line, the title attribute). Seeds may come as numbers, BigInts or decimal strings: all alike.
+ */
+export function shortSeed(seed) {
+  const text = String(seed);
+  return text.length > 9 ? `${text.slice(0, 4)}\u2026${text.slice(-3)}` : text;
+}
+
+const ZONE_OF = { tableau: 'tableau', column: 'tableau', cell: 'cell', foundation: 'foundation' };
+
+/** "7 of hearts", "3 cards, 9 of spades to 7 of hearts" (deepest first, as they lie), "a face-down card". */
+export function cardsWords(cards) {
+  if (!cards.length) return 'nothing';
+  if (cards.length === 1) return cardName(cards[0]);
+  return `${cards.length} cards, ${cardName(cards[0])} to ${cardName(cards.at(-1))}`;
+}
+
+/**
+ * What a screen reader hears on a pile (its group's name): where it is, its top card and how many cards it
+ * holds: "Column 3: 7 of hearts on top, 5 cards (2 face down)", "Free cell 1: empty", "Foundation 2, hearts:
+ * 4 of hearts, 4 cards".
+ */
+export function pileDescription(zone, index, cards, { count = cards.length, suit = null } = {}) {
+  const label = pileLabel(zone, index);
+  if (zone === 'foundation') {
+    const suitName = suit ? `, ${SUITS[suit]?.name ?? suit}` : '';
+    return count ? `${label}${suitName}: ${cardName(cards.at(-1))}, ${counted(count, 'card')}` : `${label}${suitName}: empty`;
+  }
+  if (!cards.length) return `${label}: empty`;
+  if (zone === 'cell') return `${label}: ${cardName(cards[0])}`;
+  const hidden = cards.filter((card) => card === null || card === undefined).length;
+  return `${label}: ${cardName(cards.at(-1))} on top, ${counted(cards.length, 'card')}${hidden ? ` (${hidden} face down)` : ''}`;
+}
+
+function placeWords(zone, index) {
+  const kind = ZONE_OF[zone];
+  if (kind === 'foundation') return 'the foundation';
+  return pileLabel(kind, index).replace(/^Column/, 'column').replace(/^Free cell/, 'free cell');
+}
+
+/**
+ * An accepted move in words, for the live region: "7 of hearts from column 3 to free cell 1", "3 cards, 9 of
+ * spades to 7 of hearts, from column 3 to column 5". `move` is a played move's structured form (0-based, as the
+ * server sends it); `before` the view the move was made on (where its cards lay).
+ */
+export function moveWords(move, before) {
+  const from = ZONE_OF[move.from];
+  const cards = before ? pileCards(before, from, move.from_index).slice(-(move.count ?? 1)) : [];
+  const what = cards.length ? cardsWords(cards) : counted(move.count ?? 1, 'card');
+  return `${what} from ${placeWords(from, move.from_index)} to ${placeWords(move.to, move.to_index ?? 0)}`;
+}
+
+
+/** The generic notation's parts ("t3-c1", "t1-t4x3", "c2-f", "t3-c"): source pile, target ("f" / "c" / "t": any
+ * such pile), count; null when the text is not generic notation. */
+export function parseGeneric(text) {
+  const match = /^([tc]\d{1,2})-([tcf]\d{0,2})(?:x(\d+))?$/.exec(text ?? '');
+  return match ? { source: match[1], target: match[2], count: Number(match[3] ?? 1) } : null;
+}
+
+/** A generic-notation move in words on the board `view`: "7 of hearts from column 3 to free cell 1". */
+export function genericWords(text, view) {
+  const move = parseGeneric(text);
+  if (!move) return text;
+  const from = parsePileId(move.source);
+  const to = parsePileId(move.target) ?? { zone: { f: 'foundation', c: 'cell', t: 'tableau' }[move.target[0]], index: null };
+  const words = moveWords({ from: from.zone, from_index: from.index, to: to.zone, to_index: to.index ?? 0, count: move.count }, view);
+  return to.index === null && to.zone !== 'foundation' ? words.replace(/ to .*$/, ` to ${to.zone === 'cell' ? 'a free cell' : 'an empty column'}`) : words;
 }

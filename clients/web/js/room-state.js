@@ -44,10 +44,16 @@ export function memberOf(room, playerId) {
   return (room?.members ?? []).find((member) => member.player_id === playerId) ?? null;
 }
 
-/** Progress rows in race order: most cards home first, then fewer moves. */
-export function progressTable(room) {
-  return [...(room?.progress ?? [])].sort(
-    (a, b) => b.cards_on_foundations - a.cards_on_foundations || a.moves - b.moves || a.name.localeCompare(b.name));
+/**
+ * Progress rows in race order. Once the race is over, the standings' order (`standings`: whoever ranked first
+ * is listed first, a winner by time included); while it runs, those who won first, then most cards home, then
+ * fewer moves.
+ */
+export function progressTable(room, standings = null) {
+  const rank = new Map((standings ?? []).map((row) => [row.player_id, row.rank]));
+  const won = (row) => (row.status === 'won' ? 0 : 1);
+  return [...(room?.progress ?? [])].sort((a, b) => (rank.get(a.player_id) ?? Infinity) - (rank.get(b.player_id) ?? Infinity)
+    || won(a) - won(b) || b.cards_on_foundations - a.cards_on_foundations || a.moves - b.moves || a.name.localeCompare(b.name));
 }
 
 /**

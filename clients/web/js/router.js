@@ -1,8 +1,8 @@
 /**
  * Where the page is: a room's link is `/r/CODE` (the server serves the app there); the other views live
  * after `#` on `/` (`#/daily`, `#/account`, `#/leaderboards/freecell?board=daily`, `#/replay/GAME`, `#/history/PLAYER`,
- * `#/player/PLAYER`, `#/review/CODE`, `#/tournaments`, `#/tournament/ID`, `#/review/daily/VARIANT/DAY`), so the server needs no route per view;
- * `/mod` (or `#/mod`) is the moderators' console.
+ * `#/player/PLAYER`, `#/review/CODE`, `#/tournaments`, `#/tournament/ID`, `#/review/daily/VARIANT/DAY`,
+ * `#/rules/VARIANT`), so the server needs no route per view; `/mod` (or `#/mod`) is the moderators' console.
  * `#/r/CODE` works too, for a static server in development.
  * `?server=` is kept on every link so a development page stays on its server.
  */
@@ -26,6 +26,7 @@ export function parseRoute(location) {
   if (page === 'account') return { page: 'account', query };
   if (page === 'tournaments') return { page: 'tournaments', query };
   if (page === 'tournament' && rest[0]) return { page: 'tournament', tournamentId: rest[0], query };
+  if (page === 'rules') return { page: 'rules', variant: rest[0] ?? 'freecell', query };
   if (page === 'player') return { page: 'player', playerId: rest[0] ?? null, query };
   if (page === 'review' && rest[0] === 'daily' && rest[1] && /^\d{4}-\d{2}-\d{2}$/.test(rest[2] ?? '')) {
     return { page: 'review', code: null, variant: rest[1], day: rest[2], query };
@@ -36,8 +37,10 @@ export function parseRoute(location) {
 
 function roomRoute(code, location) {
   if (!ROOM_CODE.test(code)) return { page: 'landing', badCode: code, query: new URLSearchParams() };
-  const watch = new URLSearchParams(location.search).get('watch') === '1';
-  return { page: 'room', code: code.toUpperCase(), watch };
+  const search = new URLSearchParams(location.search);
+  const watch = search.get('watch') === '1';
+  const by = search.get('by')?.slice(0, 32) ?? null; // who shared the link and what they race: words for a first visit
+  return { page: 'room', code: code.toUpperCase(), watch, invite: by ? { by, variant: search.get('v') } : null };
 }
 
 /** The search part every link keeps (only `?server=`, for development). */
@@ -46,9 +49,13 @@ export function keptSearch(location) {
   return server ? `?server=${encodeURIComponent(server)}` : '';
 }
 
-/** A room's link, shareable: absolute, on the page's own origin. */
-export function roomLink(location, code) {
-  return `${location.origin}/r/${encodeURIComponent(code)}${keptSearch(location)}`;
+/** A room's link, shareable: absolute, on the page's own origin; `by` and `variant` let a friend's first visit say
+ * who invited them to what (text the page shows as text, nothing it trusts). */
+export function roomLink(location, code, { by = null, variant = null } = {}) {
+  const search = new URLSearchParams(keptSearch(location).slice(1));
+  if (by) search.set('by', by);
+  if (variant) search.set('v', variant);
+  return `${location.origin}/r/${encodeURIComponent(code)}${search.size ? `?${search}` : ''}`;
 }
 
 /** An in-app link to a hash view: `/?server=..#/leaderboards/freecell`. */

@@ -7,12 +7,13 @@
 import { Connection, IdentityStore, RequestError, serverUrl, takeEarly } from './connection.js';
 import { GameState } from './view-state.js';
 import { applyMembership, applyProgress, clockOffsetFromCountdown } from './room-state.js';
-import { counted, countsText, deltaText } from './notation.js';
+import { counted, countsText, deltaText, moveWords, ordinal } from './notation.js';
 
 const OUTCOME_WORDS = {
   won: 'You won!', resigned: 'You resigned.', stuck: 'No move is left: the game is stuck.',
   timeout: 'Time is up.',
 };
+const SOLVED_IN_A_RACE = 'You solved the deal.'; // whether it won the race, race_over says
 
 export class Session {
   constructor({ location, storage, announcer }) {
@@ -277,6 +278,7 @@ export class Session {
   }
 
   on_move_accepted(message) {
+    const before = this.game.view;
     const result = this.game.accept(message);
     if (result === 'gap') {
       this.ask({ type: 'get_state' }).catch(() => null); // an answer was lost: take the whole view again
@@ -284,9 +286,9 @@ export class Session {
     }
     if (result !== 'applied') return;
     this.updateOwnProgress(message.status, message.cards_on_foundations, message.player_moves, message.time_ms);
-    const home = message.autoplay.length ? `; ${message.autoplay.length} to the foundations` : '';
-    const what = message.move ? message.move.notation : 'undo';
-    this.say(`${what} played${home}. Move ${message.player_moves}.`, 'move');
+    const home = message.autoplay.length ? `; then ${counted(message.autoplay.length, 'card')} went home` : '';
+    const what = message.move ? moveWords(message.move.move, before) : 'Undo: your last move is taken back';
+    this.say(`${what[0].toUpperCase()}${what.slice(1)}${home}. Move ${message.player_moves}.`, 'move');
     if (message.only_undo_left) this.say('No move is left: undo or resign.', 'refusal');
   }
 
@@ -304,7 +306,8 @@ export class Session {
   on_game_over(message) {
     if (!this.game.finish(message)) return;
     this.updateOwnProgress(message.outcome, message.cards_on_foundations, message.player_moves, message.time_ms);
-    const words = message.message || OUTCOME_WORDS[message.outcome] || message.outcome;
+    const racing = message.outcome === 'won' && (this.room?.members ?? []).filter((member) => member.role === 'player').length > 1;
+    const words = racing ? SOLVED_IN_A_RACE : message.message || OUTCOME_WORDS[message.outcome] || message.outcome;
     this.say(`${words} ${countsText(message.player_moves, message.cards_on_foundations, message.time_ms)}.`, 'race');
   }
 
@@ -321,7 +324,10 @@ export class Session {
       this.raceOver = message;
       this.room = { ...this.room, seed: message.seed, status: 'finished' };
       const winner = message.standings.find((row) => row.rank === 1);
-      this.say(`The race is over.${winner ? ` First: ${winner.name}.` : ''}`, 'race');
+      const mine = message.standings.find((row) => row.player_id === this.playerId);
+      const place = mine && message.standings.length > 1
+        ? ` You are ${ordinal(mine.rank)} of ${message.standings.length}${message.standings.filter((row) => row.rank === mine.rank).length > 1 ? ' (a tie)' : ''}.` : '';
+      this.say(`The race is over.${winner ? ` First: ${winner.name}.` : ''}${place}`, 'race');
     }
   }
 
@@ -329,7 +335,7 @@ export class Session {
   on_series_invite(message) {
     if (this.room && message.code === this.room.code) {
       this.room = { ...this.room, next_code: message.next_code };
-      this.say(`${message.by} opened the next race: join it with Race again.`, 'race');
+      this.say(`${message.by} opened the next race: join it with “Join the next race”.`, 'race');
     }
   }
 
@@ -343,6 +349,16 @@ export class Session {
   async quickRace(variant) {
     const reply = await this.ask({ type: 'quick_race', variant });
     return reply.room.code;
+  }
+
+  /** The house bot to the quick race we wait in alone (`race_bot`). */
+  raceBot() {
+    return this.ask({ type: 'race_bot' });
+  }
+
+  /** A hint for our running game: `{move, finish}` (refused in ranked races and dailies: `no_hints`). */
+  hint() {
+    return this.ask({ type: 'get_hint', game_id: this.game.gameId });
   }
   on_race_ratings(message) {
     if (this.room && message.code === this.room.code) {

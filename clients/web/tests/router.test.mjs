@@ -9,7 +9,8 @@ const at = (url) => {
 };
 
 test('a room link, its hash twin in development, and the views after #', () => {
-  assert.deepEqual(parseRoute(at('http://h/r/abcd2345')), { page: 'room', code: 'ABCD2345', watch: false });
+  assert.deepEqual(parseRoute(at('http://h/r/abcd2345')), { page: 'room', code: 'ABCD2345', watch: false, invite: null });
+  assert.deepEqual(parseRoute(at('http://h/r/ABCD2345?by=Ada&v=freecell')).invite, { by: 'Ada', variant: 'freecell' });
   assert.equal(parseRoute(at('http://h/r/ABCD2345?watch=1')).watch, true);
   assert.equal(parseRoute(at('http://h/#/r/ABCD2345')).code, 'ABCD2345');
   assert.equal(parseRoute(at('http://h/')).page, 'landing');
@@ -32,6 +33,7 @@ test('a room link, its hash twin in development, and the views after #', () => {
 test('links keep only ?server= and are absolute for sharing', () => {
   const dev = at('http://127.0.0.1:8000/?server=ws://127.0.0.1:9/&x=1');
   assert.equal(roomLink(dev, 'ABCD'), 'http://127.0.0.1:8000/r/ABCD?server=ws%3A%2F%2F127.0.0.1%3A9%2F');
+  assert.equal(roomLink(at('http://h/'), 'ABCD', { by: 'Ada B', variant: 'freecell' }), 'http://h/r/ABCD?by=Ada+B&v=freecell');
   assert.equal(viewHref(at('http://h/'), '/daily'), '/#/daily');
 });
 

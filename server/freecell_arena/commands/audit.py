@@ -140,7 +140,7 @@ async def _audit_ratings(ratings: RatingStore, sanctions: Sanctions,
     lines: list[str] = []
     async for stored in ratings.rated_races():
         counted = counted_results(stored.results, voided.get(stored.room_id, ()), sanctions)
-        placements = placements_from_results(counted, stored.ranking)
+        placements = placements_from_results(counted, stored.ranking, stored.started_at)
         ranks = {placement.player_id: placement.rank for placement in placements}
         for change, rank in stored.changes:
             if ranks.get(change.player_id) != rank:
@@ -177,7 +177,8 @@ async def _audit_figures(reads: FigureReads, current: Ratings) -> int:
     async for series in reads.series_rooms():
         for room in series:
             mismatches += _report(figures.check_series_tally(room.code, room.tally, room.previous_id,
-                                                             room.previous_tally, room.results, room.ranking))
+                                                             room.previous_tally, room.results, room.ranking,
+                                                             room.previous_started_at))
     mismatches += _report(await reads.orphan_series_rooms())
     async for pars in reads.solved_pars():
         for variant, seed, line in pars:

@@ -42,6 +42,7 @@ from freecell_arena.net.connection import Connection
 from freecell_arena.net.connections import ConnectionHolder
 from freecell_arena.net.daily_service import LOADS_FOR, DailyService
 from freecell_arena.net.effects import EffectRunner
+from freecell_arena.net.house_bots import HouseBots
 from freecell_arena.net.http_api import HttpApi
 from freecell_arena.net.http_front import HttpFront
 from freecell_arena.net.metrics import ServerMetrics
@@ -91,8 +92,11 @@ class ArenaServer:
                            return_grace=timedelta(seconds=settings.lobby_return_grace_s))  # fmt: skip
         self.daily = DailyService(settings, store, self.arena.dailies, self.clock)
         self.pars = ParService(store.pars, self.clock, settings.par_budget_s, settings.par_solver_nodes)
+        house_bots = HouseBots(store, self.clock, self.arena.room_code_of, self.loopback_url,
+                               after_s=settings.house_bot_after_s if settings.house_bot else None,
+                               moves_per_s=settings.house_bot_moves_per_s)  # fmt: skip
         self.queries = Queries(store, self.clock, self.daily, self.pars,
-                               lambda: settings.public_url or f"http://localhost:{self.port}")  # fmt: skip
+                               lambda: settings.public_url or f"http://localhost:{self.port}", house_bots)  # fmt: skip
         self.tournaments = TournamentService(settings, store, self.arena.tournaments, self.arena.rebuild, self.clock,
                                              self.daily.secret, self)  # fmt: skip
         self.queries.tournaments = self.tournaments
@@ -301,6 +305,12 @@ class ArenaServer:
         port: int = self._server.sockets[0].getsockname()[1]
         return port
 
+    def loopback_url(self) -> str:
+        """This process's own websocket address, for the house bot (net/house_bots.py) it sends to a player."""
+        host = self.settings.host
+        host = "127.0.0.1" if host in ("", "0.0.0.0") else "[::1]" if host == "::" else host
+        return f"ws://{host}:{self.port}/"
+
     async def _handle(self, websocket: ServerConnection) -> None:
         address = client_address(websocket)
         if not self.limits.connect(address):
@@ -334,6 +344,7 @@ class ArenaServer:
         if self._server is not None:
             self._server.close(close_connections=False)
         await self.pars.close()  # first: a review waiting for a solve is answered (par unknown), not waited for
+        await self.queries.close()  # so is a hint (refused), and the house bots stop
         await cancel_quietly(self._ticker)
         await cancel_quietly(self._sweeper)
         await cancel_quietly(self._loop_lag)

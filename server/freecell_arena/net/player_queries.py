@@ -9,6 +9,7 @@ solution of the deal, and the deal itself stays secret (Cell Eleven) until then.
 
 from __future__ import annotations
 
+from calendar import monthrange
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import date
@@ -23,7 +24,7 @@ from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.records import PlayerRecord, StoredRoom
 from freecell_arena.core.records import daily
 from freecell_arena.core.records.leaderboard import daily_board
-from freecell_arena.core.records.profiles import DailyDays, no_games, player_variant, streak_message
+from freecell_arena.core.records.profiles import DailyDays, MonthFacts, no_games, player_variant, streak_message
 from freecell_arena.core.records.review import Par, ParStatus, par_replay, reviewed
 from freecell_arena.core.records.share import Result, daily_text, race_text
 from freecell_arena.core.records.streaks import streak
@@ -114,7 +115,8 @@ class PlayerQueries:
 
     async def streak(self, request: StreakRequest, requester: str | None) -> StreakMessage:
         variant = known_variant(request.variant)
-        player_id = (await self._known_player(request.player_id or requester)).player_id
+        player = await self._known_player(request.player_id or requester)
+        player_id = player.player_id
         today = daily.today(self.clock.now())
         month = (today.year, today.month)
         if request.month is not None:
@@ -124,7 +126,14 @@ class PlayerQueries:
         days: DailyDays = await self.store.profiles.daily_days(player_id, variant.id)
         counted = await self._counted(player_id, variant.id, days, await self._marked(player_id) is not None)
         days = DailyDays(won=counted, played=days.played)
-        return streak_message(variant.id, player_id, days, today, month, request.id)
+        first = date(*month, 1)
+        last = date(*month, monthrange(*month)[1])
+        facts = MonthFacts(
+            practice=await self.store.profiles.practice_days(player_id, variant.id, first, last),
+            dealt=frozenset(deal.day for deal in await self.store.dailies.deals(variant.id, first, last)),
+            created=player.created_at,
+        )
+        return streak_message(variant.id, player_id, days, today, month, facts, request.id)
 
     async def review(self, request: ReviewRequest, _requester: str | None) -> ReviewMessage:
         if request.code is None:
@@ -220,7 +229,8 @@ class PlayerQueries:
                 single_card_moves=result.single_card_moves, cards_on_foundations=result.cards_on_foundations,
                 time_ms=result.time_ms,
             ))  # fmt: skip
-        return rank(standings, str(stored.room.options.get("ranking", "moves")))
+        ranking = str(stored.room.options.get("ranking", "moves"))
+        return rank(standings, ranking, stored.started_at or stored.finished_at)  # by the rule of the race's start
 
     async def _known_player(self, player_id: str | None) -> PlayerRecord:
         if player_id is None:

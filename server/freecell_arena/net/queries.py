@@ -12,19 +12,23 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from freecell_arena.core.clock import Clock
+from freecell_arena.core.competition.race_ratings import place_in_race
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports.reads import BoardPage, HistoryRow, ServerStore
+from freecell_arena.core.ports.reads import BoardPage, HistoryRow, RaceFacts, ServerStore
 from freecell_arena.core.records import daily
 from freecell_arena.core.records.leaderboard import CursorError, daily_board, deal_board, decode_cursor, encode_cursor
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import variant_by_id
 from freecell_arena.net.daily_service import DailyService
+from freecell_arena.net.hints import HintService
+from freecell_arena.net.house_bots import HouseBots
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.player_queries import PlayerQueries
 from freecell_arena.protocol.messages import (
     DailyMessage,
     DailyRequest,
     ErrorCode,
+    HintRequest,
     HistoryGame,
     HistoryMessage,
     HistoryRequest,
@@ -33,6 +37,8 @@ from freecell_arena.protocol.messages import (
     LeaderboardRow,
     Message,
     PlayerRequest,
+    QuickRacesRequest,
+    RaceBotRequest,
     RatingsRequest,
     ReviewRequest,
     SeasonMessage,
@@ -43,9 +49,13 @@ from freecell_arena.protocol.messages import (
     TournamentRequest,
     TournamentsRequest,
 )
+from freecell_arena.protocol.vocabulary import FINISHED
 
 QUERY_TYPES = (LeaderboardRequest, SeasonRequest, HistoryRequest, DailyRequest, RatingsRequest, PlayerRequest,
-               StreakRequest, ReviewRequest, ShareRequest, TournamentsRequest, TournamentRequest)  # fmt: skip
+               StreakRequest, ReviewRequest, ShareRequest, TournamentsRequest, TournamentRequest, HintRequest,
+               QuickRacesRequest, RaceBotRequest)  # fmt: skip
+"""Answered here, outside core: reads of the store (`race_bot` too, which sends a client of the protocol to the
+requester's room: the room's change is that client's `join_room`, through core like anyone's)."""
 BOARD_CURSOR = "board"
 SEASON_CURSOR = "season"
 HISTORY_CURSOR = "history"
@@ -57,13 +67,20 @@ class Answerer(Protocol):
 
 class Queries:
     def __init__(self, store: ServerStore, clock: Clock, dailies: DailyService, pars: ParService,
-                 origin: Callable[[], str]) -> None:  # fmt: skip
+                 origin: Callable[[], str], house_bots: HouseBots) -> None:  # fmt: skip
         self.store = store
         self.clock = clock
         self.dailies = dailies
         self.players = PlayerQueries(store, clock, pars, origin)
         self.tournaments: Answerer | None = None
         """The tournaments' queries (`net.tournaments.TournamentService`), set once the server has built it."""
+        self.hints = HintService(store)
+        self.house_bots = house_bots
+
+    async def close(self) -> None:
+        """Shutdown: the hint worker and the house bots stop."""
+        await self.hints.close()
+        await self.house_bots.close()
 
     async def answer(self, request: Message, requester: str | None = None) -> Message:
         """The reply to a query; raises `Refusal` for bad parameters or unknown things."""
@@ -79,6 +96,9 @@ class Queries:
             StreakRequest: self.players.streak,
             ReviewRequest: self.players.review,
             ShareRequest: self.players.share,
+            HintRequest: self.hints.answer,
+            QuickRacesRequest: self.house_bots.quick_races,
+            RaceBotRequest: self.house_bots.race_bot,
         }
         return await handlers[type(request)](request, requester)
 
@@ -218,6 +238,8 @@ class Queries:
             before = (_instant(finished_at), game_id)
         rows, more = await self.store.history.page(player_id, request.limit, before)
         now = self.clock.now()
+        finished = [row.room_id for row in rows if row.room_id is not None and row.room_status == FINISHED]
+        facts = await self.store.history.race_facts(player_id, finished)
         last = rows[-1] if rows else None
         return HistoryMessage(
             id=request.id,
@@ -225,7 +247,7 @@ class Queries:
             name=player.display_name,
             bot=player.bot,
             claimed=await self.store.accounts.claimed_name(player.player_id) is not None,
-            games=[_history_game(row, now) for row in rows],
+            games=[_history_game(row, now, facts, player_id) for row in rows],
             next_cursor=encode_cursor(HISTORY_CURSOR, [last.finished_at.isoformat(), last.game_id])
             if more and last
             else None,
@@ -281,8 +303,13 @@ def _seed_is_public(row: HistoryRow, now: datetime) -> bool:
     return not variant_by_id(row.variant).face_down or row.room_status == "finished"
 
 
-def _history_game(row: HistoryRow, now: datetime) -> HistoryGame:
+def _history_game(row: HistoryRow, now: datetime, facts: RaceFacts, player_id: str) -> HistoryGame:
     kind = None if not row.ranked else ("daily" if row.daily_day else "deal")
+    results = facts.results.get(row.room_id or "")
+    place = None
+    if results and row.race_started_at is not None:
+        ranking = str((row.room_options or {}).get("ranking", "moves"))
+        place = place_in_race(results, ranking, row.race_started_at, player_id)
     return HistoryGame(
         game_id=row.game_id,
         variant=row.variant,
@@ -297,5 +324,9 @@ def _history_game(row: HistoryRow, now: datetime) -> HistoryGame:
         time_ms=row.time_ms,
         started_at=row.started_at,
         finished_at=row.finished_at,
+        room_code=row.room_code,
+        place=place[0] if place else None,
+        players=place[1] if place else None,
+        rating_delta=facts.rating_deltas.get(row.room_id or ""),
     )
 

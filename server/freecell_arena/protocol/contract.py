@@ -325,6 +325,22 @@ CONTRACT: tuple[Exchange, ...] = (
     ),
     Exchange(m.ModLogRequest, (Frame(m.ModLogMessage, answers=True),), MODERATOR),
     Exchange(m.ModSearchRequest, (Frame(m.ModSearchMessage, answers=True),), MODERATOR),
+    Exchange(
+        m.HintRequest,
+        (Frame(m.HintMessage, answers=True),),
+        (E.unknown_game, E.not_your_game, E.game_not_running, E.no_hints),
+        note="Your own running game of an unranked room only (`no_hints` in a ranked race or a daily). "
+        "`rate_limited` while your previous hint is worked out.",
+    ),
+    Exchange(m.QuickRacesRequest, (Frame(m.QuickRacesMessage, answers=True),)),
+    Exchange(
+        m.RaceBotRequest,
+        (Frame(m.RaceBotMessage, answers=True),),
+        (E.not_in_room, E.room_started, E.invalid_message),
+        note="Alone in a quick race's lobby: the house bot joins it (`member_joined`, then the countdown, as for any "
+        "second player). `invalid_message`: this server has no house bot, the room is no quick race, or someone "
+        "else is in it.",
+    ),
 )
 
 EXCHANGES = {exchange.type_name: exchange for exchange in CONTRACT}
@@ -395,6 +411,7 @@ HTTP_ROUTES = (
               summary="Tournaments: upcoming, running, finished"),
     HttpRoute("/api/tournaments/{tournament_id}", m.TournamentRequest, ("around",),
               summary="A tournament, its table and podium"),
+    HttpRoute("/api/quick-races", m.QuickRacesRequest, summary="The quick races filling now"),
 )  # fmt: skip
 """Every route of `/api/` (net/http_api.py serves them, the OpenAPI document describes them)."""
 

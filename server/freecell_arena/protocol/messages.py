@@ -158,6 +158,7 @@ class ErrorCode(StrEnum):
     not_allowed = "not_allowed"
     banned = "banned"
     already_reported = "already_reported"
+    no_hints = "no_hints"
 
 
 class Message(BaseModel):
@@ -563,6 +564,15 @@ class HistoryRequest(Request):
     cursor: Cursor = None
 
 
+class HintRequest(Request):
+    """The next move of a plan for your running game, and the moves that finish it when it is decided (auto-finish).
+    Only in practice and casual play (an unranked room): refused with `no_hints` in a ranked race or a daily."""
+
+    type: Literal["get_hint"] = "get_hint"
+    id: RequestId = None
+    game_id: str = Field(max_length=64)
+
+
 class DailyRequest(Request):
     """A variant's daily deals: the commitments, and the seeds of closed days (commit-reveal)."""
 
@@ -587,6 +597,22 @@ class QuickRaceRequest(Request):
     type: Literal["quick_race"] = "quick_race"
     id: RequestId = None
     variant: VariantId
+
+
+class QuickRacesRequest(Request):
+    """The quick races filling now, per variant (the landing page's "who is waiting"), and the server's offer of a
+    bot to race when nobody comes."""
+
+    type: Literal["get_quick_races"] = "get_quick_races"
+    id: RequestId = None
+
+
+class RaceBotRequest(Request):
+    """In a quick race's lobby where you wait alone: the server's own bot (a client of this protocol, on the bots'
+    ladder) joins it, and the race starts by itself as with any second player."""
+
+    type: Literal["race_bot"] = "race_bot"
+    id: RequestId = None
 
 
 class PlayDailyRequest(Request):
@@ -1104,7 +1130,10 @@ ClientMessage = Annotated[
     | ModEvidenceRequest
     | ModActionRequest
     | ModLogRequest
-    | ModSearchRequest,
+    | ModSearchRequest
+    | HintRequest
+    | QuickRacesRequest
+    | RaceBotRequest,
     Field(discriminator="type"),
 ]
 
@@ -1328,6 +1357,30 @@ class SeriesInviteMessage(Message):
     by: str = Field(description="The name of who opened it.")
 
 
+class QuickRaceView(Message):
+    variant: VariantId
+    code: str | None = Field(description="The room filling now (null: none; `quick_race` opens one).")
+    players: int = Field(description="Players waiting in it.")
+    starts_at: datetime | None = Field(description="When its countdown ends (null: waiting for players).")
+
+
+class QuickRacesMessage(Message):
+    type: Literal["quick_races"] = "quick_races"
+    id: RequestId = None
+    races: list[QuickRaceView]
+    bot_after_s: float | None = Field(description="A player waiting alone this long is offered a bot (`race_bot`); "
+                                      "null: this server has no house bot.")
+
+
+class RaceBotMessage(Message):
+    """The house bot is on its way to your quick race (it joins like any player: `member_joined`)."""
+
+    type: Literal["race_bot"] = "race_bot"
+    id: RequestId = None
+    code: str
+    name: str
+
+
 class ProgressMessage(Message):
     """One player's progress, to the others in the room (the player has it in its reply). Counts only."""
 
@@ -1449,6 +1502,10 @@ class HistoryGame(Message):
     time_ms: int
     started_at: datetime
     finished_at: datetime
+    room_code: str | None = Field(default=None, description="The race's room (null for a daily game).")
+    place: int | None = Field(default=None, description="Your place in the race's standings, once it is over.")
+    players: int | None = Field(default=None, description="How many players the race's standings hold.")
+    rating_delta: int | None = Field(default=None, description="Your rating's change in this race (null: unrated).")
 
 
 class HistoryMessage(Message):
@@ -1462,6 +1519,19 @@ class HistoryMessage(Message):
     claimed: bool = Field(default=False, description="The name is a saved player's (or a bot account's): theirs.")
     games: list[HistoryGame]
     next_cursor: str | None
+
+
+class HintMessage(Message):
+    """A hint, worked out from what you see (never from a face-down card). Play its moves like any other: each is
+    counted."""
+
+    type: Literal["hint"] = "hint"
+    id: RequestId = None
+    game_id: str
+    move: str | None = Field(description="The next move in the generic notation (`t3-c1`, `c2-f`, `t1-t4x3`); null "
+                             "when the game is won or provably lost.")
+    finish: list[str] = Field(description="The moves that win by sending cards home alone, in order (empty: the "
+                              "game is not decided yet).")
 
 
 class DailyDeal(Message):
@@ -1492,7 +1562,8 @@ class DailyMessage(Message):
 
 
 class DailyStartedMessage(Message):
-    """Your game of today's deal. `ranked` is false after your first attempt (finished or not)."""
+    """Your game of today's deal. `ranked` is false after your first attempt (finished or not), and for a player
+    made after the day's deal opened; `unranked_reason` says which."""
 
     type: Literal["daily_started"] = "daily_started"
     id: RequestId = None
@@ -1502,6 +1573,12 @@ class DailyStartedMessage(Message):
     par: int
     closes_at: datetime = Field(description="Games still running then end as `timeout`.")
     game: GameView
+    unranked_reason: Literal["new_player", "played_before"] | None = Field(
+        default=None,
+        description="Why this game is practice (null when ranked): `new_player`, the player was made after today's "
+        "deal opened (new players rank from tomorrow); `played_before`, the player's first attempt today was "
+        "the ranked one.",
+    )
 
 
 
@@ -1642,7 +1719,11 @@ class RatingPoint(Message):
 
 class CalendarDay(Message):
     day: date
-    mark: Literal["won", "played", "missed", "ahead"]
+    mark: Literal["won", "played", "missed", "ahead", "none"] = Field(
+        description="`won` a ranked attempt; `played` a game of the day's deal, none of them a ranked win (practice "
+        "counts); `missed` a closed day the player could have played ranked; `ahead` not closed yet; `none` nothing "
+        "to play for this player that day (no deal was dealt, or the player was made that day or later).",
+    )
 
 
 class StreakMessage(Message):
@@ -1657,6 +1738,11 @@ class StreakMessage(Message):
     best: int
     month: str
     days: list[CalendarDay]
+    today_unranked_reason: Literal["new_player", "played_before"] | None = Field(
+        default=None,
+        description="Why this player's next game of today's deal would be practice (as `daily_started` would say), "
+        "so a page can say it before the game starts; null: it would be ranked.",
+    )
 
 
 class PlayerVariant(Message):
@@ -1917,7 +2003,10 @@ ServerMessage = Annotated[
     | ModEvidenceMessage
     | ModLogMessage
     | ModActionMessage
-    | ModSearchMessage,
+    | ModSearchMessage
+    | HintMessage
+    | QuickRacesMessage
+    | RaceBotMessage,
     Field(discriminator="type"),
 ]
 

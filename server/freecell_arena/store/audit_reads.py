@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -223,7 +223,7 @@ class SeasonFacts:
 
 @dataclass(frozen=True, slots=True)
 class SeriesFacts:
-    """A race-again room's stored tally, and the previous room's id, tally, ranking and results."""
+    """A race-again room's stored tally, and the previous room's id, tally, ranking, results and start."""
 
     code: str
     tally: Tally
@@ -231,6 +231,7 @@ class SeriesFacts:
     previous_tally: Tally | None
     ranking: str
     results: list[RaceResult]
+    previous_started_at: datetime | None
 
 
 class FigureReads:
@@ -314,7 +315,8 @@ class FigureReads:
     async def series_rooms(self) -> AsyncIterator[list[SeriesFacts]]:
         previous = rooms.alias("previous")
         query = (select(rooms.c.id, rooms.c.code, rooms.c.series, previous.c.id.label("previous_id"),
-                        previous.c.series.label("previous_series"), previous.c.options.label("previous_options"))
+                        previous.c.series.label("previous_series"), previous.c.options.label("previous_options"),
+                        previous.c.started_at.label("previous_started_at"))
                  .join(previous, previous.c.next_code == rooms.c.code)
                  .where(*IN_A_SERIES))  # fmt: skip
         async for rows in self._batches(query, [rooms.c.id]):
@@ -322,7 +324,8 @@ class FigureReads:
             yield [SeriesFacts(row.code, Tally.from_json(row.series), row.previous_id,
                                Tally.from_json(row.previous_series) if row.previous_series else None,
                                (row.previous_options or {}).get("ranking", "moves"),
-                               [race_result(result) for result in played if result.room_id == row.previous_id])
+                               [race_result(result) for result in played if result.room_id == row.previous_id],
+                               row.previous_started_at)
                    for row in rows]  # fmt: skip
 
     async def orphan_series_rooms(self) -> list[str]:

@@ -1,15 +1,20 @@
-"""A player's finished games, newest first: keyset pages on the partial index `ix_games_player_history`."""
+"""A player's finished games, newest first: keyset pages on the partial index `ix_games_player_history`; and, for a
+page, what places its races and the player's rating change in each."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select, tuple_
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from freecell_arena.core.ports.reads import HistoryRow
+from freecell_arena.core.competition.ratings import RaceResult
+from freecell_arena.core.ports.reads import HistoryRow, RaceFacts
 from freecell_arena.store.models import Game, Room, table_of
+from freecell_arena.store.ratings import change_of, changes, race_result, race_results_of
 
 games = table_of(Game)
 rooms = table_of(Room)
@@ -40,6 +45,10 @@ class HistoryReads:
                 games.c.finished_at,
                 rooms.c.status,
                 rooms.c.seed_sealed_until,
+                games.c.room_id,
+                rooms.c.code,
+                rooms.c.options,
+                rooms.c.started_at,
             )
             .outerjoin(rooms, rooms.c.id == games.c.room_id)
             .where(games.c.player_id == player_id, games.c.outcome.is_not(None))
@@ -50,3 +59,18 @@ class HistoryReads:
         async with self.engine.connect() as connection:
             found = [HistoryRow(*row) for row in await connection.execute(query)]
         return found[:limit], len(found) > limit
+
+    async def race_facts(self, player_id: str, room_ids: Sequence[str]) -> RaceFacts:
+        """Two reads for a page: the rooms' results (`games.room_id`) and the player's changes in them (the unique
+        (room, player, ladder) of `rating_changes`)."""
+        if not room_ids:
+            return RaceFacts({}, {})
+        deltas = select(changes).where(changes.c.room_id.in_(list(room_ids)), changes.c.player_id == player_id)
+        async with self.engine.connect() as connection:
+            played = (await connection.execute(race_results_of(room_ids))).all()
+            found = (await connection.execute(deltas)).all()
+        results: dict[str, list[RaceResult]] = defaultdict(list)
+        for row in played:
+            results[row.room_id].append(race_result(row))
+        return RaceFacts({room: tuple(rows) for room, rows in results.items()},
+                         {row.room_id: change_of(row).delta for row in found})  # fmt: skip

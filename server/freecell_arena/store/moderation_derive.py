@@ -22,14 +22,15 @@ from typing import Any
 from sqlalchemy import and_, delete, func, insert, literal_column, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from freecell_arena.core.competition.ratings import Ladder, Rating, placements_from_results, rateable
+from freecell_arena.core.competition.race_ratings import Deal, counts_for_ratings
+from freecell_arena.core.competition.ratings import Ladder, Rating, placements_from_results
 from freecell_arena.core.moderation.sanctions import RaceToRate, Sanctions, counted_results, game_board, rerate
 from freecell_arena.core.records.leaderboard import count_buckets, count_deltas, score
 from freecell_arena.store.dailies import materialise_again
 from freecell_arena.store.leaderboards import CountDeltas, apply_counts
 from freecell_arena.store.models import Game, LeaderboardEntry, Player, PlayerRating, Room, table_of
 from freecell_arena.store.models import RatingChange as RatingChangeRow
-from freecell_arena.store.ratings import _change_row, race_result, race_results_of
+from freecell_arena.store.ratings import _change_row, _race_start, race_result, race_results_of
 
 games = table_of(Game)
 entries = table_of(LeaderboardEntry)
@@ -131,6 +132,10 @@ async def played_variants(connection: AsyncConnection, player_id: str) -> set[st
     return set((await connection.execute(query)).scalars())
 
 
+RACE_COLUMNS = (rooms.c.id, rooms.c.variant, rooms.c.seed, rooms.c.options, rooms.c.started_at, rooms.c.finished_at)
+"""What rating a race again reads of its room: its deal (whether anyone made progress on it), its options and its
+start (which ranking rule placed it; `core.live.ranking`)."""
+
 async def rate_again(connection: AsyncConnection, variant: str, touched: Collection[str], sanctions: Sanctions,
                      now: datetime) -> int:  # fmt: skip
     """Rate the variant's races again from the first race in `touched` on (by finish); returns how many races were
@@ -146,14 +151,13 @@ async def rate_again(connection: AsyncConnection, variant: str, touched: Collect
         select(changes.c.room_id).where(changes.c.variant == variant, changes.c.id >= since)
         .distinct())).scalars())  # fmt: skip
     finished_after = (await connection.execute(
-        select(rooms.c.id, rooms.c.options, rooms.c.finished_at)
+        select(*RACE_COLUMNS)
         .where(rooms.c.status == literal_column("'finished'"), rooms.c.seed_chosen == False,  # noqa: E712
                rooms.c.finished_at >= first, rooms.c.variant == variant))).all()  # fmt: skip
     candidates = {row.id: row for row in finished_after if (row.options or {}).get("ranked")}
     missing = sorted(rated_after - set(candidates))
     for chunk in _chunks(missing):
-        for row in await connection.execute(select(rooms.c.id, rooms.c.options, rooms.c.finished_at)
-                                            .where(rooms.c.id.in_(chunk))):  # fmt: skip
+        for row in await connection.execute(select(*RACE_COLUMNS).where(rooms.c.id.in_(chunk))):
             candidates[row.id] = row
     order = sorted(candidates.values(), key=lambda row: (row.finished_at, row.id))
     room_ids = [row.id for row in order]
@@ -161,22 +165,23 @@ async def rate_again(connection: AsyncConnection, variant: str, touched: Collect
     voided: dict[str, set[str]] = defaultdict(set)
     stamps: dict[str, datetime] = {}
     for chunk in _chunks(room_ids):
-        for row in await connection.execute(race_results_of(chunk)):
-            results[row.room_id].append(race_result(row))
-        for row in await connection.execute(select(games.c.room_id, games.c.player_id, games.c.id)
-                                            .where(games.c.room_id.in_(chunk))):  # fmt: skip
-            if row.id in sanctions.voided:
-                voided[row.room_id].add(row.player_id)
+        for played in await connection.execute(race_results_of(chunk)):
+            results[played.room_id].append(race_result(played))
+        for game in await connection.execute(select(games.c.room_id, games.c.player_id, games.c.id)
+                                             .where(games.c.room_id.in_(chunk))):  # fmt: skip
+            if game.id in sanctions.voided:
+                voided[game.room_id].add(game.player_id)
         first_rated = select(changes.c.room_id, func.min(changes.c.at)).where(changes.c.room_id.in_(chunk))
         for room_id, at in await connection.execute(first_rated.group_by(changes.c.room_id)):
             stamps[room_id] = at
     races: list[RaceToRate] = []
     for row in order:
+        options = row.options or {}
         counted = counted_results(results[row.id], voided[row.id], sanctions)
-        finished = [result for result in counted if result.outcome is not None]
-        on_one_ladder = max((sum(result.bot is bot for result in finished) for bot in (False, True)), default=0)
-        placements = placements_from_results(counted, (row.options or {}).get("ranking", "moves"))
-        if rateable(ranked=True, server_drawn_deal=True, players=on_one_ladder) or row.id in rated_after:
+        finished = [(result.bot, result.cards_on_foundations) for result in counted if result.outcome is not None]
+        deal = Deal(row.variant, row.seed, bool(options.get("autoplay", True)))
+        placements = placements_from_results(counted, options.get("ranking", "moves"), _race_start(row))
+        if counts_for_ratings(True, deal, finished) or row.id in rated_after:
             races.append(RaceToRate(row.id, placements))
     involved = sorted({result.player_id for played in results.values() for result in played})  # void ones too
     start = await _ratings_before(connection, variant, involved, since)

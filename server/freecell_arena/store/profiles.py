@@ -1,14 +1,18 @@
 """The reads of a player's page: per-variant counts of their finished games and their daily attempts' days.
 
 Both are served by indexes of `games`: the history index (player, finished, id; finished games only) for the
-counts, the one-ranked-attempt-per-day unique index (player, variant, day) for the streak's days.
+counts, the one-ranked-attempt-per-day unique index (player, variant, day) for the streak's days, and a month of
+the history index for the calendar's practice days.
 """
 
 from __future__ import annotations
 
+from datetime import date
+
 from sqlalchemy import Integer, and_, case, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from freecell_arena.core.records.daily import closes_at, opens_at
 from freecell_arena.core.records.profiles import DailyDays, VariantStats
 from freecell_arena.store.models import Daily, Game, table_of
 
@@ -62,3 +66,17 @@ class ProfileStore:
             rows = (await connection.execute(query)).all()
         return DailyDays(won=frozenset(row.daily_day for row in rows if row.outcome == WON),
                          played=frozenset(row.daily_day for row in rows))  # fmt: skip
+
+    async def practice_days(self, player_id: str, variant: str, first: date, last: date) -> frozenset[date]:
+        """A range of the history index (a daily game finishes within its day), for one month's calendar."""
+        query = select(games.c.daily_day).distinct().where(
+            games.c.player_id == player_id,
+            games.c.outcome.is_not(None),
+            games.c.finished_at >= opens_at(first),
+            games.c.finished_at <= closes_at(last),
+            games.c.variant == variant,
+            games.c.daily_day.between(first, last),
+            games.c.ranked == False,  # noqa: E712
+        )
+        async with self.engine.connect() as connection:
+            return frozenset((await connection.execute(query)).scalars())

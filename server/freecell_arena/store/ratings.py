@@ -25,16 +25,16 @@ from sqlalchemy import and_, func, insert, literal_column, or_, select, tuple_, 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.competition.race_ratings import HistoryPoint, LeftUnrated, Position, RatingRow, UnratedBatch
-from freecell_arena.core.competition.ratings import (
-    Ladder,
-    Placement,
-    RaceResult,
-    Rating,
-    RatingChange,
-    Recorded,
-    rateable,
+from freecell_arena.core.competition.race_ratings import (
+    Deal,
+    HistoryPoint,
+    LeftUnrated,
+    Position,
+    RatingRow,
+    UnratedBatch,
+    counts_for_ratings,
 )
+from freecell_arena.core.competition.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded
 from freecell_arena.core.moderation.sanctions import Sanctions, counted_placements, counted_results
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Game, Player, PlayerRating, Room, table_of
@@ -62,6 +62,8 @@ class StoredRatedRace:
     room_id: str
     variant: str
     ranking: str
+    started_at: datetime
+    """The race's start: the ranking rule it was played under (`core.live.ranking.ties_non_finishers`)."""
     results: tuple[RaceResult, ...]
     changes: tuple[tuple[RatingChange, int], ...]
     """Each stored change with the rank stored beside it, in the order applied."""
@@ -123,7 +125,7 @@ class RatingStore:
         async with self.engine.connect() as connection:
             found = (await connection.execute(select(changes).where(changes.c.room_id == room_id)
                                               .order_by(changes.c.id))).all()  # fmt: skip
-        return [_change(row) for row in found]
+        return [change_of(row) for row in found]
 
     async def top(self, variant: str, ladder: Ladder, limit: int) -> list[RatingRow]:
         query = _board(variant, ladder).limit(limit)
@@ -157,7 +159,7 @@ class RatingStore:
         )
         async with self.engine.connect() as connection:
             found = (await connection.execute(query)).all()
-        return [HistoryPoint(row.room_id, row.rank, _change(row).before, _change(row).after, row.at, row.code)
+        return [HistoryPoint(row.room_id, row.rank, change_of(row).before, change_of(row).after, row.at, row.code)
                 for row in reversed(found)]  # fmt: skip
 
     async def ratings_of(self, player_id: str, ladder: Ladder, variants: Sequence[str]) -> dict[str, Rating]:
@@ -183,15 +185,17 @@ class RatingStore:
                 stored = (await connection.execute(select(changes).where(changes.c.room_id.in_(room_ids))
                                                    .order_by(changes.c.id))).all()  # fmt: skip
                 played = (await connection.execute(race_results_of(room_ids))).all()
-                rooms_found = (await connection.execute(select(rooms.c.id, rooms.c.options)
+                rooms_found = (await connection.execute(select(rooms.c.id, rooms.c.options, rooms.c.started_at,
+                                                               rooms.c.finished_at)
                                                         .where(rooms.c.id.in_(room_ids)))).all()  # fmt: skip
-            ranking = {room_id: (options or {}).get("ranking", "moves") for room_id, options in rooms_found}
+            ranking = {row.id: (row.options or {}).get("ranking", "moves") for row in rooms_found}
+            started = {row.id: _race_start(row) for row in rooms_found}
             for room_id in room_ids:
                 mine = [row for row in stored if row.room_id == room_id]
                 yield StoredRatedRace(
-                    room_id, mine[0].variant, ranking.get(room_id, "moves"),
+                    room_id, mine[0].variant, ranking.get(room_id, "moves"), started.get(room_id) or mine[0].at,
                     tuple(race_result(row) for row in played if row.room_id == room_id),
-                    tuple((_change(row), row.rank) for row in mine),
+                    tuple((change_of(row), row.rank) for row in mine),
                 )  # fmt: skip
             after = order[-1][1]
 
@@ -231,25 +235,25 @@ class RatingStore:
             where.append(rooms.c.finished_at < before)
         if after is not None:
             where.append(or_(rooms.c.finished_at > after[0], rooms.c.id > after[1]))  # with `lowest`: the keyset
-        query = (select(rooms.c.id, rooms.c.code, rooms.c.variant, rooms.c.seed, rooms.c.options,
+        query = (select(rooms.c.id, rooms.c.code, rooms.c.variant, rooms.c.seed, rooms.c.options, rooms.c.started_at,
                         rooms.c.finished_at).where(*where).order_by(rooms.c.finished_at, rooms.c.id).limit(limit))
         async with self.engine.connect() as connection:
             found = (await connection.execute(query)).all()
             played = (await connection.execute(race_results_of([row.id for row in found]))).all() if found else []
             voided = await voided_in_rooms(connection, [row.id for row in found])
             marked = await marked_among(connection, {result.player_id for result in played})
-        results_of: dict[str, list[RaceResult]] = defaultdict(list)
+        results_in: dict[str, list[RaceResult]] = defaultdict(list)
         for result in played:
-            results_of[result.room_id].append(race_result(result))
+            results_in[result.room_id].append(race_result(result))
         races = []
         for row in found:
             options = row.options or {}
-            results = counted_results(results_of[row.id], voided.get(row.id, ()), Sanctions(marked))
-            finished = [result for result in results if result.outcome is not None]
-            on_one_ladder = max(sum(result.bot is bot for result in finished) for bot in (False, True))
-            if rateable(ranked=bool(options.get("ranked")), server_drawn_deal=True, players=on_one_ladder):
+            results = counted_results(results_in[row.id], voided.get(row.id, ()), Sanctions(marked))
+            finished = [(result.bot, result.cards_on_foundations) for result in results if result.outcome is not None]
+            deal = Deal(row.variant, row.seed, bool(options.get("autoplay", True)))
+            if counts_for_ratings(bool(options.get("ranked")), deal, finished):
                 races.append(LeftUnrated(row.id, row.code, row.variant, row.seed, options.get("ranking", "moves"),
-                                         results, row.finished_at))  # fmt: skip
+                                         deal.autoplay, results, _race_start(row), row.finished_at))  # fmt: skip
         last = (found[-1].finished_at, found[-1].id) if len(found) == limit else None
         return UnratedBatch(races, last)
 
@@ -263,6 +267,13 @@ def race_results_of(room_ids: Sequence[str]) -> Any:
         .where(games.c.room_id.in_(list(room_ids)))
         .order_by(games.c.room_id, games.c.player_id)
     )  # fmt: skip
+
+
+def _race_start(row: Any) -> datetime:
+    """When a finished room's race started, which dates its ranking rule (`core.live.ranking.ties_non_finishers`);
+    its finish for a room stored without a start (written by hand: a race always starts before it ends)."""
+    started: datetime = row.started_at or row.finished_at
+    return started
 
 
 def race_result(row: Any) -> RaceResult:
@@ -298,7 +309,7 @@ def _change_row(room_id: str, variant: str, change: RatingChange, rank: int, at:
             "at": at}  # fmt: skip
 
 
-def _change(row: Any) -> RatingChange:
+def change_of(row: Any) -> RatingChange:
     before = Rating(row.mu_before, row.sigma_before, row.races - 1)
     return RatingChange(row.player_id, Ladder(row.ladder), before, Rating(row.mu_after, row.sigma_after, row.races))
 

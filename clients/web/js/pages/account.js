@@ -15,7 +15,7 @@ function dataTable(...args) {
   return h('div', { class: 'board-table' }, plainTable(...args));
 }
 
-export function accountPage(main, { session, location, home }) {
+export function accountPage(main, { session, location, home, askName }) {
   const unavailable = passkeysUnavailable(location);
   const status = h('p', { class: 'form-error', role: 'alert', hidden: true });
   const shownOnce = h('div', {});
@@ -67,7 +67,8 @@ export function accountPage(main, { session, location, home }) {
         h('p', {}, `You play as `, h('strong', {}, account.name), ', an unsaved player: this browser alone holds you. ',
           'Save with a passkey to keep your games, places on the boards and name on any device, and to claim the name: nobody else can then take it, or a look-alike.'),
         unavailableNote(unavailable), saveForm(true),
-        h('p', {}, 'Saved on another device already? ', signInButton())));
+        h('p', {}, 'Saved on another device already? ', signInButton()),
+        h('p', {}, h('button', { type: 'button', class: 'quiet', onclick: () => askName(account.name) }, 'Play under another name'))));
       return;
     }
     replace(body,

@@ -56,6 +56,16 @@ function dailyList(main, { session, location }) {
   return lifecycle(session, load);
 }
 
+/** Why a daily game is practice, in words a player acts on (`unranked_reason`, before and after the game). */
+export function practiceWhy(reason, location) {
+  if (reason === 'new_player') {
+    return ['New players rank from tomorrow: today\u2019s deal opened before this player existed, so today\u2019s games are practice (a fresh name must not scout the deal for a ranked try). Your game still marks today as played on your calendar. ',
+      h('a', { href: viewHref(location, '/account') }, 'Save this player with a passkey'), ' to keep it for tomorrow on any device.'];
+  }
+  if (reason === 'played_before') return ['Practice: your first game of today\u2019s deal was the ranked one; later games do not count on the board.'];
+  return [];
+}
+
 function dailyGame(main, { session, location, variant }) {
   const info = h('div', { class: 'daily-info' });
   const arena = h('div', { class: 'daily-arena' });
@@ -63,6 +73,7 @@ function dailyGame(main, { session, location, variant }) {
   main.replaceChildren(h('h1', {}, `Daily ${variantName(variant)}`), info, arena, after);
   let gameView = null;
   let boardShown = false;
+  let askedFirst = false;
 
   const myDaily = () => {
     const game = session.game.game;
@@ -73,7 +84,17 @@ function dailyGame(main, { session, location, variant }) {
     try {
       await session.ask({ type: 'get_state' }); // a daily game still running (or just finished) comes back here
       const game = myDaily();
-      if (!game || (!session.game.playing && game.daily !== await openDay())) await play(); // yesterday's is over
+      if (!game || (!session.game.playing && game.daily !== await openDay())) { // none today yet
+        const reason = await session.ask({ type: 'get_streak', variant }).then((reply) => reply.today_unranked_reason, () => null);
+        if (reason) { // said before the game starts (its clock starts with the deal): the player chooses to go
+          askedFirst = true;
+          replace(info, h('section', { class: 'card-panel practice-note', dataset: { unrankedReason: reason } },
+            h('p', {}, ...practiceWhy(reason, location)),
+            h('button', { type: 'button', class: 'primary', onclick: async () => { await play(); render(); } }, 'Play today\u2019s deal as practice')));
+          return;
+        }
+        await play();
+      }
       render();
     } catch (error) {
       replace(info, notice(error.code === 'already_in_room' ? 'You are in a room: leave it first to play the daily challenge.'
@@ -97,12 +118,14 @@ function dailyGame(main, { session, location, variant }) {
     const game = myDaily();
     if (!game) return;
     if (!gameView) {
-      gameView = new GameView(session);
+      gameView = new GameView(session, { scrollToStart: session.game.playing });
       arena.replaceChildren(gameView.element);
     }
     const daily = session.daily?.variant === variant ? session.daily : null;
-    replace(info, h('p', { class: 'room-meta', dataset: { ranked: daily ? String(daily.ranked) : '' } },
-      `${game.daily}`, daily ? ` · par ${daily.par} moves · ${daily.ranked ? 'ranked: this game counts on the board' : 'practice: only your first game of the day is ranked'} · closes ${closesText(daily.closes_at)}` : ''));
+    const why = daily && !daily.ranked ? practiceWhy(daily.unranked_reason, location) : [];
+    replace(info, h('p', { class: 'room-meta', dataset: { ranked: daily ? String(daily.ranked) : '', unrankedReason: daily?.unranked_reason ?? '' } },
+      `${game.daily}`, daily ? ` · par ${daily.par} moves · ${daily.ranked ? 'ranked: this game counts on the board' : 'practice'} · closes ${closesText(daily.closes_at)}` : ''),
+    why.length && session.game.playing && !askedFirst ? h('p', { class: 'practice-note hint' }, ...why) : null);
     if (!session.game.playing && !boardShown) {
       boardShown = true;
       showBoard(game.daily, game.game_id);
@@ -123,12 +146,16 @@ function dailyGame(main, { session, location, variant }) {
     }
     const streak = h('div', { class: 'daily-streak' });
     loadStreak(session, streak, variant);
+    const daily = session.daily?.variant === variant && session.daily.day === day ? session.daily : null;
+    const practice = daily && !daily.ranked;
     replace(after, h('section', { class: 'card-panel daily-result', 'aria-labelledby': 'daily-result-title' },
-      h('h2', { id: 'daily-result-title' }, 'Your day'), streak, shareButton(session, gameId, location)),
+      h('h2', { id: 'daily-result-title' }, 'Your day'),
+      practice ? h('p', { class: 'practice-note', dataset: { unrankedReason: daily.unranked_reason ?? '' } }, 'This game was practice, so it is not on the day\u2019s board and no streak grows from it. ', ...practiceWhy(daily.unranked_reason, location)) : null,
+      streak, shareButton(session, gameId, location)),
     h('section', { class: 'card-panel', 'aria-labelledby': 'daily-board-title' },
       h('h2', { id: 'daily-board-title' }, `The day\u2019s board (${reply.total} ${reply.total === 1 ? 'winner' : 'winners'})`),
       reply.par !== null ? h('p', {}, `Par: ${reply.par} moves.`) : null,
-      boardTable(reply, session, location),
+      boardTable(reply, session, location, practice ? 'No ranked winner yet today: your game was practice.' : undefined),
       h('p', {}, h('a', { href: viewHref(location, `/leaderboards/${variant}?board=daily&day=${day}`) }, 'The whole board'), ' \u00b7 ',
         h('button', { type: 'button', onclick: async () => { await play().catch((error) => replace(after, notice(error.message))); render(); } }, 'Play again (practice)'))));
   }
@@ -156,8 +183,8 @@ export function closesText(iso, now = Date.now()) {
 }
 
 /** A board's rows as a table; your row is marked; names lead to histories. */
-export function boardTable(reply, session, location) {
-  if (!reply.entries.length) return h('p', {}, 'No winner on this board yet.');
+export function boardTable(reply, session, location, empty = 'No winner on this board yet.') {
+  if (!reply.entries.length) return h('p', {}, empty);
   const finished = reply.board === 'daily' ? formatClock : formatTime; // a day's board names its day once
   return dataTable('Leaderboard', ['Rank', 'Player', 'Moves', 'Time', 'Finished', 'Replay'], reply.entries.map((row) => ({
     attributes: { class: row.player_id === session.playerId ? 'me' : '', dataset: { playerId: row.player_id, rank: row.rank } },

@@ -1,7 +1,8 @@
-/** A player's finished games, newest first (yours by default), with their replays and deals. */
+/** A player's finished games, newest first (yours by default): the result, the moves, a race's place and rating
+ * change first (what a phone shows without scrolling), then the deal, the board, the time and the replay. */
 
 import { dataTable, formatTime, h, notice, replace } from '../dom.js';
-import { formatDuration, variantName } from '../notation.js';
+import { deltaText, formatDuration, ordinal, shortSeed, variantName } from '../notation.js';
 import { viewHref } from '../router.js';
 import { lifecycle } from './daily.js';
 
@@ -9,7 +10,7 @@ export function historyPage(main, { session, location, playerId }) {
   const title = h('h1', {}, 'Games');
   const results = h('div', { class: 'board-table' }, h('p', {}, 'Loading…'));
   const more = h('div', {});
-  main.replaceChildren(title, h('section', { class: 'card-panel' }, results, more),
+  main.replaceChildren(title, h('section', { class: 'card-panel history board-table' }, results, more),
     h('p', {}, h('a', { href: viewHref(location, '/leaderboards/freecell') }, 'Leaderboards')));
 
   async function load(cursor = null) {
@@ -19,12 +20,15 @@ export function historyPage(main, { session, location, playerId }) {
     try {
       const reply = await session.ask(request);
       title.textContent = `Games of ${reply.name}${reply.bot ? ' (bot)' : ''}${reply.claimed ? ' \u2713' : ''}`;
-      const table = reply.games.length ? dataTable('Games', ['Finished', 'Variant', 'Deal', 'Board', 'Result', 'Moves', 'Time', 'Cards home', 'Replay'], reply.games.map((game) => ({
-        attributes: { dataset: { gameId: game.game_id, outcome: game.outcome } },
-        cells: [formatTime(game.finished_at), variantName(game.variant),
-          game.seed === null ? 'secret for now' : (game.variant === 'freecell' ? `#${game.seed}` : String(game.seed)),
+      const table = reply.games.length ? dataTable('Games', ['Finished', 'Variant', 'Result', 'Moves', 'Place', 'Rating', 'Deal', 'Board', 'Time', 'Cards home', 'Replay'], reply.games.map((game) => ({
+        attributes: { dataset: { gameId: game.game_id, outcome: game.outcome, place: game.place ?? '', ratingDelta: game.rating_delta ?? '' } },
+        cells: [formatTime(game.finished_at), variantName(game.variant), game.outcome, String(game.player_moves),
+          game.place ? `${ordinal(game.place)} of ${game.players}` : '\u2013',
+          game.rating_delta === null || game.rating_delta === undefined ? '\u2013'
+            : h('span', { class: `rating-change ${game.rating_delta >= 0 ? 'up' : 'down'}` }, deltaText(game.rating_delta)),
+          game.seed === null ? 'secret for now' : h('span', { title: String(game.seed) }, game.variant === 'freecell' ? `#${shortSeed(game.seed)}` : shortSeed(game.seed)),
           game.board === 'daily' ? `daily ${game.day}` : game.board === 'deal' ? 'deal' : 'unranked',
-          game.outcome, String(game.player_moves), formatDuration(game.time_ms), String(game.cards_on_foundations),
+          formatDuration(game.time_ms), String(game.cards_on_foundations),
           h('a', { href: viewHref(location, `/replay/${encodeURIComponent(game.game_id)}`), 'aria-label': `Replay of game ${game.game_id}` }, 'Replay')],
       }))) : h('p', {}, 'No finished game yet.');
       if (cursor) results.querySelector('tbody')?.append(...table.querySelector('tbody').children);

@@ -1,12 +1,17 @@
 /**
- * The landing page: create a race (variant, deal, every room option the protocol has), a quick race per
- * variant, join one by code or link, today's daily challenges, the leaderboards.
+ * The landing page, what a first visit sees (no name asked until it is needed): "Play now" (FreeCell's quick race
+ * with whoever waits, or the house bot at once when nobody does), the quick races filling now, today's dailies and
+ * each variant's rules; then create a race (variant, deal, every room option the protocol has) or join one by code
+ * or link. What it shows is read over plain HTTP (`/api/quick-races`, `/api/daily/...`), so it needs no socket.
  */
 
 import { h, replace } from '../dom.js';
-import { VARIANTS } from '../notation.js';
+import { VARIANTS, counted } from '../notation.js';
 import { wholeNumber } from '../connection.js';
+import { apiGet } from '../http-api.js';
 import { codeFromInput, roomHref, viewHref } from '../router.js';
+
+const REFRESH_MS = 5000; // the quick races filling now, while the page is open
 
 function optionsFrom(form) {
   const data = new FormData(form);
@@ -29,7 +34,7 @@ function select(name, choices, chosen) {
   return h('select', { name }, choices.map(([value, text]) => h('option', { value, selected: value === chosen }, text)));
 }
 
-export function landingPage(main, { session, navigate, location, badCode }) {
+export function landingPage(main, { session, navigate, location, badCode, needPlayer }) {
   const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
   const showError = (text) => {
     error.hidden = false;
@@ -53,6 +58,7 @@ export function landingPage(main, { session, navigate, location, badCode }) {
       error.hidden = true;
       const data = new FormData(createForm);
       const variant = data.get('variant');
+      await needPlayer('Pick the name the others in your race will see.');
       const request = { type: 'create_room', variant, options: optionsFrom(createForm) };
       if (data.get('deal_choice') === 'chosen') {
         const number = wholeNumber(dealNumber.value);
@@ -108,31 +114,72 @@ export function landingPage(main, { session, navigate, location, badCode }) {
   h('label', { class: 'check' }, watch, 'Watch as a spectator'),
   h('button', { type: 'submit', class: 'primary' }, 'Join'));
 
+  const dailyRows = new Map(VARIANTS.map((variant) => [variant.id, h('span', { class: 'daily-par' })]));
   const daily = h('section', { class: 'card-panel daily-links', 'aria-labelledby': 'daily-title' },
-    h('h2', { id: 'daily-title' }, 'Daily challenge'),
-    h('p', {}, 'One deal per variant each UTC day; your first game of it counts on the board.'),
-    h('ul', { class: 'link-list' }, VARIANTS.map((variant) => h('li', {},
-      h('a', { href: viewHref(location, `/daily/${variant.id}`) }, `Play today\u2019s ${variant.name}`), ' \u00b7 ',
+    h('h2', { id: 'daily-title' }, 'Today\u2019s daily challenge'),
+    h('p', {}, 'One deal per variant each UTC day, the same for everyone; your first game of it counts on the day\u2019s board.'),
+    h('ul', { class: 'link-list' }, VARIANTS.map((variant) => h('li', { dataset: { variant: variant.id } },
+      h('a', { href: viewHref(location, `/daily/${variant.id}`) }, `Play today\u2019s ${variant.name}`), dailyRows.get(variant.id), ' \u00b7 ',
       h('a', { href: viewHref(location, `/leaderboards/${variant.id}?board=daily`) }, 'board')))),
     h('p', {}, h('a', { href: viewHref(location, '/daily') }, 'All daily deals'), ' \u00b7 ',
       h('a', { href: viewHref(location, '/leaderboards/freecell') }, 'Leaderboards'), ' \u00b7 ',
       h('a', { href: viewHref(location, '/tournaments') }, 'Tournaments'), ' \u00b7 ',
       h('a', { href: viewHref(location, '/history') }, 'Your games')));
 
+  async function quickRace(variant, { botIfAlone = false } = {}) {
+    error.hidden = true;
+    try {
+      await needPlayer('Pick the name the others in the race will see.');
+      const waiting = botIfAlone ? await apiGet(location, '/api/quick-races').catch(() => null) : null;
+      const code = await session.quickRace(variant);
+      const race = waiting?.races.find((item) => item.variant === variant);
+      if (botIfAlone && race && !race.players && waiting.bot_after_s !== null) {
+        await session.raceBot().then((reply) => session.say(`Nobody was waiting: ${reply.name} races you.`, 'race'), () => null);
+      }
+      navigate(roomHref(location, code));
+    } catch (failure) {
+      showError(failure.message);
+    }
+  }
+
+  const waitingRows = new Map(VARIANTS.map((variant) => [variant.id, h('span', { class: 'waiting', dataset: { waiting: '' } }, '\u2026')]));
   const quick = h('section', { class: 'card-panel quick-races', 'aria-labelledby': 'quick-title' },
-    h('h2', { id: 'quick-title' }, 'Quick race'),
-    h('p', {}, 'Race whoever else is waiting: a ranked race on a new deal that starts by itself.'),
-    h('div', { class: 'quick-buttons' }, VARIANTS.map((variant) => h('button', {
-      type: 'button', dataset: { quickVariant: variant.id },
-      onclick: async () => {
-        error.hidden = true;
-        try {
-          navigate(roomHref(location, await session.quickRace(variant.id)));
-        } catch (failure) {
-          showError(failure.message);
-        }
-      },
-    }, `Quick race: ${variant.name}`))));
+    h('h2', { id: 'quick-title' }, 'Quick races filling now'),
+    h('p', {}, 'Race whoever else is waiting: a ranked race on a new deal that starts by itself. Alone for a while? The house bot will race you.'),
+    h('ul', { class: 'quick-list' }, VARIANTS.map((variant) => h('li', { dataset: { variant: variant.id } },
+      h('button', { type: 'button', dataset: { quickVariant: variant.id }, onclick: () => quickRace(variant.id) }, `Quick race: ${variant.name}`),
+      ' ', waitingRows.get(variant.id), ' ',
+      h('a', { href: viewHref(location, `/rules/${variant.id}`), 'aria-label': `Rules of ${variant.name}` }, 'Rules')))));
+
+  const hero = h('section', { class: 'hero', 'aria-labelledby': 'hero-title' },
+    h('h1', { id: 'hero-title' }, 'FreeCell Arena'),
+    h('p', {}, 'Race other players on the same FreeCell deal, live: the same cards for everyone, and the standings say who solved it in the fewest moves.'),
+    h('div', { class: 'hero-actions' },
+      h('button', { type: 'button', class: 'primary big', dataset: { playNow: '' }, onclick: () => quickRace('freecell', { botIfAlone: true }) }, 'Play now'),
+      h('span', {}, 'A FreeCell race with whoever is waiting, or the house bot at once if nobody is. ',
+        h('a', { href: viewHref(location, '/rules/freecell') }, 'How to play'))));
+
+  async function refresh() {
+    try {
+      const reply = await apiGet(location, '/api/quick-races');
+      for (const race of reply.races) {
+        const row = waitingRows.get(race.variant);
+        if (!row) continue;
+        row.dataset.waiting = String(race.players);
+        row.textContent = race.players ? `${counted(race.players, 'player')} waiting${race.starts_at ? ', starting soon' : ''}` : 'nobody waiting yet';
+      }
+    } catch {
+      // the buttons work without the counts
+    }
+  }
+
+  async function loadDailies() {
+    await Promise.all(VARIANTS.map(async (variant) => {
+      const reply = await apiGet(location, `/api/daily/${variant.id}`).catch(() => null);
+      const today = reply?.deals.find((deal) => deal.status === 'open');
+      replace(dailyRows.get(variant.id), today ? ` (par ${today.par ?? '?'} moves)` : '');
+    }));
+  }
 
   const resume = h('div', { class: 'resume' });
   const showResume = () => {
@@ -152,7 +199,11 @@ export function landingPage(main, { session, navigate, location, badCode }) {
   showResume();
   const notice = badCode ? h('p', { class: 'form-error', role: 'alert' }, `\u201c${badCode}\u201d is not a room code.`) : null;
   main.replaceChildren(h('div', { class: 'landing' },
-    h('h1', { class: 'visually-hidden' }, 'FreeCell Arena'), notice, resume, error,
-    h('div', { class: 'landing-grid' }, createForm, h('div', { class: 'landing-side' }, quick, joinForm, daily))));
-  return { destroy: unsubscribe };
+    notice, resume, error, hero,
+    h('div', { class: 'landing-now' }, quick, daily),
+    h('div', { class: 'landing-grid' }, createForm, h('div', { class: 'landing-side' }, joinForm))));
+  refresh();
+  loadDailies();
+  const timer = setInterval(refresh, REFRESH_MS);
+  return { destroy() { unsubscribe(); clearInterval(timer); } };
 }

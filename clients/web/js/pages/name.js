@@ -1,12 +1,14 @@
 /**
- * The first visit: ask for a name (a textbox labelled "Name"); the server says whether it is acceptable. A
- * player saved on another device signs in with a passkey instead.
+ * The name, asked when it is first needed (a textbox labelled "Name"), saying what for: a friend's link says who
+ * invited you to what race; the server says whether the name is acceptable. A player saved on another device
+ * signs in with a passkey instead.
  */
 
 import { h } from '../dom.js';
+import { variantName } from '../notation.js';
 import { describeBrowserError, passkeysUnavailable, signInWithPasskey, unavailableNote } from '../passkeys.js';
 
-export function namePage(main, { session, done, current = '', home = '/' }) {
+export function namePage(main, { session, done, current = '', home = '/', why = null, invite = null }) {
   const input = h('input', { type: 'text', name: 'name', maxlength: '32', autocomplete: 'nickname', required: true, value: current });
   const error = h('p', { class: 'form-error', hidden: true });
   const form = h('form', {
@@ -25,10 +27,11 @@ export function namePage(main, { session, done, current = '', home = '/' }) {
       done();
     },
   },
-  h('h1', {}, current ? 'Play under another name' : 'Welcome to FreeCell Arena'),
-  h('p', {}, current
+  h('h1', {}, current ? 'Play under another name' : invite?.by ? `${invite.by} invited you to a race` : invite ? `Join room ${invite.code}` : 'Welcome to FreeCell Arena'),
+  h('p', { class: invite ? 'invite-words' : null }, current
     ? `A new name starts a new player: the games, boards and running game of \u201c${current}\u201d stay with that name, which this browser then forgets.`
-    : 'Race friends on the same deal, play the daily challenge, climb the leaderboards. Pick the name other players will see.'),
+    : invite ? `${invite.by ? `${invite.by} is waiting in room ${invite.code}` : `Room ${invite.code} is a race`}${invite.variant ? ` of ${variantName(invite.variant)}` : ''}: everyone gets the same deal, and the standings say who solved it best. Pick the name the others will see to join.`
+      : why ?? 'Race friends on the same deal, play the daily challenge, climb the leaderboards. Pick the name other players will see.'),
   current ? h('p', {}, h('a', { href: home }, `Keep playing as ${current}`)) : null,
   h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Name'), input),
   error,

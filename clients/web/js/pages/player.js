@@ -7,7 +7,7 @@
 import { dataTable, h, notice, replace } from '../dom.js';
 import { formatDuration, variantName } from '../notation.js';
 import { viewHref } from '../router.js';
-import { loadStreak, ratingChart, ratingText } from '../compete.js';
+import { PROVISIONAL_NOTE, loadStreak, ratingChart, ratingText } from '../compete.js';
 import { lifecycle } from './daily.js';
 import { reportButton } from '../moderation.js';
 
@@ -44,8 +44,8 @@ export function playerPage(main, { session, location, playerId }) {
           `${row.streak} (${row.best_streak})`],
       })));
     const cards = reply.variants.map((row) => {
-      const streak = h('div', { class: 'player-streak' }, h('p', { class: 'hint' }, 'No daily won yet.'));
-      if (row.best_streak > 0) loadStreak(session, streak, row.variant, reply.player_id);
+      const streak = h('div', { class: 'player-streak' }, h('p', { class: 'hint' }, 'Loading the daily calendar\u2026'));
+      loadStreak(session, streak, row.variant, reply.player_id); // practice and played days show too, not only wins
       return h('section', { class: 'card-panel player-variant', 'aria-label': variantName(row.variant), dataset: { variant: row.variant } },
         h('h2', {}, variantName(row.variant)),
         h('div', { class: 'player-variant-grid' },
@@ -54,10 +54,12 @@ export function playerPage(main, { session, location, playerId }) {
               + `${row.history[0].rating - row.history[0].delta} \u2192 ${row.history.at(-1).rating}`) : null),
           h('div', {}, h('h3', {}, 'Daily streak'), streak)));
     });
+    const provisional = reply.variants.some((row) => row.rating?.provisional);
     const tournaments = h('section', { class: 'card-panel board-table', 'aria-labelledby': 'player-tournaments' },
       h('h2', { id: 'player-tournaments' }, 'Tournaments'), h('p', {}, 'Loading…'));
     loadTournaments(tournaments, reply.player_id);
-    replace(body, h('section', { class: 'card-panel board-table', 'aria-label': 'Summary' }, summary, h('p', {}, history)), cards, tournaments);
+    replace(body, h('section', { class: 'card-panel board-table', 'aria-label': 'Summary' }, summary,
+      provisional ? h('p', { class: 'hint' }, PROVISIONAL_NOTE) : null, h('p', {}, history)), cards, tournaments);
   }
 
   /** The tournaments the player entered, each with their place in its table (finished ones: the result). */

@@ -60,7 +60,7 @@ export function replayPage(main, { session, location, navigate, gameId }) {
  * A replay in `body`: the controls, the board and the list of actions. `replay` is the server's `replay`
  * message, or anything of its shape (the review's solver line: `start_view`, `steps`, `actions`).
  */
-export function replayViewer(body, replay, { session, location, navigate, who = null, fromStart = false }) {
+export function replayViewer(body, replay, { session, location, navigate, who = null, fromStart = false, pageKeys = true }) {
   let renderer = null;
   let timer = null;
   const views = replayViews(replay);
@@ -74,10 +74,11 @@ export function replayViewer(body, replay, { session, location, navigate, who = 
   const actions = h('ol', { class: 'replay-actions', 'aria-label': 'Moves' }, replay.actions.map((action, index) => h('li', { dataset: { step: String(index + 1) } },
     h('button', { type: 'button', class: 'quiet', onclick: () => go(index + 1), 'aria-label': `Go to move ${index + 1}: ${action}` }, action))));
   const again = replay.variant === 'cell-eleven' || !navigate ? null : h('button', { type: 'button', onclick: () => playDeal() }, 'Race this deal');
-  replace(body,
+  const root = h('div', { class: 'replay-viewer', role: 'region', 'aria-label': `Replay${who ? ` of ${who}` : ''}`, tabindex: '-1' },
     h('p', { class: 'room-meta' }, `${variantName(replay.variant)} · ${dealLabel(replay.variant, replay.seed)}`,
       who ? ` · ${who}` : '', replay.outcome ? ` · ${replay.outcome}` : '', ` · ${replay.actions.length} actions`),
     views.length === 1 && replay.actions.length ? h('p', {}, 'This server sends only the final board of a replay.') : null,
+    pageKeys ? h('p', { class: 'hint replay-keys' }, '\u2190 \u2192 step a move, Home and End the first and last position.') : null,
     h('div', { class: 'replay-controls' },
       h('button', { type: 'button', onclick: () => go(0) }, 'First position'),
       h('button', { type: 'button', onclick: () => go(position - 1) }, '\u25c0 Previous move'),
@@ -86,7 +87,22 @@ export function replayViewer(body, replay, { session, location, navigate, who = 
       h('button', { type: 'button', onclick: () => go(last) }, 'Last position'),
       slider, where, h('label', { class: 'field inline' }, h('span', { class: 'field-label' }, 'Speed'), speed)),
     holder, actions, again);
+  replace(body, root);
   renderer = new BoardRenderer(holder);
+  renderer.reserve = Math.round(holder.getBoundingClientRect().top + window.scrollY) + 24; // what is above it stays in view
+
+  /** Arrow keys step the replay: when the focus is in it, or (`pageKeys`) anywhere outside a form field. */
+  function keyDown(event) {
+    const target = event.target;
+    const inside = root.contains(target);
+    if (event.altKey || event.ctrlKey || event.metaKey || target.closest?.('input, select, textarea')) return;
+    if (!inside && !(pageKeys && (target === document.body || target === document.documentElement || target.id === 'main'))) return;
+    const step = { ArrowLeft: position - 1, ArrowRight: position + 1, Home: 0, End: last }[event.key];
+    if (step === undefined) return;
+    event.preventDefault();
+    go(step);
+  }
+  window.addEventListener('keydown', keyDown);
 
   function go(next) {
     position = Math.max(0, Math.min(last, next));
@@ -133,8 +149,11 @@ export function replayViewer(body, replay, { session, location, navigate, who = 
 
   go(position);
   return {
+    go,
+    views,
     destroy() {
       stop();
+      window.removeEventListener('keydown', keyDown);
       renderer?.destroy();
     },
   };

@@ -4,12 +4,13 @@
  * spectator; at the end the standings, the deal, and every player's replay.
  */
 
+import { confirmAction } from '../dialog.js';
 import { h, replace } from '../dom.js';
 import { GameView, dealLabel } from '../game-view.js';
 import { formatDuration, variantById, variantName } from '../notation.js';
 import { players, progressTable, secondsUntil, spectators } from '../room-state.js';
 import { roomHref, roomLink, viewHref } from '../router.js';
-import { deltaText, playerLink, ratingText, shareButton } from '../compete.js';
+import { PROVISIONAL_NOTE, deltaText, playerLink, ratingText, shareButton } from '../compete.js';
 import { reportButton } from '../moderation.js';
 
 const STATUS_WORDS = { lobby: 'Waiting for players', countdown: 'Starting', running: 'Racing', finished: 'Finished' };
@@ -28,9 +29,8 @@ function optionsSummary(room) {
     `up to ${options.max_players} players`,
     options.time_limit_s ? `${formatDuration(options.time_limit_s * 1000)} time limit` : 'no time limit',
     options.ranking === 'speed' ? 'fastest wins' : 'fewest moves wins',
-    options.ranked ? 'ranked' : 'unranked',
+    !options.ranked ? 'unranked' : room.host_chose_deal ? 'on the deal’s leaderboard, not rated (the host chose the deal)' : 'ranked and rated',
   ];
-  if (room.host_chose_deal) parts.push('the host chose the deal');
   if (room.quick) parts.push('quick race: it starts by itself');
   return parts.join(' · ');
 }
@@ -55,6 +55,28 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   let berserked = false; // a tournament race's berserk, chosen in its countdown
 
   const room = () => (session.room?.code === code ? session.room : null);
+  const botOffer = h('div', { class: 'bot-offer', hidden: true },
+    h('p', {}, 'Nobody else is here yet. Race the house bot now? It plays at a person’s pace, and a race with a bot changes no rating.'),
+    h('button', { type: 'button', class: 'primary', onclick: () => callBot() }, 'Race the house bot'));
+  let botTimer = null;
+
+  async function offerBot() {
+    if (botTimer !== null || !room()?.quick) return;
+    botTimer = 0;
+    const after = await session.ask({ type: 'get_quick_races' }).then((reply) => reply.bot_after_s, () => null);
+    if (after === null) return;
+    botTimer = setTimeout(() => { botOffer.hidden = false; }, after * 1000);
+  }
+
+  async function callBot() {
+    botOffer.hidden = true;
+    try {
+      const reply = await session.raceBot();
+      session.say(`${reply.name} is on its way.`, 'race');
+    } catch (error) {
+      session.say(error.message, 'error');
+    }
+  }
   const me = () => room()?.members.find((member) => member.player_id === session.playerId) ?? null;
 
   function showNotice(text, ...actions) {
@@ -102,7 +124,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     page.dataset.roomStatus = current.status;
     if (key === lastHeaderKey) return;
     lastHeaderKey = key;
-    const link = h('input', { type: 'text', readonly: true, value: roomLink(location, code), class: 'room-link' });
+    const link = h('input', { type: 'text', readonly: true, value: roomLink(location, code, { by: session.name, variant: current.variant }), class: 'room-link' });
     replace(header,
       h('h1', {}, `Room ${code}`, ' ', h('span', { class: `badge status-${current.status}`, dataset: { roomStatus: current.status } }, STATUS_WORDS[current.status] ?? current.status)),
       h('p', { class: 'room-meta' }, `${variantName(current.variant)} · ${dealLabel(current.variant, current.seed)}`),
@@ -113,6 +135,9 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   }
 
   async function leave() {
+    const racing = session.game.playing && session.game.game?.room_code === code;
+    if (racing && !await confirmAction({ title: 'Leave the race?', confirm: 'Leave and resign',
+      text: 'Leaving the room during the race resigns your game: it ends now with the cards you have home.' })) return;
     await session.request({ type: 'leave_room' }).catch(() => null);
     navigate(viewHref(location, '/'));
   }
@@ -143,6 +168,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     if (current.series) parts.push(seriesPanel(current, session.playerId));
     if (current.status === 'lobby' && current.quick) {
       parts.push(h('p', { class: 'start', dataset: { quick: '' } }, 'A quick race: it starts by itself once enough players are in (at once when full).'));
+      if (seated.length === 1 && seated[0].player_id === session.playerId) parts.push(botOffer);
     } else if (current.status === 'lobby') {
       parts.push(isHost
         ? h('div', { class: 'start' }, h('button', { type: 'button', class: 'primary big', onclick: () => session.request({ type: 'start_race' }).catch(() => null) }, 'Start'),
@@ -184,7 +210,8 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   }
 
   function renderRace(current) {
-    const rows = progressTable(current);
+    const over = session.raceOver?.code === code ? session.raceOver : null;
+    const rows = progressTable(current, over?.standings);
     if (!rows.length || current.status === 'lobby') {
       replace(race);
       return;
@@ -204,9 +231,8 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     const game = session.game.game;
     const mine = game && game.room_code === code;
     if (mine && !gameView) {
-      gameView = new GameView(session);
+      gameView = new GameView(session, { hintsAllowed: () => room()?.options.ranked === false, scrollToStart: game.status === 'playing' });
       arena.replaceChildren(gameView.element);
-      if (game.status === 'playing') gameView.element.scrollIntoView({ block: 'start' });
     } else if (!mine && gameView) {
       gameView.destroy();
       gameView = null;
@@ -218,10 +244,14 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     }
   }
 
-  /** Race again, under the results; once someone opened the next race, the notice at the top of the page
-   * (`invite`) holds the one button that joins it. */
+  /** Race again, under the results; once someone opened the next race, its join button in the same place (a
+   * phone scrolled down to the standings sees it there) and in the notice at the top of the page. */
   function raceAgainBlock(current) {
-    if (current.next_code) return null;
+    if (current.next_code) {
+      return h('div', { class: 'race-again' },
+        h('button', { type: 'button', class: 'primary', onclick: raceAgain }, 'Join the next race'),
+        h('span', {}, ` Room ${current.next_code}: same options, a new deal.`));
+    }
     return h('div', { class: 'race-again' },
       h('button', { type: 'button', class: 'primary', onclick: raceAgain }, 'Race again'),
       h('span', {}, ' Same options, a new deal; everyone here is invited.'));
@@ -268,7 +298,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     const own = over.standings.find((row) => row.player_id === session.playerId);
     const rateable = rated !== null; // the server says which races it rates, with `race_ratings`
     const again = current.variant === 'cell-eleven' ? null
-      : h('button', { type: 'button', onclick: () => playAgain(current, over.seed) }, 'Race this deal again');
+      : h('button', { type: 'button', onclick: () => playAgain(current, over.seed), title: 'A room of your own on this deal: on the deal’s leaderboard, never rated (you know the deal)' }, 'Race this deal again');
     replace(results, h('section', { class: 'card-panel standings', 'aria-labelledby': 'standings-title' },
       h('h2', { id: 'standings-title' }, 'Standings'),
       h('p', {}, `${variantName(current.variant)} · ${dealLabel(current.variant, over.seed)}`),
@@ -281,6 +311,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
           rateable ? h('td', { class: 'rating-cell' }, ratingCell(row)) : null,
           h('td', {}, String(row.moves)), h('td', {}, formatDuration(row.time_ms)), h('td', { class: 'cards-home' }, String(row.cards_on_foundations)),
           h('td', {}, h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')))))),
+      rateable && [...rated.values()].some((change) => change.after.provisional) ? h('p', { class: 'hint' }, PROVISIONAL_NOTE) : null,
       h('p', { class: 'after-race' }, h('a', { href: viewHref(location, `/review/${encodeURIComponent(code)}`) }, 'Review against par'), ' ', again),
       own ? (share ??= shareButton(session, own.game_id, location)) : null, // kept when the ratings arrive: its text stays
       member ? raceAgainBlock(current) : null));
@@ -306,6 +337,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
       return;
     }
     renderHeader(current);
+    if (current.quick && current.status === 'lobby') offerBot();
     renderLobby(current);
     renderGame(current);
     renderRace(current);
@@ -327,6 +359,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     destroy() {
       unsubscribe();
       clearInterval(countdownTimer);
+      clearTimeout(botTimer);
       gameView?.destroy();
     },
   };

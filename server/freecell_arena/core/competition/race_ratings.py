@@ -11,12 +11,17 @@ first is its to rate). Exactly once across processes is the ledger's compare-and
 race to rate it reads the stored changes back, so every member hears the same numbers whichever process
 rated them.
 
+A race rates nobody when it is not `rateable` (unranked, a host-chosen deal, fewer than two players on a ladder)
+or when nobody made progress in it (`made_progress`: nobody ended with more cards home than the deal opened with,
+whatever the order the players gave up in): the same rule for the live rater, the sweep of races left unrated and
+the audit (`counts_for_ratings`).
+
 Also here: the read side of ratings (the boards and a player's history) as a port, with the wire views.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple, Protocol
@@ -32,6 +37,7 @@ from freecell_arena.core.competition.ratings import (
     rateable,
     settle_race,
 )
+from freecell_arena.engine import Game, variant_by_id
 from freecell_arena.protocol.messages import RaceRatingsMessage, RatingChangeView, RatingView, Standing
 
 
@@ -47,16 +53,55 @@ class RaceEnd:
     host_chose_deal: bool
     placements: tuple[Placement, ...]
     at: datetime
+    autoplay: bool = True
+    """The room's autoplay: with it, the deal may open with cards home already (`made_progress`)."""
 
     @property
     def rated(self) -> bool:
-        return rateable(ranked=self.ranked, server_drawn_deal=not self.host_chose_deal, players=len(self.placements))
+        players = [(placement.bot, placement.cards_home) for placement in self.placements]
+        deal = Deal(self.variant, self.seed, self.autoplay)
+        return not self.host_chose_deal and counts_for_ratings(self.ranked, deal, players)
+
+
+class Deal(NamedTuple):
+    """What a race's players were dealt: enough to know the cards home at its opening."""
+
+    variant: str
+    seed: int
+    autoplay: bool
+
+
+def made_progress(deal: Deal, cards_home: Iterable[int]) -> bool:
+    """Whether anyone made progress in a race: ended with more cards on the foundations than the deal opened with
+    (a win puts every card there). The opening is the cards the room's autoplay sends home before the first move
+    (none without autoplay); a race where nobody got beyond it is one where nobody achieved anything, however the
+    players left it, and it changes no rating."""
+    game = Game(variant_by_id(deal.variant), deal.seed, autoplay=deal.autoplay)
+    return any(cards > game.cards_on_foundations for cards in cards_home)
+
+
+def counts_for_ratings(ranked: bool, deal: Deal, players: Collection[tuple[bool, int]]) -> bool:
+    """Whether a finished race on a deal the server drew moves ratings, from each player's (bot, cards home):
+    ranked, two or more players on one ladder, and someone made progress (`made_progress`)."""
+    on_one_ladder = max(sum(robot is bot for robot, _ in players) for bot in (False, True))
+    return rateable(ranked=ranked, server_drawn_deal=True, players=on_one_ladder) and made_progress(
+        deal, [cards for _, cards in players])
 
 
 def placements_of(standings: Sequence[Standing], bots: Collection[str]) -> tuple[Placement, ...]:
     """The room's ranked standings as placements (equal ranks stay ties; resigned and timed out come last)."""
     robots = set(bots)
-    return tuple(Placement(row.player_id, row.rank, row.player_id in robots) for row in standings)
+    return tuple(Placement(row.player_id, row.rank, row.player_id in robots, row.cards_on_foundations)
+                 for row in standings)  # fmt: skip
+
+
+def place_in_race(results: Sequence[RaceResult], ranking: str, started_at: datetime,
+                  player_id: str) -> tuple[int, int] | None:  # fmt: skip
+    """A player's place in a finished race and the number of players placed, from its stored results by the rule
+    of its start (what a history shows); None when the player has no result there."""
+    placements = placements_from_results(results, ranking, started_at)
+    return next(((placement.rank, len(placements)) for placement in placements if placement.player_id == player_id),
+                None)  # fmt: skip
 
 
 class RaceRatings(RatingLedger, Protocol):
@@ -153,15 +198,19 @@ class LeftUnrated:
     variant: str
     seed: int
     ranking: str
+    autoplay: bool
     results: tuple[RaceResult, ...]
     """Every game of the room with its stored result: the audit recomputes the race's placements from these."""
+    started_at: datetime
+    """The race's start: which ranking rule it was played under (`core.live.ranking.ties_non_finishers`)."""
     finished_at: datetime
 
     def race_end(self) -> RaceEnd:
         """The race as its finisher would have rated it: placements by the room's ranking over the stored
         results (the standings rank the same results the same way), dated by its finish."""
+        placements = placements_from_results(self.results, self.ranking, self.started_at)
         return RaceEnd(self.room_id, self.code, self.variant, self.seed, ranked=True, host_chose_deal=False,
-                       placements=placements_from_results(self.results, self.ranking), at=self.finished_at)  # fmt: skip
+                       placements=placements, at=self.finished_at, autoplay=self.autoplay)  # fmt: skip
 
 
 Position = tuple[datetime, str]
@@ -187,7 +236,7 @@ class UnratedReads(Protocol):
                            limit: int) -> UnratedBatch:  # fmt: skip
         """Finished rooms on a deal the server drew with no rating changes, finished in [since, before), in
         (finished_at, room id) order after `after`, at most `limit` of them, of which the batch holds the
-        rateable ones (`core.competition.ratings.rateable`: ranked, two results on one ladder)."""
+        ones that count (`counts_for_ratings`: ranked, two results on one ladder, a card home)."""
         ...
 
 

@@ -88,7 +88,7 @@ class DailyChallenges:
         return (
             state is not None
             and (player_id, variant_id, day) not in self.attempted
-            and state.record.created_at < daily.opens_at(day)
+            and daily.rankable_for(state.record.created_at, day)
         )
 
     def track(self, game: PlayerGame) -> None:
@@ -159,6 +159,7 @@ class DailyChallenges:
         DailyStartedMessage
     ):
         day = deal.day
+        made = self.shared.players[game.player_id].record.created_at
         return DailyStartedMessage(
             id=request.id,
             variant=deal.variant,
@@ -167,6 +168,7 @@ class DailyChallenges:
             par=deal.par,
             closes_at=daily.closes_at(day),
             game=game.view(now, seed_public=daily.is_closed(day, now)),
+            unranked_reason=daily.unranked_reason(game.record.ranked, made, day),
         )
 
     # ------------------------------------------------------------------ the day's close

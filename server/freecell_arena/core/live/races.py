@@ -93,7 +93,8 @@ class Races:
         assert isinstance(over.message, RaceOverMessage)
         bots = self._bots_of(room)
         ended = RaceEnd(room.room_id, room.code, room.variant.id, room.record.seed, bool(room.options.ranked),
-                        room.record.seed_chosen, placements_of(over.message.standings, bots), now)  # fmt: skip
+                        room.record.seed_chosen, placements_of(over.message.standings, bots), now,
+                        room.options.autoplay)  # fmt: skip
         publications.extend(self._whole_room(room, clock_now, version))
         return draft.seal(RaceFinish(records=records, publications=publications, race_end=ended))
 

@@ -176,7 +176,7 @@ class Room:
                     time_ms=counts.time_ms,
                 )
             )
-        return rank(rows, self.options.ranking)
+        return rank(rows, self.options.ranking, self.starts_at)
 
     def progress(self, now: datetime) -> list[Progress]:
         if self.games:

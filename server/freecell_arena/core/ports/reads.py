@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from freecell_arena.core.accounts.account_ports import AccountStore
 from freecell_arena.core.competition.race_ratings import RatingStorePort
+from freecell_arena.core.competition.ratings import RaceResult
 from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
 from freecell_arena.core.moderation.ports import ModerationPort
 from freecell_arena.core.ports.records import DailyRecord, PlayerRecord, Store, StoredRoom
@@ -97,6 +98,20 @@ class HistoryRow:
     """The status of the game's room (None for a daily game): a race still running keeps secrets."""
     seed_sealed_until: datetime | None = None
     """A cup heat's game: its seed is secret until then (the cup's end)."""
+    room_id: str | None = None
+    room_code: str | None = None
+    room_options: dict[str, Any] | None = None
+    race_started_at: datetime | None = None
+    """The race's start: which ranking rule placed it (`core.live.ranking.ties_non_finishers`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RaceFacts:
+    """For a page of history: every result of the finished races on it (their places are recomputed from these by
+    the rule of each race's start) and the player's rating change in each rated one."""
+
+    results: dict[str, tuple[RaceResult, ...]]
+    rating_deltas: dict[str, int]
 
 
 class LeaderboardReader(Protocol):
@@ -126,6 +141,10 @@ class HistoryReader(Protocol):
     async def page(
         self, player_id: str, limit: int, before: tuple[datetime, str] | None = None
     ) -> tuple[list[HistoryRow], bool]: ...
+
+    async def race_facts(self, player_id: str, room_ids: Sequence[str]) -> RaceFacts:
+        """The results of these rooms and the player's rating changes in them."""
+        ...
 
 
 class DailyDeals(Protocol):

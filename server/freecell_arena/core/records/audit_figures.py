@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from freecell_arena.core.competition.ratings import SAME_RATING, Ladder, RaceResult, Rating, placements_from_results
 from freecell_arena.core.competition.series_tally import Tally
@@ -156,15 +156,16 @@ def _values(row: tuple[object, ...] | None) -> str:
     return ", ".join(str(value) for value in row or ())
 
 
-def check_series_tally(code: str, tally: Tally, previous_id: str, previous: Tally | None,
-                       results: Iterable[RaceResult], ranking: str) -> list[str]:  # fmt: skip
+def check_series_tally(code: str, tally: Tally, previous_id: str, previous: Tally | None, results: Iterable[RaceResult],
+                       ranking: str, started_at: datetime | None) -> list[str]:  # fmt: skip
     """A race-again room's stored tally against the previous room's tally (None: the series' first race) with the
-    previous race's result added: its winners (first, and won) one more win each, everyone of it on the tally."""
+    previous race's result added: its winners (first, and won) one more win each, everyone of it on the tally. The
+    previous race is ranked by the rule of its start (`core.live.ranking.ties_non_finishers`)."""
     results = list(results)
     before = previous or Tally.first(previous_id)
     wins = {player_id: count for player_id, _, count in before.wins}
     won = {result.player_id for result in results if result.outcome == "won"}
-    for placement in placements_from_results(results, ranking):
+    for placement in placements_from_results(results, ranking, started_at):
         wins[placement.player_id] = wins.get(placement.player_id, 0) + (placement.rank == 1 and
                                                                           placement.player_id in won)
     expected = (before.series_id, before.race + 1, wins)

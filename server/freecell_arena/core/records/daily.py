@@ -24,7 +24,7 @@ import hashlib
 import hmac
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from freecell_arena.core.ports.records import DailyRecord
 from freecell_arena.engine import RULES_VERSION, Board, Game, Move, ReplayError, Variant, variant_by_id
@@ -52,6 +52,22 @@ def opens_at(day: date) -> datetime:
 
 def closes_at(day: date) -> datetime:
     return opens_at(day) + DAY
+
+
+def rankable_for(created_at: datetime, day: date) -> bool:
+    """Whether a player made at `created_at` may rank on `day`'s daily: only if they existed before its deal
+    opened (a throwaway identity must not scout the deal for a second, ranked one; docs/leaderboards.md)."""
+    return created_at < opens_at(day)
+
+
+UnrankedReason = Literal["new_player", "played_before"]
+
+
+def unranked_reason(ranked: bool, created_at: datetime, day: date) -> UnrankedReason | None:
+    """Why a daily game is practice, as `daily_started` says it (None: it is ranked)."""
+    if ranked:
+        return None
+    return "played_before" if rankable_for(created_at, day) else "new_player"
 
 
 def is_closed(day: date, now: datetime) -> bool:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Protocol
 
 from freecell_arena.core.competition.race_ratings import HistoryPoint, rating_view
 from freecell_arena.core.competition.ratings import Rating
-from freecell_arena.core.records import streaks
+from freecell_arena.core.records import daily, streaks
 from freecell_arena.protocol.messages import CalendarDay, PlayerVariant, RatingPoint, StreakMessage
 
 
@@ -46,6 +46,20 @@ class ProfileReads(Protocol):
 
     async def daily_days(self, player_id: str, variant: str) -> DailyDays: ...
 
+    async def practice_days(self, player_id: str, variant: str, first: date, last: date) -> frozenset[date]:
+        """The days from `first` to `last` with a finished unranked game of the variant's daily."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class MonthFacts:
+    """What a month's calendar needs beyond the ranked days: the practice games, the days a deal was dealt, and
+    when the player was made (days up to it could not be played ranked)."""
+
+    practice: frozenset[date]
+    dealt: frozenset[date]
+    created: datetime
+
 
 def player_variant(stats: VariantStats, rating: Rating | None, history: Sequence[HistoryPoint],
                    streak: streaks.Streak) -> PlayerVariant:  # fmt: skip
@@ -73,12 +87,15 @@ def no_games(variant: str) -> VariantStats:
 
 
 def streak_message(variant: str, player_id: str, days: DailyDays, today: date, month: tuple[int, int],
-                   request_id: str | int | None = None) -> StreakMessage:  # fmt: skip
+                   facts: MonthFacts, request_id: str | int | None = None) -> StreakMessage:  # fmt: skip
     current = streaks.streak(days.won, today)
-    marks = streaks.month(month[0], month[1], days.won, days.played, today)
+    rankable = {day for day in facts.dealt if daily.rankable_for(facts.created, day)}
+    marks = streaks.month(month[0], month[1], days.won, days.played | facts.practice, today, rankable)
+    next_game = daily.unranked_reason(today not in days.played and daily.rankable_for(facts.created, today),
+                                      facts.created, today)  # fmt: skip
     return StreakMessage(
         id=request_id, variant=variant, player_id=player_id, today=today, current=current.current,
         best=current.best, month=f"{month[0]:04d}-{month[1]:02d}",
-        days=[CalendarDay(day=day, mark=mark.value) for day, mark in marks],
+        days=[CalendarDay(day=day, mark=mark.value) for day, mark in marks], today_unranked_reason=next_game,
     )  # fmt: skip
 

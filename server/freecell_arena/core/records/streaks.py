@@ -9,8 +9,10 @@ counter: a player on a new device sees the same streak, the audit can recompute 
   closes: the current streak counts back from today if today is won, else from yesterday. A day that closed
   without a win ends it.
 - **Best streak.** The longest run ever, the current one included.
-- **Calendar.** Each day of a month is won, played (an attempt, none won) or missed; days after today are not
-  yet anything.
+- **Calendar.** Each day of a month is won (a ranked win), played (a game of the deal, ranked or practice, none a
+  ranked win: a new player's first day counts as played), missed (a closed day the player could have played
+  ranked and did not), or none (nothing to play for this player: no deal was dealt that day, or the player did not
+  exist yet when it opened, so a new player's calendar is not a month of "missed"); today and later are ahead.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ class DayMark(StrEnum):
     MISSED = "missed"
     AHEAD = "ahead"
     """A day that has not come yet (or is today, not yet played): nothing is missed until the day closes."""
+    NONE = "none"
+    """Nothing to play for this player: no deal that day, or the player was made after it opened."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +57,10 @@ def streak(won_days: Collection[date], today: date) -> Streak:
 
 
 def month(year: int, month_number: int, won_days: Collection[date], played_days: Collection[date],
-          today: date) -> list[tuple[date, DayMark]]:  # fmt: skip
-    """Every day of the month with its mark. `played_days` are the days with any attempt (won or not)."""
+          today: date, rankable: Collection[date] | None = None) -> list[tuple[date, DayMark]]:  # fmt: skip
+    """Every day of the month with its mark. `played_days` are the days with any game of the deal (won or not,
+    ranked or not); `rankable` the closed days the player could have played ranked (a deal was dealt and the
+    player existed before it opened; None: every day), the only ones that can be missed."""
     won, played = set(won_days), set(played_days) | set(won_days)
     _, length = month_calendar.monthrange(year, month_number)
     marks = []
@@ -66,7 +72,9 @@ def month(year: int, month_number: int, won_days: Collection[date], played_days:
             mark = DayMark.PLAYED
         elif day >= today:
             mark = DayMark.AHEAD
-        else:
+        elif rankable is None or day in rankable:
             mark = DayMark.MISSED
+        else:
+            mark = DayMark.NONE
         marks.append((day, mark))
     return marks

@@ -1,4 +1,5 @@
-"""`hint(board_or_game, budget)`: the next move of a plan from the current position, from what the player sees.
+"""`hint(board_or_game, budget)`: the next move of a plan from the current position, from what the player sees;
+`finish(game)`: the moves that win from here by sending cards home and nothing else (auto-finish).
 
 Where no card is face down this is the first move of a certified solution. Where cards are face down (Cell
 Eleven), the search runs on the player's view: every face-down card is the `UNKNOWN` blocker, and a position where
@@ -9,7 +10,7 @@ is never read, so two games that look the same to the player get the same hint.
 
 from __future__ import annotations
 
-from freecell_arena.engine import Board, Game, Move, safe_autoplay
+from freecell_arena.engine import FOUNDATION, Board, Game, Move, safe_autoplay
 from freecell_arena.engine.solver.certify import CertificationError, certify, engine_move
 from freecell_arena.engine.solver.search import Status, best_first
 from freecell_arena.engine.solver.state import rules_for, state_from_board
@@ -45,3 +46,22 @@ def hint(board_or_game: Board | Game, budget: float = DEFAULT_HINT_BUDGET_SECOND
         return None
     move = probe.check(engine_move(probe, found.path[0]))
     return move if board.is_legal(move) else None
+
+
+def finish(game: Game) -> list[Move] | None:
+    """The player moves that win from here by sending one card home after another, each followed by the
+    game's own autoplay (so each is legal when played in turn), or None when the position cannot be won that way (a
+    card must still move elsewhere first, or a card is face down). The game is played forward: give it a copy.
+
+    Why only foundation moves: auto-finish plays out a game that is decided, the chore at the end; choosing any
+    other move would be playing for the player (that is what a hint is for)."""
+    if any(game.board.hidden):
+        return None
+    moves: list[Move] = []
+    while not game.board.is_won():
+        home = next((move for move in game.board.legal_moves if move.to_zone == FOUNDATION), None)
+        if home is None:
+            return None
+        turn = game.play(home)
+        moves.append(turn.move or home)
+    return moves

@@ -26,6 +26,8 @@ class RunningArena:
 ACCOUNT_TABLES = ("name_keys", "claimed_names", "passkeys", "bot_accounts", "accounts", "access_tokens",
                   "webauthn_challenges")  # fmt: skip
 """Migration 0006's tables, children first: they refer to players, which PostgreSQL drops only after them."""
+TOURNAMENT_TABLES = ("tournament_berserks", "tournament_races", "tournament_entries", "tournaments")
+"""Migration 0013's tables, children first (races and berserks refer to rooms, entries and tournaments to players)."""
 MODERATION_TABLES = ("retired_names", "sanctions", "mod_log", "reports", "moderators")
 """Migration 0014's tables, children first (moderators refer to accounts)."""
 
@@ -36,7 +38,7 @@ async def drop_schema(server: ArenaServer) -> None:
 
     async with server.store.engine.begin() as connection:
         for table in ("leaderboard_entries", "daily_ranks", "season_standings", "moves", "games", "room_members",
-                      "rating_changes", "ratings", "rooms", *MODERATION_TABLES, *ACCOUNT_TABLES,
+                      "rating_changes", "ratings", *TOURNAMENT_TABLES, "rooms", *MODERATION_TABLES, *ACCOUNT_TABLES,
                       "players"):  # fmt: skip
             await connection.execute(text(f"DROP TABLE {table}"))
 

@@ -48,6 +48,9 @@ SANCTIONS = frozenset({Act.MARK, Act.BAN, Act.RENAME, Act.VOID})
 """The actions that put a sanction in force (until lifted)."""
 RECOMPUTING = frozenset({Act.MARK, Act.VOID})
 """The sanctions that change derived numbers (boards, ratings, streaks) and must be recomputed when set or lifted."""
+RESTANDING = frozenset({Act.MARK, Act.VOID, Act.BAN})
+"""The sanctions that change tournament tables when set or lifted: a mark (a person counted as a program leaves a
+humans' table), a void (the game scores nothing) and a ban (the entrant withdrawn while it holds)."""
 OPERATOR = "operator"
 """Who an action of the command line is by (its moderator id is NULL)."""
 

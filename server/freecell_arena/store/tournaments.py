@@ -205,8 +205,9 @@ async def snapshot_in(connection: AsyncConnection, tournament_id: str, *,
 
 async def derive_standings(connection: AsyncConnection, player_id: str) -> None:
     """The stored tables of every tournament the player entered, made again with the sanctions in force now (a
-    moderator's action, in its transaction: `store.moderation.DERIVED_AGAIN`). Each table that changes moves its
-    `standings_seq` on, so a director that computed the old one is refused and reads the new one."""
+    moderator's action, in its transaction: `store.moderation.DERIVED_AGAIN`). Each moves its `standings_seq` on,
+    changed or not: a director that read the tournament before this commits (a table about to be stored final
+    without the sanction, say) is refused and reads it again."""
     tournament_ids = (await connection.execute(
         select(tournaments.c.id).join(entries, entries.c.tournament_id == tournaments.c.id)
         .where(entries.c.player_id == player_id, tournaments.c.standings_seq > 0)
@@ -217,8 +218,6 @@ async def derive_standings(connection: AsyncConnection, player_id: str) -> None:
             continue
         table = [row.to_json() for row in standings_of(snapshot)]
         stored = snapshot.stored
-        if table == [row.to_json() for row in stored.standings]:
-            continue
         await connection.execute(update(tournaments).where(
             tournaments.c.id == tournament_id, tournaments.c.standings_seq == stored.standings_seq)
             .values(standings=table, standings_seq=stored.standings_seq + 1))  # fmt: skip

@@ -76,12 +76,15 @@ class TournamentSnapshot:
         """People who count as programs now (a mark in force): they leave a humans' table and nobody's placing
         counts them, as a marked player's wins leave the humans' boards. Bots' tournaments hold bots only, whom a
         mark changes nothing for."""
-        return frozenset(player_id for player_id, entrant in self.entries.items()
-                         if not entrant.bot and self.sanctions.counts_as_bot(player_id, entrant.bot))  # fmt: skip
+        return frozenset(player_id for player_id in self.entries if self._counts_as_program(player_id))
+
+    def _counts_as_program(self, player_id: str) -> bool:
+        entrant = self.entries.get(player_id)
+        return entrant is not None and not entrant.bot and self.sanctions.counts_as_bot(player_id, entrant.bot)
 
     def sidelined(self, player_id: str) -> bool:
         """Not to be paired or seated: banned, or out of the table by a mark (humans' and bots' events never mix)."""
-        return player_id in self.banned or player_id in self.excluded
+        return player_id in self.banned or self._counts_as_program(player_id)
 
     def running_race_of(self, player_id: str) -> StoredRace | None:
         """The player's race that is not over yet (counting down or running)."""

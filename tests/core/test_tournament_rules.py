@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from freecell_arena.core.competition.tournaments.cup import cup_deals, heats, round_seed, verify_reveal
+from freecell_arena.core.competition.tournaments.desk import table_of
 from freecell_arena.core.competition.tournaments.pairing import Candidate, pair, repeats
 from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import parse_schedule, planned, tournament_record
@@ -19,6 +20,8 @@ from freecell_arena.core.competition.tournaments.scoring import (
     cup_standings,
     place_points,
 )
+from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
+from freecell_arena.core.moderation.sanctions import Sanctions
 
 T0 = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
 ARENA = TournamentRules(kind="arena", variant="freecell", time_limit_s=300, ranked=True, race_size=2)
@@ -74,6 +77,27 @@ def test_flagged_and_excluded_results_score_nothing() -> None:
     table = {row.player_id: row for row in arena_standings(ARENA, entrants("a", "b"), [race(1, won("a", 30),
                                                             won("b", 90))], excluded=frozenset({"a"}))}  # fmt: skip
     assert "a" not in table and table["b"].points == 2
+
+
+def test_a_void_game_scores_nothing_and_a_mark_or_ban_reads_as_the_sanction_says() -> None:
+    """A void game scores as a flagged one (the others placed as if it had not solved, the race its size); a marked
+    person leaves a humans' table and is not paired; a banned entrant reads withdrawn, their points kept."""
+    first = race(1, RaceResult("a", "won", 30, 1000, game_id="g_a"), won("b", 90), RaceResult("c", "lost"))
+    table = {row.player_id: row for row in arena_standings(ARENA, entrants("a", "b", "c"), [first],
+                                                           void_games=frozenset({"g_a"}))}  # fmt: skip
+    assert (table["a"].points, table["a"].races, table["a"].wins) == (0, 1, 0)
+    assert (table["b"].points, table["b"].wins) == (3, 1)
+    cup = cup_standings(CUP, entrants("a", "b"), [race(0, RaceResult("a", "won", 30, 1000, game_id="g_a"),
+                                                           won("b", 90))], void_games=frozenset({"g_a"}))  # fmt: skip
+    assert [(row.player_id, row.solved) for row in cup] == [("b", 1), ("a", 0)]
+
+    record = tournament_record("Arena", ARENA, T0, T0, b"secret")
+    entries = {entrant.player_id: entrant for entrant in entrants("a", "b", "c")}
+    snapshot = TournamentSnapshot(StoredTournament(record), entries, (first,), Sanctions(frozenset({"a"})),
+                                  frozenset({"c"}))  # fmt: skip
+    rows = {row.player_id: row for row in table_of(snapshot)}
+    assert "a" not in rows and snapshot.sidelined("a") and snapshot.sidelined("c") and not snapshot.sidelined("b")
+    assert rows["b"].points == 3 and rows["c"].status == "withdrawn"
 
 
 def test_ties_are_broken_by_wins_then_solved_then_time_then_entry() -> None:

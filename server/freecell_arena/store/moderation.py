@@ -31,7 +31,7 @@ from freecell_arena.core.moderation.rules import (
     neutral_name,
     new_report_id,
 )
-from freecell_arena.core.moderation.sanctions import RECOMPUTING, Act, InForce, LoggedAction, Sanctions
+from freecell_arena.core.moderation.sanctions import RECOMPUTING, RESTANDING, Act, InForce, LoggedAction, Sanctions
 from freecell_arena.core.ports.records import MoveRecord
 from freecell_arena.protocol.messages import ErrorCode
 from freecell_arena.store.engine import WRITE_OPTION
@@ -52,6 +52,7 @@ from freecell_arena.store.models import (
 )
 from freecell_arena.store.moderation_derive import close_days, place_games, played_variants, rate_again, rated_variants
 from freecell_arena.store.sanction_reads import lock_ratings, sanctions_in_force
+from freecell_arena.store.tournaments import derive_standings
 
 players = table_of(Player)
 accounts = table_of(Account)
@@ -248,8 +249,8 @@ class ModerationStore:
             revoked = list((await connection.execute(
                 update(tokens).where(tokens.c.player_id == target_id, tokens.c.revoked_at.is_(None))
                 .values(revoked_at=now).returning(tokens.c.token_hash))).scalars())  # fmt: skip
-        if kind in RECOMPUTING:
-            await _derive_again(connection, target_id, scope, rooms_by_variant, now)
+        if kind in RECOMPUTING | RESTANDING:
+            await _derive_again(connection, kind, target_id, scope, rooms_by_variant, now)
         if act in (Act.MARK, Act.BAN, Act.RENAME, Act.VOID, Act.DISMISS):
             await connection.execute(update(reports).where(reports.c.target_id == target_id, reports.c.status == OPEN)
                                      .values(status=DISMISSED if act is Act.DISMISS else ACTED, closed_at=now,
@@ -469,9 +470,11 @@ async def _name(connection: AsyncConnection, player_id: str, name: str, saved: b
 
 @dataclass(frozen=True, slots=True)
 class Touched:
-    """What a mark, a void or their lift touches: the player, the game (a void's) or None (all of theirs), the
-    rooms of those games by variant, and the sanctions in force once the action is applied."""
+    """What a mark, a void, a ban or their lift touches: the sanction's kind, the player, the game (a void's) or
+    None (all of theirs), the rooms of those games by variant, and the sanctions in force once the action is
+    applied."""
 
+    kind: Act
     player_id: str
     game_ids: Sequence[str] | None
     rooms_by_variant: dict[str, set[str]]
@@ -484,25 +487,34 @@ Derivation = Callable[[AsyncConnection, Touched], Awaitable[None]]
 
 
 async def _boards_and_days(connection: AsyncConnection, touched: Touched) -> None:
+    if touched.kind not in RECOMPUTING:
+        return
     days = await place_games(connection, touched.player_id, touched.sanctions, touched.game_ids)
     await close_days(connection, days)
 
 
 async def _ratings(connection: AsyncConnection, touched: Touched) -> None:
+    if touched.kind not in RECOMPUTING:
+        return
     for variant, room_ids in sorted(touched.rooms_by_variant.items()):
         await rate_again(connection, variant, room_ids, touched.sanctions, touched.now)
 
 
-DERIVED_AGAIN: list[Derivation] = [_boards_and_days, _ratings]
-"""Everything a sanction derives again, in order. The hook for what counts results besides boards and ratings:
-tournaments' standings (issue 31) append theirs here, derived with `core.moderation.sanctions` (`game_board`,
-`counted_results`) so a marked player's or a void game's results count there as they do on the boards, and add
-their check to the audit beside `core.moderation.audit`."""
+async def _standings(connection: AsyncConnection, touched: Touched) -> None:
+    if touched.kind in RESTANDING:
+        await derive_standings(connection, touched.player_id)
 
 
-async def _derive_again(connection: AsyncConnection, target_id: str, scope: Sequence[str] | None,
+DERIVED_AGAIN: list[Derivation] = [_boards_and_days, _ratings, _standings]
+"""Everything a sanction derives again, in order, each for the kinds it depends on: boards, closed days and ratings
+(a mark, a void), and the stored tables of the tournaments the player entered (a mark, a void, a ban:
+`store.tournaments.derive_standings`, counted with `core.moderation.sanctions` as the boards are; the audit
+recomputes them with the sanctions in force)."""
+
+
+async def _derive_again(connection: AsyncConnection, kind: Act, target_id: str, scope: Sequence[str] | None,
                         rooms_by_variant: dict[str, set[str]], now: datetime) -> None:  # fmt: skip
     """Every derived number as the sanctions in force (this action's included) make them (`DERIVED_AGAIN`)."""
-    touched = Touched(target_id, scope, rooms_by_variant, await sanctions_in_force(connection), now)
+    touched = Touched(kind, target_id, scope, rooms_by_variant, await sanctions_in_force(connection), now)
     for derive in DERIVED_AGAIN:
         await derive(connection, touched)

@@ -12,17 +12,20 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, func, or_, select
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy import ColumnElement, and_, func, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from freecell_arena.core.competition.tournaments.desk import table_of as standings_of
 from freecell_arena.core.competition.tournaments.scoring import Entrant, RaceResult, StandingRow, StoredRace
 from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
+from freecell_arena.core.moderation.sanctions import Act, Sanctions
 from freecell_arena.core.ports.records import PlayerRecord, TournamentRecord
 from freecell_arena.store.models import (
     Game,
     Player,
     Room,
     RoomMember,
+    Sanction,
     Tournament,
     TournamentBerserk,
     TournamentEntry,
@@ -38,6 +41,7 @@ rooms = table_of(Room)
 games = table_of(Game)
 members = table_of(RoomMember)
 players = table_of(Player)
+sanctions = table_of(Sanction)
 
 LIST_LIMIT = 30
 LIVE_ROOMS = ("lobby", "countdown", "running")
@@ -64,61 +68,10 @@ class TournamentStore:
         return _stored(row) if row is not None else None
 
     async def snapshot(self, tournament_id: str) -> TournamentSnapshot | None:
-        """The tournament, its entries, its races with their results and berserks, in one read transaction."""
+        """The tournament, its entries, its races with their results and berserks, and the sanctions in force on
+        them, in one read transaction."""
         async with self.engine.connect() as connection:
-            row = (await connection.execute(select(tournaments).where(tournaments.c.id == tournament_id))).first()
-            if row is None:
-                return None
-            entry_rows = (await connection.execute(
-                select(entries).where(entries.c.tournament_id == tournament_id))).all()  # fmt: skip
-            race_rows = (await connection.execute(
-                select(races.c.room_id, races.c.code, races.c.wave, races.c.heat, races.c.formed_at, rooms.c.status,
-                       rooms.c.started_at, rooms.c.finished_at)
-                .join(rooms, rooms.c.id == races.c.room_id)
-                .where(races.c.tournament_id == tournament_id))).all()  # fmt: skip
-            game_rows = (await connection.execute(
-                select(games.c.room_id, games.c.player_id, games.c.outcome, games.c.player_moves, games.c.time_ms,
-                       games.c.flagged)
-                .join(races, races.c.room_id == games.c.room_id)
-                .where(races.c.tournament_id == tournament_id))).all()  # fmt: skip
-            member_rows = (await connection.execute(
-                select(members.c.room_id, members.c.player_id).join(races, races.c.room_id == members.c.room_id)
-                .where(races.c.tournament_id == tournament_id, members.c.role == "player"))).all()  # fmt: skip
-            berserk_rows = (await connection.execute(
-                select(berserks).where(berserks.c.tournament_id == tournament_id))).all()  # fmt: skip
-            entered = and_(entries.c.player_id == members.c.player_id, entries.c.tournament_id == tournament_id)
-            in_live_rooms = frozenset((await connection.execute(
-                select(members.c.player_id).join(entries, entered).join(rooms, rooms.c.id == members.c.room_id)
-                .where(members.c.role == "player", rooms.c.status.in_(LIVE_ROOMS)))).scalars())  # fmt: skip
-        results: dict[str, list[RaceResult]] = defaultdict(list)
-        seated: dict[str, set[str]] = defaultdict(set)
-        for game in game_rows:
-            results[game.room_id].append(RaceResult(game.player_id, game.outcome, game.player_moves or 0,
-                                                    game.time_ms or 0, bool(game.flagged)))  # fmt: skip
-            seated[game.room_id].add(game.player_id)
-        for member in member_rows:
-            seated[member.room_id].add(member.player_id)
-        started = {race.room_id: race.started_at for race in race_rows}
-        berserked: dict[str, set[str]] = defaultdict(set)
-        for berserk in berserk_rows:
-            begun = started.get(berserk.room_id)
-            if begun is None or berserk.at <= begun:  # chosen before the race began
-                berserked[berserk.room_id].add(berserk.player_id)
-        stored_races = tuple(
-            StoredRace(race.room_id, race.code, race.wave, race.heat, race.formed_at,
-                       race.status in ("finished", "closed"), tuple(sorted(results[race.room_id],
-                                                                           key=lambda result: result.player_id)),
-                       frozenset(berserked[race.room_id]), tuple(sorted(seated[race.room_id])), race.finished_at)
-            for race in race_rows)  # fmt: skip
-        entrants = {entry.player_id: Entrant(entry.player_id, entry.name, entry.bot, entry.entered_at, entry.status,
-                                             entry.status_at) for entry in entry_rows}  # fmt: skip
-        return TournamentSnapshot(_stored(row), entrants, stored_races, await self.excluded(tournament_id),
-                                  in_live_rooms)
-
-    async def excluded(self, tournament_id: str) -> frozenset[str]:
-        """The players whose results a moderator voided in this tournament: none until moderation stores its
-        sanctions (the hook for it: a sanctioned player leaves the table and nobody's placing counts them)."""
-        return frozenset()
+            return await snapshot_in(connection, tournament_id)
 
     async def listing(self, now: datetime, bots: bool | None) -> tuple[list[StoredTournament], ...]:
         """(upcoming soonest first, running, finished latest first): the tournaments page."""
@@ -184,3 +137,87 @@ class TournamentStore:
                 races.c.tournament_id == tournament_id, rooms.c.status.in_(("countdown", "running")),
                 or_(rooms.c.started_at.is_(None), and_(rooms.c.started_at < before))))).all()  # fmt: skip
         return [row.code for row in rows]
+
+
+async def snapshot_in(connection: AsyncConnection, tournament_id: str, *,
+                      for_update: bool = False) -> TournamentSnapshot | None:  # fmt: skip
+    """`TournamentStore.snapshot` on a connection (`for_update`: the tournament's row locked, where the database
+    locks rows, for a transaction that stores its table)."""
+    query = select(tournaments).where(tournaments.c.id == tournament_id)
+    row = (await connection.execute(query.with_for_update() if for_update else query)).first()
+    if row is None:
+        return None
+    entry_rows = (await connection.execute(
+        select(entries).where(entries.c.tournament_id == tournament_id))).all()  # fmt: skip
+    race_rows = (await connection.execute(
+        select(races.c.room_id, races.c.code, races.c.wave, races.c.heat, races.c.formed_at, rooms.c.status,
+               rooms.c.started_at, rooms.c.finished_at)
+        .join(rooms, rooms.c.id == races.c.room_id)
+        .where(races.c.tournament_id == tournament_id))).all()  # fmt: skip
+    game_rows = (await connection.execute(
+        select(games.c.id, games.c.room_id, games.c.player_id, games.c.outcome, games.c.player_moves,
+               games.c.time_ms, games.c.flagged)
+        .join(races, races.c.room_id == games.c.room_id)
+        .where(races.c.tournament_id == tournament_id))).all()  # fmt: skip
+    member_rows = (await connection.execute(
+        select(members.c.room_id, members.c.player_id).join(races, races.c.room_id == members.c.room_id)
+        .where(races.c.tournament_id == tournament_id, members.c.role == "player"))).all()  # fmt: skip
+    berserk_rows = (await connection.execute(
+        select(berserks).where(berserks.c.tournament_id == tournament_id))).all()  # fmt: skip
+    entered = and_(entries.c.player_id == members.c.player_id, entries.c.tournament_id == tournament_id)
+    in_live_rooms = frozenset((await connection.execute(
+        select(members.c.player_id).join(entries, entered).join(rooms, rooms.c.id == members.c.room_id)
+        .where(members.c.role == "player", rooms.c.status.in_(LIVE_ROOMS)))).scalars())  # fmt: skip
+    held = (await connection.execute(
+        select(sanctions.c.player_id, sanctions.c.kind).join(entries, and_(
+            entries.c.player_id == sanctions.c.player_id, entries.c.tournament_id == tournament_id))
+        .where(sanctions.c.kind.in_([Act.MARK.value, Act.BAN.value])))).all()  # fmt: skip
+    void = frozenset((await connection.execute(
+        select(sanctions.c.game_id).join(games, games.c.id == sanctions.c.game_id)
+        .join(races, races.c.room_id == games.c.room_id)
+        .where(races.c.tournament_id == tournament_id, sanctions.c.kind == Act.VOID.value))).scalars())  # fmt: skip
+    results: dict[str, list[RaceResult]] = defaultdict(list)
+    seated: dict[str, set[str]] = defaultdict(set)
+    for game in game_rows:
+        results[game.room_id].append(RaceResult(game.player_id, game.outcome, game.player_moves or 0,
+                                                game.time_ms or 0, bool(game.flagged), game.id))  # fmt: skip
+        seated[game.room_id].add(game.player_id)
+    for member in member_rows:
+        seated[member.room_id].add(member.player_id)
+    started = {race.room_id: race.started_at for race in race_rows}
+    berserked: dict[str, set[str]] = defaultdict(set)
+    for berserk in berserk_rows:
+        begun = started.get(berserk.room_id)
+        if begun is None or berserk.at <= begun:  # chosen before the race began
+            berserked[berserk.room_id].add(berserk.player_id)
+    stored_races = tuple(
+        StoredRace(race.room_id, race.code, race.wave, race.heat, race.formed_at,
+                   race.status in ("finished", "closed"), tuple(sorted(results[race.room_id],
+                                                                       key=lambda result: result.player_id)),
+                   frozenset(berserked[race.room_id]), tuple(sorted(seated[race.room_id])), race.finished_at)
+        for race in race_rows)  # fmt: skip
+    entrants = {entry.player_id: Entrant(entry.player_id, entry.name, entry.bot, entry.entered_at, entry.status,
+                                         entry.status_at) for entry in entry_rows}  # fmt: skip
+    marked = frozenset(item.player_id for item in held if item.kind == Act.MARK.value)
+    banned = frozenset(item.player_id for item in held if item.kind == Act.BAN.value)
+    return TournamentSnapshot(_stored(row), entrants, stored_races, Sanctions(marked, void), banned, in_live_rooms)
+
+
+async def derive_standings(connection: AsyncConnection, player_id: str) -> None:
+    """The stored tables of every tournament the player entered, made again with the sanctions in force now (a
+    moderator's action, in its transaction: `store.moderation.DERIVED_AGAIN`). Each moves its `standings_seq` on,
+    changed or not: a director that read the tournament before this commits (a table about to be stored final
+    without the sanction, say) is refused and reads it again."""
+    tournament_ids = (await connection.execute(
+        select(tournaments.c.id).join(entries, entries.c.tournament_id == tournaments.c.id)
+        .where(entries.c.player_id == player_id, tournaments.c.standings_seq > 0)
+        .order_by(tournaments.c.id))).scalars().all()  # fmt: skip
+    for tournament_id in tournament_ids:
+        snapshot = await snapshot_in(connection, tournament_id, for_update=True)
+        if snapshot is None:
+            continue
+        table = [row.to_json() for row in standings_of(snapshot)]
+        stored = snapshot.stored
+        await connection.execute(update(tournaments).where(
+            tournaments.c.id == tournament_id, tournaments.c.standings_seq == stored.standings_seq)
+            .values(standings=table, standings_seq=stored.standings_seq + 1))  # fmt: skip

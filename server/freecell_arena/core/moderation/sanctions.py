@@ -7,9 +7,12 @@ everything derived from results (boards, ratings, streaks) is derived again with
 - **mark** (playing with help): the player counts as a program. Their ranked wins sit on the bots' side of
   their boards, as a flagged win does; in a rated race they are placed on the bots' ladder, so the humans of
   that race are rated as if the marked player had not been among them (`counted_placements`), and their own
-  humans' rating is gone; their daily streak stops counting.
-- **void**: one game off every board: no leaderboard entry, no place in its race's rating, no streak day.
-- **ban**: tokens revoked, connections closed, hello refused with the public reason; results stay as they are.
+  humans' rating is gone; their daily streak stops counting; they leave humans' tournament tables
+  (`core.competition.tournaments.state.TournamentSnapshot.excluded`).
+- **void**: one game off every board: no leaderboard entry, no place in its race's rating, no streak day, no
+  points in its tournament.
+- **ban**: tokens revoked, connections closed, hello refused with the public reason, withdrawn from every
+  tournament entered; results stay as they are.
 - **rename**: the name replaced by a neutral one, the old one retired (never claimable again).
 - **lift**: the named sanction is no longer in force; everything it changed is derived again.
 
@@ -48,6 +51,9 @@ SANCTIONS = frozenset({Act.MARK, Act.BAN, Act.RENAME, Act.VOID})
 """The actions that put a sanction in force (until lifted)."""
 RECOMPUTING = frozenset({Act.MARK, Act.VOID})
 """The sanctions that change derived numbers (boards, ratings, streaks) and must be recomputed when set or lifted."""
+RESTANDING = frozenset({Act.MARK, Act.VOID, Act.BAN})
+"""The sanctions that change tournament tables when set or lifted: a mark (a person counted as a program leaves a
+humans' table), a void (the game scores nothing) and a ban (the entrant withdrawn while it holds)."""
 OPERATOR = "operator"
 """Who an action of the command line is by (its moderator id is NULL)."""
 

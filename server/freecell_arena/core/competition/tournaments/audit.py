@@ -1,9 +1,9 @@
 """A tournament's stored figures checked against the stored results: `freecell-arena audit`.
 
-The final table is recomputed from the races' stored results (`scoring`), and each row compared with the stored
-one, field by field; a cup's revealed deals must hash to the commitment stored before it opened. A running
-tournament's stored table is provisional (the director refreshes it as races finish): only final ones are held
-to the recomputation.
+The final table is recomputed from the races' stored results (`scoring`) with the moderators' sanctions in force
+(the snapshot's `sanctions` and `banned`), and each row compared with the stored one, field by field; a cup's
+revealed deals must hash to the commitment stored before it opened. A running tournament's stored table is
+provisional (the director refreshes it as races finish): only final ones are held to the recomputation.
 """
 
 from __future__ import annotations

@@ -220,9 +220,9 @@ class Tournaments:
         instant = rules.round_at(record.starts_at, round_index)
         if now < instant - ROUND_LEAD or snapshot.busy():
             return None  # not yet, or a heat of the round before is not over as stored: the round waits for it
-        table = standings(rules, snapshot.entries.values(), snapshot.races)
-        seated = [row.player_id for row in table if snapshot.entries[row.player_id].status == ACTIVE
-                  and row.player_id not in snapshot.seated and self._may_seat(row.player_id)]  # fmt: skip
+        seated = [row.player_id for row in table_of(snapshot) if snapshot.entries[row.player_id].status == ACTIVE
+                  and row.player_id not in snapshot.seated and not snapshot.sidelined(row.player_id)
+                  and self._may_seat(row.player_id)]  # fmt: skip
         groups = [tuple(heat) for heat in heats(seated, rules.heat_size)]
         seed = seed_of_round(round_index)
         return self._form(snapshot, groups, [seed] * len(groups), max(instant, now))
@@ -257,7 +257,8 @@ class Tournaments:
         for entrant in snapshot.entries.values():
             player_id = entrant.player_id
             if (entrant.status != ACTIVE or player_id in busy or player_id in snapshot.seated
-                    or snapshot.absent(entrant) or not self._may_seat(player_id)):  # fmt: skip
+                    or snapshot.sidelined(player_id) or snapshot.absent(entrant)
+                    or not self._may_seat(player_id)):  # fmt: skip
                 continue
             last = snapshot.last_race_of(player_id)
             moments = [entrant.entered_at, entrant.status_at, last.finished_at if last is not None else None]
@@ -325,9 +326,10 @@ def sealed_until(snapshot: TournamentSnapshot, starts_at: datetime) -> datetime 
 
 
 def table_of(snapshot: TournamentSnapshot) -> list[StandingRow]:
-    """The tournament's table from its stored results, each entrant's status as it stands (a pause by absence)."""
+    """The tournament's table from its stored results with the sanctions in force applied, each entrant's status as
+    it stands (a pause by absence, a withdrawal by a ban)."""
     entries = [replace(entrant, status=snapshot.status_of(entrant)) for entrant in snapshot.entries.values()]
-    return standings(snapshot.rules, entries, snapshot.races, snapshot.excluded)
+    return standings(snapshot.rules, entries, snapshot.races, snapshot.excluded, snapshot.sanctions.voided)
 
 
 def tournament_key(tournament_id: str) -> str:

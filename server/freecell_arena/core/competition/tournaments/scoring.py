@@ -51,7 +51,9 @@ class RaceResult:
     moves: int = 0
     time_ms: int = 0
     flagged: bool = False
-    """The fair-play screen flagged it (`core.records.fair_play`), or a moderator voided it: it scores nothing."""
+    """The fair-play screen flagged it (`core.records.fair_play`): it scores nothing."""
+    game_id: str = ""
+    """The stored game (a moderator voids a game by its id: `counted_race`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,23 +148,35 @@ class _Tally:
     recent: list[int] = field(default_factory=list)
 
 
-def _ordered(races: Iterable[StoredRace]) -> list[StoredRace]:
-    return sorted(races, key=lambda race: (race.wave, race.formed_at, race.heat, race.room_id))
+def counted_race(race: StoredRace, excluded: frozenset[str], void_games: frozenset[str]) -> StoredRace:
+    """A race as the table counts it with a moderator's sanctions applied: the results of `excluded` players and
+    of void games score nothing, as a flagged win does, so nobody's placing counts them. The race keeps its size
+    (its points are those of the race the players raced) and the void game stays one race of its player's."""
+    if not excluded and not void_games:
+        return race
+    return replace(race, results=tuple(
+        replace(result, flagged=True) if result.player_id in excluded or result.game_id in void_games else result
+        for result in race.results))  # fmt: skip
+
+
+def _ordered(races: Iterable[StoredRace], excluded: frozenset[str], void_games: frozenset[str]) -> list[StoredRace]:
+    return [counted_race(race, excluded, void_games)
+            for race in sorted(races, key=lambda race: (race.wave, race.formed_at, race.heat, race.room_id))]
 
 
 def arena_standings(rules: TournamentRules, entrants: Iterable[Entrant], races: Iterable[StoredRace],
-                    excluded: frozenset[str] = frozenset()) -> list[StandingRow]:  # fmt: skip
+                    excluded: frozenset[str] = frozenset(),
+                    void_games: frozenset[str] = frozenset()) -> list[StandingRow]:  # fmt: skip
     """The arena's table from its finished races. `excluded`: players a moderator removed (they leave the table,
-    and their results score nothing, so nobody else's placing counts them)."""
+    and their results score nothing, so nobody else's placing counts them); `void_games`: games a moderator
+    voided (they score nothing)."""
     tallies = {entrant.player_id: _Tally(entrant) for entrant in entrants if entrant.player_id not in excluded}
-    for race in _ordered(races):
+    for race in _ordered(races, excluded, void_games):
         if not race.finished:
             continue
-        cleaned = replace(race, results=tuple(
-            replace(result, flagged=True) if result.player_id in excluded else result for result in race.results))
-        placings = race_placings(cleaned, rules)
+        placings = race_placings(race, rules)
         players = len(race.results)
-        for result in cleaned.results:
+        for result in race.results:
             tally = tallies.get(result.player_id)
             if tally is None:
                 continue
@@ -187,11 +201,11 @@ def arena_standings(rules: TournamentRules, entrants: Iterable[Entrant], races: 
 
 
 def cup_standings(rules: TournamentRules, entrants: Iterable[Entrant], races: Iterable[StoredRace],
-                  excluded: frozenset[str] = frozenset(),
+                  excluded: frozenset[str] = frozenset(), void_games: frozenset[str] = frozenset(),
                   round_index: int | None = None) -> list[StandingRow]:  # fmt: skip
     """The cup's table across every heat: overall, or of one round (`round_index`)."""
     tallies = {entrant.player_id: _Tally(entrant) for entrant in entrants if entrant.player_id not in excluded}
-    for race in _ordered(races):
+    for race in _ordered(races, excluded, void_games):
         if not race.finished or (round_index is not None and race.wave != round_index):
             continue
         for result in race.results:
@@ -237,8 +251,8 @@ def _ranked(tallies: Iterable[_Tally], *, arena: bool) -> list[StandingRow]:
 
 
 def standings(rules: TournamentRules, entrants: Iterable[Entrant], races: Iterable[StoredRace],
-              excluded: frozenset[str] = frozenset()) -> list[StandingRow]:  # fmt: skip
+              excluded: frozenset[str] = frozenset(), void_games: frozenset[str] = frozenset()) -> list[StandingRow]:
     """The tournament's table, whichever its format."""
     table = arena_standings if rules.kind == ARENA else cup_standings
-    return table(rules, entrants, races, excluded)
+    return table(rules, entrants, races, excluded, void_games)
 

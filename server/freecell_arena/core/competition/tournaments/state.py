@@ -17,6 +17,7 @@ from freecell_arena.core.competition.tournaments.rules import (
     TournamentRules,
 )
 from freecell_arena.core.competition.tournaments.scoring import Entrant, StandingRow, StoredRace
+from freecell_arena.core.moderation.sanctions import NONE, Sanctions
 from freecell_arena.core.ports.records import TournamentRecord
 
 
@@ -53,9 +54,11 @@ class TournamentSnapshot:
     stored: StoredTournament
     entries: Mapping[str, Entrant] = field(default_factory=dict)
     races: tuple[StoredRace, ...] = ()
-    excluded: frozenset[str] = frozenset()
-    """Players whose results no longer count (a moderator's sanction): they leave the table, and nobody's placing
-    counts them. The store fills it from what moderation voided (`TournamentReads.snapshot`)."""
+    sanctions: Sanctions = NONE
+    """The moderators' marks on its entrants and voids of its games in force (`core.moderation.sanctions`), read
+    with the rest: the table counts results as the boards do (`excluded`, `sanctions.voided`)."""
+    banned: frozenset[str] = frozenset()
+    """Entrants a ban in force withdraws: never paired or seated again while it holds; their points stay."""
     seated: frozenset[str] = frozenset()
     """Entrants the store seats in a live room as a player (a lobby, a countdown, a race), whichever process holds
     it: a friend's lobby on another process too. Not free: neither paired nor seated in a cup's round."""
@@ -67,6 +70,21 @@ class TournamentSnapshot:
     @property
     def tournament_id(self) -> str:
         return self.stored.tournament_id
+
+    @property
+    def excluded(self) -> frozenset[str]:
+        """People who count as programs now (a mark in force): they leave a humans' table and nobody's placing
+        counts them, as a marked player's wins leave the humans' boards. Bots' tournaments hold bots only, whom a
+        mark changes nothing for."""
+        return frozenset(player_id for player_id in self.entries if self._counts_as_program(player_id))
+
+    def _counts_as_program(self, player_id: str) -> bool:
+        entrant = self.entries.get(player_id)
+        return entrant is not None and not entrant.bot and self.sanctions.counts_as_bot(player_id, entrant.bot)
+
+    def sidelined(self, player_id: str) -> bool:
+        """Not to be paired or seated: banned, or out of the table by a mark (humans' and bots' events never mix)."""
+        return player_id in self.banned or self._counts_as_program(player_id)
 
     def running_race_of(self, player_id: str) -> StoredRace | None:
         """The player's race that is not over yet (counting down or running)."""
@@ -91,6 +109,8 @@ class TournamentSnapshot:
         return (result is None or (result.moves == 0 and result.outcome != "won")) and not came_back
 
     def status_of(self, entrant: Entrant) -> EntryStatus:
+        if entrant.player_id in self.banned:
+            return WITHDRAWN
         if entrant.status == ACTIVE and self.rules.kind == ARENA and self.absent(entrant):
             return PAUSED
         return entrant.status

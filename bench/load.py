@@ -558,7 +558,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--py-spy", metavar="FILE",
                         help="profile with py-spy: collapsed stacks of the server to FILE, of the echo to FILE.echo")
     parser.add_argument("--commit-delay-ms", type=float, help="server: FREECELL_ARENA_COMMIT_DELAY_MS")
-    parser.add_argument("--compression", choices=("deflate", "none"),
+    parser.add_argument("--compression", choices=("large", "deflate", "none"),
                         help="server and echo: FREECELL_ARENA_COMPRESSION")
     parser.add_argument("--event-loop", choices=("auto", "asyncio", "uvloop"),
                         help="server and echo: FREECELL_ARENA_EVENT_LOOP (default: the server's default, auto)")

@@ -3,7 +3,8 @@
 `bench/echo_server.py` uses websockets' asyncio server, as the game server does: a task per connection, a
 queue between the socket and `recv()`, an async context manager around every `send()`. This one feeds the bytes
 of an `asyncio.Protocol` straight into a `websockets.server.ServerProtocol` and writes what it has to send from
-the same callback: the same handshake, framing, masking and compression policy (net/compression.py), pings answered by the protocol, no HTTP routes. It answers each move with the
+the same callback: the same handshake, framing, masking and compression policy (net/compression.py), pings
+answered by the protocol, no HTTP routes. It answers each move with the
 game server's recorded replies, like the other echo. What it costs per round trip, beside the asyncio echo's, is
 what a game server built on the sans-I/O core directly could save per move (docs/performance.md).
 

@@ -35,13 +35,18 @@ class WireTap:
 
     def read(self, stream: bytearray, upgraded: bool) -> bool:
         """Consume the handshake's response, then whole frames, from the front of `stream`; whether the
-        handshake is behind."""
+        connection was upgraded (a connection that answered plain HTTP is not read further: the server answers
+        one request per connection)."""
         if not upgraded:
             end = stream.find(b"\r\n\r\n")
             if end < 0:
                 return False
-            self.handshake_responses.append(stream[:end].decode("latin-1"))
+            response = stream[:end].decode("latin-1")
             del stream[: end + 4]
+            if not response.startswith("HTTP/1.1 101"):  # a plain HTTP answer (a page, a file): no frames follow
+                stream.clear()
+                return False
+            self.handshake_responses.append(response)
         while True:
             if len(stream) < 2:
                 return True

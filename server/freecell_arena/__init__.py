@@ -1,6 +1,6 @@
 """FreeCell Arena: a server-authoritative FreeCell racing server.
 
-Where setup.py compiled engine, solver and core with mypyc, each compiled module's C extension sits beside its
+Where setup.py compiled the engine and its solver with mypyc, each compiled module's C extension sits beside its
 source and Python imports the extension. `FREECELL_ARENA_PURE_PYTHON=1` imports the sources instead (the same
 code, interpreted), for a comparison or a suspicion: the finder below answers for this package's modules with
 their `.py` files only.

@@ -118,8 +118,8 @@ class ServerMetrics:
         return generate_latest(self.registry)
 
     def collect(self) -> Iterator[Metric]:
-        build = GaugeMetricFamily("freecell_arena_build_info", "Always 1; `build` says whether engine, solver and "
-                                  "core run compiled (mypyc) or interpreted.", labels=["version", "build"])  # fmt: skip
+        build = GaugeMetricFamily("freecell_arena_build_info", "Always 1; `build`: whether the engine and its "
+                                  "solver run compiled (mypyc) or not.", labels=["version", "build"])  # fmt: skip
         build.add_metric([__version__, BUILD], 1)
         yield build
         yield _gauge("freecell_arena_ready", "1 when this process can take players (GET /readyz answers 200), "

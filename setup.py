@@ -61,7 +61,17 @@ def why_not_compiled() -> str | None:
     return None
 
 
+def forget_old_extensions() -> None:
+    """setuptools puts into a compiled wheel whatever build/lib.<platform> holds, and pip builds in the checkout:
+    the extensions of an earlier compiled build (a module compiled then and not now, e.g. after a trial that
+    compiled core) would ship with this one and be imported instead of the module's source."""
+    for stale in HERE.glob(f"build/lib*/freecell_arena/**/*{sysconfig.get_config_var('EXT_SUFFIX')}"):
+        stale.unlink()
+
+
 def extension_modules() -> list[object]:
+    if any(command in sys.argv for command in BUILDING):
+        forget_old_extensions()
     if os.environ.get("FREECELL_ARENA_COMPILE") != "1":
         return []
     reason = why_not_compiled()

@@ -3,8 +3,8 @@
 `bench/echo_server.py` uses websockets' asyncio server, as the game server does: a task per connection, a
 queue between the socket and `recv()`, an async context manager around every `send()`. This one feeds the bytes
 of an `asyncio.Protocol` straight into a `websockets.server.ServerProtocol` and writes what it has to send from
-the same callback: the same handshake, framing, masking and permessage-deflate (the same settings as
-`serve(compression="deflate")`), pings answered by the protocol, no HTTP routes. It answers each move with the
+the same callback: the same handshake, framing, masking and compression policy (net/compression.py), pings
+answered by the protocol, no HTTP routes. It answers each move with the
 game server's recorded replies, like the other echo. What it costs per round trip, beside the asyncio echo's, is
 what a game server built on the sans-I/O core directly could save per move (docs/performance.md).
 
@@ -19,19 +19,19 @@ from collections.abc import Callable
 from typing import Any
 
 from echo_server import arguments_and_answer, until_stopped
-from websockets.extensions.permessage_deflate import enable_server_permessage_deflate
 from websockets.frames import Opcode
 from websockets.http11 import Request
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
+from freecell_arena.net.compression import extensions
 from freecell_arena.settings import Settings
 
 
 class SansIoEcho(asyncio.Protocol):
-    def __init__(self, answer: Callable[[str], str], max_size: int, compression: bool) -> None:
-        extensions = enable_server_permessage_deflate(None) if compression else None
-        self.protocol = ServerProtocol(extensions=extensions, max_size=max_size)
+    def __init__(self, answer: Callable[[str], str], max_size: int, settings: Settings) -> None:
+        offered = extensions(settings.compression, settings.compression_min_bytes)  # the server's policy
+        self.protocol = ServerProtocol(extensions=offered, max_size=max_size)
         self.answer = answer
         self.transport: asyncio.Transport | None = None
 
@@ -68,7 +68,7 @@ async def main() -> None:
     settings = Settings()
     loop = asyncio.get_running_loop()
     server: Any = await loop.create_server(
-        lambda: SansIoEcho(answer, settings.max_message_bytes * 4, settings.compression != "none"),
+        lambda: SansIoEcho(answer, settings.max_message_bytes * 4, settings),
         args.host, args.port,
     )
     port = server.sockets[0].getsockname()[1]

@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 from websockets.asyncio.server import ServerConnection, serve
 
+from freecell_arena.net.compression import serve_options
 from freecell_arena.settings import Settings
 
 
@@ -97,7 +98,7 @@ async def main() -> None:
     async with serve(
         echo, args.host, args.port,
         max_size=settings.max_message_bytes * 4, ping_interval=settings.ping_interval_s,
-        compression=None if settings.compression == "none" else "deflate",
+        **serve_options(settings.compression, settings.compression_min_bytes),
         ping_timeout=settings.ping_timeout_s, close_timeout=2,
     ) as server:  # fmt: skip
         port = server.sockets[0].getsockname()[1]

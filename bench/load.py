@@ -68,6 +68,8 @@ SERVER_OPTIONS: dict[str, str] = {}  # FREECELL_ARENA_* settings chosen on the c
 
 def _environment() -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith("FREECELL_ARENA_")}
+    if "FREECELL_ARENA_PURE_PYTHON" in os.environ:  # the build under test, not a setting (bench/builds.py)
+        env["FREECELL_ARENA_PURE_PYTHON"] = os.environ["FREECELL_ARENA_PURE_PYTHON"]
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), env.get("PYTHONPATH", "")])
     # the bench is the only client: no per-connection rate limit, no idle timeout during a run; and no daily
     # deals prepared at start: on a fresh database that is a solver process certifying ten deals for minutes,
@@ -558,7 +560,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--py-spy", metavar="FILE",
                         help="profile with py-spy: collapsed stacks of the server to FILE, of the echo to FILE.echo")
     parser.add_argument("--commit-delay-ms", type=float, help="server: FREECELL_ARENA_COMMIT_DELAY_MS")
-    parser.add_argument("--compression", choices=("deflate", "none"),
+    parser.add_argument("--compression", choices=("large", "deflate", "none"),
                         help="server and echo: FREECELL_ARENA_COMPRESSION")
     parser.add_argument("--event-loop", choices=("auto", "asyncio", "uvloop"),
                         help="server and echo: FREECELL_ARENA_EVENT_LOOP (default: the server's default, auto)")

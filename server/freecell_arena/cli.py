@@ -30,6 +30,17 @@ COMMANDS: dict[str, str] = {
 }
 
 
+class VersionAction(argparse.Action):
+    """`--version`: the version and the build that runs (compiled or interpreted: freecell_arena.build), found
+    only when asked, since finding it imports the engine."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from freecell_arena.build import running_build
+
+        print(f"freecell-arena {__version__} ({running_build()})")  # on stdout, as argparse's own version action
+        parser.exit()
+
+
 def build_parser(argv: Sequence[str] = (), *, every_command: bool = False) -> argparse.ArgumentParser:
     """The parser for `argv`: every command is listed, but only the one `argv` names (or, with `every_command`,
     all of them) is imported to add its arguments."""
@@ -37,7 +48,7 @@ def build_parser(argv: Sequence[str] = (), *, every_command: bool = False) -> ar
         prog="freecell-arena",
         description="FreeCell Arena: deals, replays and the game server for five FreeCell variants.",
     )
-    parser.add_argument("--version", action="version", version=f"freecell-arena {__version__}")
+    parser.add_argument("--version", action=VersionAction, nargs=0, help="show the version and the build, and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = command_named_in(argv)
     for name, summary in COMMANDS.items():

@@ -56,8 +56,12 @@ class Settings(BaseSettings):
     commit_delay_ms: float = Field(
         default=2.0, ge=0, le=100, description="Group commit: how long a write waits for company (latency vs CPU)."
     )
-    compression: Literal["deflate", "none"] = Field(
-        default="deflate", description="permessage-deflate for clients that ask for it, or none (less CPU)."
+    compression: Literal["large", "deflate", "none"] = Field(
+        default="large",
+        description="permessage-deflate for clients that ask: on large frames only (large), every frame, or none.",
+    )
+    compression_min_bytes: int = Field(
+        default=1024, ge=0, description="`large`: frames of at least this many bytes are compressed, the rest not."
     )
     event_loop: Literal["auto", "asyncio", "uvloop"] = Field(
         default="auto", description="The event loop: uvloop where it is installed (auto), or the standard one."

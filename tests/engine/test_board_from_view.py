@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from freecell_arena.engine import VARIANTS, Board, IllegalMoveError, Move, variant_by_id
+from freecell_arena.engine import TABLEAU, VARIANTS, Board, IllegalMoveError, Move, variant_by_id
 from freecell_arena.engine.view import UNKNOWN_CARD, ViewError, board_from_view, player_view
 
 
@@ -47,7 +47,7 @@ def test_face_down_cards_are_placeholders_that_never_move() -> None:
     with pytest.raises(IllegalMoveError) as refused:
         rebuilt.check(Move.tableau_to_tableau(deep, (deep + 1) % 7, len(rebuilt.tableau[deep])))
     assert refused.value.code == "face_down"
-    single_card_only = Move.to_cell(0, deep)
+    single_card_only = Move.to_cell(TABLEAU, deep)
     assert rebuilt.is_legal(single_card_only)  # the face-up top card moves; what is under it does not
 
 

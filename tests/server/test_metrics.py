@@ -13,6 +13,9 @@ from prometheus_client.parser import text_string_to_metric_families
 from racing import choose_move, open_race, server_board, wire_form
 from websockets.exceptions import ConnectionClosed
 
+from freecell_arena import __version__
+from freecell_arena.build import running_build
+
 
 def scrape(port: int) -> tuple[str, dict[tuple[str, tuple[tuple[str, str], ...]], float]]:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
@@ -65,6 +68,8 @@ async def test_metrics_count_connections_rooms_moves_refusals_and_commits(arena:
     assert after[("freecell_arena_commit_seconds_count", ())] >= 1
     assert after[("freecell_arena_commit_batch_records_sum", ())] >= played  # every accepted move was stored
     assert ("freecell_arena_event_loop_lag_seconds_count", ()) in after
+    builds = [dict(labels) for (name, labels), value in after.items() if name == "freecell_arena_build_info"]
+    assert builds == [{"version": __version__, "build": running_build()}]
 
     await host.request({"type": "resign"})
     await rival.request({"type": "resign"})

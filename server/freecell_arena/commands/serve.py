@@ -24,6 +24,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from freecell_arena import readiness
+from freecell_arena.build import running_build
 from freecell_arena.commands.common import one_line
 from freecell_arena.settings import Settings
 
@@ -153,7 +154,7 @@ async def serve_until_stopped(settings: Settings, worker_label: str = "") -> int
         return 2
     tune_garbage_collector(settings.gc_threshold_values)
     print(f"freecell-arena: {worker_label}listening on ws://{settings.host}:{server.port}/ "
-          f"(database {display_url(settings.database_url)})")
+          f"(database {display_url(settings.database_url)}, engine {running_build()})")
     print(f"freecell-arena: {worker_label}play at {browser_url(settings.host, server.port)}", flush=True)
     readiness.ready(f"listening on ws://{settings.host}:{server.port}/")
     await stop.wait()

@@ -11,13 +11,14 @@ the server validates every move of every player on this path.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple, cast
 
 from freecell_arena.engine import movegen
 from freecell_arena.engine.atomic import single_card_moves
 from freecell_arena.engine.cards import card_text, make_card, rank_of, suit_of
 from freecell_arena.engine.errors import IllegalMoveError
-from freecell_arena.engine.moves import CELL, FOUNDATION, TABLEAU, Move, Zone
+from freecell_arena.engine.moves import CELL, FOUNDATION, TABLEAU, AnyMove, Move
+from freecell_arena.engine.shuffle import require_whole_number
 from freecell_arena.engine.variants import ALTERNATE_COLORS, Variant
 
 Position = Literal["won", "stuck"]
@@ -27,28 +28,41 @@ RANK_WORDS = ("", "Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight"
               "King")
 
 
+class Piles(NamedTuple):
+    """A board's piles without their history (what `Board.from_position` and `copy` hand to a new board)."""
+
+    tableau: list[list[int]]
+    hidden: list[int]
+    cells: list[int]
+    foundations: list[int]
+
+
 class Board:
     """A position: tableau columns (deepest card first), face-down counts, cells, foundation slots, and history."""
 
     __slots__ = ("_revealed", "cells", "foundations", "hidden", "move_stack", "seed", "tableau", "variant")
 
-    def __init__(self, variant: Variant, seed: int) -> None:
+    def __init__(self, variant: Variant, seed: int, piles: Piles | None = None) -> None:
+        """Deal `seed`, or lay out `piles` (their lists are the board's from now on) with an empty history."""
         self.variant = variant
         self.seed = seed
-        self.tableau: list[list[int]] = [[] for _ in range(variant.columns)]
-        for card, column in zip(variant.deal_order(seed), variant.deal_pattern, strict=True):
-            self.tableau[column].append(card)
-        self.hidden: list[int] = [
-            max(len(column) - 1, 0) if variant.face_down else 0 for column in self.tableau
-        ]
-        self.cells: list[int] = [0] * variant.cells
-        self.foundations: list[int] = [0] * len(variant.foundation_suits)
+        if piles is None:
+            tableau: list[list[int]] = [[] for _ in range(variant.columns)]
+            for card, column in zip(variant.deal_order(seed), variant.deal_pattern, strict=True):
+                tableau[column].append(card)
+            hidden = [max(len(column) - 1, 0) if variant.face_down else 0 for column in tableau]
+            piles = Piles(tableau, hidden, [0] * variant.cells, [0] * len(variant.foundation_suits))
+        self.tableau: list[list[int]] = piles.tableau
+        self.hidden: list[int] = piles.hidden
+        self.cells: list[int] = piles.cells
+        self.foundations: list[int] = piles.foundations
         self.move_stack: list[Move] = []
         self._revealed: list[bool] = []
 
     @classmethod
-    def deal(cls, variant: Variant, seed: int) -> Board:
-        return cls(variant, seed)
+    def deal(cls, variant: Variant, seed: object) -> Board:
+        """The seed's deal; a seed that is not an int is a BadSeedError (from the wire, a file or a bot)."""
+        return cls(variant, require_whole_number(seed))
 
     @classmethod
     def from_position(
@@ -57,30 +71,25 @@ class Board:
     ) -> Board:  # fmt: skip
         """A position given piece by piece, with an empty history (`engine.view.board_from_view`): the caller
         checks it describes a position of the variant."""
-        board = cls.__new__(cls)
-        board.variant, board.seed = variant, seed
-        board.tableau, board.hidden, board.cells, board.foundations = tableau, hidden, cells, foundations
-        board.move_stack = []
-        board._revealed = []
-        return board
+        return cls(variant, seed, Piles(tableau, hidden, cells, foundations))
 
     def copy(self, *, stack: bool = True) -> Board:
-        board = Board.__new__(Board)
-        board.variant = self.variant
-        board.seed = self.seed
-        board.tableau = [list(column) for column in self.tableau]
-        board.hidden = list(self.hidden)
-        board.cells = list(self.cells)
-        board.foundations = list(self.foundations)
-        board.move_stack = list(self.move_stack) if stack else []
-        board._revealed = list(self._revealed) if stack else []
+        piles = Piles([list(column) for column in self.tableau], list(self.hidden), list(self.cells),
+                            list(self.foundations))  # fmt: skip
+        board = Board(self.variant, self.seed, piles)
+        if stack:
+            board.move_stack = list(self.move_stack)
+            board._revealed = list(self._revealed)
         return board
 
     # ------------------------------------------------------------------ validation
 
-    def check(self, move: Move) -> Move:
-        """Validate `move` against the rules and return it with concrete target indices; raise if refused."""
-        from_zone, from_index, to_zone, to_index, count = move
+    def check(self, move: AnyMove) -> Move:
+        """Validate `move` against the rules and return it with concrete target indices; raise if refused.
+
+        Its fields are read untyped: a caller's tuple may hold anything (a str index, a None count), which the
+        checks below name (`AnyMove`)."""
+        from_zone, from_index, to_zone, to_index, count = cast("tuple[Any, Any, Any, Any, Any]", move)
         variant = self.variant
         if type(count) is not int or count < 1:
             raise IllegalMoveError("bad_count", f"a move carries at least one card, not {count!r}")
@@ -150,7 +159,7 @@ class Board:
                         f"a run of {count} cards is longer than the limit of {limit} here: "
                         f"{variant.run_limit.explain(empty_cells, empty_columns)}",
                     )
-            return move if type(move) is Move else Move(*move)
+            return move if type(move) is Move else Move(from_zone, from_index, to_zone, to_index, count)
         if count != 1:
             raise IllegalMoveError("bad_count", f"only one card at a time goes to a {_zone_word(to_zone)}")
         if to_zone == CELL:
@@ -166,7 +175,7 @@ class Board:
                 raise IllegalMoveError(
                     "target_refuses", f"cell {to_index + 1} already holds {card_text(self.cells[to_index])}"
                 )
-            return move if type(move) is Move else Move(*move)
+            return move if type(move) is Move else Move(from_zone, from_index, to_zone, to_index, count)
         if to_zone == FOUNDATION:
             slot = self._foundation_accepting(card, to_index)
             if slot == to_index and type(move) is Move:
@@ -174,12 +183,14 @@ class Board:
             return Move(from_zone, from_index, FOUNDATION, slot, 1)
         raise IllegalMoveError("bad_zone", f"unknown target zone {to_zone!r}")
 
-    def _foundation_accepting(self, card: int, slot: int | None) -> int:
+    def _foundation_accepting(self, card: int, slot: object) -> int:
+        """The foundation slot `card` goes to: `slot` if it takes it, else the first that does (`slot` None).
+        `slot` comes from a caller's tuple as it is (`AnyMove`), so its type is checked here."""
         variant = self.variant
         capacity = 13 * variant.foundation_laps
         rank = card >> 2
         if slot is not None:
-            if type(slot) is not int or not 0 <= slot < len(self.foundations):
+            if isinstance(slot, bool) or not isinstance(slot, int) or not 0 <= slot < len(self.foundations):
                 raise _no_such("foundation", slot, len(self.foundations))
             on = self.foundations[slot]
             if variant.foundation_suits[slot] == card & 3 and on < capacity and on % 13 + 1 == rank:
@@ -205,10 +216,10 @@ class Board:
             return f"the {suit} foundation is complete"
         return f"the {suit} foundation is at {RANK_WORDS[(on - 1) % 13 + 1]}"
 
-    def resolve(self, move: Move) -> Move:
+    def resolve(self, move: AnyMove) -> Move:
         return self.check(move)
 
-    def is_legal(self, move: Move) -> bool:
+    def is_legal(self, move: AnyMove) -> bool:
         try:
             self.check(move)
         except (IllegalMoveError, TypeError, ValueError):
@@ -226,7 +237,7 @@ class Board:
 
     # ------------------------------------------------------------------ applying
 
-    def play(self, move: Move) -> Move:
+    def play(self, move: AnyMove) -> Move:
         """Validate and apply; return the concrete move that was pushed."""
         concrete = self.check(move)
         self.push(concrete)
@@ -385,7 +396,7 @@ class LegalMoves:
         return self.board.generate_legal_moves()
 
     def __contains__(self, move: object) -> bool:
-        return isinstance(move, tuple) and self.board.is_legal(move)  # type: ignore[arg-type]  # any tuple may be asked about; is_legal refuses one that is no Move
+        return isinstance(move, tuple) and self.board.is_legal(move)  # any tuple may be asked about (AnyMove)
 
     def __bool__(self) -> bool:
         return self.board.has_legal_move()
@@ -404,8 +415,9 @@ def _no_such(kind: str, index: object, count: int) -> IllegalMoveError:
     )
 
 
-def _zone_word(zone: Zone) -> str:
-    return {TABLEAU: "column", CELL: "cell", FOUNDATION: "foundation"}.get(zone, "place")
+def _zone_word(zone: object) -> str:
+    words: dict[object, str] = {TABLEAU: "column", CELL: "cell", FOUNDATION: "foundation"}
+    return words.get(zone, "place")
 
 
 def _refusal(variant: Variant, card: int, onto: int, column: int) -> str:

@@ -57,7 +57,7 @@ class Counts(NamedTuple):
 class ReplayError(ValueError):
     """A stored or typed action log that does not replay: which action (1-based), what it said, why."""
 
-    def __init__(self, number: int, action: str, reason: Exception) -> None:
+    def __init__(self, number: int, action: object, reason: Exception) -> None:
         self.number = number
         self.action = action
         self.reason = reason
@@ -89,7 +89,7 @@ class Game:
         cls,
         variant: Variant,
         seed: int,
-        actions: Iterable[str],
+        actions: Iterable[object],
         *,
         autoplay: bool = False,
         undo_allowed: bool | None = None,
@@ -103,8 +103,9 @@ class Game:
                 raise ReplayError(number, action, error) from None
         return game
 
-    def act(self, action: str) -> Turn:
-        """Apply one action in text form: a move in any accepted notation, or `undo`."""
+    def act(self, action: object) -> Turn:
+        """Apply one action in text form: a move in any accepted notation, or `undo` (anything else is a
+        NotationError: typed `object`, as it comes from a log or a bot, so the compiled build names it too)."""
         if isinstance(action, str) and action.strip().lower() == UNDO:
             return self.undo()
         return self.play(parse_move(self.variant, action, self.board))

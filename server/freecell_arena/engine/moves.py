@@ -7,17 +7,19 @@ Indices are 0-based. A target index of None on a cell or foundation means "the f
 
 from __future__ import annotations
 
-from enum import IntEnum
-from typing import NamedTuple
+from typing import NamedTuple, NewType
 
+Zone = NewType("Zone", int)
+"""Where a move's card comes from or goes: one of the three below. A plain int at run time (the solver keeps
+zones in packed ints, the notation parser reads them as ints, and compiled code checks an enum's type at every
+call), a type of its own for mypy."""
 
-class Zone(IntEnum):
-    TABLEAU = 0
-    CELL = 1
-    FOUNDATION = 2
+TABLEAU, CELL, FOUNDATION = Zone(0), Zone(1), Zone(2)
 
-
-TABLEAU, CELL, FOUNDATION = Zone.TABLEAU, Zone.CELL, Zone.FOUNDATION
+AnyMove = tuple[object, ...]
+"""What the validating entry points take (`Board.check`, `play`, `is_legal`, `resolve`): a Move, or any tuple a
+caller built, whose wrong fields `check` names as an IllegalMoveError. Compiled, a `Move` parameter would refuse a
+field of the wrong type with a TypeError before `check` could name it."""
 
 
 class Move(NamedTuple):

@@ -34,7 +34,7 @@ _PLACE_WORDS = {TABLEAU: "column", CELL: "cell", FOUNDATION: "foundation"}
 _CELL_LETTERS = "abcdefghijklmnop"
 
 
-def parse_move(variant: Variant, text: str, board: Board | None = None) -> Move:
+def parse_move(variant: Variant, text: object, board: Board | None = None) -> Move:
     """Read one move. With a board, a standard-notation column move gets the count its target implies."""
     if not isinstance(text, str):
         raise NotationError(f"a move in text notation is a string, not {type(text).__name__}")

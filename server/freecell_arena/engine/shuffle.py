@@ -17,11 +17,14 @@ MS_MAX_DEAL = (1 << 31) - 1
 SEED_LIMIT = 1 << 63  # seeds fit a signed 64-bit database column
 
 
-def require_whole_number(seed: object) -> None:
+def require_whole_number(seed: object) -> int:
     """Seeds reach the engine from the wire, the database and the command line: refuse anything but an int (a bool
-    or a float would otherwise deal, or crash deep in the arithmetic, instead of being named as the mistake)."""
-    if type(seed) is not int:
+    or a float would otherwise deal, or crash deep in the arithmetic, instead of being named as the mistake). The
+    seed back as an int, for callers that take it as an `object` (compiled, an `int` parameter would refuse any
+    other type with a TypeError before this could name it)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
         raise BadSeedError(f"a seed is a whole number, not {seed!r}")
+    return seed
 
 
 def microsoft_order(deal_number: int) -> list[int]:

@@ -38,6 +38,7 @@ from freecell_arena.net.accounts import AccountService
 from freecell_arena.net.background import BackgroundTasks, cancel_quietly
 from freecell_arena.net.client_address import client_address, connection_class
 from freecell_arena.net.coalesce import CoalescingPublisher
+from freecell_arena.net.compression import serve_options
 from freecell_arena.net.connection import Connection
 from freecell_arena.net.connections import ConnectionHolder
 from freecell_arena.net.daily_service import LOADS_FOR, DailyService
@@ -283,7 +284,7 @@ class ArenaServer:
             settings.port,
             process_request=self.http.process_request,
             max_size=settings.limits.max_frame_bytes,  # beyond, websockets closes (1009): FRAME_SIZE_FACTOR
-            compression=None if settings.compression == "none" else "deflate",
+            **serve_options(settings.compression, settings.compression_min_bytes),  # net/compression.py
             ping_interval=settings.ping_interval_s,
             ping_timeout=settings.ping_timeout_s,
             close_timeout=2,

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 
+from freecell_arena import __version__
+from freecell_arena.build import running_build
 from freecell_arena.core.ports.records import Record, RoomStatusRecord
 
 # seconds: a move answered from memory takes tens of microseconds; a durable one waits for its commit
@@ -25,6 +27,7 @@ BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 LOOP_LAG_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 LOOP_LAG_INTERVAL_S = 0.5
 CONTENT_TYPE = CONTENT_TYPE_LATEST
+BUILD = running_build()  # found once: a process does not change build
 
 
 class Buckets:
@@ -115,6 +118,10 @@ class ServerMetrics:
         return generate_latest(self.registry)
 
     def collect(self) -> Iterator[Metric]:
+        build = GaugeMetricFamily("freecell_arena_build_info", "Always 1; `build`: whether the engine and its "
+                                  "solver run compiled (mypyc) or not.", labels=["version", "build"])  # fmt: skip
+        build.add_metric([__version__, BUILD], 1)
+        yield build
         yield _gauge("freecell_arena_ready", "1 when this process can take players (GET /readyz answers 200), "
                      "else 0.", 1 if self.ready else 0)  # fmt: skip
         yield _gauge("freecell_arena_connections", "Open websocket connections.", self.connections)

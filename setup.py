@@ -1,0 +1,89 @@
+"""The compiled build, on request: mypyc compiles the engine (moves, validation, autoplay, the solver) to C
+extensions, as black and mypy ship. pyproject.toml holds everything else about the package; this file only adds
+the extension modules, and only when asked:
+
+    FREECELL_ARENA_COMPILE=1 pip install --no-deps --no-build-isolation .
+
+(mypy, which carries mypyc, comes from requirements/dev.lock; a C compiler and Python's headers must be at hand,
+and a build that was asked for and cannot compile stops with the reason rather than ship the other build).
+Without the variable nothing changes: README's `pip install -e .` and a plain `pip install .` build the pure
+Python package, as fast as before, and an editable install never compiles (it runs the checkout's sources).
+The compiled modules are the same files as the interpreted ones (no second copy, no hand-written C); which of
+the two a process runs is `freecell_arena.build.running_build()` (`freecell-arena --version`, `/metrics`), and
+`FREECELL_ARENA_PURE_PYTHON=1` at run time imports the sources even where the extensions are installed
+(server/freecell_arena/__init__.py). docs/performance.md says what it speeds up and what it does not.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+from setuptools import setup
+
+HERE = Path(__file__).resolve().parent
+PACKAGE = HERE / "server" / "freecell_arena"
+COMPILED = ("engine",)  # with its subpackage engine.solver: every move's validation, apply and autoplay
+GROUP = "freecell_arena._native"  # the extensions' shared library lives inside the package, not at the top level
+# The packages' __init__.py stay interpreted: a compiled package runs its body before Python gives it a __path__,
+# so it could not import a sibling that is not compiled. They only gather names.
+INTERPRETED = {  # modules of those that mypyc cannot compile as they are; nothing on a move's path
+    "engine/errors.py": "an error that is both a ValueError and a KeyError (multiple builtin bases)",
+}
+BUILDING = ("bdist_wheel", "build_ext", "build", "install")  # not metadata alone: that would compile it twice
+
+
+def compiled_sources() -> list[str]:
+    paths = (path for part in COMPILED for path in (PACKAGE / part).rglob("*.py"))
+    return sorted(
+        str(path.relative_to(HERE)) for path in paths
+        if path.name != "__init__.py" and str(path.relative_to(PACKAGE)) not in INTERPRETED
+    )  # fmt: skip
+
+
+def why_not_compiled() -> str | None:
+    if any(argument in ("editable_wheel", "develop") for argument in sys.argv):
+        return "an editable install runs the checkout's sources; build a wheel or `pip install .` instead"
+    if sys.implementation.name != "cpython":
+        return f"mypyc compiles for CPython, not {sys.implementation.name}"
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        return f"no C compiler ({compiler})"
+    if not (Path(sysconfig.get_paths()["include"]) / "Python.h").is_file():
+        return "no Python headers (Python.h)"
+    try:
+        import mypyc.build  # noqa: F401
+    except ImportError:
+        return "mypyc is not installed (it comes with mypy: requirements/dev.lock, and --no-build-isolation)"
+    return None
+
+
+def forget_old_extensions() -> None:
+    """setuptools puts into a compiled wheel whatever build/lib.<platform> holds, and pip builds in the checkout:
+    the extensions of an earlier compiled build (a module compiled then and not now, e.g. after a trial that
+    compiled core) would ship with this one and be imported instead of the module's source."""
+    for stale in HERE.glob(f"build/lib*/freecell_arena/**/*{sysconfig.get_config_var('EXT_SUFFIX')}"):
+        stale.unlink()
+
+
+def extension_modules() -> list[object]:
+    if any(command in sys.argv for command in BUILDING):
+        forget_old_extensions()
+    if os.environ.get("FREECELL_ARENA_COMPILE") != "1":
+        return []
+    reason = why_not_compiled()
+    if reason is not None:
+        sys.exit(f"freecell-arena: FREECELL_ARENA_COMPILE=1 asks for the compiled build, which cannot build: {reason}")
+    if not any(command in sys.argv for command in BUILDING):
+        return []
+    from mypyc.build import mypycify
+
+    # mypyc's C sources go under build/ (or FREECELL_ARENA_MYPYC_DIR: the test that compares both builds)
+    target = os.environ.get("FREECELL_ARENA_MYPYC_DIR", "build")
+    return list(mypycify(compiled_sources(), opt_level="3", group_name=GROUP, target_dir=target))
+
+
+setup(ext_modules=extension_modules())

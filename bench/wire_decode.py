@@ -15,6 +15,8 @@ import statistics
 import time
 from collections.abc import Callable
 
+from tournament_pairing import adopted
+
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.clock import SystemClock
 from freecell_arena.protocol.codec import decode
@@ -70,22 +72,25 @@ def main() -> None:
     print(shown("the same read strictly (protocol 4)", strict, lax))
 
     arena = Arena(SystemClock())
-    player, _ = arena.register(HelloRequest(name="bench", bot=True))
-    arena.handle(player, CreateRoomRequest(variant="freecell", deal=1, options=RoomOptions(countdown_s=0)))
-    arena.handle(player, StartRaceRequest())
+    player, registration = arena.register(HelloRequest(name="bench", bot=True))
+    adopted(registration)
+    request = CreateRoomRequest(variant="freecell", deal="1", options=RoomOptions(countdown_s=0))
+    adopted(arena.handle(player, request), claimed=True)
+    adopted(arena.handle(player, StartRaceRequest()), claimed=True)
     time.sleep(0.01)
-    arena.tick()
+    for effect in arena.tick():
+        adopted(effect, claimed=True)
     sizes: list[int] = []
 
     def action_round() -> None:
         for frame in FRAMES:
             request = decode(frame)
             assert not hasattr(request, "code"), request
-            for reply in arena.handle(player, request).replies:
+            for reply in adopted(arena.handle(player, request), claimed=True).replies:
                 wire_text(reply)
 
     for frame in FRAMES:
-        sizes.append(len(wire_text(arena.handle(player, decode(frame)).replies[0])))
+        sizes.append(len(wire_text(adopted(arena.handle(player, decode(frame)), claimed=True).replies[0])))
     rounds = per_call_us(action_round, args.calls // 10, args.runs)
     print(shown("one action in process (decode, core, reply)", [value / len(FRAMES) for value in rounds]))
     print(f"move_accepted bytes (move, undo, structured move, undo): {sizes}")

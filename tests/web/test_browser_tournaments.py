@@ -83,7 +83,7 @@ async def test_two_players_enter_an_arena_are_paired_race_and_see_the_podium(
     clock.advance(ARENA.countdown_s + 1)
     await alice.wait_for_board()
     await bob.wait_for_board()
-    await bob.page.get_by_role("button", name="Resign").click()
+    await bob.resign()
     par = solve_par("freecell", server.arena.rooms[code].record.seed)
     assert len(par.line) * 2 < ARENA.time_limit_s / 2, "a berserker's solve counts within half the time limit"
     for notation in par.line:

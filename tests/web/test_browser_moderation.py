@@ -82,7 +82,7 @@ async def test_report_from_the_standings_then_a_moderator_marks_and_lifts(
         clock.advance(0.1)
         game = (await pacer.expect("race_started"))["game"]
         await vera.wait_for_board()
-        await vera.page.get_by_role("button", name="Resign").click()
+        await vera.resign()
         await play(pacer, winning_moves("freecell", int(game["seed"])), clock, 2.0)
         standings = vera.page.locator(".standings-table")
         await expect(standings.locator(".rating-change")).to_have_count(2)  # rated: Vera lost points
@@ -111,7 +111,8 @@ async def test_report_from_the_standings_then_a_moderator_marks_and_lifts(
         console = await new_player("whoever", base)
         cdp, authenticator = await virtual_authenticator(console.page)
         await cdp.send("WebAuthn.addCredential", {"authenticatorId": authenticator, "credential": credential})
-        await console.page.goto(base + "/")
+        await console.page.goto(base + "/")  # a first visit: the landing page, and "Choose a name" offers to sign in
+        await console.page.get_by_role("button", name="Choose a name").click()
         await console.page.get_by_role("button", name="Sign in with a passkey").click()
         await expect(console.page.locator("#whoami")).to_have_text("Mona")
         await console.page.goto(base + "/mod")

@@ -83,7 +83,7 @@ async def test_two_players_enter_an_arena_are_paired_race_and_see_the_podium(
     clock.advance(ARENA.countdown_s + 1)
     await alice.wait_for_board()
     await bob.wait_for_board()
-    await bob.page.get_by_role("button", name="Resign").click()
+    await bob.resign()
     par = solve_par("freecell", server.arena.rooms[code].record.seed)
     assert len(par.line) * 2 < ARENA.time_limit_s / 2, "a berserker's solve counts within half the time limit"
     for notation in par.line:
@@ -94,6 +94,7 @@ async def test_two_players_enter_an_arena_are_paired_race_and_see_the_podium(
     await alice.page.get_by_role("link", name="Tournament page").click()
     first = alice.page.get_by_role("region", name="Standings").get_by_role("row").nth(1)
     await expect(first).to_contain_text("Alice")
+    assert await alice.page.locator(".celebration").count() == 0, "the win's cascade stayed on the board it left"
     await expect(first).to_have_attribute("data-points", "3")  # a race of 2 won: 2 points, and berserk's +1
     cy_first = cy.page.get_by_role("region", name="Standings").get_by_role("row").nth(1)
     await expect(cy_first).to_contain_text("Alice")  # the phone's page moved by itself

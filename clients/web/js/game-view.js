@@ -43,6 +43,7 @@ export class GameView {
     this.session = session;
     this.hintsAllowed = hintsAllowed;
     this.scrollPending = scrollToStart;
+    this.celebration = null; // the win's cascade while it falls (celebrate.js)
     this.moves = h('strong', { dataset: { moves: '0' } }, '0');
     this.timer = h('strong', { dataset: { timeMs: '0' } }, '0:00');
     this.status = h('span', { class: 'game-status', dataset: { gameStatus: '' } });
@@ -103,6 +104,7 @@ export class GameView {
     this.finishing = false;
     this.input.destroy();
     this.renderer.destroy();
+    this.celebration?.remove(); // the win's cards fall over their own board, not over the page a player goes to next
   }
 
   /** What must stay in view with the board: the bar above, the buttons below (measured when they change size,
@@ -294,7 +296,7 @@ export class GameView {
       game.outcomeMessage && !(place && game.status === 'won') && game.outcomeMessage !== `${OUTCOME_TITLES[game.status]}.`
         ? h('span', { class: 'outcome-message' }, ` ${game.outcomeMessage}`) : null); // a race's place says it better
     if (firstTime && game.status === 'won' && game.actions.length && this.session.game.lastMove) { // won here, now
-      cascade(this.renderer.board);
+      this.celebration = cascade(this.renderer.board);
       sound('won');
       buzz('won');
     }

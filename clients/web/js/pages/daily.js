@@ -186,13 +186,15 @@ export function closesText(iso, now = Date.now()) {
 export function boardTable(reply, session, location, empty = 'No winner on this board yet.') {
   if (!reply.entries.length) return h('p', {}, empty);
   const finished = reply.board === 'daily' ? formatClock : formatTime; // a day's board names its day once
-  return dataTable('Leaderboard', ['Rank', 'Player', 'Moves', 'Time', 'Finished', 'Replay'], reply.entries.map((row) => ({
+  const table = dataTable('Leaderboard', ['Rank', 'Player', 'Moves', 'Time', 'Finished', 'Replay'], reply.entries.map((row) => ({
     attributes: { class: row.player_id === session.playerId ? 'me' : '', dataset: { playerId: row.player_id, rank: row.rank } },
     cells: [String(row.rank), [playerLink(location, row.player_id, row.name, row.claimed), ' ',
       reportButton(session, { playerId: row.player_id, name: row.name, gameId: row.game_id })],
       String(row.player_moves), formatDuration(row.time_ms), finished(row.finished_at),
       h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')],
   })));
+  table.classList.add('leaderboard-table'); // a phone drops the finishing time (styles.css)
+  return table;
 }
 
 /** Runs `load` once the session is open (now, or when it opens); the page's destroy. */

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from collections.abc import Coroutine, Iterable
 from typing import Any
-
-from freecell_arena.net.throttled_log import ThrottledLog, one_line
 
 log = logging.getLogger(__name__)
 CANCEL_AGAIN_S = 0.5
@@ -72,17 +70,3 @@ async def cancel_quietly(task: asyncio.Task[Any] | None, within: float = CANCEL_
     """Stop one task (`stop_tasks`); one that does not end within `within` seconds is left behind, logged."""
     if task is not None and not await stop_tasks([task], within):
         log.warning("the task %s did not end within %g s of its cancellation: left behind", task.get_name(), within)
-
-
-async def every(interval_s: float, step: Callable[[], Awaitable[object]], failures: ThrottledLog, doing: str, *,
-                first_wait: bool = False) -> None:  # fmt: skip
-    """Run `step` every `interval_s` until cancelled (the owner's `cancel_quietly`). A failed step (the database
-    away a while) is one line per kind of failure, `failures` throttling repeats, and the next turn tries again."""
-    if first_wait:
-        await asyncio.sleep(interval_s)
-    while True:
-        try:
-            await step()
-        except Exception as error:  # CancelledError is no Exception: a cancellation ends the loop
-            failures.warning(type(error).__name__, f"{doing} failed: {one_line(error)}")
-        await asyncio.sleep(interval_s)

@@ -352,6 +352,8 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
         first += count
     workers = [context.Process(target=worker, args=(plan, ready, go, stop_all, results), daemon=True)
                for plan in plans]
+    if idle:
+        _warm_up(target.url)
     with Sampler(target.process.pid, whole_tree=target.whole_tree) as server:
         rss_before = server.rss()
         for process in workers:
@@ -416,6 +418,27 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
         rss_before=rss_before,
         rss_after=rss_after,
     )
+
+
+WARM_UP_CONNECTIONS = 50
+
+
+def _warm_up(url: str) -> None:
+    """The first hellos import modules and fill caches and pools once per process (about 7 MiB for the game
+    server): `WARM_UP_CONNECTIONS` connections are greeted and closed before the memory is read, so the idle
+    figure is what each further connection costs, the slope an operator sizes a machine by."""
+    import asyncio
+
+    from websockets.asyncio.client import connect
+
+    async def greet() -> None:
+        for number in range(WARM_UP_CONNECTIONS):
+            async with connect(url, proxy=None) as websocket:
+                await websocket.send(json.dumps({"type": "hello", "id": 1, "name": f"warm-{number}", "bot": True}))
+                await asyncio.wait_for(websocket.recv(), READY_TIMEOUT_S)
+
+    asyncio.run(greet())
+    time.sleep(SETTLE_S)
 
 
 def _profile(target: Target, args: argparse.Namespace) -> subprocess.Popen[bytes] | None:

@@ -169,7 +169,7 @@ def test_a_closing_connection_is_left_to_send(on_loop: OnLoop) -> None:
     on_loop(scenario())
 
 
-def test_an_outbox_writes_its_queue_in_batches_in_order(on_loop: OnLoop) -> None:
+def test_an_outbox_writes_its_queue_in_batches_in_order_without_a_task(on_loop: OnLoop) -> None:
     async def scenario() -> None:
         async with pair() as (websocket, client):
             overflowed: list[bool] = []
@@ -177,15 +177,46 @@ def test_an_outbox_writes_its_queue_in_batches_in_order(on_loop: OnLoop) -> None
                 websocket, 10_000_000, lambda: overflowed.append(True), functools.partial(write_now, websocket)
             )
             texts = [Encoded("progress", f'{{"type":"progress","n":{i},"pad":"{"x" * 1000}"}}') for i in range(300)]
-            for text in texts:  # 300 KB queued before the sender runs: several batches of BATCH_BYTES
+            tasks_before = len(asyncio.all_tasks())
+            for text in texts:  # 300 KB queued in one turn of the loop: several batches of BATCH_BYTES
                 assert outbox.put(text)
             assert sum(len(text.text) for text in texts) > 3 * BATCH_BYTES
-            sender = asyncio.create_task(outbox.send_forever())
+            assert outbox.frames, "written on the loop's next turn, not by put"
             received = [await asyncio.wait_for(client.recv(), 5) for _ in texts]
             assert received == [text.text for text in texts]
             assert outbox.queued_bytes == 0 and not outbox.frames and not overflowed
-            outbox.stop()
+            assert len(asyncio.all_tasks()) == tasks_before, "a socket that takes the frames needs no sender task"
+            await asyncio.wait_for(outbox.close(), 5)
+            assert not outbox.put(Encoded("progress", '{"type":"progress","n":-1}')), "nobody sends after close"
+
+    on_loop(scenario())
+
+
+def test_an_outbox_hands_a_slow_reader_to_a_sender_task_which_ends_when_the_queue_is_written(on_loop: OnLoop) -> None:
+    async def scenario() -> None:
+        async with pair(compression=None, write_limit=4096) as (websocket, client):
+            outbox = Outbox(websocket, 100_000_000, lambda: None, functools.partial(write_now, websocket))
+            client.transport.pause_reading()  # the client stops reading: the kernel's buffers, then the server's, fill
+            chunk = os.urandom(16_384).hex()
+            texts = [Encoded("progress", f'{{"n":{i},"pad":"{chunk}"}}') for i in range(400)]  # 13 MB
+            for text in texts:
+                assert outbox.put(text)
+            for _ in range(200):
+                await asyncio.sleep(0.01)
+                if websocket.paused:
+                    break
+            assert websocket.paused, "the transport never paused"
+            sender = outbox._sender
+            assert sender is not None and not sender.done(), "a socket that must wait gets a sender task"
+            client.transport.resume_reading()
+            received = [await asyncio.wait_for(client.recv(), 10) for _ in texts]
+            assert received == [text.text for text in texts]
             await asyncio.wait_for(sender, 5)
+            assert outbox._sender is None and not outbox.frames and outbox.queued_bytes == 0
+            late = Encoded("progress", '{"after":"the queue"}')
+            assert outbox.put(late)
+            assert await asyncio.wait_for(client.recv(), 5) == late.text
+            assert outbox._sender is None
 
     on_loop(scenario())
 

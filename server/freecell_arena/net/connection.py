@@ -1,18 +1,18 @@
-"""One client connection: a reader loop (decode -> core -> commit -> send) and a sender task.
+"""One client connection: a reader loop (decode -> core -> commit -> send) and its outbox.
 
 Requests of one connection are handled one at a time: the next frame is read only after the previous
 request's records are durable and its replies sent or queued. So nothing of this player runs ahead of a write
 that could fail, while the moves of many connections still share one commit.
 
 Frames for a connection go out in the order they were produced, through its `Outbox` (net/outbox.py): published
-messages are queued for a sender task, so a publisher never waits for a slow client, and the reader writes the
-replies to its own request itself when nothing is queued before them.
+messages are queued and written on the loop's next turn (a sender task only while the client's socket must
+wait), so a publisher never waits for a slow client, and the reader writes the replies to its own request
+itself when nothing is queued before them.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import time
@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 
 from freecell_arena.core.accounts.steps import Revocation
@@ -157,8 +158,19 @@ class Host(Protocol):
 TOURNAMENT_RACE = "tournament_race"
 
 
+def forget_handshake_headers(websocket: ServerConnection) -> None:
+    """Drop the handshake's request and response headers, read once at the handshake (routing, origin,
+    compression, the client's address, all decided by then): websockets keeps them for the connection's whole
+    life, about 4.5 KiB, a quarter of what an idle connection costs (docs/performance.md, memory per idle
+    connection). The request's path and the response's status stay."""
+    for message in (websocket.request, websocket.response):
+        if message is not None:
+            message.headers = Headers()
+
+
 class Connection:
     def __init__(self, server: Host, websocket: ServerConnection, address: str = "") -> None:
+        forget_handshake_headers(websocket)  # `address` is read from them already (net/client_address.py)
         self.server = server
         self.websocket = websocket
         self.address = address
@@ -181,7 +193,6 @@ class Connection:
     # ------------------------------------------------------------------ lifecycle
 
     async def run(self) -> None:
-        sender = asyncio.create_task(self.outbox.send_forever())
         metrics = self.server.metrics
         metrics.connections += 1
         try:
@@ -194,9 +205,7 @@ class Connection:
             if self.player_id is not None:
                 self.server.forget_connection(self)
                 await self.server.execute(self.server.sessions.disconnect(self.player_id), None)
-            self.outbox.stop()
-            with contextlib.suppress(asyncio.CancelledError, ConnectionClosed):
-                await sender
+            await self.outbox.close()
 
     async def _read_loop(self) -> None:
         loop = asyncio.get_running_loop()

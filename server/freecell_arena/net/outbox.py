@@ -1,9 +1,12 @@
-"""A connection's outgoing frames, in the order they were produced, written by one sender task.
+"""A connection's outgoing frames, in the order they were produced.
 
-Messages published to a connection (room events, other players' progress) are queued here and written by the
-sender task, so a publisher never waits for a slow client; a client that stops reading is cut off once its
-queue passes a byte limit, instead of growing it forever. The replies to the request being handled are written
-by the reader itself when nothing is queued before them (the common case: one task switch less per request);
+Messages published to a connection (room events, other players' progress) are queued here, so a publisher never
+waits for a slow client; a client that stops reading is cut off once its queue passes a byte limit, instead of
+growing it forever. What is queued goes out from one callback on the next turn of the loop, in one write when
+the socket takes it at once (the common case); only a socket that must wait gets a sender task, which ends when
+the queue is written. An idle connection has no task of its own here: a task per connection, waiting for frames
+that mostly never come, cost about 1.5 KiB of each idle connection's memory. The replies to the request being
+handled are written by the reader itself when nothing is queued before them (one task switch less per request);
 what is published meanwhile waits behind those replies (`begin_replies`, `finish_replies`).
 """
 
@@ -14,6 +17,8 @@ import logging
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Protocol
+
+from websockets.exceptions import ConnectionClosed
 
 from freecell_arena.protocol.trusted import Reply, wire_text
 
@@ -65,12 +70,16 @@ class Outbox:
         self.frames: deque[str] = deque()
         self.queued_bytes = 0  # their size in UTF-8: the limit counts bytes (a frame may be 100 bytes or 6 KB)
         self.overflowed = False
-        self._sender_waiting: asyncio.Future[None] | None = None
+        self._sender: asyncio.Task[None] | None = None  # only while a socket that must wait has frames queued
+        self._flush_due = False  # `_flush` is scheduled for the loop's next turn
         self._replying = False  # the reader is writing its replies: queued frames wait behind them
-        self._stopping = False
+        self._stopping = False  # the connection ends: what is queued goes out, then nothing more is taken
 
     def put(self, message: Reply) -> bool:
-        """Queue a frame; False (and the frame dropped) once the client has stopped reading."""
+        """Queue a frame; False (and the frame dropped) once the client has stopped reading or the connection
+        has ended."""
+        if self._stopping and self._sender is None and not self._flush_due and not self.frames:
+            return False  # `close` has written the last frames: nobody sends these
         text = encoded(message)
         size = _utf8_size(text)
         if self.queued_bytes + size > self.limit_bytes:
@@ -110,32 +119,61 @@ class Outbox:
             if self.frames:
                 self._wake_sender()
 
-    def stop(self) -> None:
-        """The sender task ends once the queue is written."""
+    async def close(self) -> None:
+        """The connection ends (its reader is done): write what is queued, then take nothing more. A peer gone
+        meanwhile drops the rest."""
         self._stopping = True
-        self._wake_sender()
+        try:
+            if self._sender is not None:
+                await self._sender
+            await self._send_queued()
+        except ConnectionClosed:
+            self._forget_queue()
 
-    async def send_forever(self) -> None:
-        """The sender task: write what is queued, in order, until `stop`."""
+    def _wake_sender(self) -> None:
+        """Frames are queued and the reader is not replying: write them on the loop's next turn (several
+        publications of this turn in one write), unless a sender task already works through the queue."""
+        if self._sender is None and not self._flush_due and not self._stopping:  # `close` writes them itself
+            self._flush_due = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Write the queue at once, in batches, while the socket takes it without waiting; what is left goes to a
+        sender task (a client reading slowly, or a frame that websockets must send itself)."""
+        self._flush_due = False
         frames = self.frames
-        loop = asyncio.get_running_loop()
-        while True:
-            while frames and not self._replying:
-                batch = self._batch()
-                if self.write_now(batch):
-                    for _ in batch:
-                        self.queued_bytes -= _utf8_size(frames.popleft())
-                    continue
-                text = frames.popleft()
-                self.queued_bytes -= _utf8_size(text)
-                await self.socket.send(text)  # written before send() first yields: order kept
-            if self._stopping and not frames:
+        while frames and not self._replying and self._sender is None:
+            batch = self._batch()
+            if not self.write_now(batch):
+                self._sender = asyncio.get_running_loop().create_task(self._send_then_end())
                 return
-            self._sender_waiting = loop.create_future()
-            try:
-                await self._sender_waiting
-            finally:
-                self._sender_waiting = None
+            for _ in batch:
+                self.queued_bytes -= _utf8_size(frames.popleft())
+
+    async def _send_then_end(self) -> None:
+        """The sender task: write the queue, in order, then end."""
+        try:
+            await self._send_queued()
+        except ConnectionClosed:
+            self._forget_queue()  # the reader sees the close and ends the connection
+        finally:
+            self._sender = None
+
+    async def _send_queued(self) -> None:
+        frames = self.frames
+        while frames and not self._replying:
+            batch = self._batch()
+            if self.write_now(batch):
+                for _ in batch:
+                    self.queued_bytes -= _utf8_size(frames.popleft())
+                continue
+            text = frames.popleft()
+            self.queued_bytes -= _utf8_size(text)
+            await self.socket.send(text)  # written before send() first yields: order kept
+
+    def _forget_queue(self) -> None:
+        self.frames.clear()
+        self.queued_bytes = 0
 
     def _batch(self) -> list[str]:
         """The first queued frames, up to `BATCH_BYTES` (at least one)."""
@@ -154,11 +192,6 @@ class Outbox:
             if not self.frames and not self._replying:
                 return
             await asyncio.sleep(0.01)
-
-    def _wake_sender(self) -> None:
-        waiting = self._sender_waiting
-        if waiting is not None and not waiting.done():
-            waiting.set_result(None)
 
 
 def _utf8_size(text: str) -> int:

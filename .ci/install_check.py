@@ -6,7 +6,10 @@ server lock, then the project with no further resolution), so the image's instal
 runs `freecell-arena --help`, `migrate` and `serve`
 on a temporary SQLite file (until /healthz answers, then every file of the browser app from the wheel's copy),
 and imports the SDK from a folder that holds a `server.py`
-(the name that broke bots while the package was called `server`). Exits non-zero on the first failure.
+(the name that broke bots while the package was called `server`). Then the compiled build
+(`FREECELL_ARENA_COMPILE=1`, setup.py): its wheel replaces the first in the same venv, every compiled module is
+imported from its C extension (not from a source beside it), `--version` says `compiled`, and it serves too.
+Exits non-zero on the first failure.
 """
 
 from __future__ import annotations
@@ -49,6 +52,43 @@ def build_wheel(work: Path) -> Path:
     if difference:
         raise SystemExit(f"the wheel's browser app differs from what clients/web serves: {sorted(difference)}")
     return wheel
+
+
+COMPILED_PROBE = """
+import importlib, importlib.machinery, pathlib, sys
+import freecell_arena
+from freecell_arena.build import running_build
+package = pathlib.Path(freecell_arena.__file__).parent
+names = sorted(
+    "freecell_arena." + ".".join(path.relative_to(package).with_suffix("").parts)
+    for path in package.glob("engine/**/*.py") if path.name not in ("__init__.py", "errors.py")
+)
+interpreted = [name for name in names if not isinstance(
+    importlib.import_module(name).__spec__.loader, importlib.machinery.ExtensionFileLoader)]
+print(running_build(), len(names), "interpreted:", interpreted)
+sys.exit(1 if interpreted or running_build() != "compiled" else 0)
+"""
+"""Every module setup.py compiles (the engine and its solver, but errors.py and the packages' __init__.py) is the C
+extension, in the installed package."""
+
+
+def check_compiled(work: Path, bin_dir: Path) -> None:
+    env = {**os.environ, "FREECELL_ARENA_COMPILE": "1"}
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+               str(work / "compiled"), str(REPO)]  # fmt: skip
+    print("$ FREECELL_ARENA_COMPILE=1", " ".join(command), flush=True)
+    built = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True, timeout=900)
+    if built.returncode != 0:
+        raise SystemExit(f"the compiled wheel did not build: {built.stdout[-2000:]}{built.stderr[-2000:]}")
+    (wheel,) = (work / "compiled").glob("freecell_arena-*.whl")
+    if "none-any" in wheel.name:
+        raise SystemExit(f"the compiled wheel is a pure-Python one: {wheel.name}")
+    run(bin_dir / "python", "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", wheel, cwd=work)
+    print(run(bin_dir / "python", "-c", COMPILED_PROBE, cwd=work).strip())
+    version = run(bin_dir / "freecell-arena", "--version", cwd=work).strip()
+    if "compiled" not in version:
+        raise SystemExit(f"the compiled install says {version!r}")
+    print(version)
 
 
 def servable_web_files() -> dict[str, bytes]:
@@ -128,6 +168,10 @@ def main() -> int:
         (bot / "server.py").write_text('raise SystemExit("the folder\'s own server.py was imported")\n')
         run(bin_dir / "python", "-c", "import freecell_arena_client, freecell_arena.engine; "
             "from freecell_arena_client import bots; print('SDK imports beside a server.py')", cwd=bot)  # fmt: skip
+        check_compiled(work, bin_dir)
+        compiled_url = f"sqlite+aiosqlite:///{work / 'compiled.db'}"
+        print(run(bin_dir / "freecell-arena", "migrate", "--database-url", compiled_url, cwd=work).strip())
+        serve_until_healthy(bin_dir, compiled_url, work)
     print("install check: ok")
     return 0
 

@@ -131,6 +131,37 @@ async def test_a_peer_that_never_answers_pings_is_closed(database_url: str) -> N
         await server.shutdown()
 
 
+async def test_connections_that_answer_pings_stay_open_with_one_task_each_and_the_watch_pings_them(
+    database_url: str,
+) -> None:
+    """Greeted connections that answer pings outlive many ping intervals; the server holds one task per connection
+    (its reader): the keepalive, hello and idle clocks are one task's for all (net/watch.py), and the outbox has no
+    task while its socket takes frames at once."""
+    from arena_server import start_arena
+    from websockets.asyncio.client import connect
+
+    server = await start_arena(database_url, ping_interval_s=0.1, ping_timeout_s=0.5, hello_timeout_s=5.0)
+    clients = []
+    try:
+        tasks_before = asyncio.all_tasks()
+        for number in range(10):
+            client = await connect(f"ws://127.0.0.1:{server.port}/", ping_interval=None)  # no tasks of its own
+            await client.send(json.dumps({"type": "hello", "id": 1, "name": f"pinged-{number}", "bot": True}))
+            assert json.loads(await client.recv())["type"] == "welcome"
+            clients.append(client)
+        await asyncio.sleep(1.5)  # 15 ping intervals; each ping is answered by the client's websockets
+        assert len(server.watch) == 10
+        assert all(client.state.name == "OPEN" for client in clients)
+        assert all(connection.latency > 0 for connection in server._server.connections), "pinged and answered"
+        added = [task.get_coro().__qualname__ for task in asyncio.all_tasks() - tasks_before]  # type: ignore[union-attr]
+        per_connection = [name for name in added if name != "GroupCommitWriter._run"]  # the writer starts at a write
+        assert per_connection == ["serve.<locals>.protocol_handler"] * 10, "one task per connection: its reader"
+    finally:
+        for client in clients:
+            await client.close()
+        await server.shutdown()
+
+
 async def test_no_legal_move_left_with_undo_on_asks_for_an_undo_instead_of_ending(arena: RunningArena) -> None:
     host = await connect_player(arena.url, "host")
     rival = await connect_player(arena.url, "rival")

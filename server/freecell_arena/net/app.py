@@ -57,6 +57,7 @@ from freecell_arena.net.rating_sweep import RatingSweeper
 from freecell_arena.net.restore import RESTORES_FOR, adopt_room, restore_for
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.net.tournaments import TOURNAMENT_QUERIES, TOURNAMENT_REQUESTS, TournamentService
+from freecell_arena.net.watch import ConnectionWatch, watch_period
 from freecell_arena.net.web import WebApp
 from freecell_arena.protocol.messages import CloseCode, Message, ReplayRequest, RequestId
 from freecell_arena.settings import Settings
@@ -133,6 +134,9 @@ class ArenaServer:
         self._ticker: asyncio.Task[None] | None = None
         self._loop_lag: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
+        self.watch = ConnectionWatch(watch_period(
+            settings.hello_timeout_s, settings.idle_timeout_s, settings.ping_interval_s, settings.ping_timeout_s
+        ))  # fmt: skip
 
     # ------------------------------------------------------------------ core, as the rest of net sees it
 
@@ -285,8 +289,8 @@ class ArenaServer:
             process_request=self.http.process_request,
             max_size=settings.limits.max_frame_bytes,  # beyond, websockets closes (1009): FRAME_SIZE_FACTOR
             **serve_options(settings.compression, settings.compression_min_bytes),  # net/compression.py
-            ping_interval=settings.ping_interval_s,
-            ping_timeout=settings.ping_timeout_s,
+            ping_interval=None,  # the keepalive pings are the watch's, one task for all connections (net/watch.py)
+            ping_timeout=None,
             close_timeout=2,
             reuse_port=settings.reuse_port,
             create_connection=connection_class(settings.trusted_proxy_networks),  # the client behind a balancer
@@ -294,6 +298,7 @@ class ArenaServer:
         self.accounts.service.rp = settings.relying_party(self.port)  # the port bound (settings may say 0)
         self._ticker = asyncio.create_task(self._tick_loop())
         self._sweeper = asyncio.create_task(self._sweep_forever())
+        self.watch.start()
         self._loop_lag = asyncio.create_task(self.metrics.watch_loop_lag())
         self.daily.start()
         self.tournaments.start()
@@ -348,6 +353,7 @@ class ArenaServer:
         await self.queries.close()  # so is a hint (refused), and the house bots stop
         await cancel_quietly(self._ticker)
         await cancel_quietly(self._sweeper)
+        await self.watch.close()
         await cancel_quietly(self._loop_lag)
         await self.rating_sweep.close()
         await self.follower.close()

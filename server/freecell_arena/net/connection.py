@@ -37,6 +37,7 @@ from freecell_arena.net.outbox import Outbox
 from freecell_arena.net.ratelimit import PerAddress, TokenBucket
 from freecell_arena.net.restore import restore_player
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
+from freecell_arena.net.watch import ConnectionWatch
 from freecell_arena.protocol.codec import decode, request_id_of
 from freecell_arena.protocol.messages import (
     CloseCode,
@@ -107,6 +108,11 @@ class Host(Protocol):
 
     @property
     def metrics(self) -> ServerMetrics: ...
+
+    @property
+    def watch(self) -> ConnectionWatch:
+        """Every connection's hello deadline, idle timeout and keepalive ping, in one task."""
+        ...
 
     @property
     def limits(self) -> PerAddress: ...
@@ -187,19 +193,23 @@ class Connection:
         self._unsubscribe_room: Callable[[], None] | None = None
         self._room_code: str | None = None
         self._waiting_since: float | None = None  # the reader waits for a frame since (loop time); None: handling
-        self._idle_timer: asyncio.TimerHandle | None = None
-        self._idle_close: asyncio.Task[None] | None = None
+        self._opened_at = self._pinged_at = 0.0  # loop time (set by `run`): the hello deadline, the next ping
+        self._pong: asyncio.Future[float] | None = None  # the answer to the keepalive ping in flight
+        self._hanging_up: asyncio.Task[None] | None = None  # a deadline passed: the close under way
 
     # ------------------------------------------------------------------ lifecycle
 
     async def run(self) -> None:
         metrics = self.server.metrics
         metrics.connections += 1
+        self._opened_at = self._pinged_at = asyncio.get_running_loop().time()
+        self.server.watch.add(self)
         try:
-            await self._read_loop()
+            await self._read_frames(asyncio.get_running_loop())
         except ConnectionClosed:
             pass
         finally:
+            self.server.watch.discard(self)
             metrics.connections -= 1
             self._unsubscribe()
             if self.player_id is not None:
@@ -207,33 +217,40 @@ class Connection:
                 await self.server.execute(self.server.sessions.disconnect(self.player_id), None)
             await self.outbox.close()
 
-    async def _read_loop(self) -> None:
-        loop = asyncio.get_running_loop()
-        self._waiting_since = loop.time()
-        self._idle_timer = loop.call_at(self._waiting_since + self.server.settings.idle_timeout_s, self._check_idle)
-        hello_timer = loop.call_later(self.server.settings.hello_timeout_s, self._check_hello)
-        try:
-            await self._read_frames(loop)
-        finally:
-            self._idle_timer.cancel()
-            hello_timer.cancel()
+    # ------------------------------------------------------------------ clocks (net/watch.py looks at them)
 
-    def _check_hello(self) -> None:
-        """A connection must say who it is soon: an anonymous socket holds a seat and costs memory for nothing."""
-        if self.player_id is None and self._idle_close is None:
-            reason = f"no hello within {self.server.settings.hello_timeout_s:g} s"
-            self._idle_close = asyncio.create_task(self.close(CloseCode.policy_violation, reason))
-
-    def _check_idle(self) -> None:
-        """The idle timeout, without a timer per frame: the timer looks at when the reader began waiting."""
-        loop = asyncio.get_running_loop()
-        timeout = self.server.settings.idle_timeout_s
+    def check_clocks(self, now: float) -> bool:
+        """A connection must say who it is soon (an anonymous socket holds a seat and costs memory for nothing),
+        must not stay silent past the idle timeout, and must answer the keepalive ping in time: past a deadline
+        the connection is closed (its reader then sees the close and ends it). True when a ping is due."""
+        if self._hanging_up is not None:
+            return False
+        settings = self.server.settings
+        if self.player_id is None and now - self._opened_at >= settings.hello_timeout_s:
+            self._hang_up(CloseCode.policy_violation, f"no hello within {settings.hello_timeout_s:g} s")
+            return False
         since = self._waiting_since
-        if since is not None and loop.time() - since >= timeout:
-            reason = f"idle timeout: no message for {timeout:g} s"
-            self._idle_close = asyncio.create_task(self.close(CloseCode.policy_violation, reason))
-            return  # recv() then raises ConnectionClosed and the connection ends
-        self._idle_timer = loop.call_at((loop.time() if since is None else since) + timeout, self._check_idle)
+        if since is not None and now - since >= settings.idle_timeout_s:
+            self._hang_up(CloseCode.policy_violation, f"idle timeout: no message for {settings.idle_timeout_s:g} s")
+            return False
+        pong = self._pong
+        if pong is not None and not pong.done():
+            if now - self._pinged_at >= settings.ping_timeout_s:
+                self._hang_up(CloseCode.internal_error, "keepalive ping timeout")
+            return False
+        return now - self._pinged_at >= settings.ping_interval_s
+
+    async def ping(self, now: float) -> None:
+        """The keepalive ping (websockets measures the latency on its answer). A client whose socket must wait is
+        not pinged now (that would hold up the watch): its outbox's limit or the idle timeout ends it if it is
+        gone, and it is pinged once its socket takes frames again."""
+        if getattr(self.websocket, "paused", False):
+            return
+        self._pinged_at = now
+        self._pong = asyncio.ensure_future(await self.websocket.ping())  # websockets' future: kept as it is
+
+    def _hang_up(self, code: int, reason: str) -> None:
+        self._hanging_up = asyncio.create_task(self.close(code, reason))
 
     async def _read_frames(self, loop: asyncio.AbstractEventLoop) -> None:
         while True:

@@ -17,9 +17,10 @@ from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.sql.elements import BindParameter
 
 from freecell_arena.core.accounts.account_ports import (
     AccessTokenRecord,
@@ -64,6 +65,11 @@ bot_accounts = table_of(BotAccount)
 challenges = table_of(WebauthnChallenge)
 players = table_of(Player)
 retired = table_of(RetiredName)
+HASHES: BindParameter[list[str]] = bindparam("hashes", expanding=True)
+NAME_HOLDER = select(name_keys.c.player_id).where(name_keys.c.key_hash.in_(HASHES)).limit(1)
+RETIRED_KEY = select(retired.c.key_hash).where(retired.c.key_hash.in_(HASHES)).limit(1)
+"""Built once: every new player's hello asks them (`name_holder`), and building the statement each time cost
+CPU and left about 2 KiB a call in SQLAlchemy's memory (docs/performance.md, memory per idle connection)."""
 RETIRED = "retired"
 """Who holds a retired name (`name_holder`): no player."""
 
@@ -143,9 +149,11 @@ class AccountSqlStore:
     async def name_holder(self, key_hashes: Collection[str]) -> str | None:
         if not key_hashes:
             return None
-        row = await self._first(select(name_keys.c.player_id).where(name_keys.c.key_hash.in_(list(key_hashes))))
-        retired_key = select(retired.c.key_hash).where(retired.c.key_hash.in_(list(key_hashes)))
-        if row is None and await self._first(retired_key):
+        hashes = {"hashes": list(key_hashes)}
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(NAME_HOLDER, hashes)).first()
+            is_retired = row is None and (await connection.execute(RETIRED_KEY, hashes)).first() is not None
+        if is_retired:
             return RETIRED  # a name a moderator replaced: nobody's, ever (docs/moderation.md)
         return str(row.player_id) if row else None
 

@@ -11,11 +11,12 @@ so it is memoised: a move changes one or two columns.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from freecell_arena.engine.solver.state import UNKNOWN, Rules, State
 
-MEMO_LIMIT = 400_000
-NOWHERE = 1 << 20
+MEMO_LIMIT: Final = 400_000
+NOWHERE: Final = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +33,10 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 
 
+ColumnShare = tuple[float, tuple[int, ...]]
+"""A column's part of the estimate: (its weighted blockers, the depth of each wanted card in it or NOWHERE)."""
+
+
 class Estimator:
     """`estimate(state)` for one variant and one set of weights, with the per-column memo.
 
@@ -42,16 +47,24 @@ class Estimator:
     def __init__(self, rules: Rules, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.rules = rules
         self.weights = weights
-        self._columns: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[float, tuple[int, ...]]] = {}
-        self._wanted: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._columns: dict[tuple[int, ...], dict[tuple[int, ...], ColumnShare]] = {}
+        """The memo: {wanted cards: {column: its share}}."""
+        self._memo_size = 0
+        self._wanted: dict[tuple[int, ...], tuple[tuple[int, ...], dict[tuple[int, ...], ColumnShare]]] = {}
+        """{foundation heights: (the cards they take next, the memo of column shares for those)}."""
         self._suits = rules.variant.foundation_suits
 
     def wanted(self, foundations: tuple[int, ...]) -> tuple[int, ...]:
         """The card values the foundations take next, sorted."""
+        return self._wanted_and_memo(foundations)[0]
+
+    def _wanted_and_memo(
+        self, foundations: tuple[int, ...]
+    ) -> tuple[tuple[int, ...], dict[tuple[int, ...], ColumnShare]]:
         found = self._wanted.get(foundations)
         if found is None:
             capacity = self.rules.capacity
-            found = tuple(
+            wanted = tuple(
                 sorted(
                     {
                         (on % 13 + 1) << 2 | suit
@@ -60,10 +73,13 @@ class Estimator:
                     }
                 )
             )
-            self._wanted[foundations] = found
+            memo = self._columns.get(wanted)
+            if memo is None:
+                memo = self._columns[wanted] = {}
+            found = self._wanted[foundations] = (wanted, memo)
         return found
 
-    def column_share(self, column: tuple[int, ...], wanted: tuple[int, ...]) -> tuple[float, tuple[int, ...]]:
+    def column_share(self, column: tuple[int, ...], wanted: tuple[int, ...]) -> ColumnShare:
         """(weighted blockers of this column, depth of the shallowest copy of each wanted card or NOWHERE)."""
         builds_on = self.rules.builds_on
         buried = 0
@@ -87,28 +103,36 @@ class Estimator:
             below = card
         return self.weights.buried * buried, tuple(depths.values())
 
-    def __call__(self, state: State) -> float:
-        columns, cells, foundations = state
-        wanted = self.wanted(foundations)
-        memo = self._columns
-        if len(memo) > MEMO_LIMIT:
-            memo.clear()
+    def estimate(self, state: State) -> float:
+        columns, cells, foundations = state.columns, state.cells, state.foundations
+        if self._memo_size > MEMO_LIMIT:
+            self._memo_size = 0
+            self._wanted.clear()
+            self._columns.clear()
+        wanted, memo = self._wanted_and_memo(foundations)
         weights = self.weights
         total: float = 0.0
         empty = 0
-        depth_rows = []
+        # the shallowest copy of each wanted card over all columns
+        nearest = [NOWHERE] * len(wanted)
         for column in columns:
             if not column:
                 empty += 1
                 continue
-            key = (column, wanted)
-            share = memo.get(key)
+            share = memo.get(column)
             if share is None:
-                share = memo[key] = self.column_share(column, wanted)
+                share = memo[column] = self.column_share(column, wanted)
+                self._memo_size += 1
             total += share[0]
-            depth_rows.append(share[1])
-        # the shallowest copy of each wanted card over all columns
-        next_depth = sum(depth for depth in map(min, zip(*depth_rows, strict=True)) if depth != NOWHERE)
+            depths = share[1]
+            for index in range(len(depths)):
+                depth = depths[index]
+                if depth < nearest[index]:
+                    nearest[index] = depth
+        next_depth = 0
+        for depth in nearest:
+            if depth != NOWHERE:
+                next_depth += depth
         cards_left = self.rules.total_cards - sum(foundations)
         estimate: float = (
             total

@@ -14,20 +14,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple, final
 
 from freecell_arena.engine import CELL, FOUNDATION, TABLEAU, Board, Variant
 
-UNKNOWN = 0
+UNKNOWN: Final = 0
 """A face-down card whose identity the searcher must not use."""
 
 Columns = tuple[tuple[int, ...], ...]
 
 
-class State(NamedTuple):
-    columns: Columns
-    cells: tuple[int, ...]
-    foundations: tuple[int, ...]
+@final
+class State:
+    """A position. A plain class rather than a NamedTuple: compiled, it is a C struct whose fields are read
+    directly, where a NamedTuple is built by a Python-level `__new__` and read by name through its type."""
+
+    __slots__ = ("cells", "columns", "foundations")
+
+    def __init__(self, columns: Columns, cells: tuple[int, ...], foundations: tuple[int, ...]) -> None:
+        self.columns = columns
+        self.cells = cells
+        self.foundations = foundations
+
+
+PlainMove = tuple[int, int, int, int, int]
+"""A `SolverMove`'s fields as a plain tuple (from_zone, source, to_zone, target, count), equal to it: what the
+search makes and keeps for every node. Compiled, a tuple of ints is a C struct, and a NamedTuple a Python call;
+paths are handed out as `SolverMove`s."""
 
 
 class SolverMove(NamedTuple):
@@ -96,7 +109,7 @@ def state_from_board(board: Board, *, visible_only: bool) -> State:
     return State(tuple(columns), tuple(sorted(card for card in board.cells if card)), tuple(board.foundations))
 
 
-def canonical_key(state: State) -> tuple[object, ...]:
+def canonical_key(state: State) -> tuple[Columns, tuple[int, ...]]:
     """Columns sorted: a position and its column permutations are one position. (Foundations follow from the
     cards left, and the cells are already a sorted tuple.)"""
     return (tuple(sorted(state.columns)), state.cells)
@@ -113,7 +126,7 @@ def foundation_slot(rules: Rules, foundations: tuple[int, ...], card: int) -> in
     return -1
 
 
-TABLES_LIMIT = 100_000
+TABLES_LIMIT: Final = 100_000
 
 
 def foundation_tables(rules: Rules, foundations: tuple[int, ...]) -> tuple[dict[int, int], dict[int, int]]:
@@ -154,7 +167,7 @@ def is_safe(rules: Rules, foundations: tuple[int, ...], card: int) -> bool:
 
 def safe_autoplay(rules: Rules, state: State) -> State:
     """Send every safe card up, as the engine's `safe_autoplay` does (the result does not depend on the order)."""
-    columns, cells, foundations = state
+    columns, cells, foundations = state.columns, state.cells, state.foundations
     safe = foundation_tables(rules, foundations)[1]
     changed = bool(safe)
     while changed:
@@ -195,9 +208,9 @@ def _with(cells: tuple[int, ...], card: int) -> tuple[int, ...]:
     return tuple(sorted((*cells, card)))
 
 
-def apply_move(rules: Rules, state: State, move: SolverMove) -> State:
+def apply_move(rules: Rules, state: State, move: PlainMove) -> State:
     """The position after `move` (which the generator made, so it is legal), before autoplay."""
-    columns, cells, foundations = state
+    columns, cells, foundations = state.columns, state.cells, state.foundations
     from_zone, source, to_zone, target, count = move
     if from_zone == TABLEAU:
         column = columns[source]
@@ -217,7 +230,7 @@ def apply_move(rules: Rules, state: State, move: SolverMove) -> State:
     return State(tuple(new_columns), cells, foundations)
 
 
-def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool = False) -> list[SolverMove]:
+def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool = False) -> list[PlainMove]:
     """Every legal move up to symmetry: one empty column stands for all, cells are a set, and moving a whole
     column into an empty one (the same position) is left out. Sound pruning only, so an exhausted search is a
     proof.
@@ -226,10 +239,10 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
     they build on (into a cell, onto another card or into an empty column), unless the card uncovered goes to a
     foundation: with several copies of each card such a move mostly swaps one parent for an equal one, and
     those swaps are most of what a search stuck with every cell full tries."""
-    columns, cells, foundations = state
+    columns, cells, foundations = state.columns, state.cells, state.foundations
     builds_on = rules.builds_on
     may_fill = rules.may_fill_empty
-    moves: list[SolverMove] = []
+    moves: list[PlainMove] = []
     append = moves.append
     playable = foundation_tables(rules, foundations)[0]
 
@@ -239,7 +252,7 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
             continue
         slot = playable.get(card)
         if slot is not None:
-            append(SolverMove(CELL, card, FOUNDATION, slot, 1))
+            append((CELL, card, FOUNDATION, slot, 1))
         previous = card
     # one pass over the columns: their foundation moves, the empty ones, and the columns each top card heads
     # (a target for the cards that build on it), in column order
@@ -251,7 +264,7 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
             top = column[-1]
             slot = playable.get(top)  # UNKNOWN (0) is never a key
             if slot is not None:
-                append(SolverMove(TABLEAU, index, FOUNDATION, slot, 1))
+                append((TABLEAU, index, FOUNDATION, slot, 1))
             headed = heads.get(top)
             if headed is None:
                 heads[top] = [index]
@@ -296,7 +309,7 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
         if len(found) > 1:
             found.sort()
         for target, count in found:
-            append(SolverMove(TABLEAU, source, TABLEAU, target, count))
+            append((TABLEAU, source, TABLEAU, target, count))
 
     previous = -1
     for card in cells:
@@ -309,14 +322,14 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
         if len(targets) > 1:
             targets.sort()
         for target in targets:
-            append(SolverMove(CELL, card, TABLEAU, target, 1))
+            append((CELL, card, TABLEAU, target, 1))
 
     if free_cells:
         for index, column in enumerate(columns):
             if column and column[-1] != UNKNOWN:
                 if keep_runs and len(column) > 1 and builds_on[column[-1]][column[-2]] and column[-2] not in playable:
                     continue
-                append(SolverMove(TABLEAU, index, CELL, 0, 1))
+                append((TABLEAU, index, CELL, 0, 1))
     return moves
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from freecell_arena.engine.solver.state import UNKNOWN, Rules, State
+from freecell_arena.engine.solver.state import UNKNOWN, Columns, Rules, State
 
 MEMO_LIMIT: Final = 400_000
 NOWHERE: Final = 1 << 20
@@ -103,26 +103,50 @@ class Estimator:
             below = card
         return self.weights.buried * buried, tuple(depths.values())
 
-    def estimate(self, state: State) -> float:
+    def shares(self, state: State) -> list[ColumnShare | None]:
+        """Each column's share (None for an empty column), for `estimate` to reuse in the children."""
+        wanted, memo = self._wanted_and_memo(state.foundations)
+        shares: list[ColumnShare | None] = []
+        for column in state.columns:
+            share = None
+            if column:
+                share = memo.get(column)
+                if share is None:
+                    share = memo[column] = self.column_share(column, wanted)
+                    self._memo_size += 1
+            shares.append(share)
+        return shares
+
+    def estimate(
+        self, state: State, parent: State | None = None, parent_shares: list[ColumnShare | None] | None = None
+    ) -> float:
+        """With the `parent` position and its `shares`, a column that is the parent's own (the same tuple, and the
+        foundations the same tuple) takes the parent's share without a look-up: a move changes one or two."""
         columns, cells, foundations = state.columns, state.cells, state.foundations
         if self._memo_size > MEMO_LIMIT:
             self._memo_size = 0
             self._wanted.clear()
             self._columns.clear()
         wanted, memo = self._wanted_and_memo(foundations)
+        known: list[ColumnShare | None] = []
+        parent_columns: Columns = ()
+        if parent is not None and parent_shares is not None and parent.foundations is foundations:
+            known, parent_columns = parent_shares, parent.columns
         weights = self.weights
         total: float = 0.0
         empty = 0
         # the shallowest copy of each wanted card over all columns
         nearest = [NOWHERE] * len(wanted)
-        for column in columns:
+        for position, column in enumerate(columns):
             if not column:
                 empty += 1
                 continue
-            share = memo.get(column)
+            share = known[position] if parent_columns and column is parent_columns[position] else None
             if share is None:
-                share = memo[column] = self.column_share(column, wanted)
-                self._memo_size += 1
+                share = memo.get(column)
+                if share is None:
+                    share = memo[column] = self.column_share(column, wanted)
+                    self._memo_size += 1
             total += share[0]
             depths = share[1]
             for index in range(len(depths)):

@@ -18,6 +18,8 @@ from __future__ import annotations
 import gc
 import heapq
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
@@ -94,6 +96,22 @@ class _Tree:
             node = self.parent[node]
         moves.reverse()
         return [SolverMove(*move) for move in self.prefix + moves]
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (unless it already is): a search makes no cycles, but it makes tuples by
+    the hundred thousand and keeps most of them, so the collector would walk the whole growing tree again and
+    again to free nothing (a sixth of a compiled search's time). `solve` pauses it for its whole run, so that
+    it does not walk the searches' trees between their slices either; the trees are freed by reference
+    counting when the searches are dropped."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def best_first(
@@ -176,20 +194,11 @@ class BestFirst:
 
     def run(self, seconds: float, max_nodes: int | None = None) -> SearchResult:
         """Search on for at most `seconds` (read every `CLOCK_EVERY` expansions) or until the tree holds
-        `max_nodes` nodes. The result's `seconds` and `nodes` are totals over every slice so far.
-
-        The cyclic garbage collector is paused meanwhile: the search makes no cycles, but it makes tuples by the
-        hundred thousand and keeps most of them, so the collector would walk the whole growing tree again and
-        again (about a sixth of a compiled search's time) to free nothing."""
+        `max_nodes` nodes. The result's `seconds` and `nodes` are totals over every slice so far."""
         if self.finished is not None:
             return self.finished
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             return self._run(seconds, max_nodes)
-        finally:
-            if collecting:
-                gc.enable()
 
     def _run(self, seconds: float, max_nodes: int | None) -> SearchResult:
         began = time.perf_counter()
@@ -221,6 +230,7 @@ class BestFirst:
             # that leaves the foundations alone, only the source column's new top card is new to them.
             playable, safe = foundation_tables(rules, state.foundations)
             watched = playable if eager else safe
+            shares = estimator.shares(state)
             for move in generate_moves(rules, state, atomic=atomic, keep_runs=keep_runs):
                 from_zone, source, to_zone, _, _ = move
                 child = apply_move(rules, state, move)
@@ -236,10 +246,11 @@ class BestFirst:
                 if len(seen) == known:
                     continue
                 child_node = tree.add(node, move, after)
-                if is_won(rules, child):
+                # the position expanded is not won: nor is a child whose foundations are the same tuple
+                if child.foundations is not state.foundations and is_won(rules, child):
                     result = SearchResult(Status.SOLVED, tree.path_to(child_node), len(tree.parent), expanded)
                     break
-                value = estimator.estimate(child)
+                value = estimator.estimate(child, state, shares)
                 leaf = stop_at_reveal and reveals_unknown(child)
                 if value < self.best_score and not leaf:
                     self.best_node, self.best_score = child_node, value

@@ -47,10 +47,10 @@ class Estimator:
     def __init__(self, rules: Rules, weights: Weights = DEFAULT_WEIGHTS) -> None:
         self.rules = rules
         self.weights = weights
-        self._columns: dict[tuple[int, ...], dict[tuple[int, ...], ColumnShare]] = {}
+        self._columns: dict[tuple[int, ...], dict[bytes, ColumnShare]] = {}
         """The memo: {wanted cards: {column: its share}}."""
         self._memo_size = 0
-        self._wanted: dict[tuple[int, ...], tuple[tuple[int, ...], dict[tuple[int, ...], ColumnShare]]] = {}
+        self._wanted: dict[tuple[int, ...], tuple[tuple[int, ...], dict[bytes, ColumnShare]]] = {}
         """{foundation heights: (the cards they take next, the memo of column shares for those)}."""
         self._suits = rules.variant.foundation_suits
 
@@ -60,7 +60,7 @@ class Estimator:
 
     def _wanted_and_memo(
         self, foundations: tuple[int, ...]
-    ) -> tuple[tuple[int, ...], dict[tuple[int, ...], ColumnShare]]:
+    ) -> tuple[tuple[int, ...], dict[bytes, ColumnShare]]:
         found = self._wanted.get(foundations)
         if found is None:
             capacity = self.rules.capacity
@@ -79,7 +79,7 @@ class Estimator:
             found = self._wanted[foundations] = (wanted, memo)
         return found
 
-    def column_share(self, column: tuple[int, ...], wanted: tuple[int, ...]) -> ColumnShare:
+    def column_share(self, column: bytes, wanted: tuple[int, ...]) -> ColumnShare:
         """(weighted blockers of this column, depth of the shallowest copy of each wanted card or NOWHERE)."""
         builds_on = self.rules.builds_on
         buried = 0
@@ -157,12 +157,15 @@ class Estimator:
         for depth in nearest:
             if depth != NOWHERE:
                 next_depth += depth
-        cards_left = self.rules.total_cards - sum(foundations)
+        cards_left = self.rules.total_cards
+        for on in foundations:  # a loop, not sum(): compiled, sum() is a call through the builtins module
+            cards_left -= on
+        cells_used = len(cells)  # an int variable: compiled, float * len(...) is a generic multiply
         estimate: float = (
             total
             + weights.next_depth * next_depth
             + weights.cards_left * cards_left
-            + weights.cells_used * len(cells)
+            + weights.cells_used * cells_used
             - weights.empty_column * empty
         )
         return estimate

@@ -207,6 +207,7 @@ class BestFirst:
         keep_runs = self.keep_runs
         tree, seen, frontier, estimator = self.tree, self.seen, self.frontier, self.estimator
         path_weight = self.weights.path
+        push, pop = heapq.heappush, heapq.heappop  # compiled, `heapq.heappush` is a module look-up at every call
         expanded = self.expanded
         slice_expanded = 0
         out_of = ""
@@ -218,7 +219,7 @@ class BestFirst:
             if max_nodes is not None and len(tree.parent) >= max_nodes:
                 out_of = "nodes"
                 break
-            _, node, state, is_leaf = heapq.heappop(frontier)
+            _, node, state, is_leaf = pop(frontier)
             if is_leaf:
                 # the most promising position is one where a card turns up: plan up to there, then look again
                 result = SearchResult(Status.UNKNOWN, tree.path_to(node), len(tree.parent), expanded, 0.0, "reveal")
@@ -254,7 +255,7 @@ class BestFirst:
                 leaf = stop_at_reveal and reveals_unknown(child)
                 if value < self.best_score and not leaf:
                     self.best_node, self.best_score = child_node, value
-                heapq.heappush(frontier, (value + path_weight * child_depth, child_node, child, leaf))
+                push(frontier, (value + path_weight * child_depth, child_node, child, leaf))
             if result is not None:
                 break
         self.expanded = expanded

@@ -1,10 +1,14 @@
-"""The solver's own compact position: tuples of ints, cheap to hash, copy and compare.
+"""The solver's own compact position: bytes and tuples of ints, cheap to hash, copy and compare.
 
 The engine's `Board` is built for validated play (lists, history, error messages); the search touches hundreds of
-thousands of positions, so it works on `State` instead: columns as a tuple of tuples (real column order, so a move's
-indices are the engine's indices), the occupied cells as a sorted tuple of cards (which cell holds a card never
-matters), and the height of every foundation slot. `canonical_key` sorts the columns too, so positions that differ
-only by the order of columns or cells are one entry of the transposition table.
+thousands of positions, so it works on `State` instead: columns as a tuple of `bytes`, one byte per card from the
+bottom up (real column order, so a move's indices are the engine's indices), the occupied cells as a sorted tuple
+of cards (which cell holds a card never matters), and the height of every foundation slot. `canonical_key` sorts
+the columns too, so positions that differ only by the order of columns or cells are one entry of the
+transposition table. Columns are bytes rather than tuples of ints (the same values in the same order, indexed,
+sliced and sorted alike) because a bytes object keeps its hash once computed, compares with one memcmp and is
+not tracked by the garbage collector: the transposition table and the estimate's memo hash and compare columns
+by the million.
 
 Face-down cards the player may not know are the card value `UNKNOWN` (0): the engine's tables say it builds on
 nothing, nothing builds on it, and no foundation takes it, so it is a blocker the search can never use.
@@ -21,7 +25,7 @@ from freecell_arena.engine import CELL, FOUNDATION, TABLEAU, Board, Variant
 UNKNOWN: Final = 0
 """A face-down card whose identity the searcher must not use."""
 
-Columns = tuple[tuple[int, ...], ...]
+Columns = tuple[bytes, ...]
 
 
 @final
@@ -103,9 +107,9 @@ def state_from_board(board: Board, *, visible_only: bool) -> State:
     columns = []
     for column, hidden in zip(board.tableau, board.hidden, strict=True):
         if visible_only and hidden:
-            columns.append((UNKNOWN,) * hidden + tuple(column[hidden:]))
+            columns.append(bytes((UNKNOWN,) * hidden + tuple(column[hidden:])))
         else:
-            columns.append(tuple(column))
+            columns.append(bytes(column))
     return State(tuple(columns), tuple(sorted(card for card in board.cells if card)), tuple(board.foundations))
 
 
@@ -218,7 +222,7 @@ def apply_move(rules: Rules, state: State, move: PlainMove) -> State:
         new_columns = list(columns)
         new_columns[source] = column[:-count]
     else:
-        moved = (source,)
+        moved = bytes((source,))
         new_columns = list(columns)
         cells = _without(cells, source)
     if to_zone == TABLEAU:
@@ -243,7 +247,6 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
     builds_on = rules.builds_on
     may_fill = rules.may_fill_empty
     moves: list[PlainMove] = []
-    append = moves.append
     playable = foundation_tables(rules, foundations)[0]
 
     previous = -1
@@ -252,7 +255,7 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
             continue
         slot = playable.get(card)
         if slot is not None:
-            append((CELL, card, FOUNDATION, slot, 1))
+            moves.append((CELL, card, FOUNDATION, slot, 1))
         previous = card
     # one pass over the columns: their foundation moves, the empty ones, and the columns each top card heads
     # (a target for the cards that build on it), in column order
@@ -264,7 +267,7 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
             top = column[-1]
             slot = playable.get(top)  # UNKNOWN (0) is never a key
             if slot is not None:
-                append((TABLEAU, index, FOUNDATION, slot, 1))
+                moves.append((TABLEAU, index, FOUNDATION, slot, 1))
             headed = heads.get(top)
             if headed is None:
                 heads[top] = [index]
@@ -309,7 +312,7 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
         if len(found) > 1:
             found.sort()
         for target, count in found:
-            append((TABLEAU, source, TABLEAU, target, count))
+            moves.append((TABLEAU, source, TABLEAU, target, count))
 
     previous = -1
     for card in cells:
@@ -322,14 +325,14 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
         if len(targets) > 1:
             targets.sort()
         for target in targets:
-            append((CELL, card, TABLEAU, target, 1))
+            moves.append((CELL, card, TABLEAU, target, 1))
 
     if free_cells:
         for index, column in enumerate(columns):
             if column and column[-1] != UNKNOWN:
                 if keep_runs and len(column) > 1 and builds_on[column[-1]][column[-2]] and column[-2] not in playable:
                     continue
-                append((TABLEAU, index, CELL, 0, 1))
+                moves.append((TABLEAU, index, CELL, 0, 1))
     return moves
 
 

@@ -52,6 +52,9 @@ class Estimator:
         self._memo_size = 0
         self._wanted: dict[tuple[int, ...], tuple[tuple[int, ...], dict[bytes, ColumnShare]]] = {}
         """{foundation heights: (the cards they take next, the memo of column shares for those)}."""
+        self._last_foundations: tuple[int, ...] = ()
+        self._last_found: tuple[tuple[int, ...], dict[bytes, ColumnShare]] = ((), {})
+        """The last answer of `_wanted_and_memo` and the tuple it was for (a look-up without hashing)."""
         self._suits = rules.variant.foundation_suits
 
     def wanted(self, foundations: tuple[int, ...]) -> tuple[int, ...]:
@@ -61,6 +64,8 @@ class Estimator:
     def _wanted_and_memo(
         self, foundations: tuple[int, ...]
     ) -> tuple[tuple[int, ...], dict[bytes, ColumnShare]]:
+        if foundations is self._last_foundations:  # most children keep their parent's foundations tuple
+            return self._last_found
         found = self._wanted.get(foundations)
         if found is None:
             capacity = self.rules.capacity
@@ -77,6 +82,7 @@ class Estimator:
             if memo is None:
                 memo = self._columns[wanted] = {}
             found = self._wanted[foundations] = (wanted, memo)
+        self._last_foundations, self._last_found = foundations, found
         return found
 
     def column_share(self, column: bytes, wanted: tuple[int, ...]) -> ColumnShare:
@@ -127,6 +133,7 @@ class Estimator:
             self._memo_size = 0
             self._wanted.clear()
             self._columns.clear()
+            self._last_foundations = ()
         wanted, memo = self._wanted_and_memo(foundations)
         known: list[ColumnShare | None] = []
         parent_columns: Columns = ()

@@ -181,7 +181,7 @@ class BestFirst:
             start, first = eager_foundation_moves(rules, start)
             self.tree.prefix = list(first)
         self.estimator = Estimator(rules, weights)
-        self.seen: set[tuple[object, ...]] = {canonical_key(start)}
+        self.seen: set[bytes] = {canonical_key(start)}
         start_estimate = self.estimator.estimate(start)
         self.frontier: list[tuple[float, int, State, bool]] = [(start_estimate, 0, start, False)]
         self.best_node, self.best_score = 0, start_estimate

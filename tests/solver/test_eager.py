@@ -90,7 +90,7 @@ def test_keep_runs_leaves_out_only_moves_that_lift_cards_off_a_card_they_build_o
     rules = rules_for(FREECELL)
     laid_out = ("5D KS QH JC", "QD", "9S 3H 2C", "4D", "TC", "TC", "TC", "")
     columns = tuple(bytes(card_from_text(word) for word in text.split()) for text in laid_out)
-    state = State(columns, (), (0, 0, 2, 0))
+    state = State(columns, b"", (0, 0, 2, 0))
     every = {SolverMove(*move) for move in generate_moves(rules, state, atomic=False)}
     kept = {SolverMove(*move) for move in generate_moves(rules, state, atomic=False, keep_runs=True)}
     assert kept <= every

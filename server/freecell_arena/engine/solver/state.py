@@ -2,11 +2,11 @@
 
 The engine's `Board` is built for validated play (lists, history, error messages); the search touches hundreds of
 thousands of positions, so it works on `State` instead: columns as a tuple of `bytes`, one byte per card from the
-bottom up (real column order, so a move's indices are the engine's indices), the occupied cells as a sorted tuple
-of cards (which cell holds a card never matters), and the height of every foundation slot. `canonical_key` sorts
+bottom up (real column order, so a move's indices are the engine's indices), the cards in the cells as sorted
+bytes (which cell holds a card never matters), and the height of every foundation slot. `canonical_key` sorts
 the columns too, so positions that differ only by the order of columns or cells are one entry of the
-transposition table. Columns are bytes rather than tuples of ints (the same values in the same order, indexed,
-sliced and sorted alike) because a bytes object keeps its hash once computed, compares with one memcmp and is
+transposition table. Columns and cells are bytes rather than tuples of ints (the same values in the same order,
+indexed, sliced and sorted alike) because a bytes object keeps its hash once computed, compares with one memcmp and is
 not tracked by the garbage collector: the transposition table and the estimate's memo hash and compare columns
 by the million.
 
@@ -35,7 +35,7 @@ class State:
 
     __slots__ = ("cells", "columns", "foundations")
 
-    def __init__(self, columns: Columns, cells: tuple[int, ...], foundations: tuple[int, ...]) -> None:
+    def __init__(self, columns: Columns, cells: bytes, foundations: tuple[int, ...]) -> None:
         self.columns = columns
         self.cells = cells
         self.foundations = foundations
@@ -110,14 +110,17 @@ def state_from_board(board: Board, *, visible_only: bool) -> State:
             columns.append(bytes((UNKNOWN,) * hidden + tuple(column[hidden:])))
         else:
             columns.append(bytes(column))
-    return State(tuple(columns), tuple(sorted(card for card in board.cells if card)), tuple(board.foundations))
+    return State(tuple(columns), bytes(sorted(card for card in board.cells if card)), tuple(board.foundations))
 
 
 def canonical_key(state: State) -> bytes:
     """The columns sorted, then the cells, in one bytes object: a position and its column permutations are one
-    position. (Foundations follow from the cards left, and the cells are already sorted.) No card is 254 or 255,
-    so the separators make it one-to-one; one bytes object is hashed in one pass and compared with one memcmp."""
-    return b"\xff".join(sorted(state.columns)) + b"\xfe" + bytes(state.cells)
+    position. (Foundations follow from the cards left, and the cells are already sorted.) No card is 255 and a
+    variant's columns are as many in every position, so it is one-to-one; one bytes object is hashed in one pass
+    and compared with one memcmp."""
+    parts = sorted(state.columns)
+    parts.append(state.cells)
+    return b"\xff".join(parts)
 
 
 def foundation_slot(rules: Rules, foundations: tuple[int, ...], card: int) -> int:
@@ -204,13 +207,13 @@ def _raise(foundations: tuple[int, ...], slot: int) -> tuple[int, ...]:
     return (*foundations[:slot], foundations[slot] + 1, *foundations[slot + 1:])
 
 
-def _without(cells: tuple[int, ...], card: int) -> tuple[int, ...]:
+def _without(cells: bytes, card: int) -> bytes:
     index = cells.index(card)
     return cells[:index] + cells[index + 1 :]
 
 
-def _with(cells: tuple[int, ...], card: int) -> tuple[int, ...]:
-    return tuple(sorted((*cells, card)))
+def _with(cells: bytes, card: int) -> bytes:
+    return bytes(sorted((*cells, card)))
 
 
 def apply_move(rules: Rules, state: State, move: PlainMove) -> State:

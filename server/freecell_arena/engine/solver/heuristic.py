@@ -34,7 +34,8 @@ DEFAULT_WEIGHTS = Weights()
 
 
 ColumnShare = tuple[float, tuple[int, ...]]
-"""A column's part of the estimate: (its weighted blockers, the depth of each wanted card in it or NOWHERE)."""
+"""A column's part of the estimate: (its weighted blockers, (index in `wanted`, depth of its shallowest copy in
+the column) flattened, for the wanted cards the column holds: most columns hold none or one)."""
 
 
 class Estimator:
@@ -86,7 +87,8 @@ class Estimator:
         return found
 
     def column_share(self, column: bytes, wanted: tuple[int, ...]) -> ColumnShare:
-        """(weighted blockers of this column, depth of the shallowest copy of each wanted card or NOWHERE)."""
+        """(weighted blockers of this column, (index in `wanted`, depth of its shallowest copy) of each wanted card
+        the column holds, flattened)."""
         builds_on = self.rules.builds_on
         buried = 0
         size = len(column)
@@ -107,7 +109,12 @@ class Estimator:
             if card in depths:
                 depths[card] = size - 1 - position
             below = card
-        return self.weights.buried * buried, tuple(depths.values())
+        held: list[int] = []
+        for index, depth in enumerate(depths.values()):
+            if depth != NOWHERE:
+                held.append(index)
+                held.append(depth)
+        return self.weights.buried * buried, tuple(held)
 
     def shares(self, state: State) -> list[ColumnShare | None]:
         """Each column's share (None for an empty column), for `estimate` to reuse in the children."""
@@ -155,9 +162,9 @@ class Estimator:
                     share = memo[column] = self.column_share(column, wanted)
                     self._memo_size += 1
             total += share[0]
-            depths = share[1]
-            for index in range(len(depths)):
-                depth = depths[index]
+            held = share[1]
+            for at in range(0, len(held), 2):
+                index, depth = held[at], held[at + 1]
                 if depth < nearest[index]:
                     nearest[index] = depth
         next_depth = 0

@@ -135,6 +135,10 @@ def foundation_slot(rules: Rules, foundations: tuple[int, ...], card: int) -> in
 
 
 TABLES_LIMIT: Final = 100_000
+COUNT_BITS: Final = 16
+"""A run is never longer than its column, and no column holds 65,536 cards: `generate_moves` packs a target and
+a count in one int."""
+COUNT_MASK: Final = (1 << COUNT_BITS) - 1
 
 
 def foundation_tables(rules: Rules, foundations: tuple[int, ...]) -> tuple[dict[int, int], dict[int, int]]:
@@ -290,6 +294,10 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
         limit_into_empty = limits[empty_columns - 1] if empty_columns else 0
     parents = rules.parents
 
+    # (target, count) in the order of the targets, as `target << COUNT_BITS | count` (sorted as the pairs would
+    # be, without a tuple per pair): the card at depth `count` onto a column headed by a card it builds on (one
+    # depth per target, since the ranks fix it), and runs into the first empty column
+    found: list[int] = []
     for source, column in enumerate(columns):
         size = len(column)
         if not size or column[-1] == UNKNOWN:
@@ -297,26 +305,26 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
         run = 1
         while run < size and builds_on[column[size - run]][column[size - run - 1]]:
             run += 1
-        # (target, count) in the order of the targets: the card at depth `count` onto a column headed by a card
-        # it builds on (one depth per target, since the ranks fix it), and runs into the first empty column
-        found: list[tuple[int, int]] = []
+        found.clear()
         for count in range(1, min(run, limit_onto_card) + 1):
             if keep_runs and count < run and column[-count - 1] not in playable:
                 continue  # lifted off a card it builds on, and that card stays where it is
             for parent in parents[column[-count]]:
                 targets = heads.get(parent)
                 if targets is not None:
-                    found.extend((target, count) for target in targets if target != source)
+                    for target in targets:
+                        if target != source:
+                            found.append(target << COUNT_BITS | count)
         if first_empty >= 0:
             for count in range(1, min(run, limit_into_empty) + 1):
                 if keep_runs and count < run and column[-count - 1] not in playable:
                     continue
                 if count != size and may_fill[column[-count]]:  # the whole column: the same position
-                    found.append((first_empty, count))
+                    found.append(first_empty << COUNT_BITS | count)
         if len(found) > 1:
             found.sort()
-        for target, count in found:
-            moves.append((TABLEAU, source, TABLEAU, target, count))
+        for code in found:
+            moves.append((TABLEAU, source, TABLEAU, code >> COUNT_BITS, code & COUNT_MASK))
 
     previous = -1
     for card in cells:

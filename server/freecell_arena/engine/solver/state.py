@@ -139,6 +139,8 @@ COUNT_BITS: Final = 16
 """A run is never longer than its column, and no column holds 65,536 cards: `generate_moves` packs a target and
 a count in one int."""
 COUNT_MASK: Final = (1 << COUNT_BITS) - 1
+ONE_CARD: Final = tuple(bytes((card,)) for card in range(256))
+"""`ONE_CARD[card]`: the card as a one-byte column or cells, made once."""
 
 
 def foundation_tables(rules: Rules, foundations: tuple[int, ...]) -> tuple[dict[int, int], dict[int, int]]:
@@ -217,7 +219,12 @@ def _without(cells: bytes, card: int) -> bytes:
 
 
 def _with(cells: bytes, card: int) -> bytes:
-    return bytes(sorted((*cells, card)))
+    index = 0
+    for held in cells:  # still sorted: before the first card not below it
+        if held >= card:
+            break
+        index += 1
+    return cells[:index] + ONE_CARD[card] + cells[index:]
 
 
 def apply_move(rules: Rules, state: State, move: PlainMove) -> State:
@@ -230,7 +237,7 @@ def apply_move(rules: Rules, state: State, move: PlainMove) -> State:
         new_columns = list(columns)
         new_columns[source] = column[:-count]
     else:
-        moved = bytes((source,))
+        moved = ONE_CARD[source]
         new_columns = list(columns)
         cells = _without(cells, source)
     if to_zone == TABLEAU:

@@ -58,13 +58,10 @@ class Estimator:
         """The last answer of `_wanted_and_memo` and the tuple it was for (a look-up without hashing)."""
         self._suits = rules.variant.foundation_suits
 
-    def wanted(self, foundations: tuple[int, ...]) -> tuple[int, ...]:
-        """The card values the foundations take next, sorted."""
-        return self._wanted_and_memo(foundations)[0]
-
     def _wanted_and_memo(
         self, foundations: tuple[int, ...]
     ) -> tuple[tuple[int, ...], dict[bytes, ColumnShare]]:
+        """(The card values the foundations take next, sorted; the memo of column shares for those.)"""
         if foundations is self._last_foundations:  # most children keep their parent's foundations tuple
             return self._last_found
         found = self._wanted.get(foundations)
@@ -85,6 +82,13 @@ class Estimator:
             found = self._wanted[foundations] = (wanted, memo)
         self._last_foundations, self._last_found = foundations, found
         return found
+
+    def _share(self, memo: dict[bytes, ColumnShare], column: bytes, wanted: tuple[int, ...]) -> ColumnShare:
+        share = memo.get(column)
+        if share is None:
+            share = memo[column] = self.column_share(column, wanted)
+            self._memo_size += 1
+        return share
 
     def column_share(self, column: bytes, wanted: tuple[int, ...]) -> ColumnShare:
         """(weighted blockers of this column, (index in `wanted`, depth of its shallowest copy) of each wanted card
@@ -119,16 +123,7 @@ class Estimator:
     def shares(self, state: State) -> list[ColumnShare | None]:
         """Each column's share (None for an empty column), for `estimate` to reuse in the children."""
         wanted, memo = self._wanted_and_memo(state.foundations)
-        shares: list[ColumnShare | None] = []
-        for column in state.columns:
-            share = None
-            if column:
-                share = memo.get(column)
-                if share is None:
-                    share = memo[column] = self.column_share(column, wanted)
-                    self._memo_size += 1
-            shares.append(share)
-        return shares
+        return [self._share(memo, column, wanted) if column else None for column in state.columns]
 
     def estimate(
         self, state: State, parent: State | None = None, parent_shares: list[ColumnShare | None] | None = None
@@ -157,10 +152,7 @@ class Estimator:
                 continue
             share = known[position] if parent_columns and column is parent_columns[position] else None
             if share is None:
-                share = memo.get(column)
-                if share is None:
-                    share = memo[column] = self.column_share(column, wanted)
-                    self._memo_size += 1
+                share = self._share(memo, column, wanted)
             total += share[0]
             held = share[1]
             for at in range(0, len(held), 2):

@@ -128,7 +128,7 @@ class Estimator:
     def estimate(
         self, state: State, parent: State | None = None, parent_shares: list[ColumnShare | None] | None = None
     ) -> float:
-        """With the `parent` position and its `shares`, a column that is the parent's own (the same tuple, and the
+        """With the `parent` position and its `shares`, a column that is the parent's own (the same object, and the
         foundations the same tuple) takes the parent's share without a look-up: a move changes one or two."""
         columns, cells, foundations = state.columns, state.cells, state.foundations
         if self._memo_size > MEMO_LIMIT:

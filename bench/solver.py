@@ -44,6 +44,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from freecell_arena.build import running_build  # noqa: E402
 from freecell_arena.engine import VARIANTS, Board, variant_by_id  # noqa: E402
 from freecell_arena.engine.solver import solve  # noqa: E402
 
@@ -254,9 +255,9 @@ def main() -> None:
         plans[name] = [Task(name, seed, args.budget, name == "freecell") for seed in range(1, count + 1)]
     order = interleaved(plans)
 
-    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus, "
-          f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {args.workers} workers; "
-          f"budget {args.budget:g} s per deal, {args.total:g} s in all")  # fmt: skip
+    print(f"python {platform.python_version()} on {platform.machine()}, engine {running_build()}, "
+          f"{os.cpu_count()} cpus, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
+          f"{args.workers} workers; budget {args.budget:g} s per deal, {args.total:g} s in all")  # fmt: skip
     began = time.perf_counter()
     results: dict[str, list[Outcome]] = {name: [] for name in wanted}
     context = multiprocessing.get_context("fork")

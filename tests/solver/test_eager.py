@@ -89,10 +89,10 @@ def test_a_node_budget_gives_the_same_answer_on_a_slow_and_a_fast_machine(monkey
 def test_keep_runs_leaves_out_only_moves_that_lift_cards_off_a_card_they_build_on() -> None:
     rules = rules_for(FREECELL)
     laid_out = ("5D KS QH JC", "QD", "9S 3H 2C", "4D", "TC", "TC", "TC", "")
-    columns = tuple(tuple(card_from_text(word) for word in text.split()) for text in laid_out)
-    state = State(columns, (), (0, 0, 2, 0))
-    every = set(generate_moves(rules, state, atomic=False))
-    kept = set(generate_moves(rules, state, atomic=False, keep_runs=True))
+    columns = tuple(bytes(card_from_text(word) for word in text.split()) for text in laid_out)
+    state = State(columns, b"", (0, 0, 2, 0))
+    every = {SolverMove(*move) for move in generate_moves(rules, state, atomic=False)}
+    kept = {SolverMove(*move) for move in generate_moves(rules, state, atomic=False, keep_runs=True)}
     assert kept <= every
     # JC or QH-JC off a card they build on (onto QD, into a cell, into the empty column) are left out; the whole
     # run KS-QH-JC (off 5D) is kept, and so is 2C off 3H, since the 3H then goes up

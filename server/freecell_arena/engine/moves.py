@@ -7,14 +7,17 @@ Indices are 0-based. A target index of None on a cell or foundation means "the f
 
 from __future__ import annotations
 
-from typing import NamedTuple, NewType
+from typing import Final, NamedTuple, NewType
 
 Zone = NewType("Zone", int)
 """Where a move's card comes from or goes: one of the three below. A plain int at run time (the solver keeps
 zones in packed ints, the notation parser reads them as ints, and compiled code checks an enum's type at every
 call), a type of its own for mypy."""
 
-TABLEAU, CELL, FOUNDATION = Zone(0), Zone(1), Zone(2)
+TABLEAU: Final = Zone(0)
+CELL: Final = Zone(1)
+FOUNDATION: Final = Zone(2)
+# Final: compiled code reads them from C statics, not the module's dict
 
 AnyMove = tuple[object, ...]
 """What the validating entry points take (`Board.check`, `play`, `is_legal`, `resolve`): a Move, or any tuple a

@@ -15,14 +15,19 @@ the card uncovered goes up: such moves mostly swap one parent for an equal one.
 
 from __future__ import annotations
 
+import gc
 import heapq
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
 from freecell_arena.engine import CELL, FOUNDATION, TABLEAU
 from freecell_arena.engine.solver.heuristic import DEFAULT_WEIGHTS, Estimator, Weights
 from freecell_arena.engine.solver.state import (
+    PlainMove,
     Rules,
     SolverMove,
     State,
@@ -35,7 +40,7 @@ from freecell_arena.engine.solver.state import (
     safe_autoplay,
 )
 
-CLOCK_EVERY = 32
+CLOCK_EVERY: Final = 32
 
 
 class Status(StrEnum):
@@ -56,35 +61,57 @@ class SearchResult:
     """UNKNOWN: what ran out ("time" or "nodes")."""
 
 
+NO_MOVE: Final[PlainMove] = (-1, -1, -1, -1, -1)
+"""The root's move: it has none."""
+
+
 @dataclass(slots=True)
 class _Tree:
-    """Parent pointers: node i was reached from `parent[i]` by `move[i]`."""
+    """Parent pointers: node i was reached from `parent[i]` by `move[i]`, then (eager search) the foundation moves
+    `after[i]`, if any."""
 
     parent: list[int] = field(default_factory=lambda: [-1])
-    move: list[SolverMove | tuple[SolverMove, ...] | None] = field(default_factory=lambda: [None])
-    """One move, or (eager search) the move and the foundation moves played after it."""
+    move: list[PlainMove] = field(default_factory=lambda: [NO_MOVE])
+    after: dict[int, tuple[PlainMove, ...]] = field(default_factory=dict)
     depth: list[int] = field(default_factory=lambda: [0])
-    prefix: list[SolverMove] = field(default_factory=list)
+    prefix: list[PlainMove] = field(default_factory=list)
     """Moves played before the root (eager search: the foundation moves at the start)."""
 
-    def add(self, parent: int, move: SolverMove | tuple[SolverMove, ...], steps: int = 1) -> int:
+    def add(self, parent: int, move: PlainMove, after: tuple[PlainMove, ...] = ()) -> int:
+        node = len(self.parent)
         self.parent.append(parent)
         self.move.append(move)
-        self.depth.append(self.depth[parent] + steps)
-        return len(self.parent) - 1
+        if after:
+            self.after[node] = after
+        self.depth.append(self.depth[parent] + 1 + len(after))
+        return node
 
     def path_to(self, node: int) -> list[SolverMove]:
-        moves: list[SolverMove] = []
+        moves: list[PlainMove] = []
         while node > 0:
-            move = self.move[node]
-            assert move is not None
-            if isinstance(move, SolverMove):
-                moves.append(move)
-            else:
-                moves.extend(reversed(move))
+            after = self.after.get(node)
+            if after is not None:
+                moves.extend(reversed(after))
+            moves.append(self.move[node])
             node = self.parent[node]
         moves.reverse()
-        return self.prefix + moves
+        return [SolverMove(*move) for move in self.prefix + moves]
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (unless it already is): a search makes no cycles, but it makes tuples by
+    the hundred thousand and keeps most of them, so the collector would walk the whole growing tree again and
+    again to free nothing (a sixth of a compiled search's time). `solve` pauses it for its whole run, so that
+    it does not walk the searches' trees between their slices either; the trees are freed by reference
+    counting when the searches are dropped."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def best_first(
@@ -151,11 +178,11 @@ class BestFirst:
         """The final result (solved, or the frontier ran dry / stopped at a reveal), once there is one."""
         start = safe_autoplay(rules, start)
         if eager:
-            start, first = eager_foundation_moves(rules, start, None)
+            start, first = eager_foundation_moves(rules, start)
             self.tree.prefix = list(first)
-        self.estimate = Estimator(rules, weights)
-        self.seen: set[tuple[object, ...]] = {canonical_key(start)}
-        start_estimate = self.estimate(start)
+        self.estimator = Estimator(rules, weights)
+        self.seen: set[bytes] = {canonical_key(start)}
+        start_estimate = self.estimator.estimate(start)
         self.frontier: list[tuple[float, int, State, bool]] = [(start_estimate, 0, start, False)]
         self.best_node, self.best_score = 0, start_estimate
         if is_won(rules, start):
@@ -170,12 +197,17 @@ class BestFirst:
         `max_nodes` nodes. The result's `seconds` and `nodes` are totals over every slice so far."""
         if self.finished is not None:
             return self.finished
+        with collector_paused():
+            return self._run(seconds, max_nodes)
+
+    def _run(self, seconds: float, max_nodes: int | None) -> SearchResult:
         began = time.perf_counter()
         deadline = began + seconds
         rules, atomic, eager, stop_at_reveal = self.rules, self.atomic, self.eager, self.stop_at_reveal
         keep_runs = self.keep_runs
-        tree, seen, frontier, estimate = self.tree, self.seen, self.frontier, self.estimate
+        tree, seen, frontier, estimator = self.tree, self.seen, self.frontier, self.estimator
         path_weight = self.weights.path
+        push, pop = heapq.heappush, heapq.heappop  # compiled, `heapq.heappush` is a module look-up at every call
         expanded = self.expanded
         slice_expanded = 0
         out_of = ""
@@ -187,7 +219,7 @@ class BestFirst:
             if max_nodes is not None and len(tree.parent) >= max_nodes:
                 out_of = "nodes"
                 break
-            _, node, state, is_leaf = heapq.heappop(frontier)
+            _, node, state, is_leaf = pop(frontier)
             if is_leaf:
                 # the most promising position is one where a card turns up: plan up to there, then look again
                 result = SearchResult(Status.UNKNOWN, tree.path_to(node), len(tree.parent), expanded, 0.0, "reveal")
@@ -199,32 +231,31 @@ class BestFirst:
             # that leaves the foundations alone, only the source column's new top card is new to them.
             playable, safe = foundation_tables(rules, state.foundations)
             watched = playable if eager else safe
+            shares = estimator.shares(state)
             for move in generate_moves(rules, state, atomic=atomic, keep_runs=keep_runs):
+                from_zone, source, to_zone, _, _ = move
                 child = apply_move(rules, state, move)
-                step: SolverMove | tuple[SolverMove, ...] = move
-                steps = 1
-                if move.to_zone == FOUNDATION or (
-                    move.from_zone == TABLEAU and (uncovered := child.columns[move.source]) and uncovered[-1] in watched
+                after: tuple[PlainMove, ...] = ()
+                if to_zone == FOUNDATION or (
+                    from_zone == TABLEAU and (uncovered := child.columns[source]) and uncovered[-1] in watched
                 ):
                     child = safe_autoplay(rules, child)
                     if eager:
-                        child, step = eager_foundation_moves(rules, child, move)
-                        steps = len(step)
-                elif eager:
-                    step = (move,)
-                key = canonical_key(child)
-                if key in seen:
+                        child, after = eager_foundation_moves(rules, child)
+                known = len(seen)
+                seen.add(canonical_key(child))  # one hash of the key, where `in` then `add` took two
+                if len(seen) == known:
                     continue
-                seen.add(key)
-                child_node = tree.add(node, step, steps)
-                if is_won(rules, child):
+                child_node = tree.add(node, move, after)
+                # the position expanded is not won: nor is a child whose foundations are the same tuple
+                if child.foundations is not state.foundations and is_won(rules, child):
                     result = SearchResult(Status.SOLVED, tree.path_to(child_node), len(tree.parent), expanded)
                     break
-                value = estimate(child)
+                value = estimator.estimate(child, state, shares)
                 leaf = stop_at_reveal and reveals_unknown(child)
                 if value < self.best_score and not leaf:
                     self.best_node, self.best_score = child_node, value
-                heapq.heappush(frontier, (value + path_weight * child_depth, child_node, child, leaf))
+                push(frontier, (value + path_weight * child_depth, child_node, child, leaf))
             if result is not None:
                 break
         self.expanded = expanded
@@ -244,26 +275,26 @@ class BestFirst:
         return result
 
 
-def eager_foundation_moves(rules: Rules, state: State, move: SolverMove | None) -> tuple[State, tuple[SolverMove, ...]]:
-    """Play every foundation move there is (then safe autoplay) until none is left: (the position, `move` and the
+def eager_foundation_moves(rules: Rules, state: State) -> tuple[State, tuple[PlainMove, ...]]:
+    """Play every foundation move there is (then safe autoplay) until none is left: (the position, the
     foundation moves in order). Cells first, then columns left to right, one at a time."""
-    played: list[SolverMove] = [] if move is None else [move]
+    played: list[PlainMove] = []
     while True:
         playable = foundation_tables(rules, state.foundations)[0]
         if not playable:
             break
-        found: SolverMove | None = None
+        found: PlainMove | None = None
         for card in state.cells:
             slot = playable.get(card)
             if slot is not None:
-                found = SolverMove(CELL, card, FOUNDATION, slot, 1)
+                found = (CELL, card, FOUNDATION, slot, 1)
                 break
         if found is None:
             for index, column in enumerate(state.columns):
                 if column:
                     slot = playable.get(column[-1])
                     if slot is not None:
-                        found = SolverMove(TABLEAU, index, FOUNDATION, slot, 1)
+                        found = (TABLEAU, index, FOUNDATION, slot, 1)
                         break
         if found is None:
             break

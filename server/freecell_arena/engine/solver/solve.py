@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from freecell_arena.engine import Board, Move
 from freecell_arena.engine.solver.certify import CertificationError, CertifiedSolution, certify
 from freecell_arena.engine.solver.heuristic import DEFAULT_WEIGHTS, Weights
-from freecell_arena.engine.solver.search import BestFirst, SearchResult, Status
+from freecell_arena.engine.solver.search import BestFirst, SearchResult, Status, collector_paused
 from freecell_arena.engine.solver.state import rules_for, state_from_board
 
 DEFAULT_BUDGET_SECONDS = 10.0
@@ -71,6 +71,11 @@ def solve(
     weights: Weights = DEFAULT_WEIGHTS,
 ) -> SolveResult:
     """Solve from `board`'s position using the whole position (face-down cards included: certification)."""
+    with collector_paused():  # and the searches, freed by reference counting on the way out
+        return _solve(board, atomic, budget, max_nodes, weights)
+
+
+def _solve(board: Board, atomic: bool, budget: float, max_nodes: int | None, weights: Weights) -> SolveResult:
     rules = rules_for(board.variant)
     start = state_from_board(board, visible_only=False)
     spend = _Budget(budget, max_nodes)

@@ -1,10 +1,14 @@
-"""The solver's own compact position: tuples of ints, cheap to hash, copy and compare.
+"""The solver's own compact position: bytes and tuples of ints, cheap to hash, copy and compare.
 
 The engine's `Board` is built for validated play (lists, history, error messages); the search touches hundreds of
-thousands of positions, so it works on `State` instead: columns as a tuple of tuples (real column order, so a move's
-indices are the engine's indices), the occupied cells as a sorted tuple of cards (which cell holds a card never
-matters), and the height of every foundation slot. `canonical_key` sorts the columns too, so positions that differ
-only by the order of columns or cells are one entry of the transposition table.
+thousands of positions, so it works on `State` instead: columns as a tuple of `bytes`, one byte per card from the
+bottom up (real column order, so a move's indices are the engine's indices), the cards in the cells as sorted
+bytes (which cell holds a card never matters), and the height of every foundation slot. `canonical_key` sorts
+the columns too, so positions that differ only by the order of columns or cells are one entry of the
+transposition table. Columns and cells are bytes rather than tuples of ints (the same values in the same order,
+indexed, sliced and sorted alike) because a bytes object keeps its hash once computed, compares with one memcmp and is
+not tracked by the garbage collector: the transposition table and the estimate's memo hash and compare columns
+by the million.
 
 Face-down cards the player may not know are the card value `UNKNOWN` (0): the engine's tables say it builds on
 nothing, nothing builds on it, and no foundation takes it, so it is a blocker the search can never use.
@@ -14,20 +18,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple, final
 
 from freecell_arena.engine import CELL, FOUNDATION, TABLEAU, Board, Variant
 
-UNKNOWN = 0
+UNKNOWN: Final = 0
 """A face-down card whose identity the searcher must not use."""
 
-Columns = tuple[tuple[int, ...], ...]
+Columns = tuple[bytes, ...]
 
 
-class State(NamedTuple):
-    columns: Columns
-    cells: tuple[int, ...]
-    foundations: tuple[int, ...]
+@final
+class State:
+    """A position. A plain class rather than a NamedTuple: compiled, it is a C struct whose fields are read
+    directly, where a NamedTuple is built by a Python-level `__new__` and read by name through its type."""
+
+    __slots__ = ("cells", "columns", "foundations")
+
+    def __init__(self, columns: Columns, cells: bytes, foundations: tuple[int, ...]) -> None:
+        self.columns = columns
+        self.cells = cells
+        self.foundations = foundations
+
+
+PlainMove = tuple[int, int, int, int, int]
+"""A `SolverMove`'s fields as a plain tuple (from_zone, source, to_zone, target, count), equal to it: what the
+search makes and keeps for every node. Compiled, a tuple of ints is a C struct, and a NamedTuple a Python call;
+paths are handed out as `SolverMove`s."""
 
 
 class SolverMove(NamedTuple):
@@ -90,16 +107,20 @@ def state_from_board(board: Board, *, visible_only: bool) -> State:
     columns = []
     for column, hidden in zip(board.tableau, board.hidden, strict=True):
         if visible_only and hidden:
-            columns.append((UNKNOWN,) * hidden + tuple(column[hidden:]))
+            columns.append(bytes((UNKNOWN,) * hidden + tuple(column[hidden:])))
         else:
-            columns.append(tuple(column))
-    return State(tuple(columns), tuple(sorted(card for card in board.cells if card)), tuple(board.foundations))
+            columns.append(bytes(column))
+    return State(tuple(columns), bytes(sorted(card for card in board.cells if card)), tuple(board.foundations))
 
 
-def canonical_key(state: State) -> tuple[object, ...]:
-    """Columns sorted: a position and its column permutations are one position. (Foundations follow from the
-    cards left, and the cells are already a sorted tuple.)"""
-    return (tuple(sorted(state.columns)), state.cells)
+def canonical_key(state: State) -> bytes:
+    """The columns sorted, then the cells, in one bytes object: a position and its column permutations are one
+    position. (Foundations follow from the cards left, and the cells are already sorted.) No card is 255 and a
+    variant's columns are as many in every position, so it is one-to-one; one bytes object is hashed in one pass
+    and compared with one memcmp."""
+    parts = sorted(state.columns)
+    parts.append(state.cells)
+    return b"\xff".join(parts)
 
 
 def foundation_slot(rules: Rules, foundations: tuple[int, ...], card: int) -> int:
@@ -113,7 +134,13 @@ def foundation_slot(rules: Rules, foundations: tuple[int, ...], card: int) -> in
     return -1
 
 
-TABLES_LIMIT = 100_000
+TABLES_LIMIT: Final = 100_000
+COUNT_BITS: Final = 16
+"""A run is never longer than its column, and no column holds 65,536 cards: `generate_moves` packs a target and
+a count in one int."""
+COUNT_MASK: Final = (1 << COUNT_BITS) - 1
+ONE_CARD: Final = tuple(bytes((card,)) for card in range(256))
+"""`ONE_CARD[card]`: the card as a one-byte column or cells, made once."""
 
 
 def foundation_tables(rules: Rules, foundations: tuple[int, ...]) -> tuple[dict[int, int], dict[int, int]]:
@@ -154,7 +181,7 @@ def is_safe(rules: Rules, foundations: tuple[int, ...], card: int) -> bool:
 
 def safe_autoplay(rules: Rules, state: State) -> State:
     """Send every safe card up, as the engine's `safe_autoplay` does (the result does not depend on the order)."""
-    columns, cells, foundations = state
+    columns, cells, foundations = state.columns, state.cells, state.foundations
     safe = foundation_tables(rules, foundations)[1]
     changed = bool(safe)
     while changed:
@@ -186,18 +213,23 @@ def _raise(foundations: tuple[int, ...], slot: int) -> tuple[int, ...]:
     return (*foundations[:slot], foundations[slot] + 1, *foundations[slot + 1:])
 
 
-def _without(cells: tuple[int, ...], card: int) -> tuple[int, ...]:
+def _without(cells: bytes, card: int) -> bytes:
     index = cells.index(card)
     return cells[:index] + cells[index + 1 :]
 
 
-def _with(cells: tuple[int, ...], card: int) -> tuple[int, ...]:
-    return tuple(sorted((*cells, card)))
+def _with(cells: bytes, card: int) -> bytes:
+    index = 0
+    for held in cells:  # still sorted: before the first card not below it
+        if held >= card:
+            break
+        index += 1
+    return cells[:index] + ONE_CARD[card] + cells[index:]
 
 
-def apply_move(rules: Rules, state: State, move: SolverMove) -> State:
+def apply_move(rules: Rules, state: State, move: PlainMove) -> State:
     """The position after `move` (which the generator made, so it is legal), before autoplay."""
-    columns, cells, foundations = state
+    columns, cells, foundations = state.columns, state.cells, state.foundations
     from_zone, source, to_zone, target, count = move
     if from_zone == TABLEAU:
         column = columns[source]
@@ -205,7 +237,7 @@ def apply_move(rules: Rules, state: State, move: SolverMove) -> State:
         new_columns = list(columns)
         new_columns[source] = column[:-count]
     else:
-        moved = (source,)
+        moved = ONE_CARD[source]
         new_columns = list(columns)
         cells = _without(cells, source)
     if to_zone == TABLEAU:
@@ -217,7 +249,7 @@ def apply_move(rules: Rules, state: State, move: SolverMove) -> State:
     return State(tuple(new_columns), cells, foundations)
 
 
-def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool = False) -> list[SolverMove]:
+def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool = False) -> list[PlainMove]:
     """Every legal move up to symmetry: one empty column stands for all, cells are a set, and moving a whole
     column into an empty one (the same position) is left out. Sound pruning only, so an exhausted search is a
     proof.
@@ -226,11 +258,10 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
     they build on (into a cell, onto another card or into an empty column), unless the card uncovered goes to a
     foundation: with several copies of each card such a move mostly swaps one parent for an equal one, and
     those swaps are most of what a search stuck with every cell full tries."""
-    columns, cells, foundations = state
+    columns, cells, foundations = state.columns, state.cells, state.foundations
     builds_on = rules.builds_on
     may_fill = rules.may_fill_empty
-    moves: list[SolverMove] = []
-    append = moves.append
+    moves: list[PlainMove] = []
     playable = foundation_tables(rules, foundations)[0]
 
     previous = -1
@@ -239,7 +270,7 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
             continue
         slot = playable.get(card)
         if slot is not None:
-            append(SolverMove(CELL, card, FOUNDATION, slot, 1))
+            moves.append((CELL, card, FOUNDATION, slot, 1))
         previous = card
     # one pass over the columns: their foundation moves, the empty ones, and the columns each top card heads
     # (a target for the cards that build on it), in column order
@@ -251,7 +282,7 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
             top = column[-1]
             slot = playable.get(top)  # UNKNOWN (0) is never a key
             if slot is not None:
-                append(SolverMove(TABLEAU, index, FOUNDATION, slot, 1))
+                moves.append((TABLEAU, index, FOUNDATION, slot, 1))
             headed = heads.get(top)
             if headed is None:
                 heads[top] = [index]
@@ -270,6 +301,10 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
         limit_into_empty = limits[empty_columns - 1] if empty_columns else 0
     parents = rules.parents
 
+    # (target, count) in the order of the targets, as `target << COUNT_BITS | count` (sorted as the pairs would
+    # be, without a tuple per pair): the card at depth `count` onto a column headed by a card it builds on (one
+    # depth per target, since the ranks fix it), and runs into the first empty column
+    found: list[int] = []
     for source, column in enumerate(columns):
         size = len(column)
         if not size or column[-1] == UNKNOWN:
@@ -277,26 +312,26 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
         run = 1
         while run < size and builds_on[column[size - run]][column[size - run - 1]]:
             run += 1
-        # (target, count) in the order of the targets: the card at depth `count` onto a column headed by a card
-        # it builds on (one depth per target, since the ranks fix it), and runs into the first empty column
-        found: list[tuple[int, int]] = []
+        found.clear()
         for count in range(1, min(run, limit_onto_card) + 1):
             if keep_runs and count < run and column[-count - 1] not in playable:
                 continue  # lifted off a card it builds on, and that card stays where it is
             for parent in parents[column[-count]]:
                 targets = heads.get(parent)
                 if targets is not None:
-                    found.extend((target, count) for target in targets if target != source)
+                    for target in targets:
+                        if target != source:
+                            found.append(target << COUNT_BITS | count)
         if first_empty >= 0:
             for count in range(1, min(run, limit_into_empty) + 1):
                 if keep_runs and count < run and column[-count - 1] not in playable:
                     continue
                 if count != size and may_fill[column[-count]]:  # the whole column: the same position
-                    found.append((first_empty, count))
+                    found.append(first_empty << COUNT_BITS | count)
         if len(found) > 1:
             found.sort()
-        for target, count in found:
-            append(SolverMove(TABLEAU, source, TABLEAU, target, count))
+        for code in found:
+            moves.append((TABLEAU, source, TABLEAU, code >> COUNT_BITS, code & COUNT_MASK))
 
     previous = -1
     for card in cells:
@@ -309,14 +344,14 @@ def generate_moves(rules: Rules, state: State, *, atomic: bool, keep_runs: bool 
         if len(targets) > 1:
             targets.sort()
         for target in targets:
-            append(SolverMove(CELL, card, TABLEAU, target, 1))
+            moves.append((CELL, card, TABLEAU, target, 1))
 
     if free_cells:
         for index, column in enumerate(columns):
             if column and column[-1] != UNKNOWN:
                 if keep_runs and len(column) > 1 and builds_on[column[-1]][column[-2]] and column[-2] not in playable:
                     continue
-                append(SolverMove(TABLEAU, index, CELL, 0, 1))
+                moves.append((TABLEAU, index, CELL, 0, 1))
     return moves
 
 

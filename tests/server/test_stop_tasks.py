@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from freecell_arena.net.background import cancel_quietly, stop_tasks
+from freecell_arena.net.background import BackgroundTasks, cancel_quietly, stop_tasks
 from freecell_arena.net.cluster import raise_if_cancelling
 
 
@@ -74,3 +74,37 @@ async def test_a_cancellation_wait_for_lost_is_sent_again() -> None:
     stopping = asyncio.create_task(cancel_quietly(task, within=5))
     done, _ = await asyncio.wait({stopping}, timeout=30)  # a cancellation lost and never sent again: 300 s
     assert stopping in done and task.cancelled()
+
+
+async def test_background_tasks_stop_returns_once_they_have_ended_a_swallowed_cancellation_too() -> None:
+    """`BackgroundTasks.stop` waits: a task only cancelled may still be reading the store as its owner closes the
+    store next, and then never end (the event loop's last cancellation waited for it until pytest-timeout cut
+    test_fair_play's teardown, twice in a clean checkout's suite)."""
+    tasks = BackgroundTasks()
+    tasks.spawn(swallows_once())
+    tasks.spawn(asyncio.sleep(3600))
+    await asyncio.sleep(0)
+    await tasks.stop(within=5)
+    assert len(tasks) == 0
+
+
+async def test_a_win_screen_closes_only_once_its_checks_have_ended(sqlite_url: str) -> None:
+    """A human's win is screened after it is stored, in a task of the win screen's own; a shutdown closes the store
+    right after the win screen: the check must have ended by then."""
+    from freecell_arena.core.clock import SystemClock
+    from freecell_arena.net.moderation import WinScreen
+    from freecell_arena.store import SqlStore
+    from freecell_arena.store.group_commit import GroupCommitWriter
+
+    store = SqlStore(sqlite_url)
+    writer = GroupCommitWriter(store)
+    screen = WinScreen(writer, store.moderation, SystemClock())
+    try:
+        screen._checks.spawn(screen._screen("a-game-being-read", "a-player"))  # reading the store as the stop comes
+        await asyncio.sleep(0)
+        assert len(screen._checks) == 1
+        await screen.close()
+        assert len(screen._checks) == 0, "a check still running as the store closes"
+    finally:
+        await writer.close()
+        await store.close()

@@ -44,9 +44,15 @@ class BackgroundTasks:
         if self._tasks:
             await asyncio.wait(set(self._tasks), timeout=timeout)
 
-    def cancel(self) -> None:
-        for task in self._tasks:
-            task.cancel()
+    async def stop(self, within: float = CANCEL_WITHIN_S) -> None:
+        """Cancel those running now and wait until they end (`stop_tasks`): a task cancelled and not awaited may
+        still be reading the store when its owner's shutdown closes it, and then never end (the loop's last
+        cancellation waits for it forever). One that does not end within `within` seconds is left behind, logged."""
+        running = list(self._tasks)
+        if running and not await stop_tasks(running, within):
+            left = sorted(task.get_name() for task in running if not task.done())
+            log.warning("%d tasks did not end within %g s of their cancellation: left behind (%s)",
+                        len(left), within, ", ".join(left))  # fmt: skip
 
 
 async def stop_tasks(tasks: Iterable[asyncio.Task[Any]], within: float) -> bool:

@@ -97,5 +97,4 @@ class HouseBots:
 
     async def close(self) -> None:
         """Shutdown: every house bot stops (its game ends as the server's shutdown ends it)."""
-        self._tasks.cancel()
-        await self._tasks.settle(STOP_WITHIN_S)
+        await self._tasks.stop(STOP_WITHIN_S)

@@ -37,7 +37,7 @@ from freecell_arena.core.moderation.sanctions import Act, InForce, LoggedAction
 from freecell_arena.core.ports.records import CommitObserver, Record, RecordWriter, ResultRecord
 from freecell_arena.core.records.fair_play import MIN_MS_PER_MOVE, is_human_board
 from freecell_arena.engine import VARIANTS
-from freecell_arena.net.background import BackgroundTasks
+from freecell_arena.net.background import BackgroundTasks, cancel_quietly
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.messages import (
@@ -323,9 +323,7 @@ class LogFollower:
                 self.failures.warning(type(error).__name__, f"following the mod log failed: {one_line(error)}")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+        await cancel_quietly(self._task)
 
 
 class WinScreen:
@@ -383,5 +381,6 @@ class WinScreen:
             self.failures.warning(type(error).__name__, f"screening a win failed: {one_line(error)}")
 
     async def close(self) -> None:
-        """The checks under way are dropped (a report not raised is no harm); the writer is its owner's to close."""
-        self._checks.cancel()
+        """The checks under way are dropped (a report not raised is no harm), and have ended when this returns:
+        the store they read closes next. The writer is its owner's to close."""
+        await self._checks.stop()

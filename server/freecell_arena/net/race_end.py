@@ -88,6 +88,6 @@ class RaceEndService:
         """Wait a little for ratings being written (a shutdown should not lose them), then cancel what is left (the
         par service is its owner's to close: `ArenaServer` shares it with the queries)."""
         await self._rating.settle(RATING_WAIT_S)
-        self._rating.cancel()
-        self._solving.cancel()
+        await self._rating.stop()
+        await self._solving.stop()
 

@@ -1,6 +1,6 @@
-"""The compiled build, on request: mypyc compiles the engine (moves, validation, autoplay, the solver) to C
-extensions, as black and mypy ship. pyproject.toml holds everything else about the package; this file only adds
-the extension modules, and only when asked:
+"""The compiled build, on request: mypyc compiles the engine (moves, validation, autoplay, the solver) and core's
+part of a move to C extensions, as black and mypy ship. pyproject.toml holds everything else about the package;
+this file only adds the extension modules, and only when asked:
 
     FREECELL_ARENA_COMPILE=1 pip install --no-deps --no-build-isolation .
 
@@ -16,32 +16,33 @@ the two a process runs is `freecell_arena.build.running_build()` (`freecell-aren
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
 import sysconfig
 from pathlib import Path
+from types import ModuleType
 
 from setuptools import setup
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE / "server" / "freecell_arena"
-COMPILED = ("engine",)  # with its subpackage engine.solver: every move's validation, apply and autoplay
 GROUP = "freecell_arena._native"  # the extensions' shared library lives inside the package, not at the top level
-# The packages' __init__.py stay interpreted: a compiled package runs its body before Python gives it a __path__,
-# so it could not import a sibling that is not compiled. They only gather names.
-INTERPRETED = {  # modules of those that mypyc cannot compile as they are; nothing on a move's path
-    "engine/errors.py": "an error that is both a ValueError and a KeyError (multiple builtin bases)",
-}
 BUILDING = ("bdist_wheel", "build_ext", "build", "install")  # not metadata alone: that would compile it twice
 
 
+def _build_module() -> ModuleType:
+    """freecell_arena/build.py, which says what is compiled, loaded by its path (the package is not installed yet)."""
+    spec = importlib.util.spec_from_file_location("_freecell_arena_build", PACKAGE / "build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def compiled_sources() -> list[str]:
-    paths = (path for part in COMPILED for path in (PACKAGE / part).rglob("*.py"))
-    return sorted(
-        str(path.relative_to(HERE)) for path in paths
-        if path.name != "__init__.py" and str(path.relative_to(PACKAGE)) not in INTERPRETED
-    )  # fmt: skip
+    return [str(Path("server", "freecell_arena", path)) for path in _build_module().compiled_paths(PACKAGE)]
 
 
 def why_not_compiled() -> str | None:

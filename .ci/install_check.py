@@ -59,17 +59,15 @@ import importlib, importlib.machinery, pathlib, sys
 import freecell_arena
 from freecell_arena.build import running_build
 package = pathlib.Path(freecell_arena.__file__).parent
-names = sorted(
-    "freecell_arena." + ".".join(path.relative_to(package).with_suffix("").parts)
-    for path in package.glob("engine/**/*.py") if path.name not in ("__init__.py", "errors.py")
-)
+from freecell_arena.build import compiled_modules
+names = compiled_modules(pathlib.Path(freecell_arena.__file__).parent)
 interpreted = [name for name in names if not isinstance(
     importlib.import_module(name).__spec__.loader, importlib.machinery.ExtensionFileLoader)]
 print(running_build(), len(names), "interpreted:", interpreted)
 sys.exit(1 if interpreted or running_build() != "compiled" else 0)
 """
-"""Every module setup.py compiles (the engine and its solver, but errors.py and the packages' __init__.py) is the C
-extension, in the installed package."""
+"""Every module setup.py compiles (`freecell_arena.build.compiled_modules`) is imported from its C extension, in the
+installed package."""
 
 
 def check_compiled(work: Path, bin_dir: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 
 import pytest
 from core_support import ManualClock, known_player
@@ -129,3 +130,39 @@ def test_state_and_replays_show_only_what_may_be_seen(state: SharedState, clock:
         play.get_replay("host", ReplayRequest(game_id=guest_game))
     assert refused.value.code == "replay_not_available", "a move seen is a move copied"
     assert play.get_replay("guest", ReplayRequest(game_id=guest_game)).replies, "one's own replay, any time"
+
+
+class ReadingMovesTime(ManualClock):
+    """A clock that moves on by `step` seconds each time it is read, once told to: what a busy process does between
+    two readings of its clock."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.step = 0.0
+
+    def now(self) -> datetime:
+        instant = self.instant
+        self.advance(self.step)
+        return instant
+
+
+def test_a_move_is_stamped_with_the_instant_checked_against_the_time_limit() -> None:
+    """A move allowed just before its race's time limit is stored at that instant: a second reading of the clock
+    stamped it after the limit, and the audit found a move after its game's finish (2026-11-28, an arena under a
+    fast clock, on a loaded machine)."""
+    clock = ReadingMovesTime()
+    state = SharedState(clock)
+    parts = wire(state)
+    known_player(state, "solo")
+    options = RoomOptions(countdown_s=0, time_limit_s=60)
+    parts.lobby.create_room("solo", CreateRoomRequest(variant="freecell", deal=1, options=options))
+    parts.lobby.start_race("solo", StartRaceRequest())
+    clock.advance(0.1)
+    parts.tick()
+    room = state.rooms[state.players["solo"].room_code or ""]
+    assert room.ends_at is not None
+    clock.instant = room.ends_at - timedelta(seconds=0.5)
+    clock.step = 1.0  # each reading is a second later than the one before
+    effect = parts.play.move("solo", MoveRequest(move="1a"))
+    (record,) = effect.records
+    assert isinstance(record, MoveRecord) and record.at < room.ends_at, "stamped after the race's end"

@@ -200,7 +200,7 @@ export class BoardInput {
       return;
     }
     this.cancelDrag();
-    this.tap(drag);
+    this.tap(drag, event.timeStamp);
   }
 
   cancelDrag() {
@@ -212,9 +212,13 @@ export class BoardInput {
     this.markTarget(null);
   }
 
-  /** A click or tap: pick up, put down, or (twice quickly on the same card) send it home. */
-  tap(drag) {
-    const now = performance.now();
+  /**
+   * A click or tap: pick up, put down, or (twice quickly on the same card) send it home. `at`: when the pointer
+   * went up (the event's own time, on performance.now()'s clock), not when this runs: a page busy drawing the board
+   * or a slow phone must not turn a double tap into two single ones.
+   */
+  tap(drag, at = performance.now()) {
+    const now = at;
     const double = this.lastTap && this.lastTap.pile === drag.pile && this.lastTap.count === drag.count
       && drag.count === 1 && now - this.lastTap.at < DOUBLE_TAP_MS;
     this.lastTap = { pile: drag.pile, count: drag.count, at: now };

@@ -61,7 +61,8 @@ class Play:
     # ------------------------------------------------------------------ actions
 
     def move(self, player_id: str, request: MoveRequest) -> Effect:
-        game = self.running_game(player_id, request.game_id)
+        now = self.state.clock.now()  # one reading: the instant checked against the time limit is the move's
+        game = self.running_game(player_id, request.game_id, now)
         board = game.game.board
         try:
             if isinstance(request.move, str):
@@ -75,16 +76,17 @@ class Play:
             turn = game.game.play(move)
         except IllegalMoveError as error:
             raise Refusal(ErrorCode.illegal_move, error.message, reason=error.code) from None
-        return self._after_action(game, turn, mark, request.id)
+        return self._after_action(game, turn, mark, request.id, now)
 
     def undo(self, player_id: str, request: UndoRequest) -> Effect:
-        game = self.running_game(player_id, request.game_id)
+        now = self.state.clock.now()
+        game = self.running_game(player_id, request.game_id, now)
         mark = game.mark()
         try:
             turn = game.game.undo()
         except IllegalMoveError as error:
             raise Refusal(ErrorCode.undo_not_allowed, error.message, reason=error.code) from None
-        return self._after_action(game, turn, mark, request.id)
+        return self._after_action(game, turn, mark, request.id, now)
 
     def resign(self, player_id: str, request: ResignRequest) -> Effect:
         return self.resign_game(self.running_game(player_id, request.game_id), request.id)
@@ -102,8 +104,9 @@ class Play:
             undo=(mark,),
         )
 
-    def _after_action(self, game: PlayerGame, turn: Turn, mark: GameMark, request_id: RequestId) -> Effect:
-        now = self.state.clock.now()
+    def _after_action(
+        self, game: PlayerGame, turn: Turn, mark: GameMark, request_id: RequestId, now: datetime
+    ) -> Effect:
         index = len(game.game.actions) - 1
         records: list[Record] = [MoveRecord(game.game_id, index, turn.action, now)]
         outcome, only_undo_left = game.game.verdict()
@@ -150,8 +153,12 @@ class Play:
         message = ProgressMessage(code=game.room_code, progress=game.progress(now, counts))
         return [Publication(room_topic(game.room_code), message, skip=game.player_id)]
 
-    def running_game(self, player_id: str, game_id: str | None) -> PlayerGame:
-        """The player's game an action is for, or the refusal saying why it cannot be played."""
+    def running_game(self, player_id: str, game_id: str | None, now: datetime | None = None) -> PlayerGame:
+        """The player's game an action is for, or the refusal saying why it cannot be played. `now`: the action's
+        instant, when it is stamped on what the action stores (a second reading of the clock could fall past the
+        time limit the first one passed: a move stored after its race's end)."""
+        if now is None:
+            now = self.state.clock.now()
         state = self.state
         seat = state.players[player_id].seat
         if game_id is not None and game_id != seat.game_id:
@@ -167,9 +174,9 @@ class Play:
         if not game.running:
             raise Refusal(ErrorCode.game_not_running, f"your game is over ({game.status})")
         room = state.room_of_game(game)
-        if room is not None and room.ends_at is not None and state.clock.now() >= room.ends_at:
+        if room is not None and room.ends_at is not None and now >= room.ends_at:
             raise Refusal(ErrorCode.game_not_running, "the race's time limit has passed")
-        if game.record.daily_day is not None and daily.is_closed(game.record.daily_day, state.clock.now()):
+        if game.record.daily_day is not None and daily.is_closed(game.record.daily_day, now):
             raise Refusal(ErrorCode.game_not_running, f"the daily of {game.record.daily_day} has closed")
         return game
 

@@ -8,7 +8,7 @@
 import { moveNotation, parsePileId, toFoundation } from './notation.js';
 
 const DRAG_THRESHOLD_PX = 6;
-const DOUBLE_TAP_MS = 350;
+const DOUBLE_TAP_MS = 500; // the usual double-click time of desktop systems; 350 lost double taps on a busy page
 
 export const KEY_HELP = Object.freeze([
   ['Tab', 'Reach the board, the Move box and the buttons'],

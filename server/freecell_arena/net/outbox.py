@@ -141,14 +141,8 @@ class Outbox:
         """Write the queue at once, in batches, while the socket takes it without waiting; what is left goes to a
         sender task (a client reading slowly, or a frame that websockets must send itself)."""
         self._flush_due = False
-        frames = self.frames
-        while frames and not self._replying and self._sender is None:
-            batch = self._batch()
-            if not self.write_now(batch):
-                self._sender = asyncio.get_running_loop().create_task(self._send_then_end())
-                return
-            for _ in batch:
-                self.queued_bytes -= _utf8_size(frames.popleft())
+        if self._sender is None and not self._write_batches_now():
+            self._sender = asyncio.get_running_loop().create_task(self._send_then_end())
 
     async def _send_then_end(self) -> None:
         """The sender task: write the queue, in order, then end."""
@@ -161,15 +155,22 @@ class Outbox:
 
     async def _send_queued(self) -> None:
         frames = self.frames
-        while frames and not self._replying:
-            batch = self._batch()
-            if self.write_now(batch):
-                for _ in batch:
-                    self.queued_bytes -= _utf8_size(frames.popleft())
-                continue
+        while not self._write_batches_now():
             text = frames.popleft()
             self.queued_bytes -= _utf8_size(text)
             await self.socket.send(text)  # written before send() first yields: order kept
+
+    def _write_batches_now(self) -> bool:
+        """Write queued frames in batches while the socket takes them at once; False when it must wait with
+        frames still queued (the reader's replies go first: while it replies, nothing is written here)."""
+        frames = self.frames
+        while frames and not self._replying:
+            batch = self._batch()
+            if not self.write_now(batch):
+                return False
+            for _ in batch:
+                self.queued_bytes -= _utf8_size(frames.popleft())
+        return True
 
     def _forget_queue(self) -> None:
         self.frames.clear()

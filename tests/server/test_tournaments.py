@@ -275,3 +275,25 @@ async def test_leaving_a_race_forfeits_that_race_only(database_url: str) -> None
         assert view["me"]["status"] == "active" and view["me"]["races"] == 1 and view["me"]["points"] == 0
         for client in (ada, bob):
             await client.close()
+
+
+async def test_players_entering_at_once_are_all_entered(database_url: str) -> None:
+    """Twenty players press "enter" together, while the director reads the tournament every few milliseconds: each
+    is entered (no `storage_failed` from an entrant counted over a read taken while another entry was being
+    stored), the stored count is exact, and a twenty-first is told the arena is full."""
+    clock = ManualClock(START)
+    async with started_arena(database_url, clock, tournament_interval_s=0.002) as server:
+        url = f"ws://127.0.0.1:{server.port}/"
+        rules = TournamentRules(kind="arena", variant="freecell", time_limit_s=300, ranked=True, race_size=4, cap=20,
+                                duration_s=1800, late_entry_s=600)  # fmt: skip
+        players = [await connect_player(url, f"p{index}") for index in range(21)]
+        for round_index in range(3):
+            arena = await create(server, rules, START + timedelta(minutes=5 + round_index))
+            enter = {"type": "enter_tournament", "tournament_id": arena}
+            replies = await asyncio.gather(*(player.request(enter) for player in players[:20]))
+            assert [reply["type"] for reply in replies] == ["tournament_entry"] * 20, replies
+            entrants, _, entries, _ = await stored_rows(server, arena)
+            assert entrants == 20 and len(entries) == 20
+            await refused(players[20], enter, "tournament_full")
+        for player in players:
+            await player.close()

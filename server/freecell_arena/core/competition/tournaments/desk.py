@@ -31,7 +31,7 @@ from freecell_arena.core.competition.tournaments.rules import (
     TournamentRules,
 )
 from freecell_arena.core.competition.tournaments.scoring import Entrant, StandingRow, standings
-from freecell_arena.core.competition.tournaments.state import TournamentSnapshot
+from freecell_arena.core.competition.tournaments.state import ReadMark, TournamentSnapshot
 from freecell_arena.core.effects import Effect, Publication, Refusal
 from freecell_arena.core.events import player_topic, room_topic
 from freecell_arena.core.live.changes import Draft
@@ -85,15 +85,48 @@ class Tournaments:
         self.connected = deps.connected
         self.known: dict[str, TournamentSnapshot] = {}
         """What the store said of each tournament when net last read it, and what this process stored since."""
+        self._adopted: dict[str, int] = {}
+        """How many changes of each tournament this desk adopted: a read taken across one is older than memory."""
+        self._stale: set[str] = set()
+        """Tournaments whose known copy lacks races this process formed (or another formed first): no director's
+        step is decided over it until net reads the tournament again."""
 
     # ------------------------------------------------------------------ what net reads
 
-    def know(self, snapshot: TournamentSnapshot) -> None:
-        """The store's tournament as read now (before a request or a director's step)."""
-        self.known[snapshot.tournament_id] = snapshot
+    def read_mark(self, tournament_id: str) -> ReadMark:
+        """Taken just before net reads the tournament from the store, and handed back to `know` with the read."""
+        return ReadMark(self._adopted.get(tournament_id, 0), self._in_flight(tournament_id))
+
+    def know(self, snapshot: TournamentSnapshot, mark: ReadMark | None = None) -> bool:
+        """The store's tournament as read since `mark` (before a request or a director's step). It replaces what
+        this desk knew only when no change of the tournament was in flight here or adopted here meanwhile: such a
+        read may have been taken before the change was stored, and would count its entrant again (two players
+        entering at once). True when the desk now knows the tournament fit to decide over; False when net should
+        read it again (`mark` None: take the read whatever happened meanwhile)."""
+        tournament_id = snapshot.tournament_id
+        if mark is None or (not mark.in_flight and mark == self.read_mark(tournament_id)):
+            self.known[tournament_id] = snapshot
+            self._stale.discard(tournament_id)
+            return True
+        return tournament_id in self.known and tournament_id not in self._stale
 
     def forget(self, tournament_id: str) -> None:
         self.known.pop(tournament_id, None)
+        self._stale.discard(tournament_id)
+
+    def _in_flight(self, tournament_id: str) -> bool:
+        return self.state.rooms.in_flight(tournament_key(tournament_id))
+
+    def adopt(self, snapshot: TournamentSnapshot) -> None:
+        """What a change of this process leaves of the tournament, the store having taken it."""
+        tournament_id = snapshot.tournament_id
+        self.known[tournament_id] = snapshot
+        self._adopted[tournament_id] = self._adopted.get(tournament_id, 0) + 1
+
+    def stale_after_wave(self, tournament_id: str) -> None:
+        """A wave was formed (here, or first by another process): the known copy lacks its races until read again."""
+        self._adopted[tournament_id] = self._adopted.get(tournament_id, 0) + 1
+        self._stale.add(tournament_id)
 
     def snapshot(self, tournament_id: str) -> TournamentSnapshot:
         snapshot = self.known.get(tournament_id)
@@ -194,7 +227,7 @@ class Tournaments:
 
     def pair(self, tournament_id: str) -> Effect | None:
         """An arena's free entrants into their next races (None: nobody to pair now)."""
-        snapshot = self.known.get(tournament_id)
+        snapshot = self._fit(tournament_id)
         now = self.state.clock.now()
         if snapshot is None or snapshot.rules.kind != ARENA or snapshot.stored.phase(now) != "running":
             return None
@@ -210,7 +243,7 @@ class Tournaments:
 
     def start_round(self, tournament_id: str, seed_of_round: Callable[[int], int]) -> Effect | None:
         """A cup's next round, seated in heats a little before its instant, dealt at it (None: not yet)."""
-        snapshot = self.known.get(tournament_id)
+        snapshot = self._fit(tournament_id)
         now = self.state.clock.now()
         if snapshot is None or snapshot.rules.kind != CUP or snapshot.stored.final:
             return None
@@ -230,7 +263,7 @@ class Tournaments:
     def settle(self, tournament_id: str, reveal: dict[str, Any] | None = None) -> Effect | None:
         """The table from the stored results, stored when it changed; final (with a cup's `reveal`) once the
         tournament is over. None: nothing changed."""
-        snapshot = self.known.get(tournament_id)
+        snapshot = self._fit(tournament_id)
         now = self.state.clock.now()
         if snapshot is None or snapshot.stored.final or snapshot.stored.phase(now) == "upcoming":
             return None
@@ -247,6 +280,10 @@ class Tournaments:
         draft.hold(tournament_key(tournament_id))
         draft.also(_Known(self, after))
         return draft.seal(Effect(records=[record]))
+
+    def _fit(self, tournament_id: str) -> TournamentSnapshot | None:
+        """The known tournament, unless a wave formed since net last read it (its races and seats are not in it)."""
+        return None if tournament_id in self._stale else self.known.get(tournament_id)
 
     # ------------------------------------------------------------------ forming races
 
@@ -345,7 +382,7 @@ class _Known:
     after: TournamentSnapshot
 
     def adopt(self) -> None:
-        self.desk.known[self.after.tournament_id] = self.after
+        self.desk.adopt(self.after)
 
     def refused(self) -> None:
         pass
@@ -353,14 +390,15 @@ class _Known:
 
 @dataclass(frozen=True, slots=True)
 class _Formed:
-    """A wave's races, once stored: what this desk knew of the tournament is stale (it holds neither the new races
-    nor their members' seats in them) until net reads it again; nothing is decided over it meanwhile."""
+    """A wave's races, stored or formed first by another process: what this desk knew of the tournament is stale (it
+    holds neither the new races nor their members' seats in them) until net reads it again; no director's step is
+    decided over it meanwhile. Its entries stay fit for a request (entering counts entrants, not races)."""
 
     desk: Tournaments
     tournament_id: str
 
     def adopt(self) -> None:
-        self.desk.forget(self.tournament_id)
+        self.desk.stale_after_wave(self.tournament_id)
 
     def refused(self) -> None:
-        self.desk.forget(self.tournament_id)
+        self.desk.stale_after_wave(self.tournament_id)

@@ -127,3 +127,11 @@ class TournamentSnapshot:
     def withdrawn(self, player_id: str) -> bool:
         entry = self.entries.get(player_id)
         return entry is not None and entry.status == WITHDRAWN
+
+
+@dataclass(frozen=True, slots=True)
+class ReadMark:
+    """What the desk had done to a tournament when net began to read it (`Tournaments.read_mark`)."""
+
+    adopted: int
+    in_flight: bool

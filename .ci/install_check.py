@@ -1,19 +1,21 @@
 """Install the project as a user would, outside the checkout, and use it there (run by .ci/run).
 
-Builds the wheel and checks its top-level names are exactly `freecell_arena` and `freecell_arena_client`; installs
-the project into a fresh virtualenv in a temporary folder with the Dockerfile's own `pip install` commands (the
-server lock, then the project with no further resolution), so the image's install is tested without Docker; there
-runs `freecell-arena --help`, `migrate` and `serve`
-on a temporary SQLite file (until /healthz answers, then every file of the browser app from the wheel's copy),
-and imports the SDK from a folder that holds a `server.py`
-(the name that broke bots while the package was called `server`). Then the compiled build
-(`FREECELL_ARENA_COMPILE=1`, setup.py): its wheel replaces the first in the same venv, every compiled module is
-imported from its C extension (not from a source beside it), `--version` says `compiled`, and it serves too.
+The image, without Docker: the Dockerfile's own `pip` commands, as written, in fresh virtualenvs in a temporary
+folder. Its build stage (requirements/build.lock, then `FREECELL_ARENA_COMPILE=1 pip wheel`) makes the compiled
+wheel in one venv; its image stage installs requirements/server.lock and that wheel, with nothing more to resolve,
+in another (the image's /wheels is a temporary folder). The wheel's top-level names must be exactly
+`freecell_arena` and `freecell_arena_client`, with the Alembic scripts and the browser app inside. In the image's
+venv: every compiled module is imported from its C extension (not from a source beside it), `--version` says
+`compiled`, `freecell-arena --help`, `migrate` and `serve` run on a temporary SQLite file (until /healthz
+answers, then every file of the browser app from the wheel's copy), and the SDK imports from a folder that holds
+a `server.py` (the name that broke bots while the package was called `server`). Then the pure-Python wheel (what
+a plain `pip install .` builds where no C compiler is) replaces it in the same venv, and serves too.
 Exits non-zero on the first failure.
 """
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 import subprocess
@@ -22,6 +24,7 @@ import tempfile
 import time
 import urllib.request
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -29,28 +32,36 @@ TOP_LEVEL = {"freecell_arena", "freecell_arena_client"}
 LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)/")
 
 
-def run(*command: str | Path, cwd: Path, timeout: float = 600) -> str:
-    print("$", " ".join(map(str, command)), flush=True)
-    result = subprocess.run(list(map(str, command)), cwd=cwd, capture_output=True, text=True, timeout=timeout)
+def run(*command: str | Path, cwd: Path, timeout: float = 600, env: dict[str, str] | None = None) -> str:
+    print("$", *(f"{key}={value}" for key, value in (env or {}).items()), *map(str, command), flush=True)
+    result = subprocess.run(list(map(str, command)), cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                            env={**os.environ, **env} if env else None)  # fmt: skip
     if result.returncode != 0:
         raise SystemExit(f"failed ({result.returncode}): {result.stdout[-2000:]}{result.stderr[-2000:]}")
     return result.stdout
 
 
-def build_wheel(work: Path) -> Path:
+def pure_wheel(work: Path) -> Path:
+    """What a plain `pip install .` builds (no FREECELL_ARENA_COMPILE): the pure-Python wheel."""
     run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", work / "dist", REPO, cwd=work)
     (wheel,) = (work / "dist").glob("freecell_arena-*.whl")
-    top_level = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()} - {""}
+    if "none-any" not in wheel.name:
+        raise SystemExit(f"a plain build made a platform wheel: {wheel.name}")
+    return checked_wheel(wheel)
+
+
+def checked_wheel(wheel: Path) -> Path:
+    members = zipfile.ZipFile(wheel).namelist()
+    top_level = {name.split("/")[0] for name in members} - {""}
     top_level = {name for name in top_level if not name.endswith(".dist-info")}
     if top_level != TOP_LEVEL:
-        raise SystemExit(f"the wheel's top-level names are {sorted(top_level)}, not {sorted(TOP_LEVEL)}")
-    members = zipfile.ZipFile(wheel).namelist()
+        raise SystemExit(f"{wheel.name}'s top-level names are {sorted(top_level)}, not {sorted(TOP_LEVEL)}")
     if not any(name.startswith("freecell_arena/migrations/versions/0001_") for name in members):
-        raise SystemExit("the wheel does not carry the Alembic scripts")
+        raise SystemExit(f"{wheel.name} does not carry the Alembic scripts")
     shipped = {path.removeprefix("freecell_arena/web") for path in members if path.startswith("freecell_arena/web/")}
     difference = shipped ^ set(servable_web_files())
     if difference:
-        raise SystemExit(f"the wheel's browser app differs from what clients/web serves: {sorted(difference)}")
+        raise SystemExit(f"{wheel.name}'s browser app differs from what clients/web serves: {sorted(difference)}")
     return wheel
 
 
@@ -71,17 +82,6 @@ installed package."""
 
 
 def check_compiled(work: Path, bin_dir: Path) -> None:
-    env = {**os.environ, "FREECELL_ARENA_COMPILE": "1"}
-    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
-               str(work / "compiled"), str(REPO)]  # fmt: skip
-    print("$ FREECELL_ARENA_COMPILE=1", " ".join(command), flush=True)
-    built = subprocess.run(command, cwd=work, env=env, capture_output=True, text=True, timeout=900)
-    if built.returncode != 0:
-        raise SystemExit(f"the compiled wheel did not build: {built.stdout[-2000:]}{built.stderr[-2000:]}")
-    (wheel,) = (work / "compiled").glob("freecell_arena-*.whl")
-    if "none-any" in wheel.name:
-        raise SystemExit(f"the compiled wheel is a pure-Python one: {wheel.name}")
-    run(bin_dir / "python", "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", wheel, cwd=work)
     print(run(bin_dir / "python", "-c", COMPILED_PROBE, cwd=work).strip())
     version = run(bin_dir / "freecell-arena", "--version", cwd=work).strip()
     if "compiled" not in version:
@@ -106,15 +106,41 @@ def check_web_app(port: int) -> None:
     print(f"browser app: {len(servable_web_files())} files served from the installed package")
 
 
-def dockerfile_installs() -> list[list[str]]:
-    """The image's `RUN pip install ...` commands, as argument lists (what follows `&&` is not pip's)."""
-    commands = []
+@dataclass(frozen=True)
+class PipStep:
+    """One `RUN [VAR=value ...] pip ...` of the Dockerfile (what follows `&&` is not pip's)."""
+
+    env: dict[str, str]
+    args: list[str]
+
+    def run_in(self, bin_dir: Path, wheels: Path) -> None:
+        args = []
+        for arg in (arg.replace("/wheels", str(wheels)) for arg in self.args):
+            args += sorted(glob.glob(arg)) if "*" in arg else [arg]  # the shell's glob, as the image's RUN has it
+        run(bin_dir / "python", "-m", *args, "-q", cwd=REPO, timeout=900, env=self.env)
+
+
+def dockerfile_stages() -> list[list[PipStep]]:
+    """Each stage's `pip` commands, in order: the build stage's two (its lock, the compiled wheel), then the
+    image's two (its lock, that wheel)."""
+    stages: list[list[PipStep]] = []
     for instruction in re.split(r"\n(?=[A-Z]+ )", (REPO / "Dockerfile").read_text().replace("\\\n", " ")):
-        if instruction.startswith("RUN pip install"):
-            commands.append(instruction.removeprefix("RUN ").split("&&")[0].split())
-    if len(commands) != 2:
-        raise SystemExit(f"expected the Dockerfile's two pip installs (lock, then project), found {commands}")
-    return commands
+        if instruction.startswith("FROM "):
+            stages.append([])
+        elif instruction.startswith("RUN ") and stages:
+            words = instruction.removeprefix("RUN ").split("&&")[0].split()
+            if "pip" in words:
+                at = words.index("pip")
+                stages[-1].append(PipStep(dict(word.split("=", 1) for word in words[:at]), words[at:]))
+    shape = [[step.args[:2] for step in stage] for stage in stages]
+    if shape != [[["pip", "install"], ["pip", "wheel"]], [["pip", "install"], ["pip", "install"]]]:
+        raise SystemExit(f"expected the Dockerfile's build stage (lock, wheel) and image (lock, wheel): {shape}")
+    return stages
+
+
+def new_venv(folder: Path) -> Path:
+    run(sys.executable, "-m", "venv", folder, cwd=folder.parent)
+    return folder / "bin"
 
 
 def serve_until_healthy(bin_dir: Path, database_url: str, cwd: Path) -> None:
@@ -149,14 +175,23 @@ def serve_until_healthy(bin_dir: Path, database_url: str, cwd: Path) -> None:
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="freecell-arena-install-") as folder:
         work = Path(folder)
-        build_wheel(work)  # its contents checked; the venv gets what the Dockerfile installs
-        run(sys.executable, "-m", "venv", work / "venv", cwd=work)
-        bin_dir = work / "venv" / "bin"
-        for pip_install in dockerfile_installs():  # run from the checkout, as the image's COPY . . lays it out
-            run(bin_dir / "python", "-m", *pip_install, "-q", cwd=REPO, timeout=900)
+        pure = pure_wheel(work)
+        build, image = dockerfile_stages()
+        wheels = work / "wheels"
+        build_bin = new_venv(work / "build")
+        for step in build:  # run from the checkout, as the build stage's COPY . . lays it out
+            step.run_in(build_bin, wheels)
+        (compiled,) = wheels.glob("freecell_arena-*.whl")
+        if "none-any" in compiled.name:
+            raise SystemExit(f"the image's wheel is a pure-Python one: {compiled.name}")
+        checked_wheel(compiled)
+        bin_dir = new_venv(work / "venv")
+        for step in image:
+            step.run_in(bin_dir, wheels)
         located = run(bin_dir / "python", "-c", "import freecell_arena; print(freecell_arena.__file__)", cwd=work)
         if "site-packages" not in located or str(REPO) in located:
             raise SystemExit(f"freecell_arena was imported from {located.strip()}, not from the installed wheel")
+        check_compiled(work, bin_dir)
         run(bin_dir / "freecell-arena", "--help", cwd=work)
         database_url = f"sqlite+aiosqlite:///{work / 'arena.db'}"
         print(run(bin_dir / "freecell-arena", "migrate", "--database-url", database_url, cwd=work).strip())
@@ -166,10 +201,14 @@ def main() -> int:
         (bot / "server.py").write_text('raise SystemExit("the folder\'s own server.py was imported")\n')
         run(bin_dir / "python", "-c", "import freecell_arena_client, freecell_arena.engine; "
             "from freecell_arena_client import bots; print('SDK imports beside a server.py')", cwd=bot)  # fmt: skip
-        check_compiled(work, bin_dir)
-        compiled_url = f"sqlite+aiosqlite:///{work / 'compiled.db'}"
-        print(run(bin_dir / "freecell-arena", "migrate", "--database-url", compiled_url, cwd=work).strip())
-        serve_until_healthy(bin_dir, compiled_url, work)
+        run(bin_dir / "python", "-m", "pip", "install", "-q", "--no-deps", "--force-reinstall", pure, cwd=work)
+        version = run(bin_dir / "freecell-arena", "--version", cwd=work).strip()
+        if "compiled" in version:
+            raise SystemExit(f"the pure-Python install says {version!r}")
+        print(version)
+        pure_url = f"sqlite+aiosqlite:///{work / 'pure.db'}"
+        print(run(bin_dir / "freecell-arena", "migrate", "--database-url", pure_url, cwd=work).strip())
+        serve_until_healthy(bin_dir, pure_url, work)
     print("install check: ok")
     return 0
 

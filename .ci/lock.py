@@ -9,7 +9,9 @@ so a clean clone gets exactly the versions CI last passed with, whatever the pac
 - requirements/dev.lock: the server, the dev extra (tests, lint, types) and the build backend; the README's
   test command and .ci/run install from it.
 - requirements/server.lock: the server and the build backend only, at the same versions as dev.lock; the
-  Dockerfile installs from it.
+  Dockerfile's image installs from it.
+- requirements/build.lock: the server, the build backend and mypy (mypyc), at dev.lock's versions; the
+  Dockerfile's build stage installs from it to compile the wheel the image installs.
 Each lock's header records a digest of the requirements it was made from, which `check` compares with
 pyproject.toml's: it needs nothing but the standard library, so .ci/run runs it before installing anything.
 """
@@ -59,7 +61,9 @@ class Lock:
 
 DEV = Lock(REPO / "requirements" / "dev.lock", ("dev",), "the server, its tests and tools, and the build backend")
 SERVER = Lock(REPO / "requirements" / "server.lock", (), "the server and the build backend (the Dockerfile's)")
-LOCKS = (DEV, SERVER)
+BUILD = Lock(REPO / "requirements" / "build.lock", ("compile",),
+             "the server, the build backend and mypyc (the Dockerfile's build stage)")  # fmt: skip
+LOCKS = (DEV, SERVER, BUILD)
 
 
 def project() -> dict[str, object]:
@@ -145,12 +149,14 @@ def pins(lock: Lock) -> str:
 
 
 def refresh() -> int:
-    """dev.lock first, then server.lock held to dev.lock's versions, so the image runs what CI tested."""
+    """dev.lock first, then server.lock and build.lock held to dev.lock's versions, so the image runs (and is
+    compiled with) what CI tested."""
     compile_lock(DEV, None)
     with tempfile.TemporaryDirectory() as folder:
         constraints = Path(folder) / "constraints.txt"
         constraints.write_text(pins(DEV))
         compile_lock(SERVER, constraints)
+        compile_lock(BUILD, constraints)
     print("see what changed: git diff --stat requirements/ && git diff requirements/ | grep '^[-+][a-z]'")
     return 0
 

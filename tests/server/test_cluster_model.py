@@ -464,7 +464,7 @@ class ClusterModel(RuleBasedStateMachine):
         raise AssertionError("the cluster did not settle")
 
     def check(self, here: Process) -> bool:
-        """The periodic check (`ClusterBridge._check_forever`): a live copy behind the store's version is re-read
+        """The periodic check (`ClusterBridge.check_rooms`): a live copy behind the store's version is re-read
         (a lobby everyone left elsewhere closes without an event, an event may be lost); whether it re-read any."""
         live = {copy.room_id: copy for copy in here.arena.replica.live_copies()}
         behind = [copy.code for room_id, (seq, tag) in self.run(self.store.room_versions(list(live))).items()

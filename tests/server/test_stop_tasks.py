@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+from typing import Any
 
-from freecell_arena.net.background import BackgroundTasks, cancel_quietly, stop_tasks
+from freecell_arena.net.background import BackgroundTasks, cancel_quietly, every, stop_tasks
 from freecell_arena.net.cluster import raise_if_cancelling
+from freecell_arena.net.throttled_log import ThrottledLog
 
 
 async def swallows_once() -> None:
@@ -108,3 +111,28 @@ async def test_a_win_screen_closes_only_once_its_checks_have_ended(sqlite_url: s
     finally:
         await writer.close()
         await store.close()
+
+
+async def test_every_goes_on_after_a_failed_turn_and_logs_it_once_per_kind(caplog: Any) -> None:
+    """A turn that fails (the database away) is logged in one line, the repeats within the interval counted, and the
+    next turn runs; a cancellation ends the loop at once, even in the middle of a turn."""
+    turns: list[int] = []
+    finished = asyncio.Event()
+
+    async def turn() -> None:
+        turns.append(len(turns))
+        if len(turns) <= 3:
+            raise OSError("the database is away")
+        if len(turns) == 5:
+            finished.set()
+            await asyncio.sleep(3600)  # cancelled in the middle of a turn
+
+    failures = ThrottledLog(logging.getLogger("test.every"))
+    with caplog.at_level(logging.WARNING, logger="test.every"):
+        task = asyncio.create_task(every(0.001, turn, failures, "tending", at_once=True))
+        async with asyncio.timeout(10):
+            await finished.wait()
+        assert await stop_tasks([task], 5) and task.cancelled()
+    assert turns == [0, 1, 2, 3, 4]
+    assert [record.getMessage() for record in caplog.records] == ["tending failed: OSError: the database is away"]
+    assert not caplog.records[0].exc_info  # `bug=False`: one line, no traceback

@@ -35,7 +35,7 @@ from freecell_arena.core.ports.records import RecordWriter
 from freecell_arena.core.ports.seams import NextRooms, Sessions, SharedRooms, StoredCopies
 from freecell_arena.net.account_desk import AccountDesk
 from freecell_arena.net.accounts import AccountService
-from freecell_arena.net.background import BackgroundTasks, cancel_quietly
+from freecell_arena.net.background import BackgroundTasks, cancel_quietly, every
 from freecell_arena.net.client_address import client_address, connection_class
 from freecell_arena.net.coalesce import CoalescingPublisher
 from freecell_arena.net.compression import serve_options
@@ -266,14 +266,6 @@ class ArenaServer:
         service.limiter.sweep()
         return await service.store.forget_expired_challenges(self.clock.now())
 
-    async def _sweep_forever(self) -> None:
-        while True:
-            await asyncio.sleep(SWEEP_INTERVAL_S)
-            try:
-                await self.sweep_accounts()
-            except Exception as error:  # the database may be down a while: try again next time
-                self.tick_failures.warning("sweep", f"sweeping expired passkey challenges failed: {one_line(error)}")
-
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
@@ -296,8 +288,11 @@ class ArenaServer:
             create_connection=connection_class(settings.trusted_proxy_networks),  # the client behind a balancer
         )
         self.accounts.service.rp = settings.relying_party(self.port)  # the port bound (settings may say 0)
-        self._ticker = asyncio.create_task(self._tick_loop())
-        self._sweeper = asyncio.create_task(self._sweep_forever())
+        # a bug in one room's timers must not stop every other room's
+        self._ticker = asyncio.create_task(every(self.settings.tick_interval_s, self._tick, self.tick_failures,
+                                                 "a tick", bug=True), name="tick")
+        self._sweeper = asyncio.create_task(every(SWEEP_INTERVAL_S, self.sweep_accounts, self.tick_failures,
+                                                  "sweeping expired passkey challenges"), name="account-sweep")
         self.watch.start()
         self._loop_lag = asyncio.create_task(self.metrics.watch_loop_lag())
         self.daily.start()
@@ -330,19 +325,13 @@ class ArenaServer:
         finally:
             self.limits.disconnect(address)
 
-    async def _tick_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.tick_interval_s)
-            try:
-                effects = self.arena.tick()
-            except Exception as error:  # a bug in one room's timers must not stop every other room's
-                self.tick_failures.exception(type(error).__name__, f"a tick failed: {one_line(error)}")
-                continue
-            for effect in effects:
-                self._background.spawn(self.run_timer_effect(effect))
-            if self.cluster is not None:
-                self.cluster.settle_due()
-                self.cluster.call_rolls()
+    async def _tick(self) -> None:
+        """The rooms' timers (countdowns, time limits, closing): each effect due is stored on its own."""
+        for effect in self.arena.tick():
+            self._background.spawn(self.run_timer_effect(effect))
+        if self.cluster is not None:
+            self.cluster.settle_due()
+            self.cluster.call_rolls()
 
     async def shutdown(self) -> None:
         """SIGTERM: stop accepting, flush pending writes, close every connection with a reason."""

@@ -1,5 +1,7 @@
 """Tasks that run on their own: `BackgroundTasks` (work a caller starts and does not await: a timer's effect, a race's
-rating, a re-read) and stopping them (`stop_tasks`, `cancel_quietly`).
+rating, a re-read), `every` (the one loop of the server's periodic work: the tick, the connection watch, the
+tournament director, the mod-log follower, the sweeps, the daily preparation, the cluster's room check), and
+stopping them (`stop_tasks`, `cancel_quietly`).
 
 The event loop keeps only weak references to tasks, so a task nobody holds may be collected before it ends;
 each owner keeps its own set here until the task is done, and decides at shutdown whether to wait or cancel.
@@ -15,14 +17,32 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from typing import Any, NoReturn
+
+from freecell_arena.net.throttled_log import ThrottledLog, one_line
 
 log = logging.getLogger(__name__)
 CANCEL_AGAIN_S = 0.5
 """A task still running this long after its cancellation is cancelled again."""
 CANCEL_WITHIN_S = 10.0
 """How long `cancel_quietly` waits for a task to end before leaving it behind (logged)."""
+
+
+async def every(interval_s: float, turn: Callable[[], Awaitable[object]], failures: ThrottledLog, what: str, *,
+                at_once: bool = False, bug: bool = False) -> NoReturn:  # fmt: skip
+    """`turn()` every `interval_s` seconds until cancelled: the first after one interval, or at once (`at_once`).
+    A turn that fails is logged, throttled ("`what` failed: the error" on one line, with its traceback when only a
+    bug can cause it: `bug`), and the next turn tries again: the database may be away a while, and one bad turn
+    must not stop what every player relies on (a room's timers, a connection's clocks, a tournament's pairings)."""
+    if not at_once:
+        await asyncio.sleep(interval_s)
+    while True:
+        try:
+            await turn()
+        except Exception as error:
+            (failures.exception if bug else failures.warning)(type(error).__name__, f"{what} failed: {one_line(error)}")
+        await asyncio.sleep(interval_s)
 
 
 class BackgroundTasks:

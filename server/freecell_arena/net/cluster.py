@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from freecell_arena.core.events import InProcessPublisher, Subscriber, player_topic, room_topic
 from freecell_arena.core.ports.records import Record, RoomVersion
 from freecell_arena.core.ports.seams import SharedRooms
-from freecell_arena.net.background import BackgroundTasks, stop_tasks
+from freecell_arena.net.background import BackgroundTasks, every, stop_tasks
 from freecell_arena.net.restore import load_room
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.messages import SERVER_MESSAGES, RaceStartedMessage, TournamentRaceMessage
@@ -153,7 +153,8 @@ class ClusterBridge:
         self._tasks = [
             asyncio.create_task(self._receive_forever()),
             asyncio.create_task(self._send_forever()),
-            asyncio.create_task(self._check_forever()),
+            asyncio.create_task(every(STATUS_CHECK_INTERVAL_S, self.check_rooms, self.failures, "room check"),
+                                name="cluster-room-check"),
         ]
 
     async def close(self) -> None:
@@ -388,23 +389,17 @@ class ClusterBridge:
         if effect is not None and not await self.host.run_timer_effect(effect):
             await self.resync(code)
 
-    async def _check_forever(self) -> None:
+    async def check_rooms(self) -> None:
         """A safety net for lost events: a live room here whose stored version moved past this copy's is re-read
         (one query for every room, every `STATUS_CHECK_INTERVAL_S`)."""
-        while True:
-            await asyncio.sleep(STATUS_CHECK_INTERVAL_S)
-            live = {copy.room_id: copy for copy in self.host.rooms.live_copies()}
-            try:
-                stored = await self.host.store.room_versions(list(live))
-            except Exception as error:
-                self.failures.warning("check", f"room check failed: {one_line(error)}")
+        live = {copy.room_id: copy for copy in self.host.rooms.live_copies()}
+        stored = await self.host.store.room_versions(list(live))
+        for room_id, (seq, tag) in stored.items():
+            room = self.host.rooms.copy_of(live[room_id].code)  # as it is now, after the query's wait
+            if room is None:
                 continue
-            for room_id, (seq, tag) in stored.items():
-                room = self.host.rooms.copy_of(live[room_id].code)  # as it is now, after the query's wait
-                if room is None:
-                    continue
-                if seq > room.seq or (seq == room.seq and tag != room.tag):  # behind (memory is never ahead)
-                    await self._quietly(self.resync(room.code))
+            if seq > room.seq or (seq == room.seq and tag != room.tag):  # behind (memory is never ahead)
+                await self._quietly(self.resync(room.code))
 
     async def _quietly(self, work: Awaitable[None]) -> None:
         try:

@@ -24,8 +24,9 @@ from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.records import DailyRecord
 from freecell_arena.core.ports.seams import DailyDesk
 from freecell_arena.core.records import daily
-from freecell_arena.net.background import cancel_quietly
+from freecell_arena.net.background import cancel_quietly, every
 from freecell_arena.net.solver_pool import SolverPool
+from freecell_arena.net.throttled_log import ThrottledLog
 from freecell_arena.protocol.messages import Message, PlayDailyRequest
 from freecell_arena.settings import Settings
 
@@ -46,27 +47,20 @@ class DailyService:
         self._task: asyncio.Task[None] | None = None
         self._deals: dict[tuple[str, date], DailyRecord] = {}
         self._preparing = asyncio.Lock()
+        self.failures = ThrottledLog(log)
         desk.offered = set(settings.daily_variant_ids)
 
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
         if self.settings.daily_prepare_interval_s > 0 and self.settings.daily_variant_ids:
-            self._task = asyncio.create_task(self._loop(), name="daily-service")
+            self._task = asyncio.create_task(every(self.settings.daily_prepare_interval_s, self.run_once,
+                                                   self.failures, "daily preparation", at_once=True, bug=True),
+                                             name="daily-service")  # fmt: skip
 
     async def close(self) -> None:
         await cancel_quietly(self._task)  # again and again: a solve's answer arriving as it lands can swallow one
         await self._solver.close()  # a solve in progress is abandoned; the next start prepares again
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await self.run_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("daily preparation failed; retrying at the next interval")
-            await asyncio.sleep(self.settings.daily_prepare_interval_s)
 
     async def run_once(self) -> None:
         """Prepare today's and tomorrow's deals, then close the days that are over."""

@@ -37,7 +37,7 @@ from freecell_arena.core.moderation.sanctions import Act, InForce, LoggedAction
 from freecell_arena.core.ports.records import CommitObserver, Record, RecordWriter, ResultRecord
 from freecell_arena.core.records.fair_play import MIN_MS_PER_MOVE, is_human_board
 from freecell_arena.engine import VARIANTS
-from freecell_arena.net.background import BackgroundTasks, cancel_quietly
+from freecell_arena.net.background import BackgroundTasks, cancel_quietly, every
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.messages import (
@@ -301,7 +301,8 @@ class LogFollower:
         """From the log's head on: what was done before this process started is in the store already (tokens
         revoked, names replaced); a hello reads the bans."""
         self._last = await self.store.head()
-        self._task = asyncio.create_task(self._follow_forever(), name="mod-log-follower")
+        self._task = asyncio.create_task(every(self.interval_s, self.follow_once, self.failures,
+                                               "following the mod log"), name="mod-log-follower")
 
     async def follow_once(self) -> list[LoggedAction]:
         new = [entry for entry in await self.store.since(max(0, self._last - FOLLOW_WINDOW))
@@ -313,14 +314,6 @@ class LogFollower:
         if len(self._seen) > 4 * FOLLOW_WINDOW:
             self._seen = {action_id for action_id in self._seen if action_id > self._last - FOLLOW_WINDOW}
         return new
-
-    async def _follow_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.interval_s)
-            try:
-                await self.follow_once()
-            except Exception as error:  # the database may be down a while: read on next time
-                self.failures.warning(type(error).__name__, f"following the mod log failed: {one_line(error)}")
 
     async def close(self) -> None:
         await cancel_quietly(self._task)

@@ -15,7 +15,7 @@ import logging
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.competition.rating_recovery import RatingRecovery, RecoveryStore, SweepReport
 from freecell_arena.core.events import Publisher, room_topic
-from freecell_arena.net.background import cancel_quietly
+from freecell_arena.net.background import cancel_quietly, every
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 
 log = logging.getLogger(__name__)
@@ -36,12 +36,8 @@ class RatingSweeper:
     def start(self) -> None:
         """Sweep now and then every interval (0: never)."""
         if self.interval_s > 0 and self._task is None:
-            self._task = asyncio.create_task(self._sweep_forever())
-
-    async def _sweep_forever(self) -> None:
-        while True:
-            await self.sweep()
-            await asyncio.sleep(self.interval_s)
+            self._task = asyncio.create_task(every(self.interval_s, self.sweep, self.failures, "a rating sweep",
+                                                   at_once=True, bug=True), name="rating-sweep")
 
     async def sweep(self) -> SweepReport | None:
         """One sweep; None when it could not read what to rate (logged)."""

@@ -34,9 +34,9 @@ from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.seams import Busy, StoredCopies, TournamentDesk
 from freecell_arena.core.variant_request import known_variant
-from freecell_arena.net.background import cancel_quietly
+from freecell_arena.net.background import cancel_quietly, every
 from freecell_arena.net.restore import adopt_room
-from freecell_arena.net.throttled_log import ThrottledLog, one_line
+from freecell_arena.net.throttled_log import ThrottledLog
 from freecell_arena.protocol.messages import (
     BerserkRequest,
     CreateTournamentRequest,
@@ -97,20 +97,11 @@ class TournamentService:
 
     def start(self) -> None:
         if self.settings.tournament_interval_s > 0:
-            self._task = asyncio.create_task(self._loop(), name="tournament-director")
+            self._task = asyncio.create_task(every(self.settings.tournament_interval_s, self.run_once, self.failures,
+                                                   "tending tournaments", at_once=True), name="tournament-director")
 
     async def close(self) -> None:
         await cancel_quietly(self._task)
-
-    async def _loop(self) -> None:
-        while True:
-            try:
-                await self.run_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # the database may be away a while: the next turn tries again
-                self.failures.warning(type(error).__name__, f"tending tournaments failed: {one_line(error)}")
-            await asyncio.sleep(self.settings.tournament_interval_s)
 
     async def run_once(self) -> None:
         now = self.clock.now()

@@ -23,8 +23,8 @@ from typing import Protocol
 
 from websockets.exceptions import ConnectionClosed
 
-from freecell_arena.net.background import cancel_quietly
-from freecell_arena.net.throttled_log import ThrottledLog, one_line
+from freecell_arena.net.background import cancel_quietly, every
+from freecell_arena.net.throttled_log import ThrottledLog
 
 log = logging.getLogger(__name__)
 failures = ThrottledLog(log)
@@ -64,19 +64,12 @@ class ConnectionWatch:
         self._watched.discard(connection)
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
+        loop = asyncio.get_running_loop()  # a bug in one look must not stop every connection's clocks
+        self._task = asyncio.create_task(every(self.period_s, lambda: self.look(loop.time()), failures,
+                                               "watching the connections", bug=True), name="connection-watch")
 
     async def close(self) -> None:
         await cancel_quietly(self._task)
-
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            await asyncio.sleep(self.period_s)
-            try:
-                await self.look(loop.time())
-            except Exception as error:  # a bug in one look must not stop every connection's clocks
-                failures.exception(type(error).__name__, f"watching the connections failed: {one_line(error)}")
 
     async def look(self, now: float) -> None:
         """One look at every connection; the pings due are sent after it (each is written at once: a connection

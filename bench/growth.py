@@ -5,7 +5,8 @@
 
 A real server (in this process, on a fresh database) carries `--races` races, each of two players on a deal the
 server draws (ranked, so rated): a returning player (one of a pool of 20) and a newcomer who never comes back,
-each playing `--moves` legal moves (chosen by the engine) then resigning; and beside each race a practice game: a
+each playing `--moves` legal moves (the solver's line, as a bot plays; on until a card is home, so the race is
+rated) then resigning; and beside each race a practice game: a
 drive-by's unranked solo room, `--moves` moves, never back. Then, per table: its rows and its bytes (data and
 indexes: SQLite's dbstat, PostgreSQL's pg_total_relation_size) per 1,000 races, and the whole database (the file
 after a checkpoint, or pg_database_size) per 1,000 races, the baseline the tables add up to. Then `prune` (with
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import random
 import sqlite3
@@ -35,6 +37,7 @@ from load import database_url  # noqa: E402
 from sqlalchemy import func, insert, pool, select, text  # noqa: E402
 from websockets.asyncio.client import ClientConnection, connect  # noqa: E402
 
+from freecell_arena.core.records.review import solve_par  # noqa: E402
 from freecell_arena.engine import FOUNDATION, format_move, variant_by_id  # noqa: E402
 from freecell_arena.net.app import ArenaServer  # noqa: E402
 from freecell_arena.settings import Settings  # noqa: E402
@@ -45,6 +48,7 @@ from freecell_arena.store.retention import Retention, RetentionStore  # noqa: E4
 from freecell_arena.store.urls import parse_database_url  # noqa: E402
 
 POOL = 20
+PROGRESS_WITHIN = 200
 PARALLEL = 10  # races at once (a divisor of POOL: each regular hosts in one lane only)
 FREECELL = variant_by_id("freecell")
 PER = 1000
@@ -83,16 +87,30 @@ class Player:
         return frame
 
 
+@functools.cache
+def par_line(seed: int) -> tuple[str, ...]:
+    """The solver's line for the deal (what a review shows as par; empty when not found within 2 s)."""
+    return solve_par("freecell", seed, budget_s=2.0).line or ()
+
+
 async def play(server: ArenaServer, player: Player, moves: int, rng: random.Random) -> None:
-    """Legal moves (cards home first, as a bot would), then resign; the game's id from its `race_started`."""
+    """Legal moves, then resign; the game's id from its `race_started`. The moves follow the solver's line, as a bot
+    would play (random legal moves dead-end on many deals before a card is home), then random legal ones, cards home
+    first; past `moves`, on until a card is home beyond the deal's opening (at most `PROGRESS_WITHIN` more): a race
+    where nobody got one home changes no rating (`made_progress`), and the ratings' tables would grow by chance."""
     game_id = (await player.expect("race_started"))["game"]["game_id"]
-    for _ in range(moves):
-        board = server.arena.games[game_id].game.board
-        legal = list(board.legal_moves)
+    game = server.arena.games[game_id].game
+    opening, line = game.cards_on_foundations, par_line(game.seed)
+    for played in range(moves + PROGRESS_WITHIN):
+        game = server.arena.games[game_id].game
+        if played >= moves and game.cards_on_foundations > opening:
+            break
+        legal = list(game.board.legal_moves)
         if not legal:
             break
         home = [move for move in legal if move.to_zone == FOUNDATION]
-        reply = await player.request({"type": "move", "move": format_move(FREECELL, rng.choice(home or legal))})
+        notation = line[played] if played < len(line) else format_move(FREECELL, rng.choice(home or legal))
+        reply = await player.request({"type": "move", "move": notation})
         if reply["type"] != "move_accepted" or reply.get("status") in ("won", "stuck"):
             return
     await player.request({"type": "resign"})

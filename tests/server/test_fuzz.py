@@ -140,9 +140,11 @@ def test_fuzzed_frames_never_break_the_server(fuzzed_server: ServerThread, batch
 @pytest.mark.parametrize("name", REQUESTS)
 def test_the_generator_reaches_past_validation_for_every_request(name: str) -> None:
     """The fuzz is worth running only if its unmutated frames are requests the server accepts as such: for
-    every request the schema names, some generated value parses as that very message."""
+    every request the schema names, some generated value parses as that very message. Derandomized: the same search
+    every run (a random one missed CreateTournamentRequest's cross-field rules once in a full run)."""
+    search = settings(database=None, derandomize=True, max_examples=2000)
     model = CLIENT_MESSAGES.validate_python(
-        find(from_schema(SCHEMA["$defs"][name], SCHEMA["$defs"]), valid_message, settings=settings(database=None))
+        find(from_schema(SCHEMA["$defs"][name], SCHEMA["$defs"]), valid_message, settings=search)
     )
     assert type(model).__name__ == name
 

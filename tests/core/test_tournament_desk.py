@@ -1,19 +1,20 @@
 """The tournament desk's copy of a tournament against reads from the store: a read that one of this process's own
 changes overtook (taken while an entry was in flight, or before it was adopted) never replaces the newer copy, so
-two players entering at once are counted once each."""
+an entrant is never forgotten (and let in twice) nor counted over a stale count."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
 
+import pytest
 from core_support import ManualClock
 
 from freecell_arena.core.competition.tournaments.desk import TournamentDeps, Tournaments
 from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
 from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
-from freecell_arena.core.effects import Effect
+from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.live.players import Players
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import EntryRecord, PlayerRecord
@@ -50,27 +51,32 @@ def stored(effect: Effect) -> None:
     effect.changes.stored()
 
 
-def test_a_read_taken_before_an_entry_was_adopted_does_not_count_that_entrant_again(clock: ManualClock) -> None:
+def test_a_read_taken_before_an_entry_was_adopted_does_not_undo_that_entry(clock: ManualClock) -> None:
     state = SharedState(clock)
     desk, empty = desk_with_players(state, clock, "ada", "bob", "cy")
-    assert desk.know(empty, desk.read_mark(empty.tournament_id))
-    mark = desk.read_mark(empty.tournament_id)  # net begins to read: the store still has no entrant...
+    tournament_id = empty.tournament_id
+    assert desk.know(empty, desk.read_mark(tournament_id))
+    mark = desk.read_mark(tournament_id)  # net begins to read: the store still has no entrant...
     effect, entry = entered(desk, empty, "ada")
-    assert entry.seat == 1
+    assert entry.cap == RULES.cap
     stored(effect)  # ... ada's entry is stored and adopted before the read comes back
     assert desk.know(empty, mark)  # the desk's copy is newer, and fit: nothing to read again
-    effect, entry = entered(desk, empty, "bob")
-    assert entry.seat == 2  # not 1: the store would refuse it ("took another entrant meanwhile")
+    known = desk.snapshot(tournament_id)
+    assert known.stored.entrants == 1 and "ada" in known.entries  # not the read's: ada would be let in twice
+    with pytest.raises(Refusal) as twice:
+        desk.enter("ada", EnterTournamentRequest(type="enter_tournament", id=2, tournament_id=tournament_id))
+    assert twice.value.code == "already_entered"
 
-    mark = desk.read_mark(empty.tournament_id)  # a read begun while bob's entry is in flight
+    effect, _ = entered(desk, empty, "bob")
+    mark = desk.read_mark(tournament_id)  # a read begun while bob's entry is in flight
     stored(effect)
     with_both = replace(empty, stored=replace(empty.stored, entrants=2))
     assert desk.know(with_both, mark)
-    assert desk.snapshot(empty.tournament_id).entries.keys() == {"ada", "bob"}
+    assert desk.snapshot(tournament_id).entries.keys() == {"ada", "bob"}
 
-    mark = desk.read_mark(empty.tournament_id)  # nothing changed here meanwhile: the store's word is taken
+    mark = desk.read_mark(tournament_id)  # nothing changed here meanwhile: the store's word is taken
     assert desk.know(with_both, mark)
-    assert desk.snapshot(empty.tournament_id) is with_both
+    assert desk.snapshot(tournament_id) is with_both
 
 
 def test_a_wave_formed_here_leaves_the_copy_unfit_until_read_again(clock: ManualClock) -> None:
@@ -78,7 +84,7 @@ def test_a_wave_formed_here_leaves_the_copy_unfit_until_read_again(clock: Manual
     desk, empty = desk_with_players(state, clock, "ada")
     assert desk.know(empty)
     mark = desk.read_mark(empty.tournament_id)
-    desk.stale_after_wave(empty.tournament_id)
+    desk.mark_stale(empty.tournament_id)
     assert not desk.know(empty, mark)  # read again: the copy lacks the wave's races
     assert desk.pair(empty.tournament_id) is None and desk.settle(empty.tournament_id) is None
     assert desk.know(empty, desk.read_mark(empty.tournament_id))

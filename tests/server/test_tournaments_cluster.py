@@ -91,3 +91,31 @@ async def test_a_process_killed_mid_arena_loses_no_point_and_pairing_goes_on(
         finally:
             await close_all(*bots, *resumed)
             await store.close()
+
+
+async def test_bots_entering_at_once_on_two_processes_fill_the_cap_exactly(
+    tmp_path: Path, cluster_database_url: str, redis_url: str  # noqa: F811
+) -> None:
+    """Twenty-four bots press "enter" together, half on each process, for twenty places: the count of entrants goes
+    up in the store only while below the cap (one statement, which the other process never makes fail), so twenty
+    are entered, the count is exact, and the four others are told the arena is full (a write refused because it
+    filled meanwhile is read again, then refused as full), never that the server could not store it."""
+    store = SqlStore(cluster_database_url)
+    async with cluster(tmp_path, cluster_database_url, redis_url, 2) as processes:
+        bots = [await bot(processes[index % 2].url, f"bot{index}") for index in range(24)]
+        try:
+            now = datetime.now(UTC)
+            rules = TournamentRules(kind="arena", variant="freecell", time_limit_s=120, ranked=False, entry="bots",
+                                    cap=20, duration_s=600, race_size=2)  # fmt: skip
+            for round_index in range(2):
+                record = tournament_record(f"Rush {round_index}", rules, now + timedelta(minutes=10), now, b"secret")
+                await store.write([record])
+                enter = {"type": "enter_tournament", "tournament_id": record.tournament_id}
+                replies = await asyncio.gather(*(client.request(enter) for client in bots))
+                kinds = sorted(reply.get("code", reply["type"]) for reply in replies)
+                assert kinds == ["tournament_entry"] * 20 + ["tournament_full"] * 4, replies
+                snapshot = await store.tournaments.snapshot(record.tournament_id)
+                assert snapshot is not None and snapshot.stored.entrants == 20 and len(snapshot.entries) == 20
+        finally:
+            await close_all(*bots)
+            await store.close()

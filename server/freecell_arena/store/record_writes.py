@@ -52,6 +52,7 @@ from freecell_arena.store.models import (
 )
 from freecell_arena.store.row_updates import (
     LOBBY,
+    CountUp,
     RowUpdate,
     games,
     next_room_update,
@@ -101,7 +102,7 @@ class LeaderboardClaim:
     result: ResultRecord
 
 
-Write = Inserts | RowUpdate | RowDelete | LeaderboardClaim
+Write = Inserts | RowUpdate | CountUp | RowDelete | LeaderboardClaim
 
 
 # --- the entries: how a record type is written ------------------------------------------------------------
@@ -255,11 +256,10 @@ def _tournament(record: TournamentRecord) -> tuple[Write, ...]:
 
 
 def _entered(entry: EntryRecord) -> tuple[Write, ...]:
-    """The tournament's count of entrants moves over the one this process read (the cap, first come first served);
-    then the entry's row (entering twice breaks its primary key)."""
-    refusal = f"tournament {entry.tournament_id!r} took another entrant meanwhile"
-    count = RowUpdate(tournaments, {"entrants": entry.seat}, {"id": entry.tournament_id, "entrants": entry.seat - 1},
-                      refusal)  # fmt: skip
+    """The tournament's count of entrants up by one while below its cap (first come first served, whatever another
+    process stored meanwhile); then the entry's row (entering twice breaks its primary key)."""
+    refusal = f"tournament {entry.tournament_id!r} is full ({entry.cap} entrants)"
+    count = CountUp(tournaments, "entrants", {"id": entry.tournament_id}, entry.cap, refusal)
     row = {"tournament_id": entry.tournament_id, "player_id": entry.player_id, "name": entry.name, "bot": entry.bot,
            "entered_at": entry.at, "status": "active", "status_at": None}  # fmt: skip
     return count, Inserts(tournament_entries, [row])

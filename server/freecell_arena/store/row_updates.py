@@ -3,7 +3,8 @@
 A batch is written through SQLAlchemy (`SqlStore.write`) or by a direct writer (`SqliteWriter`,
 `PostgresWriter`). Which columns a room's status change, a join or leave, a game's result or a moved pointer
 sets, which row it must hit, and why it is refused when it hits none is decided here, for every path; each path
-only turns a `RowUpdate` into its own statement. `record_writes` says which record makes which update.
+only turns a `RowUpdate` into its own statement. `record_writes` says which record makes which update. A
+`CountUp` (a count kept under a limit) is not a compare-and-set at all: writers at once never refuse each other.
 """
 
 from __future__ import annotations
@@ -41,6 +42,19 @@ class RowUpdate:
     where: dict[str, Any]
     refusal: str
     """Why the record is refused when no row matched: the error the caller sees."""
+
+
+@dataclass(frozen=True, slots=True)
+class CountUp:
+    """Add one to `column` of the one row of `table` whose columns equal `where`, only while it is below `limit`:
+    one statement, so concurrent writers (several processes) never refuse each other and the limit holds. Written
+    through SQLAlchemy only (`RECORD_WRITES.direct` sends its batch there)."""
+
+    table: Table
+    column: str
+    where: dict[str, Any]
+    limit: int
+    refusal: str
 
 
 def room_status_update(record: RoomStatusRecord) -> RowUpdate:

@@ -34,7 +34,7 @@ from freecell_arena.store.postgres_writer import PostgresWriter
 from freecell_arena.store.profiles import ProfileStore
 from freecell_arena.store.ratings import RatingStore
 from freecell_arena.store.record_writes import RECORD_WRITES, Inserts, LeaderboardClaim, RowDelete, Write
-from freecell_arena.store.row_updates import RowUpdate
+from freecell_arena.store.row_updates import CountUp, RowUpdate
 from freecell_arena.store.seasons import SeasonReads
 from freecell_arena.store.sqlite_writer import SqliteWriter
 from freecell_arena.store.tournaments import TournamentStore
@@ -207,6 +207,11 @@ async def _execute(connection: AsyncConnection, write: Write, deltas: CountDelta
         case RowUpdate(table, values, where, refusal):
             result = await connection.execute(update(table).where(*_conditions(table, where)).values(**values))
             if result.rowcount != 1:
+                raise RecordRefusedError(refusal)
+        case CountUp(table, column, where, limit, refusal):
+            counted = table.c[column]
+            statement = update(table).where(*_conditions(table, where), counted < limit).values({column: counted + 1})
+            if (await connection.execute(statement)).rowcount != 1:
                 raise RecordRefusedError(refusal)
         case RowDelete(table, where):
             await connection.execute(delete(table).where(*_conditions(table, where)))

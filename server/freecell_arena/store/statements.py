@@ -20,7 +20,7 @@ from sqlalchemy.engine import Dialect
 from freecell_arena.core.ports.records import Record
 from freecell_arena.store.errors import RecordRefusedError
 from freecell_arena.store.record_writes import RECORD_WRITES, Inserts, LeaderboardClaim, RowDelete
-from freecell_arena.store.row_updates import RowUpdate
+from freecell_arena.store.row_updates import CountUp, RowUpdate
 from freecell_arena.store.types import UtcDateTime
 
 Processor = Callable[[Any], Any] | None
@@ -76,8 +76,8 @@ class StatementBuilder:
                         statements.append(self._update(write))
                     case RowDelete():
                         statements.append(self._delete(write))
-                    case LeaderboardClaim():  # RECORD_WRITES.direct sends its batch through SQLAlchemy
-                        raise AssertionError("a leaderboard claim is written through SQLAlchemy only")
+                    case LeaderboardClaim() | CountUp():  # RECORD_WRITES.direct sends its batch through SQLAlchemy
+                        raise AssertionError(f"{type(write).__name__} is written through SQLAlchemy only")
                     case _:
                         assert_never(write)
         except (ValueError, TypeError) as error:

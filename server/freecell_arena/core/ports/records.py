@@ -226,16 +226,16 @@ class TournamentRecord:
 
 @dataclass(frozen=True, slots=True)
 class EntryRecord:
-    """A player entered: the tournament's count of entrants moves from `seat - 1` to `seat` (a compare-and-set,
-    so a cap holds across processes, first come first served), and the entry's row is inserted (entering twice
-    breaks its primary key)."""
+    """A player entered: the tournament's count of entrants goes up by one while it is below `cap` (one statement:
+    the cap holds across processes, first come first served, and players entering at once on several processes
+    never refuse each other), and the entry's row is inserted (entering twice breaks its primary key)."""
 
     tournament_id: str
     player_id: str
     name: str
     bot: bool
     at: datetime
-    seat: int
+    cap: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,8 +88,8 @@ class Tournaments:
         self._adopted: dict[str, int] = {}
         """How many changes of each tournament this desk adopted: a read taken across one is older than memory."""
         self._stale: set[str] = set()
-        """Tournaments whose known copy lacks races this process formed (or another formed first): no director's
-        step is decided over it until net reads the tournament again."""
+        """Tournaments whose known copy is behind the store (`mark_stale`): no director's step is decided over it,
+        and net reads it again before a request, until a read is taken."""
 
     # ------------------------------------------------------------------ what net reads
 
@@ -123,8 +123,10 @@ class Tournaments:
         self.known[tournament_id] = snapshot
         self._adopted[tournament_id] = self._adopted.get(tournament_id, 0) + 1
 
-    def stale_after_wave(self, tournament_id: str) -> None:
-        """A wave was formed (here, or first by another process): the known copy lacks its races until read again."""
+    def mark_stale(self, tournament_id: str) -> None:
+        """The known copy is behind the store until net reads the tournament again: a wave was formed (here, or first
+        by another process: it lacks its races), or a change of this process was refused (another process moved the
+        tournament first: a retry must decide over what the store says, not over this copy)."""
         self._adopted[tournament_id] = self._adopted.get(tournament_id, 0) + 1
         self._stale.add(tournament_id)
 
@@ -157,7 +159,7 @@ class Tournaments:
         if stored.entrants >= rules.cap:
             raise Refusal(ErrorCode.tournament_full, f"{record.name} is full ({rules.cap} entrants)")
         entrant = Entrant(player_id, player.display_name, player.bot, now)
-        entry = EntryRecord(record.tournament_id, player_id, entrant.name, entrant.bot, now, stored.entrants + 1)
+        entry = EntryRecord(record.tournament_id, player_id, entrant.name, entrant.bot, now, rules.cap)
         after = replace(snapshot, stored=replace(stored, entrants=stored.entrants + 1),
                         entries={**snapshot.entries, player_id: entrant})  # fmt: skip
         return self._stored(after, [entry], self._entry_reply(request.id, after, player_id))
@@ -385,7 +387,7 @@ class _Known:
         self.desk.adopt(self.after)
 
     def refused(self) -> None:
-        pass
+        self.desk.mark_stale(self.after.tournament_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,7 +400,7 @@ class _Formed:
     tournament_id: str
 
     def adopt(self) -> None:
-        self.desk.stale_after_wave(self.tournament_id)
+        self.desk.mark_stale(self.tournament_id)
 
     def refused(self) -> None:
-        self.desk.stale_after_wave(self.tournament_id)
+        self.desk.mark_stale(self.tournament_id)

@@ -100,9 +100,9 @@ class Tournaments:
     def know(self, snapshot: TournamentSnapshot, mark: ReadMark | None = None) -> bool:
         """The store's tournament as read since `mark` (before a request or a director's step). It replaces what
         this desk knew only when no change of the tournament was in flight here or adopted here meanwhile: such a
-        read may have been taken before the change was stored, and would count its entrant again (two players
-        entering at once). True when the desk now knows the tournament fit to decide over; False when net should
-        read it again (`mark` None: take the read whatever happened meanwhile)."""
+        read may have been taken before the change was stored, and would forget its entrant (two players entering
+        at once: the first let in twice, the count behind). True when the desk now knows the tournament fit to
+        decide over; False when net should read it again (`mark` None: take the read whatever happened meanwhile)."""
         tournament_id = snapshot.tournament_id
         if mark is None or (not mark.in_flight and mark == self.read_mark(tournament_id)):
             self.known[tournament_id] = snapshot
@@ -284,7 +284,7 @@ class Tournaments:
         return draft.seal(Effect(records=[record]))
 
     def _fit(self, tournament_id: str) -> TournamentSnapshot | None:
-        """The known tournament, unless a wave formed since net last read it (its races and seats are not in it)."""
+        """The known tournament, unless it is behind the store (`mark_stale`: a wave's races and seats not in it)."""
         return None if tournament_id in self._stale else self.known.get(tournament_id)
 
     # ------------------------------------------------------------------ forming races

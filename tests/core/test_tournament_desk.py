@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from core_support import ManualClock
 
+from freecell_arena.core.competition.tournaments.audit import check_tournament
 from freecell_arena.core.competition.tournaments.desk import TournamentDeps, Tournaments
 from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
@@ -88,3 +89,17 @@ def test_a_wave_formed_here_leaves_the_copy_unfit_until_read_again(clock: Manual
     assert not desk.know(empty, mark)  # read again: the copy lacks the wave's races
     assert desk.pair(empty.tournament_id) is None and desk.settle(empty.tournament_id) is None
     assert desk.know(empty, desk.read_mark(empty.tournament_id))
+
+
+def test_the_audit_counts_the_entries_behind_the_stored_count(clock: ManualClock) -> None:
+    """The count of entrants the listings show is recomputed from the stored entries: a count that differs is a
+    line of `freecell-arena audit` (a final tournament's table is held to its results besides)."""
+    state = SharedState(clock)
+    desk, empty = desk_with_players(state, clock, "ada")
+    desk.know(empty)
+    effect, _ = entered(desk, empty, "ada")
+    stored(effect)
+    one = desk.snapshot(empty.tournament_id)
+    assert check_tournament(one) == []
+    wrong = replace(one, stored=replace(one.stored, entrants=2))
+    assert check_tournament(wrong) == [f"tournament {one.tournament_id}: stored entrants=2, its entries are 1"]

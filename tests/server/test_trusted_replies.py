@@ -48,7 +48,7 @@ def play_random_game(variant_id: str, seed: int, actions: int) -> list[str]:
     handled(arena, player, CreateRoomRequest(variant=variant_id, seed=None if hidden else seed, options=options))
     handled(arena, player, StartRaceRequest())
     ticked(arena)
-    game = arena.play.running_game(player, None)
+    game = arena.play.running_game(player, None, arena.state.clock.now())
     rng = random.Random(seed)
     texts: list[str] = []
     for number in range(actions):

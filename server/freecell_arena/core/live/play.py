@@ -89,7 +89,7 @@ class Play:
         return self._after_action(game, turn, mark, request.id, now)
 
     def resign(self, player_id: str, request: ResignRequest) -> Effect:
-        return self.resign_game(self.running_game(player_id, request.game_id), request.id)
+        return self.resign_game(self.running_game(player_id, request.game_id, self.state.clock.now()), request.id)
 
     def resign_game(self, game: PlayerGame, request_id: RequestId = None) -> Effect:
         now = self.state.clock.now()
@@ -153,12 +153,10 @@ class Play:
         message = ProgressMessage(code=game.room_code, progress=game.progress(now, counts))
         return [Publication(room_topic(game.room_code), message, skip=game.player_id)]
 
-    def running_game(self, player_id: str, game_id: str | None, now: datetime | None = None) -> PlayerGame:
+    def running_game(self, player_id: str, game_id: str | None, now: datetime) -> PlayerGame:
         """The player's game an action is for, or the refusal saying why it cannot be played. `now`: the action's
-        instant, when it is stamped on what the action stores (a second reading of the clock could fall past the
-        time limit the first one passed: a move stored after its race's end)."""
-        if now is None:
-            now = self.state.clock.now()
+        instant, read once by the caller and stamped on what the action stores (a second reading of the clock
+        could fall past the time limit the first one passed: a move stored after its race's end)."""
         state = self.state
         seat = state.players[player_id].seat
         if game_id is not None and game_id != seat.game_id:

@@ -2,8 +2,9 @@
 
 The final table is recomputed from the races' stored results (`scoring`) with the moderators' sanctions in force
 (the snapshot's `sanctions` and `banned`), and each row compared with the stored one, field by field; a cup's
-revealed deals must hash to the commitment stored before it opened. A running tournament's stored table is
-provisional (the director refreshes it as races finish): only final ones are held to the recomputation.
+revealed deals must hash to the commitment stored before it opened; the stored count of entrants (what listings
+show) must be the number of its entries. A running tournament's stored table is provisional (the director
+refreshes it as races finish): only final ones are held to the recomputation.
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from freecell_arena.core.competition.tournaments.state import TournamentSnapshot
 def check_tournament(snapshot: TournamentSnapshot) -> list[str]:
     """One line per stored figure that differs from the recomputation (none: the tournament adds up)."""
     stored = snapshot.stored
-    if not stored.final:
-        return []
     name = f"tournament {stored.tournament_id}"
     lines = []
+    if stored.entrants != len(snapshot.entries):  # the count listings show, kept beside the entries it counts
+        lines.append(f"{name}: stored entrants={stored.entrants}, its entries are {len(snapshot.entries)}")
+    if not stored.final:
+        return lines
     recomputed = {row.player_id: row.to_json() for row in table_of(snapshot)}
     kept = {row.player_id: row.to_json() for row in stored.standings}
     for player_id in sorted(recomputed.keys() | kept.keys()):

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-import hypothesis  # noqa: F401  (see below)
+import hypothesis
 import pytest
 from redis_support import NOT_INSTALLED as REDIS_NOT_INSTALLED
 from redis_support import RedisServer, redis_binary, throwaway_redis
@@ -39,6 +39,10 @@ from freecell_arena.store import migrate
 # Imported here, at collection, on purpose: pytest rewrites hypothesis (a plugin) with `ast.parse` when it is first
 # imported, and a lazy first import in the middle of a test that runs threads (bots, aiosqlite) can hit CPython
 # 3.11.7's gh-106905 ("SystemError: AST constructor recursion depth mismatch", fixed in 3.11.8).
+# No per-example deadline: it is a timed assertion (speed is measured by bench/, never asserted in a test), and an
+# example slowed by a busy machine or a first lazy import failed as "DeadlineExceeded"/"Flaky".
+hypothesis.settings.register_profile("freecell_arena", deadline=None)
+hypothesis.settings.load_profile("freecell_arena")
 
 POSTGRES_OS_USER = "postgres"
 START_TIMEOUT_S = 60

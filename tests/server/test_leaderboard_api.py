@@ -3,12 +3,17 @@ answers, cursor paging and around-me, bots apart, ranked options, and bad parame
 
 from __future__ import annotations
 
+import asyncio
+import json
+import urllib.error
+import urllib.request
 from typing import Any
 from urllib.parse import quote
 
 from arena_client import ArenaClient, connect_player
 from arena_server import RunningArena
 from boards_helpers import ManualClock, http_get, play, winning_moves, without_id
+from serverprocess import REPO
 
 SEED = 6  # the solver wins it in a few hundredths of a second
 
@@ -143,3 +148,26 @@ async def test_bad_parameters_get_the_websocket_error_over_http(arena: RunningAr
         assert (await client.request({"type": "get_state"}))["type"] == "game_state", "the connection stays usable"
     finally:
         await client.close()
+
+
+async def test_requests_too_large_for_the_http_parser_get_the_documented_answer(arena: RunningArena) -> None:
+    """A request line or a header over 8 KiB is refused by websockets' parser before any route runs (as plain
+    text): the OpenAPI document lists those answers on every route, so a client generated from it expects them."""
+    document = json.loads((REPO / "docs" / "schema" / "openapi.json").read_text())
+    path = f"/api/leaderboards/freecell/deal/{SEED}"
+
+    def fetch(url: str, headers: dict[str, str]) -> tuple[int, str]:
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=10) as response:
+                return response.status, response.headers["Content-Type"]
+        except urllib.error.HTTPError as error:
+            return error.code, error.headers["Content-Type"]
+
+    base = f"http://127.0.0.1:{arena.server.port}{path}"
+    for url, headers, status in [(base + "?limit=" + "9" * 9000, {}, 414), (base, {"X-Padding": "x" * 9000}, 431)]:
+        got_status, content_type = await asyncio.to_thread(fetch, url, headers)
+        assert got_status == status and content_type.startswith("text/plain"), (status, got_status, content_type)
+        for operation in document["paths"].values():
+            assert "text/plain" in operation["get"]["responses"][str(status)]["content"]
+    status, _ = await http_get(arena.server.port, "/api/quick-races")
+    assert status == 200, "the server answers the next request as usual"

@@ -265,7 +265,24 @@ def _responses(route: HttpRoute, reply: JsonObject, error: JsonObject) -> JsonOb
         if status == 405:
             answer["headers"] = {"Allow": {"description": "GET", "schema": {"type": "string"}}}
         responses[str(status)] = answer
-    return responses
+    responses.update(TRANSPORT_REFUSALS)
+    return dict(sorted(responses.items()))
+
+
+TRANSPORT_REFUSALS: JsonObject = {
+    "414": {
+        "description": "The request line is longer than 8 KiB: refused as plain text by the websocket library's "
+        "HTTP parser, before any route is looked at",
+        "content": {"text/plain": {"schema": {"type": "string"}}},
+    },
+    "431": {
+        "description": "A header line longer than 8 KiB, or more than 128 headers: refused as plain text by the "
+        "websocket library's HTTP parser, before any route is looked at",
+        "content": {"text/plain": {"schema": {"type": "string"}}},
+    },
+}
+"""Answers the HTTP parser gives before the server's own code runs (websockets' `MAX_LINE_LENGTH` and
+`MAX_NUM_HEADERS`): every route can get them, and a client must not be surprised by them."""
 
 
 def _reply_type(exchange: Exchange) -> str:

@@ -155,7 +155,8 @@ SECTION_INTROS = {
     "another connection acts:\n",
     "HTTP": "Plain `GET` on the same port, answered with the same JSON as the websocket's reply (with its `type`); "
     "a refusal is the websocket's `error` with an HTTP status (in the error codes' table). Rate limited per "
-    "address (429, `Retry-After`).\n",
+    "address (429, `Retry-After`). A request line or a header over 8 KiB gets 414 or 431 as plain text from "
+    "the HTTP parser, before any route runs.\n",
     "Error codes": "Every refusal is an `error` message with one of these stable codes, a sentence for people "
     "(`message`, naming the field at fault) and, for `illegal_move` and the account steps, a `reason` code.\n",
 }

@@ -23,6 +23,17 @@ COMPILED: Final = (
     "core/live/player_game.py",
     "core/live/changes.py",
     "core/live/shared_state.py",
+    # the connection's part of a move (reading the frame, the effect's run, the reply's write) and the group
+    # commit: 3-9 % less server CPU per move at 1,000 connections (bench/load.py, alternating with these modules
+    # interpreted, 7 pairs, lower in each; 2026-11-28). More of core (rooms, races, seats, the race clock) compiled
+    # too made no difference beyond the runs' noise: a game's setup is a few hundred moves apart
+    "net/connection.py",
+    "net/outbox.py",
+    "net/direct_write.py",
+    "net/effects.py",
+    "net/ratelimit.py",
+    "protocol/trusted.py",
+    "store/group_commit.py",
 )
 """What setup.py hands mypyc (paths in the package: a module, or a package with its subpackages)."""
 INTERPRETED: Final = {  # modules of those that mypyc cannot compile as they are; nothing on a move's path

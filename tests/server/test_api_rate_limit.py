@@ -11,7 +11,7 @@ from typing import Any
 
 from arena_server import start_arena
 
-from freecell_arena.net.ratelimit import AddressBuckets
+from freecell_arena.net.ratelimit import SWEEP_EVERY_S, AddressBuckets
 from freecell_arena.settings import Settings
 
 PATH = "/api/ratings/freecell"
@@ -82,5 +82,5 @@ def test_address_buckets_say_when_to_come_back_and_forget_the_addresses_that_wen
     assert buckets.allow("b")
     now[0] = 0.5
     assert buckets.wait("a") == 0.0 and buckets.allow("a") and not buckets.allow("a")
-    now[0] = AddressBuckets.SWEEP_EVERY_S + 1
+    now[0] = SWEEP_EVERY_S + 1
     assert buckets.allow("c") and list(buckets.buckets) == ["c"], "full buckets limit nothing: dropped"

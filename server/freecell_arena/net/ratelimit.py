@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Final
 
 
 class TokenBucket:
@@ -40,19 +41,21 @@ class TokenBucket:
         return min(self.burst, self.tokens + (now - self.updated) * self.rate)
 
 
+SWEEP_EVERY_S: Final = 60.0
+"""How often `AddressBuckets` drops the buckets that are full again."""
+
+
 class AddressBuckets:
     """A token bucket per client address, made on its first request. A full bucket limits nothing, so the
     buckets that are full again are dropped now and then (`SWEEP_EVERY_S`): the table holds only the addresses
     active lately, however many ask."""
-
-    SWEEP_EVERY_S = 60.0
 
     def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
         self.burst = burst
         self.clock = clock
         self.buckets: dict[str, TokenBucket] = {}
-        self._next_sweep = clock() + self.SWEEP_EVERY_S
+        self._next_sweep = clock() + SWEEP_EVERY_S
 
     def allow(self, address: str) -> bool:
         if self.clock() >= self._next_sweep:
@@ -72,7 +75,7 @@ class AddressBuckets:
             del self.buckets[address]
 
     def sweep(self) -> None:
-        self._next_sweep = self.clock() + self.SWEEP_EVERY_S
+        self._next_sweep = self.clock() + SWEEP_EVERY_S
         for address in [address for address, bucket in self.buckets.items() if bucket.is_full()]:
             del self.buckets[address]
 

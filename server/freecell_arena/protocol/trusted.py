@@ -55,7 +55,7 @@ class TrustedEncoder:
     def values(self, **values: Any) -> dict[str, Any]:
         """The message as a dict of JSON values keyed by wire names (to nest inside another message)."""
         if not self._required <= values.keys():
-            raise TypeError(f"{self.model.__name__}: missing fields {sorted(self._required - values.keys())}")
+            raise TypeError(f"{self.model.__name__}: missing fields {sorted(set(self._required) - values.keys())}")
         if self._renames:
             values = {self._wire_names.get(name, name): value for name, value in values.items()}
         data = self._template.copy()  # the fields' order and defaults; the values given take their places

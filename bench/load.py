@@ -348,7 +348,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
         plans.append(Plan(url=target.url, mode=mode, connections=count,
                           first_index=first, total_connections=args.connections, duration_s=args.duration,
                           rate_per_s=args.rate, max_moves=moves, variant=args.variant, idle=idle, seed=number + 1,
-                          event_loop=args.client_loop, room_size=args.room_size))
+                          event_loop=args.client_loop, room_size=args.room_size, game_moves=args.game_moves))
         first += count
     workers = [context.Process(target=worker, args=(plan, ready, go, stop_all, results), daemon=True)
                for plan in plans]
@@ -565,6 +565,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duration", type=float, default=10.0, help="seconds of load per run (default %(default)s)")
     parser.add_argument("--rate", type=float, help="paced: moves per second over all connections (default: flat out)")
     parser.add_argument("--max-moves", type=int, help="stop after this many moves in all")
+    parser.add_argument("--game-moves", type=int, default=200,
+                        help="a game that reaches this many moves is left for a new one (default 200; fewer: what "
+                             "a game's setup costs the server shows in its CPU per move)")
     parser.add_argument("--room-size", type=int, default=1,
                         help="race in rooms of this many players (2-64; default: one-player rooms); the echo "
                              "baseline must be durable, which then sends each move's progress to the room")

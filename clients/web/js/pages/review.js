@@ -6,7 +6,7 @@
  */
 
 import { dataTable, h, notice, replace } from '../dom.js';
-import { formatDuration, variantName } from '../notation.js';
+import { counted, formatDuration, variantName } from '../notation.js';
 import { roomHref, viewHref } from '../router.js';
 import { deltaText, playerLink } from '../compete.js';
 import { lifecycle } from './daily.js';
@@ -52,7 +52,7 @@ export function reviewPage(main, { session, location, navigate, code, variant, d
       return;
     }
     const holder = h('div', {});
-    replace(line, h('h2', { id: 'par-line-title' }, `The solver\u2019s line (${reply.line.length} moves)`), holder);
+    replace(line, h('h2', { id: 'par-line-title' }, `The solver\u2019s line (${counted(reply.line.length, 'move')})`), holder);
     const par = { ...reply, game_id: `par-${code ?? `${variant}-${day}`}`, actions: reply.line, outcome: 'won', final_view: reply.start_view };
     viewer = replayViewer(holder, par, { session, location, navigate, who: 'the solver', fromStart: true, pageKeys: false });
     const mine = reply.results.find((row) => row.player_id === session.playerId);
@@ -69,14 +69,14 @@ export function reviewPage(main, { session, location, navigate, code, variant, d
     const where = point === null
       ? (home >= cardsHome(viewer.views.at(-1))
         ? 'You kept pace with the solver all the way: every card you put home, you put home as soon as it did.'
-        : `You kept pace with the solver as far as you went (${home} cards home); it went on to put every card home.`)
+        : `You kept pace with the solver as far as you went (${counted(home, 'card')} home); it went on to put every card home.`)
       : point.yourMove === null
-        ? `You kept pace up to ${point.cards - 1} cards home (your move ${point.keptUntil}); the solver had ${point.cards} after ${point.parMove} moves, and you never got there.`
-        : `Your line first got longer at card ${point.cards} home: the solver had it after ${point.parMove} moves, you after ${point.yourMove} (you had kept pace until your move ${point.keptUntil}).`;
+        ? `You kept pace up to ${counted(point.cards - 1, 'card')} home (your move ${point.keptUntil}); the solver had ${point.cards} after ${counted(point.parMove, 'move')}, and you never got there.`
+        : `Your line first got longer at card ${point.cards} home: the solver had it after ${counted(point.parMove, 'move')}, you after ${point.yourMove} (you had kept pace until your move ${point.keptUntil}).`;
     replace(lost, h('h2', { id: 'lost-title' }, 'Where moves were lost'),
       h('p', { class: 'lost-summary', dataset: { cards: point?.cards ?? '', yourMove: point?.yourMove ?? '', parMove: point?.parMove ?? '' } }, where),
       h('div', { class: 'lost-side-by-side' }, h('section', { class: 'your-line', 'aria-labelledby': 'your-line-title' },
-        h('h2', { id: 'your-line-title' }, `Your line (${replay.actions.length} moves)`), holder), line));
+        h('h2', { id: 'your-line-title' }, `Your line (${counted(replay.actions.length, 'move')})`), holder), line));
     lost.hidden = false;
     yourViewer = replayViewer(holder, replay, { session, location, navigate: null, who: 'you', pageKeys: true });
     if (point) {

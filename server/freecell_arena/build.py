@@ -1,4 +1,4 @@
-"""Which build of the package this process runs: `compiled` (mypyc's C extensions of the engine and its solver,
+"""Which build of the package this process runs: `compiled` (mypyc's C extensions of a move's path, `COMPILED`,
 as setup.py builds them when asked: `FREECELL_ARENA_COMPILE=1 pip install .`) or `interpreted` (the same modules
 as Python sources: the default install, an editable one, or `FREECELL_ARENA_PURE_PYTHON=1`). `freecell-arena
 --version`, serve's first line and `/metrics` (`freecell_arena_build_info`) say it, so an operator knows what a

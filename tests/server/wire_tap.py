@@ -22,6 +22,7 @@ class WireFrame:
     opcode: int
     compressed: bool  # RSV1: the permessage-deflate bit of a message's first frame
     wire_bytes: int  # the payload as sent
+    socket: int = 0  # which upgraded connection it went on: 0 for the first, in the order of their handshakes
 
 
 @dataclass
@@ -33,23 +34,24 @@ class WireTap:
     def data_frames(self) -> list[WireFrame]:
         return [frame for frame in self.frames if frame.opcode in (TEXT, BINARY)]
 
-    def read(self, stream: bytearray, upgraded: bool) -> bool:
-        """Consume the handshake's response, then whole frames, from the front of `stream`; whether the
-        connection was upgraded (a connection that answered plain HTTP is not read further: the server answers
-        one request per connection)."""
-        if not upgraded:
+    def read(self, stream: bytearray, socket: int | None) -> int | None:
+        """Consume the handshake's response, then whole frames, from the front of `stream`; the connection's
+        number once it is upgraded, None before (a connection that answered plain HTTP is not read further: the
+        server answers one request per connection)."""
+        if socket is None:
             end = stream.find(b"\r\n\r\n")
             if end < 0:
-                return False
+                return None
             response = stream[:end].decode("latin-1")
             del stream[: end + 4]
             if not response.startswith("HTTP/1.1 101"):  # a plain HTTP answer (a page, a file): no frames follow
                 stream.clear()
-                return False
+                return None
+            socket = len(self.handshake_responses)
             self.handshake_responses.append(response)
         while True:
             if len(stream) < 2:
-                return True
+                return socket
             length = stream[1] & 0x7F
             header = 2
             if length == 126:
@@ -57,19 +59,19 @@ class WireTap:
             elif length == 127:
                 header, length = 10, int.from_bytes(stream[2:10], "big") if len(stream) >= 10 else -1
             if length < 0 or len(stream) < header + length:
-                return True
-            self.frames.append(WireFrame(stream[0] & 0x0F, bool(stream[0] & 0x40), length))
+                return socket
+            self.frames.append(WireFrame(stream[0] & 0x0F, bool(stream[0] & 0x40), length, socket))
             del stream[: header + length]
 
 
 async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, tap: WireTap | None) -> None:
     pending = bytearray()
-    upgraded = False
+    socket: int | None = None
     try:
         while data := await reader.read(65536):
             if tap is not None:  # read before forwarding: once a client has a frame, the tap has counted it
                 pending += data
-                upgraded = tap.read(pending, upgraded)
+                socket = tap.read(pending, socket)
             writer.write(data)
             await writer.drain()
     except (ConnectionError, asyncio.CancelledError):

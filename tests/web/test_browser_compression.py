@@ -20,10 +20,12 @@ async def test_the_browser_gets_large_frames_compressed_and_small_ones_plain(
 ) -> None:
     async with wire_tap(server.port) as tap:
         player = await new_player("Deflate", f"http://127.0.0.1:{tap.port}")
-        received: list[int] = []  # the size of each text frame as the page's socket decoded it, in order
+        received: list[list[int]] = []  # per socket, in the order opened: each text frame's size as the page decoded it
 
         def watch(websocket: Any) -> None:
-            websocket.on("framereceived", lambda payload: received.append(len(payload.encode())))
+            sizes: list[int] = []
+            received.append(sizes)
+            websocket.on("framereceived", lambda payload: sizes.append(len(payload.encode())))
 
         player.page.on("websocket", watch)
         await player.open("/")
@@ -33,15 +35,22 @@ async def test_the_browser_gets_large_frames_compressed_and_small_ones_plain(
         await player.wait_for_board()
         frames = tap.data_frames()
         responses = list(tap.handshake_responses)
+        resumed = [frame for frame in frames if frame.socket == 1]
         for _ in range(100):  # the page is told of a frame after it crossed the tap: wait for it to catch up
-            if len(received) >= len(frames):
+            if len(received) == 2 and len(received[1]) >= len(resumed):
                 break
             await asyncio.sleep(0.05)
-        seen = received[: len(frames)]  # a frame sent after the tap's count, seen by both, is not compared
+        await player.page.close()  # before the tap closes: a page that lost its socket would try again, and fail
 
     assert len(responses) == 2 and all("permessage-deflate" in response for response in responses), responses
     assert all("client_no_context_takeover" in response for response in responses)
-    assert len(frames) == len(seen), (frames, seen)
-    sent = [(size, frame.compressed) for size, frame in zip(seen, frames, strict=True)]
+    assert len(received) == 2, "one socket before the reload, one after"
+    sent: list[tuple[int, bool]] = []
+    for socket, sizes in enumerate(received):
+        on_wire = [frame for frame in frames if frame.socket == socket]
+        # The first socket's last frames may cross the tap as the page unloads, never to be decoded by it: that
+        # socket is compared as far as the page read it. The resumed socket is compared whole.
+        assert len(sizes) <= len(on_wire) if socket == 0 else len(sizes) >= len(on_wire), (socket, on_wire, sizes)
+        sent += [(size, frame.compressed) for size, frame in zip(sizes, on_wire, strict=False)]
     assert [compressed for _, compressed in sent] == [size >= MIN_BYTES for size, _ in sent], sent
     assert any(compressed for _, compressed in sent) and any(not compressed for _, compressed in sent), sent

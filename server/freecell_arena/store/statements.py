@@ -45,11 +45,11 @@ class _Insert:
         self.sql = str(compiled)
         assert compiled.positiontup is not None
         self.keys = tuple(compiled.positiontup)
-        self.processors: tuple[Processor, ...] = tuple(_processor(table.c[key].type, dialect) for key in self.keys)
+        processors = [_processor(table.c[key].type, dialect) for key in self.keys]
         self._values: Callable[[dict[str, Any]], tuple[Any, ...]] = itemgetter(*self.keys) if len(self.keys) > 1 \
             else (lambda row: (row[self.keys[0]],))
         """A row's values in the statement's order, as a tuple (one C call for the lot)."""
-        self._processed = tuple((position, processor) for position, processor in enumerate(self.processors)
+        self._processed = tuple((position, processor) for position, processor in enumerate(processors)
                                 if processor is not None)  # fmt: skip
         """The positions whose value goes through its column's bind processor (a move's row: only `at`)."""
 

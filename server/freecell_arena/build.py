@@ -1,4 +1,4 @@
-"""Which build of the package this process runs: `compiled` (mypyc's C extensions of the engine and its solver,
+"""Which build of the package this process runs: `compiled` (mypyc's C extensions of a move's path, `COMPILED`,
 as setup.py builds them when asked: `FREECELL_ARENA_COMPILE=1 pip install .`) or `interpreted` (the same modules
 as Python sources: the default install, an editable one, or `FREECELL_ARENA_PURE_PYTHON=1`). `freecell-arena
 --version`, serve's first line and `/metrics` (`freecell_arena_build_info`) say it, so an operator knows what a
@@ -23,18 +23,65 @@ COMPILED: Final = (
     "core/live/player_game.py",
     "core/live/changes.py",
     "core/live/shared_state.py",
+    # the connection's part of a move (reading the frame, the effect's run, the reply's write) and the group
+    # commit: 3-9 % less server CPU per move at 1,000 connections (bench/load.py, alternating with these modules
+    # interpreted, 7 pairs, lower in each; 2026-11-28). Their coroutines await after an exception's handler, never
+    # in it (`suspends_while_handling`, which setup.py enforces)
+    "net/connection.py",
+    "net/outbox.py",
+    "net/direct_write.py",
+    "net/effects.py",
+    "net/ratelimit.py",
+    "protocol/trusted.py",
+    "store/group_commit.py",
 )
 """What setup.py hands mypyc (paths in the package: a module, or a package with its subpackages)."""
-# Not compiled, though on a move's path: the connection, its outbox, the effects' runner and the group commit.
-# Compiled in a trial (2026-11-28) they measured 3-9 % less server CPU per move at 1,000 connections, but a full
-# CI run of that build showed an exception of the group commit's retry (a compiled coroutine that awaits inside its
-# `except` block) as the `__context__` of a later test's AssertionError in the same process, which interpreted
-# code does not do; small reproductions did not show it, so these coroutines stay interpreted until it is understood.
 INTERPRETED: Final = {  # modules of those that mypyc cannot compile as they are; nothing on a move's path
     "engine/errors.py": "an error that is both a ValueError and a KeyError (multiple builtin bases)",
 }
 """The packages' __init__.py stay interpreted too: a compiled package runs its body before Python gives it a
 __path__, so it could not import a sibling that is not compiled. They only gather names."""
+
+
+def suspends_while_handling(source: str) -> list[str]:
+    """Where a coroutine (or generator) of `source` would suspend while it handles an exception: an `await`,
+    `async for`, `async with`, `yield` in an `except` or `finally` block, and an `async with` other than
+    `asyncio.timeout(...)` (its exit runs while the body's exception is handled, and may await). Compiled by mypyc
+    (2.4), such a suspension leaves the exception set as the thread's handled exception while the event loop runs
+    other tasks: every exception they raise meanwhile gets it as its `__context__` (a full CI run of a trial build
+    showed a group commit's retry error inside a later test's AssertionError), and `sys.exc_info()` there sees it
+    (mypyc/mypyc#1114, in a `finally` block: an exception lost). tests/test_build.py shows the first with a
+    compiled probe. So setup.py refuses to compile a module with one: the code awaits after its handler instead.
+    One line a finding: `LINE: what`."""
+    import ast
+
+    suspending = {ast.Await: "await", ast.AsyncFor: "async for", ast.AsyncWith: "async with", ast.Yield: "yield",
+                  ast.YieldFrom: "yield from"}  # fmt: skip
+
+    def inside(blocks: list[ast.stmt], where: str) -> list[str]:
+        return [f"{node.lineno}: {suspending[type(node)]} in {where}"
+                for block in blocks for node in ast.walk(block)
+                if type(node) in suspending and isinstance(node, ast.expr | ast.stmt)]  # fmt: skip
+
+    findings: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Try | ast.TryStar):
+            handlers = [statement for handler in node.handlers for statement in handler.body]
+            findings += inside(handlers, "an except block")
+            findings += inside(node.finalbody, "a finally block")
+        elif isinstance(node, ast.AsyncWith) and not all(map(_never_awaits_on_exit, node.items)):
+            findings.append(f"{node.lineno}: async with (its exit may await while the body's exception is handled)")
+    return sorted(findings, key=lambda finding: int(finding.partition(":")[0]))
+
+
+def _never_awaits_on_exit(item: object) -> bool:
+    """`asyncio.timeout(...)` and `asyncio.timeout_at(...)`: their `__aexit__` returns without suspending."""
+    import ast
+
+    call = getattr(item, "context_expr", None)
+    function = call.func if isinstance(call, ast.Call) else None
+    return (isinstance(function, ast.Attribute) and function.attr in ("timeout", "timeout_at")
+            and isinstance(function.value, ast.Name) and function.value.id == "asyncio")  # fmt: skip
 
 
 def compiled_paths(package: Path) -> list[str]:

@@ -204,18 +204,22 @@ class Connection:
         metrics.connections += 1
         self._opened_at = self._pinged_at = asyncio.get_running_loop().time()
         self.server.watch.add(self)
+        ending: BaseException | None = None
         try:
             await self._read_frames(asyncio.get_running_loop())
         except ConnectionClosed:
             pass
-        finally:
-            self.server.watch.discard(self)
-            metrics.connections -= 1
-            self._unsubscribe()
-            if self.player_id is not None:
-                self.server.forget_connection(self)
-                await self.server.execute(self.server.sessions.disconnect(self.player_id), None)
-            await self.outbox.close()
+        except BaseException as error:  # cancelled, or a bug: raised again after the cleanup, as `finally` would
+            ending = error  # not awaited in a `finally` block (build.py's `suspends_while_handling`)
+        self.server.watch.discard(self)
+        metrics.connections -= 1
+        self._unsubscribe()
+        if self.player_id is not None:
+            self.server.forget_connection(self)
+            await self.server.execute(self.server.sessions.disconnect(self.player_id), None)
+        await self.outbox.close()
+        if ending is not None:
+            raise ending
 
     # ------------------------------------------------------------------ clocks (net/watch.py looks at them)
 
@@ -314,9 +318,12 @@ class Connection:
             if not may_retry and type(request) in self.server.prepared_types:
                 await self.server.answer_or_prepare(self, request)  # what it loaded may have moved on meanwhile
             try:
+                effect: Effect | None
                 try:
                     effect = sessions.handle(player_id, request)
                 except Busy:  # a room it changes has a change in flight: handled again once that one is done
+                    effect = None  # awaited outside the handler (build.py's `suspends_while_handling`)
+                if effect is None:
                     effect = await self.server.when_free(functools.partial(sessions.handle, player_id, request))
             except Refusal as refusal:
                 if is_move:

@@ -69,14 +69,15 @@ class EffectRunner:
             try:
                 return handle()
             except Busy:
-                settled = self._settled
-                remaining = deadline - asyncio.get_running_loop().time()
-                try:
-                    async with asyncio.timeout(max(0.0, remaining)):
-                        await settled.wait()
-                except TimeoutError:
-                    message = "the room is busy and the server could not store its changes in time: nothing changed"
-                    raise Refusal(ErrorCode.storage_failed, message) from None
+                pass  # waited for below, outside the handler (build.py's `suspends_while_handling`)
+            settled = self._settled
+            remaining = deadline - asyncio.get_running_loop().time()
+            try:
+                async with asyncio.timeout(max(0.0, remaining)):
+                    await settled.wait()
+            except TimeoutError:
+                message = "the room is busy and the server could not store its changes in time: nothing changed"
+                raise Refusal(ErrorCode.storage_failed, message) from None
 
     def _settle(self, effect: Effect, *, stored: bool) -> None:
         if stored:
@@ -98,13 +99,16 @@ class EffectRunner:
         """Store the effect's records, then send its replies and publications: True. False when the store refused
         (memory rolled back, the requester told). None, only with `may_retry`, when another process changed the
         room first: this process's copy has been re-read, and the request should be handled again."""
+        failure: Exception | None = None
         try:
             await self.persist(effect.records)
         except BaseException as error:
             self._settle(effect, stored=False)
             if not isinstance(error, Exception):
                 raise  # cancelled: nothing more to say to anyone
-            return await self._refused(effect, error, connection, request_id, may_retry=may_retry)
+            failure = error  # answered below, outside the handler (build.py's `suspends_while_handling`)
+        if failure is not None:
+            return await self._refused(effect, failure, connection, request_id, may_retry=may_retry)
         self._settle(effect, stored=True)
         self.metrics.count_records(effect.records)
         direct = connection.begin_replies(effect.replies) if connection is not None else []

@@ -26,7 +26,7 @@ import asyncio
 import logging
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 
 from freecell_arena.core.ports.records import CommitObserver, PlayerRecord, Record, Store, StoredGame, StoredRoom
@@ -174,25 +174,22 @@ class GroupCommitWriter:
     async def _commit(self, batch: list[_Submission]) -> None:
         records = [record for submission in batch for record in submission.records]
         started = time.perf_counter()
-        try:
-            await self.store.write(records)
-        except Exception as error:
-            self.transactions += 1
-            self._observe(len(records), started, committed=False)
-            writers = sum(1 for submission in batch if submission.records)
-            if not isinstance(error, RecordRefusedError) or writers <= 1:
-                # The database itself failed (or there is nobody to separate): every submitter of this batch
-                # gets the error, so the server refuses those moves; the next batch is tried afresh.
-                _settle(batch, error)
-                return
-            # One submission was refused: find it by committing each on its own, so only it fails.
-            log.warning("group commit of %d records refused (%s): retrying one at a time", len(records), error)
-            for submission in batch:
-                await self._commit_alone(submission)
-            return
+        failure = await _failure_of(self.store.write(records))
         self.transactions += 1
-        self._observe(len(records), started, committed=True)
-        _settle(batch, None)
+        self._observe(len(records), started, committed=failure is None)
+        if failure is None:
+            _settle(batch, None)
+            return
+        writers = sum(1 for submission in batch if submission.records)
+        if not isinstance(failure, RecordRefusedError) or writers <= 1:
+            # The database itself failed (or there is nobody to separate): every submitter of this batch
+            # gets the error, so the server refuses those moves; the next batch is tried afresh.
+            _settle(batch, failure)
+            return
+        # One submission was refused: find it by committing each on its own, so only it fails.
+        log.warning("group commit of %d records refused (%s): retrying one at a time", len(records), failure)
+        for submission in batch:
+            await self._commit_alone(submission)
 
     def _observe(self, records: int, started: float, *, committed: bool) -> None:
         if committed:
@@ -207,12 +204,7 @@ class GroupCommitWriter:
             _settle([submission], None)
             return
         self.transactions += 1
-        try:
-            await self.store.write(submission.records)
-        except Exception as error:
-            _settle([submission], error)
-        else:
-            _settle([submission], None)
+        _settle([submission], await _failure_of(self.store.write(submission.records)))
 
     # --- shutting down ---------------------------------------------------------------------------------
 
@@ -256,6 +248,17 @@ class GroupCommitWriter:
 
     async def room(self, room_id: str) -> StoredRoom | None:
         return await self.store.room(room_id)
+
+
+async def _failure_of(write: Awaitable[None]) -> Exception | None:
+    """What `write` raised, or None: the caller then awaits its retry outside any `except` block, as a coroutine
+    compiled by mypyc must (build.py's `suspends_while_handling`: awaiting there would hand the exception being
+    handled to every other task of the loop as its `__context__`)."""
+    try:
+        await write
+    except Exception as error:
+        return error
+    return None
 
 
 def _resolve(future: asyncio.Future[None]) -> None:

@@ -23,6 +23,7 @@ COMPILED: Final = (
     "core/live/player_game.py",
     "core/live/changes.py",
     "core/live/shared_state.py",
+    "protocol/trusted.py",  # the reply to every move, as wire text
 )
 """What setup.py hands mypyc (paths in the package: a module, or a package with its subpackages)."""
 # Not compiled, though on a move's path: the connection, its outbox, the effects' runner and the group commit.

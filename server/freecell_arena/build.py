@@ -18,6 +18,7 @@ COMPILED: Final = (
     # alone (bench/load.py, 200 connections, alternating both builds, 2026-11-28); the rest of core runs a few
     # times a race, not a move, and stays interpreted
     "core/arena.py",
+    "core/clock.py",  # a move reads the clock once and works out its playing time
     "core/effects.py",
     "core/live/play.py",
     "core/live/player_game.py",

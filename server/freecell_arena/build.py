@@ -18,6 +18,7 @@ COMPILED: Final = (
     # alone (bench/load.py, 200 connections, alternating both builds, 2026-11-28); the rest of core runs a few
     # times a race, not a move, and stays interpreted
     "core/arena.py",
+    "core/clock.py",  # a move reads the clock once and works out its playing time
     "core/effects.py",
     "core/live/play.py",
     "core/live/player_game.py",
@@ -32,7 +33,7 @@ COMPILED: Final = (
     "net/direct_write.py",
     "net/effects.py",
     "net/ratelimit.py",
-    "protocol/trusted.py",
+    "protocol/trusted.py",  # the reply to every move, as wire text
     "store/group_commit.py",
     # and what a move passes through beside them: the room's fan-out, the SQLite writer and its statements. With
     # the block above: 0.94 x the CPU per move of engine and core alone, on the means of 4 alternating pairs at

@@ -61,6 +61,22 @@ class Effect:
     changes: Adoption | None = None
     undo: tuple[Undo, ...] = ()
 
+    def __init__(
+        self,
+        records: list[Record] | None = None,
+        replies: list[Reply] | None = None,
+        publications: list[Publication] | None = None,
+        changes: Adoption | None = None,
+        undo: tuple[Undo, ...] = (),
+    ) -> None:
+        """Spelled out, so the compiled build compiles it: one is made every action (`engine.game.Turn` says why).
+        None stands for a field's default factory: a list of its own."""
+        self.records = [] if records is None else records
+        self.replies = [] if replies is None else replies
+        self.publications = [] if publications is None else publications
+        self.changes = changes
+        self.undo = undo
+
     def merge(self, other: Effect) -> Effect:
         assert self.changes is None or other.changes is None, "one request's changes are one draft's"
         return Effect(
@@ -102,6 +118,20 @@ class RaceFinish(Effect):
     effect carries nothing more for it."""
 
     race_end: RaceEnd | None = None
+
+    def __init__(
+        self,
+        records: list[Record] | None = None,
+        replies: list[Reply] | None = None,
+        publications: list[Publication] | None = None,
+        changes: Adoption | None = None,
+        undo: tuple[Undo, ...] = (),
+        race_end: RaceEnd | None = None,
+    ) -> None:
+        """Spelled out because `Effect.__init__` is: mypyc gives a compiled dataclass's subclass its base's
+        `__init__`, which knows no `race_end`."""
+        super().__init__(records, replies, publications, changes, undo)
+        self.race_end = race_end
 
 
 class Refusal(Exception):

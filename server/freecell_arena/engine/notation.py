@@ -199,25 +199,31 @@ def move_from_json(data: Mapping[str, Any]) -> Move:
     unknown = set(data) - {"from", "from_index", "to", "to_index", "count"}
     if unknown:
         raise NotationError(f"unknown field(s) in move: {', '.join(sorted(unknown))}")
-    from_zone = _zone_field(data, "from")
-    to_zone = _zone_field(data, "to")
-    from_index = _int_field(data, "from_index", required=True)
-    to_index = _int_field(data, "to_index", required=to_zone == TABLEAU)
-    count = _int_field(data, "count", required=False)
+    return move_from_fields(
+        data.get("from"), data.get("from_index"), data.get("to"), data.get("to_index"), data.get("count")
+    )
+
+
+def move_from_fields(from_: object, from_index: object, to: object, to_index: object, count: object) -> Move:
+    """The structured form's fields (None: absent), checked as `move_from_json` checks them. For a move request
+    the protocol has already read as fields: dumping them into a dict again cost ~0.9 us a move."""
+    from_zone = _zone_field("from", from_)
+    to_zone = _zone_field("to", to)
+    source = _int_field("from_index", from_index, required=True)
+    target = _int_field("to_index", to_index, required=to_zone == TABLEAU)
+    cards = _int_field("count", count, required=False)
     if from_zone == FOUNDATION:
         raise NotationError("from: a card on a foundation never leaves it")
-    return Move(from_zone, from_index, to_zone, to_index, 1 if count is None else count)  # type: ignore[arg-type]  # zones were checked above as Zone values; the parser reads them as ints
+    return Move(from_zone, source, to_zone, target, 1 if cards is None else cards)  # type: ignore[arg-type]  # zones were checked above as Zone values; the parser reads them as ints
 
 
-def _zone_field(data: Mapping[str, Any], name: str) -> Zone:
-    value = data.get(name)
+def _zone_field(name: str, value: object) -> Zone:
     if not isinstance(value, str) or value not in _ZONE_NAMES:
         raise NotationError(f"{name}: expected one of tableau, cell, foundation, not {value!r}")
     return _ZONE_NAMES[value]
 
 
-def _int_field(data: Mapping[str, Any], name: str, *, required: bool) -> int | None:
-    value = data.get(name)
+def _int_field(name: str, value: object, *, required: bool) -> int | None:
     if value is None:
         if required:
             raise NotationError(f"{name}: required (a 0-based index)")

@@ -22,7 +22,7 @@ from freecell_arena.engine import (
     IllegalMoveError,
     NotationError,
     Turn,
-    move_from_json,
+    move_from_fields,
     move_to_json,
     parse_move,
 )
@@ -68,7 +68,8 @@ class Play:
             if isinstance(request.move, str):
                 move = parse_move(game.variant, request.move, board)
             else:
-                move = move_from_json(request.move.model_dump(by_alias=True))
+                fields = request.move
+                move = move_from_fields(fields.from_, fields.from_index, fields.to, fields.to_index, fields.count)
         except NotationError as error:
             raise Refusal(ErrorCode.bad_notation, str(error)) from None
         mark = game.mark()

@@ -39,6 +39,13 @@ class GameMark:
     finish: Finish | None
     resigned: bool
 
+    def __init__(self, game: PlayerGame, actions: int, finish: Finish | None, resigned: bool) -> None:
+        """Spelled out, so the compiled build compiles it: one is made every action (`engine.game.Turn` says why)."""
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "actions", actions)
+        object.__setattr__(self, "finish", finish)
+        object.__setattr__(self, "resigned", resigned)
+
     def take_back(self) -> None:
         self.game.take_back(self)
 

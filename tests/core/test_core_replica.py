@@ -171,6 +171,19 @@ def test_a_picked_up_lobby_keeps_the_seats_of_members_connected_to_a_live_proces
     assert [type(p.message) for p in gone.publications] == [MemberLeftMessage]  # type: ignore[attr-defined]
 
 
+def test_a_lobby_picked_up_for_a_change_is_called_once_the_change_is_stored(clock: ManualClock) -> None:
+    """Picked up for a join by code here: the roll call waits while the join is in flight, or the answers could
+    reach the room's topic before the joining player listens to it (and they would never hear who is connected)."""
+    here = wire(SharedState(clock), shared=True)
+    known_player(here.state, "host")
+    here.rebuild.adopt_room(stored_lobby(here.state, "host"), [], [player_record(here.state, "host")])
+    room_id = here.state.rooms["ROOM1"].room_id
+    here.state.rooms.claim([room_id])  # the join's change, on its way to the store
+    assert here.replica.take_roll_calls() == [] and here.replica.take_roll_calls() == [], "not while in flight"
+    here.state.rooms.release([room_id], refused=False)
+    assert here.replica.take_roll_calls() == ["ROOM1"] and here.replica.take_roll_calls() == [], "then asked once"
+
+
 def test_a_single_process_asks_for_no_roll_call(state: SharedState) -> None:
     """Without other processes, a lobby picked up from the store is one whose process was this one, restarted."""
     parts = adopted(state, shared=False)

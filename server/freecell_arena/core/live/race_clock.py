@@ -126,10 +126,17 @@ class RaceClock:
     def take_roll_calls(self) -> list[Room]:
         """The picked-up lobbies whose members connected to other processes must be asked for, handed out once:
         the store says who sits in a lobby, not where they are connected (the `member_connection` events that
-        told it went out before this process held the room)."""
-        calls = [room for room_id in self._roll_calls if room_id in self._lobby_returns
-                 and (room := self.rooms.by_id.get(room_id)) is not None]  # fmt: skip
-        self._roll_calls = {}
+        told it went out before this process held the room). A lobby with a change in flight waits for a later
+        tick: it was picked up for that change (a player joining by code here), and that player hears the room's
+        events only once the change is stored; an answer arriving before would pass them by."""
+        calls: list[Room] = []
+        for room_id in list(self._roll_calls):
+            room = self.rooms.by_id.get(room_id) if room_id in self._lobby_returns else None
+            if room is not None and self.rooms.in_flight(room_id):
+                continue
+            del self._roll_calls[room_id]
+            if room is not None:
+                calls.append(room)
         return calls
 
     def forget(self, room_id: str) -> None:

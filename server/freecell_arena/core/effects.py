@@ -119,18 +119,10 @@ class RaceFinish(Effect):
 
     race_end: RaceEnd | None = None
 
-    def __init__(
-        self,
-        records: list[Record] | None = None,
-        replies: list[Reply] | None = None,
-        publications: list[Publication] | None = None,
-        changes: Adoption | None = None,
-        undo: tuple[Undo, ...] = (),
-        race_end: RaceEnd | None = None,
-    ) -> None:
-        """Spelled out because `Effect.__init__` is: mypyc gives a compiled dataclass's subclass its base's
-        `__init__`, which knows no `race_end`."""
-        super().__init__(records, replies, publications, changes, undo)
+    def __init__(self, records: list[Record], publications: list[Publication], race_end: RaceEnd | None) -> None:
+        """What a timer's finish carries (its changes come with `Draft.seal`), spelled out because `Effect.__init__`
+        is: mypyc gives a compiled dataclass's subclass its base's `__init__`, which knows no `race_end`."""
+        super().__init__(records, publications=publications)
         self.race_end = race_end
 
 

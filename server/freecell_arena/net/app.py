@@ -43,6 +43,7 @@ from freecell_arena.net.connection import Connection
 from freecell_arena.net.connections import ConnectionHolder
 from freecell_arena.net.daily_service import LOADS_FOR, DailyService
 from freecell_arena.net.effects import EffectRunner
+from freecell_arena.net.game_socket import GameConnection
 from freecell_arena.net.house_bots import HouseBots
 from freecell_arena.net.http_api import HttpApi
 from freecell_arena.net.http_front import HttpFront
@@ -320,6 +321,7 @@ class ArenaServer:
             self.limit_log.warning("connections", f"closed a connection from {address}: it holds {cap} already")
             await websocket.close(CloseCode.policy_violation, f"too many connections from your address (at most {cap})")
             return
+        assert isinstance(websocket, GameConnection)  # `connection_class` makes every connection
         try:
             await Connection(self, websocket, address).run()
         finally:

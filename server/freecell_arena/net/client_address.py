@@ -33,6 +33,7 @@ from typing import Any, ClassVar
 
 from websockets.asyncio.server import ServerConnection
 
+from freecell_arena.net.game_socket import GameConnection
 from freecell_arena.net.throttled_log import ThrottledLog
 
 log = logging.getLogger(__name__)
@@ -102,7 +103,7 @@ def forwarded_for(host: str, header_values: Sequence[str], trusted: Sequence[Net
     return host
 
 
-class ProxiedConnection(ServerConnection):
+class ProxiedConnection(GameConnection):
     """A websocket server connection that knows the client's address behind trusted proxies (the module's rule).
     `trusted` and `refusals` (one line per interval for the refused headers) are set on the subclass
     `connection_class` makes for each server."""
@@ -180,12 +181,12 @@ def client_address(websocket: ServerConnection) -> str:
 
 
 
-def connection_class(trusted: Sequence[Network]) -> type[ServerConnection]:
+def connection_class(trusted: Sequence[Network]) -> type[GameConnection]:
     """What `serve(create_connection=...)` takes: a `ProxiedConnection` trusting `trusted` (websockets builds one
     per accepted connection with arguments of its own, so the setting travels on the class). Trusting nobody,
-    websockets' own class: the address is the peer's, `X-Forwarded-For` is never read, and a PROXY header is not
+    the plain `GameConnection`: the address is the peer's, `X-Forwarded-For` is never read, and a PROXY header is not
     HTTP, so websockets' parser refuses it and closes, as the rule wants, at no cost per read."""
     if not trusted:
-        return ServerConnection
+        return GameConnection
     attributes = {"trusted": tuple(trusted), "refusals": ThrottledLog(log)}
     return type("TrustedProxiesConnection", (ProxiedConnection,), attributes)

@@ -31,6 +31,7 @@ from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.seams import Busy, Sessions, StoredCopies
 from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
 from freecell_arena.net.direct_write import write_now
+from freecell_arena.net.game_socket import GameConnection
 from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.moderation import CLOSE_BANNED, ModerationDesk, ban_message
 from freecell_arena.net.outbox import Outbox
@@ -175,7 +176,7 @@ def forget_handshake_headers(websocket: ServerConnection) -> None:
 
 
 class Connection:
-    def __init__(self, server: Host, websocket: ServerConnection, address: str = "") -> None:
+    def __init__(self, server: Host, websocket: GameConnection, address: str = "") -> None:
         forget_handshake_headers(websocket)  # `address` is read from them already (net/client_address.py)
         self.server = server
         self.websocket = websocket
@@ -257,9 +258,15 @@ class Connection:
         self._hanging_up = asyncio.create_task(self.close(code, reason))
 
     async def _read_frames(self, loop: asyncio.AbstractEventLoop) -> None:
+        websocket = self.websocket
+        inbox = websocket.inbox
         while True:
             self._waiting_since = loop.time()
-            frame = await self.websocket.recv()
+            frame = inbox.pop()
+            if frame is None:
+                frame = await inbox.next()
+            if frame is None:
+                raise await websocket.closed()
             self._waiting_since = None
             try:
                 await self._handle_frame(frame)

@@ -8,6 +8,7 @@ most must not reach websockets' parser at all (else the fast reading would be un
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import struct
 import zlib
@@ -207,8 +208,8 @@ class Answer:
 async def converse(
     port: int, compression: Compression, kinds: list[tuple[str, str]], cuts: list[float]
 ) -> tuple[Answer, Script]:
-    client = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/"), max_size=None,
-                            extensions=list(enable_client_permessage_deflate(None)) if compression != "none" else [])  # fmt: skip
+    offered = list(enable_client_permessage_deflate(None)) if compression != "none" else []
+    client = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/"), max_size=None, extensions=offered)
     reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
     client.send_request(client.connect())
     request = b"".join(client.data_to_send())
@@ -223,7 +224,7 @@ async def converse(
     script = script_of(kinds, negotiated, stateless)
     data = script.data
     points = sorted({int(cut * len(data)) for cut in cuts} | {0, len(data)})
-    for start, end in zip(points, points[1:], strict=False):
+    for start, end in itertools.pairwise(points):
         writer.write(data[start:end])
         await writer.drain()
         await asyncio.sleep(0.002)

@@ -19,6 +19,7 @@ import sys
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import DATA_OPCODES, CloseCode, Frame
 from websockets.protocol import OPEN, Event
 
@@ -41,6 +42,8 @@ class GameConnection(ServerConnection):
         self._framing: bool | None = None  # None: the handshake is not done; True: frames are cut here
         self._request = b""  # what arrived before the connection opened (`_only_request`)
         self._held = b""  # the start of a frame whose rest has not arrived
+        self._max_size = sys.maxsize  # the size limit and the stateless deflate, read once the connection opens
+        self._deflate: PerMessageDeflate | None = None
 
     def data_received(self, data: bytes) -> None:
         if self._framing is None:
@@ -50,6 +53,10 @@ class GameConnection(ServerConnection):
                 return
             self._framing = self._only_request()
             self._request = b""
+            protocol = self.protocol  # what the handshake settled, fixed for the connection's life
+            self._max_size = min(size for size in (protocol.max_message_size, protocol.max_fragment_size, sys.maxsize)
+                                 if size is not None)  # fmt: skip
+            self._deflate = stateless_deflate(protocol.extensions)
         if self._held:
             data, self._held = self._held + data, b""
         if self._framing:
@@ -67,10 +74,7 @@ class GameConnection(ServerConnection):
         return end >= 0 and end + 4 == len(self._request)
 
     def _cut_frames(self, data: bytes) -> None:
-        protocol = self.protocol
-        max_size = min(size for size in (protocol.max_message_size, protocol.max_fragment_size, sys.maxsize)
-                       if size is not None)  # fmt: skip
-        deflate = stateless_deflate(protocol.extensions)
+        protocol, max_size, deflate = self.protocol, self._max_size, self._deflate
         offset = take_frames(self.inbox, data, 0, max_size, deflate) if protocol.current_size is None else 0
         while offset < len(data):
             end = frame_end(data, offset, max_size)

@@ -42,8 +42,11 @@ def on_loop(request: pytest.FixtureRequest) -> OnLoop:
 
 
 @asynccontextmanager
-async def pair(**options: Any) -> AsyncIterator[tuple[ServerConnection, ClientConnection]]:
-    """A real server connection and the client at its other end."""
+async def pair(
+    client_compression: str | None = None, **options: Any
+) -> AsyncIterator[tuple[ServerConnection, ClientConnection]]:
+    """A real server connection and the client at its other end, which offers what `client_compression` says
+    (by default, what the server's `compression` option says)."""
     accepted: asyncio.Future[ServerConnection] = asyncio.get_running_loop().create_future()
     done = asyncio.Event()
 
@@ -53,7 +56,8 @@ async def pair(**options: Any) -> AsyncIterator[tuple[ServerConnection, ClientCo
 
     async with serve(handler, "127.0.0.1", 0, **options) as server:
         port = server.sockets[0].getsockname()[1]
-        async with connect(f"ws://127.0.0.1:{port}/", compression=options.get("compression", "deflate")) as client:
+        offer = client_compression or options.get("compression", "deflate")
+        async with connect(f"ws://127.0.0.1:{port}/", compression=offer) as client:
             websocket = await asyncio.wait_for(accepted, 5)
             try:
                 yield websocket, client
@@ -228,3 +232,46 @@ def test_a_websockets_without_the_attributes_relied_on_writes_nothing_and_send_t
     from freecell_arena.net.direct_write import write_now
 
     assert write_now(SimpleNamespace(transport=None), ["{}"]) is False  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("length", [0, 1, 125, 126, 127, 1023, 1024, 65535, 65536, 70_000])
+def test_a_frame_framed_here_is_byte_for_byte_websockets_own(length: int) -> None:
+    from websockets.frames import Frame, Opcode
+
+    from freecell_arena.net.direct_write import text_frame
+
+    payload = ("é" * length).encode()[:length]
+    assert text_frame(payload) == Frame(Opcode.TEXT, payload).serialize(mask=False, extensions=[])
+
+
+@pytest.mark.parametrize("policy", ["large", "deflate", "none"])
+def test_only_frames_no_extension_would_change_skip_websockets_framing(
+    on_loop: OnLoop, policy: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under each compression policy: which frames `write_now` frames itself (none compressed), which it leaves to
+    websockets (whatever the negotiated extension compresses), and that the client reads them all alike."""
+    from websockets.frames import Frame
+
+    from freecell_arena.net.compression import DEFAULT_MIN_BYTES, serve_options
+    from freecell_arena.net.direct_write import UNLIMITED, plain_below
+
+    serialized: list[int] = []
+    serialize = Frame.serialize
+
+    def counting(frame: Frame, **options: Any) -> bytes:
+        serialized.append(len(frame.data))
+        return serialize(frame, **options)
+
+    async def scenario() -> None:
+        options = serve_options(policy)  # type: ignore[arg-type]
+        async with pair("deflate", **options) as (websocket, client):
+            below = plain_below(websocket.protocol.extensions)
+            assert below == {"large": DEFAULT_MIN_BYTES, "deflate": 0, "none": UNLIMITED}[policy]
+            texts = ["x" * size for size in (10, 500, DEFAULT_MIN_BYTES - 1, DEFAULT_MIN_BYTES, 5000, 70_000)]
+            monkeypatch.setattr(Frame, "serialize", counting)
+            assert write_now(websocket, texts)
+            monkeypatch.setattr(Frame, "serialize", serialize)
+            assert [await asyncio.wait_for(client.recv(), 5) for _ in texts] == texts
+            assert serialized == [len(text) for text in texts if len(text) >= below]
+
+    on_loop(scenario())

@@ -60,7 +60,7 @@ from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.net.tournaments import TOURNAMENT_QUERIES, TOURNAMENT_REQUESTS, TournamentService
 from freecell_arena.net.watch import ConnectionWatch, watch_period
 from freecell_arena.net.web import WebApp
-from freecell_arena.protocol.messages import CloseCode, Message, ReplayRequest, RequestId
+from freecell_arena.protocol.messages import CloseCode, Message, ReplayRequest
 from freecell_arena.settings import Settings
 
 if TYPE_CHECKING:
@@ -124,6 +124,10 @@ class ArenaServer:
         self.win_screen = WinScreen(writer, store.moderation, self.clock)
         self.runner = EffectRunner(self.win_screen, self.publisher, self.metrics)
         self.runner.rereader = self.cluster
+        # what a connection calls on every move: core and the runner themselves, not a property and a coroutine of
+        # this (interpreted) class around them (two frames less a move)
+        self.sessions: Sessions = self.arena
+        self.execute = self.runner.execute
         self.race_end = RaceEndService(store.ratings, self.pars, self.publisher, par_at_end=settings.par_at_race_end)
         self.rating_sweep = RatingSweeper(store.ratings, self.publisher, self.clock, settings.rating_sweep_interval_s)
         web = WebApp.load(Path(settings.web_root) if settings.web_root else None)
@@ -140,10 +144,6 @@ class ArenaServer:
         ))  # fmt: skip
 
     # ------------------------------------------------------------------ core, as the rest of net sees it
-
-    @property
-    def sessions(self) -> Sessions:
-        return self.arena
 
     @property
     def copies(self) -> StoredCopies:
@@ -164,11 +164,6 @@ class ArenaServer:
         return len(self.holder)
 
     # ------------------------------------------------------------------ what a connection asks (`Host`)
-
-    async def execute(
-        self, effect: Effect, connection: Connection | None, request_id: RequestId = None, *, may_retry: bool = False
-    ) -> bool | None:
-        return await self.runner.execute(effect, connection, request_id, may_retry=may_retry)
 
     async def when_free(self, handle: Callable[[], Effect]) -> Effect:
         return await self.runner.when_free(handle)

@@ -19,11 +19,10 @@ import sys
 
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
-from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import DATA_OPCODES, CloseCode, Frame
 from websockets.protocol import OPEN, Event
 
-from freecell_arena.net.inbox import OVERSIZED, Inbox, frame_end, stateless_deflate, take_frames
+from freecell_arena.net.inbox import OVERSIZED, Inbox, frame_end, stateless_window_bits, take_frames
 
 REQUEST_LIMIT = 65536
 """Bytes of a handshake's request kept to check nothing came behind it; a longer one is websockets' to the end."""
@@ -43,7 +42,7 @@ class GameConnection(ServerConnection):
         self._request = b""  # what arrived before the connection opened (`_only_request`)
         self._held = b""  # the start of a frame whose rest has not arrived
         self._max_size = sys.maxsize  # the size limit and the stateless deflate, read once the connection opens
-        self._deflate: PerMessageDeflate | None = None
+        self._window_bits = 0
 
     def data_received(self, data: bytes) -> None:
         if self._framing is None:
@@ -56,7 +55,7 @@ class GameConnection(ServerConnection):
             protocol = self.protocol  # what the handshake settled, fixed for the connection's life
             self._max_size = min(size for size in (protocol.max_message_size, protocol.max_fragment_size, sys.maxsize)
                                  if size is not None)  # fmt: skip
-            self._deflate = stateless_deflate(protocol.extensions)
+            self._window_bits = stateless_window_bits(protocol.extensions)
         if self._held:
             data, self._held = self._held + data, b""
         if self._framing:
@@ -74,8 +73,8 @@ class GameConnection(ServerConnection):
         return end >= 0 and end + 4 == len(self._request)
 
     def _cut_frames(self, data: bytes) -> None:
-        protocol, max_size, deflate = self.protocol, self._max_size, self._deflate
-        offset = take_frames(self.inbox, data, 0, max_size, deflate) if protocol.current_size is None else 0
+        protocol, max_size, window_bits = self.protocol, self._max_size, self._window_bits
+        offset = take_frames(self.inbox, data, 0, max_size, window_bits) if protocol.current_size is None else 0
         while offset < len(data):
             end = frame_end(data, offset, max_size)
             if end == OVERSIZED:
@@ -91,7 +90,7 @@ class GameConnection(ServerConnection):
                 if end < len(data):
                     super().data_received(data[end:])
                 return
-            offset = take_frames(self.inbox, data, end, max_size, deflate) if protocol.current_size is None else end
+            offset = take_frames(self.inbox, data, end, max_size, window_bits) if protocol.current_size is None else end
 
     def eof_received(self) -> None:
         if self._held:  # a frame cut short: websockets fails the connection for it (1006), as it would have

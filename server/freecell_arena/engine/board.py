@@ -273,12 +273,12 @@ class Board:
         elif to_zone == CELL:
             if to_index is None:
                 to_index = self.cells.index(0)
-                move = move._replace(to_index=to_index)
+                move = Move(from_zone, from_index, to_zone, to_index, count)  # not _replace: interpreted
             self.cells[to_index] = card
         else:
             if to_index is None:
                 to_index = self._foundation_accepting(card, None)
-                move = move._replace(to_index=to_index)
+                move = Move(from_zone, from_index, to_zone, to_index, count)
             self.foundations[to_index] += 1
         self.move_stack.append(move)
         self._revealed.append(revealed)

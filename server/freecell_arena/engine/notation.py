@@ -47,7 +47,8 @@ def parse_move(variant: Variant, text: object, board: Board | None = None) -> Mo
             _PARSED[key] = parsed
     move, implied = parsed
     if implied and board is not None:
-        return move._replace(count=_implied_count(board, move.from_index, move.to_index))
+        count = _implied_count(board, move.from_index, move.to_index)  # a new Move: namedtuple's _replace is
+        return Move(move.from_zone, move.from_index, move.to_zone, move.to_index, count)  # interpreted code
     return move
 
 

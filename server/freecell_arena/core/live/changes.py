@@ -118,7 +118,7 @@ class Draft:
 
     def room(self, code: str | None) -> Room | None:
         """The room by code as this request leaves it so far (None: no such room, or it leaves memory)."""
-        current = self.state.rooms.get(code or "")
+        current = self.state.room(code or "")
         if current is None:
             return next((change.after for change in self._rooms.values()
                          if change.after.code == code and not change.drop), None)  # fmt: skip
@@ -128,19 +128,19 @@ class Draft:
         change = self._rooms.get(room_id)
         if change is not None:
             return None if change.drop else change.after
-        return self.state.rooms.by_id.get(room_id)
+        return self.state.rooms_by_id.get(room_id)
 
     def put(self, room: Room) -> Room:
         """The room's next value (a room the request opens, too)."""
         earlier = self._rooms.get(room.room_id)
-        before = earlier.before if earlier is not None else self.state.rooms.by_id.get(room.room_id)
+        before = earlier.before if earlier is not None else self.state.rooms_by_id.get(room.room_id)
         self._rooms[room.room_id] = RoomChange(before, room)
         return room
 
     def drop(self, room: Room) -> None:
         """The room leaves memory once the change is adopted."""
         earlier = self._rooms.get(room.room_id)
-        before = earlier.before if earlier is not None else self.state.rooms.by_id.get(room.room_id)
+        before = earlier.before if earlier is not None else self.state.rooms_by_id.get(room.room_id)
         self._rooms[room.room_id] = RoomChange(before, room, drop=True)
 
     # ------------------------------------------------------------------ seats

@@ -35,6 +35,11 @@ class Games(Mapping[str, PlayerGame]):
     def __contains__(self, game_id: object) -> bool:
         return game_id in self._games
 
+    @property
+    def by_id(self) -> Mapping[str, PlayerGame]:
+        """The dict itself, read-only by type: what compiled core looks an id up in (`SharedState`)."""
+        return self._games
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._games)
 

@@ -6,6 +6,7 @@ built straight into its wire form (`MOVE_ACCEPTED`), and the player's progress t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -148,8 +149,8 @@ class Play:
         Nothing when nobody else is in the room (a solo race): no one would receive it."""
         if game.room_code is None:
             return []
-        room = self.state.rooms.get(game.room_code)
-        if room is not None and room.members.keys() <= {game.player_id}:
+        room = self.state.room(game.room_code)
+        if room is not None and _alone(room.members, game.player_id):
             return []
         message = ProgressMessage(code=game.room_code, progress=game.progress(now, counts))
         return [Publication(room_topic(game.room_code), message, skip=game.player_id)]
@@ -161,13 +162,13 @@ class Play:
         state = self.state
         seat = state.players[player_id].seat
         if game_id is not None and game_id != seat.game_id:
-            other = state.games.get(game_id)
+            other = state.game(game_id)
             if other is not None and other.player_id != player_id:
                 raise Refusal(ErrorCode.not_your_game, "that game belongs to another player")
             if other is None:
                 raise Refusal(ErrorCode.unknown_game, f"no game {game_id!r} on this server")
             raise Refusal(ErrorCode.game_not_running, "that game of yours is over")
-        game = state.games.get(seat.game_id) if seat.game_id else None
+        game = state.game(seat.game_id) if seat.game_id else None
         if game is None:
             raise Refusal(ErrorCode.no_game, "you have no game: join a room and wait for the race to start")
         if not game.running:
@@ -204,7 +205,7 @@ class Play:
         )
 
     def get_replay(self, player_id: str, request: ReplayRequest) -> Effect:
-        game = self.state.games.get(request.game_id)
+        game = self.state.game(request.game_id)
         if game is None:
             raise Refusal(ErrorCode.unknown_game, f"no game {request.game_id!r} on this server")
         if not self._replay_allowed(player_id, game):
@@ -250,3 +251,8 @@ class Play:
         if race_over:
             return True
         return game.player_id == player_id and not game.variant.face_down
+
+
+def _alone(members: Mapping[str, object], player_id: str) -> bool:
+    """Nobody but the player in the room (a solo race): no one to tell of the move. No set is built for it."""
+    return not members or (len(members) == 1 and player_id in members)

@@ -73,6 +73,11 @@ class Rooms(Mapping[str, Room]):
     def by_id(self) -> Mapping[str, Room]:
         return self._by_id
 
+    @property
+    def by_code(self) -> Mapping[str, Room]:
+        """The dict itself, read-only by type: what compiled core looks a code up in (`SharedState`)."""
+        return self._by_code
+
     def in_flight(self, room_id: str) -> bool:
         return room_id in self._in_flight
 

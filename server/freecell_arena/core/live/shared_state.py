@@ -46,21 +46,35 @@ class SharedState:
     games: Games = field(default_factory=Games)
     """Games in memory by id."""
     seats: Seats = field(init=False)
+    _room_by_code: Mapping[str, Room] = field(init=False, repr=False)
+    _room_by_id: Mapping[str, Room] = field(init=False, repr=False)
+    _game_by_id: Mapping[str, PlayerGame] = field(init=False, repr=False)
+    """The dicts `rooms` and `games` keep (never replaced), looked up straight: `Rooms` and `Games` are
+    interpreted, and these are read a few times a move (a property and a method call each, otherwise)."""
 
     def __post_init__(self) -> None:
         self.seats = Seats(self.players)
+        self._room_by_code = self.rooms.by_code
+        self._room_by_id = self.rooms.by_id
+        self._game_by_id = self.games.by_id
 
     @property
     def rooms_by_id(self) -> Mapping[str, Room]:
-        return self.rooms.by_id
+        return self._room_by_id
 
     def room_of_game(self, game: PlayerGame) -> Room | None:
-        return self.rooms.by_id.get(game.record.room_id or "")
+        return self._room_by_id.get(game.record.room_id or "")
 
     def room_of_player(self, player_id: str) -> Room | None:
         code = self.players[player_id].seat.room_code
-        return self.rooms.get(code) if code else None
+        return self._room_by_code.get(code) if code else None
+
+    def room(self, code: str) -> Room | None:
+        return self._room_by_code.get(code)
+
+    def game(self, game_id: str) -> PlayerGame | None:
+        return self._game_by_id.get(game_id)
 
     def current_game(self, player_id: str) -> PlayerGame | None:
         state = self.players.get(player_id)
-        return self.games.get(state.seat.game_id) if state is not None and state.seat.game_id else None
+        return self._game_by_id.get(state.seat.game_id) if state is not None and state.seat.game_id else None

@@ -43,6 +43,7 @@ COMPILED: Final = (
     # code checks and refuses; nor store/record_writes.py, whose generic class mypyc cannot build
     "net/coalesce.py",
     "core/events.py",
+    "core/ports/move_record.py",  # a move's record, made every move
     "store/statements.py",
     "store/sqlite_writer.py",
 )

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Protocol
 
+from freecell_arena.core.ports.move_record import MoveRecord as MoveRecord  # re-exported: a record like the rest
 from freecell_arena.protocol.vocabulary import MemberRole, Outcome, StoredRoomStatus
 
 
@@ -143,19 +144,6 @@ class GameRecord:
     """The leaderboard a win of this game counts on (`freecell_arena.core.records.leaderboard`); None when unranked."""
     daily_day: date | None = None
     """The day, for a daily challenge game (a game without a room)."""
-
-
-@dataclass(frozen=True, slots=True)
-class MoveRecord:
-    """One accepted player action: a move in the variant's notation, or `undo`.
-
-    `index` counts player actions from 0; autoplay moves are not stored (replay recomputes them).
-    """
-
-    game_id: str
-    index: int
-    notation: str
-    at: datetime
 
 
 @dataclass(frozen=True, slots=True)

@@ -166,3 +166,23 @@ def test_a_move_is_stamped_with_the_instant_checked_against_the_time_limit() -> 
     effect = parts.play.move("solo", MoveRequest(move="1a"))
     (record,) = effect.records
     assert isinstance(record, MoveRecord) and record.at < room.ends_at, "stamped after the race's end"
+
+
+def test_rooms_and_games_are_looked_up_alike_by_every_way_in(state: SharedState, clock: ManualClock) -> None:
+    """`Rooms` and `Games` answer `get` and `in` from their dicts (Mapping's interpreted mixins were most of a
+    compiled move's lookups), and the shared state's own lookups read the same dicts."""
+    play = racing(state, clock, "host").play
+    code = state.players["host"].room_code or ""
+    game_id = state.players["host"].game_id or ""
+    room, game = state.rooms[code], state.games[game_id]
+    assert state.rooms.get(code) is state.room(code) is state.room_of_player("host") is room
+    assert state.rooms_by_id.get(room.room_id) is room and state.room_of_game(game) is room
+    assert state.games.get(game_id) is state.game(game_id) is state.current_game("host") is game
+    assert code in state.rooms and game_id in state.games
+    assert "nope" not in state.rooms and "nope" not in state.games and 7 not in state.rooms
+    assert state.rooms.get("nope") is None and state.games.get("nope") is None
+    assert state.rooms.get("nope", room) is room and state.games.get("nope", "default") == "default"
+    assert state.room("nope") is None and state.game("nope") is None
+    for move in ("1a", "2b"):  # a move changes the game in place: every way in still finds the one object
+        play.move("host", MoveRequest(move=move))
+    assert state.game(game_id) is game and state.games[game_id] is game

@@ -214,9 +214,9 @@ class Arena:
         return self.identities.is_connected(player_id)
 
     def room_code_of(self, player_id: str) -> str | None:
-        """Read here from the shared state (compiled), not through `Players` (interpreted): net asks every move."""
+        """From the shared state (compiled): net asks every move."""
         state = self.state.players.get(player_id)
-        return state.seat.room_code if state is not None else None
+        return state.room_code if state is not None else None
 
     def variant_of(self, player_id: str) -> str:
         """The variant of the player's current game ("" without one), for the adapter's move metrics."""

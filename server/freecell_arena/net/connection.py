@@ -30,7 +30,7 @@ from freecell_arena.core.identity import hash_token
 from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.seams import Busy, Sessions, StoredCopies
 from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
-from freecell_arena.net.direct_write import write_now
+from freecell_arena.net.direct_write import plain_below, write_now
 from freecell_arena.net.game_socket import GameConnection
 from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.moderation import CLOSE_BANNED, ModerationDesk, ban_message
@@ -183,9 +183,11 @@ class Connection:
         self.address = address
         settings = server.settings
         self.bucket = TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst)
+        below = plain_below(websocket.protocol.extensions)  # the handshake fixed the extensions: read them once
         self.outbox = Outbox(
-            websocket, settings.outbox_limit_bytes, websocket.transport.abort, functools.partial(write_now, websocket)
-        )
+            websocket, settings.outbox_limit_bytes, websocket.transport.abort,
+            functools.partial(write_now, websocket, plain_below_bytes=below),
+        )  # fmt: skip
         """A close handshake would wait behind the unread frames: an overflowing client's transport is aborted."""
         self.player_id: str | None = None
         self.token_hash: str | None = None

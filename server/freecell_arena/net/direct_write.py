@@ -57,17 +57,23 @@ def text_frame(payload: bytes) -> bytes:
     return b"\x81\x7f" + length.to_bytes(8, "big") + payload
 
 
-def write_now(websocket: Connection, texts: Sequence[str]) -> bool:
+def write_now(websocket: Connection, texts: Sequence[str], plain_below_bytes: int | None = None) -> bool:
     """Write each of `texts` as a text frame now, in order (True), or none of them (False) when `send` would have
     to wait or fail, or when this websockets does not have the attributes relied on (a release other than the
-    locked one, installed by hand: every frame then takes `send`, as before this module)."""
+    locked one, installed by hand: every frame then takes `send`, as before this module). `plain_below_bytes`:
+    `plain_below` of the connection's extensions, which the handshake fixes (a connection works it out once)."""
     try:
         protocol = websocket.protocol
         ready = not (websocket.paused or websocket.send_in_progress is not None)
         transport = websocket.transport
         # frames logged, or a fragmented message's continuation expected (send_text refuses): websockets' own
         framed_here = not (protocol.debug or protocol.expect_continuation_frame)
-        below = plain_below(protocol.extensions) if framed_here else 0
+        if not framed_here:
+            below = 0
+        elif plain_below_bytes is None:
+            below = plain_below(protocol.extensions)
+        else:
+            below = plain_below_bytes
     except AttributeError:
         return False
     if protocol.state is not OPEN or not ready or transport.is_closing():

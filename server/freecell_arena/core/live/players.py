@@ -77,10 +77,6 @@ class Players:
         state = self.players.get(player_id)
         return bool(state and state.connections)
 
-    def room_code_of(self, player_id: str) -> str | None:
-        state = self.players.get(player_id)
-        return state.room_code if state else None
-
     def connected(self, player_id: str) -> PlayerState:
         """One more connection of a known player."""
         state = self.players[player_id]

@@ -9,19 +9,16 @@ changes one at a time. That is what makes a change's base the room it was built 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import fields
-from typing import TypeVar, overload
 
+from freecell_arena.core.live.dict_view import DictView
 from freecell_arena.core.live.room import Room
 
 RoomListener = Callable[[Room | None, Room | None], None]
 """Told (before, after) after every adoption (after None: the room left memory): the race clock follows."""
 
 _MAPPINGS = ("members", "games")
-
-
-T = TypeVar("T")
 
 
 class Busy(Exception):
@@ -33,11 +30,12 @@ class Busy(Exception):
         self.room_ids = room_ids
 
 
-class Rooms(Mapping[str, Room]):
+class Rooms(DictView[str, Room]):
     """Rooms by code (a read-only mapping), and `by_id`."""
 
     def __init__(self) -> None:
         self._by_code: dict[str, Room] = {}
+        super().__init__(self._by_code)
         self._by_id: dict[str, Room] = {}
         self._in_flight: set[str] = set()
         self.listener: RoomListener = lambda before, after: None
@@ -47,36 +45,9 @@ class Rooms(Mapping[str, Room]):
 
     # ------------------------------------------------------------------ reading
 
-    def __getitem__(self, code: str) -> Room:
-        return self._by_code[code]
-
-    @overload
-    def get(self, code: str, /) -> Room | None: ...
-    @overload
-    def get(self, code: str, /, default: Room | T) -> Room | T: ...
-
-    def get(self, code: str, /, default: object = None) -> object:
-        """The dict's own `get`: Mapping's is interpreted Python around `__getitem__` and a KeyError, and core
-        reads this once or twice a move (compiled callers: the lookup was most of their cost)."""
-        return self._by_code.get(code, default)
-
-    def __contains__(self, code: object) -> bool:
-        return code in self._by_code
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._by_code)
-
-    def __len__(self) -> int:
-        return len(self._by_code)
-
     @property
     def by_id(self) -> Mapping[str, Room]:
         return self._by_id
-
-    @property
-    def by_code(self) -> Mapping[str, Room]:
-        """The dict itself, read-only by type: what compiled core looks a code up in (`SharedState`)."""
-        return self._by_code
 
     def in_flight(self, room_id: str) -> bool:
         return room_id in self._in_flight

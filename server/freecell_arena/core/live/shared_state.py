@@ -54,9 +54,9 @@ class SharedState:
 
     def __post_init__(self) -> None:
         self.seats = Seats(self.players)
-        self._room_by_code = self.rooms.by_code
+        self._room_by_code = self.rooms.entries
         self._room_by_id = self.rooms.by_id
-        self._game_by_id = self.games.by_id
+        self._game_by_id = self.games.entries
 
     @property
     def rooms_by_id(self) -> Mapping[str, Room]:

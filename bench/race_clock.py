@@ -13,13 +13,13 @@ from __future__ import annotations
 import argparse
 import time
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from freecell_arena.core.effects import Effect
+from freecell_arena.core.live.player_game import PlayerGame
 from freecell_arena.core.live.race_clock import RaceClock
 from freecell_arena.core.live.room import Room
 from freecell_arena.core.live.rooms import Rooms
-from freecell_arena.core.ports.records import RoomRecord
+from freecell_arena.core.ports.records import GameRecord, RoomRecord
 from freecell_arena.engine import variant_by_id
 from freecell_arena.protocol.messages import RoomOptions
 
@@ -32,13 +32,11 @@ class StoppedClock:
         return self.instant
 
 
-class RunningGame:
-    """All the race clock asks of a game: whether it runs (a race whose games all ended is checked at once)."""
-
-    running = True
-
-
-ONE_RUNNING_GAME: Any = RunningGame()
+def running_game(room: Room, at: datetime) -> PlayerGame:
+    """The host's game, just dealt: all the race clock asks of it is whether it runs (a race whose games all
+    ended is checked at once). A real one: the compiled build's rooms hold nothing else."""
+    record = GameRecord(f"g_{room.code}", room.room_id, "host", "freecell", 1, "1", True, True, False, at)
+    return PlayerGame(record, room.variant, "Host", room.code)
 
 
 class NothingRings:
@@ -63,7 +61,7 @@ def tick_us(races: int, ticks: int) -> float:
         record = RoomRecord(f"r_{number}", f"C{number}", "freecell", 1, "host", {}, clock.now())
         room = Room.new(record, variant, RoomOptions(countdown_s=0, time_limit_s=3600))
         rooms.adopt(room.but(status="running", starts_at=clock.now(), ends_at=room.limit_from(clock.now()),
-                             games={"host": ONE_RUNNING_GAME}))
+                             games={"host": running_game(room, clock.now())}))
     start = time.process_time()
     for _ in range(ticks):
         clock.instant += timedelta(seconds=0.05)

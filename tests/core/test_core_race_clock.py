@@ -4,27 +4,27 @@ values memory adopts; a room with a change in flight is looked at on the next ti
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from core_support import ManualClock
 
 from freecell_arena.core.effects import Effect
 from freecell_arena.core.live.changes import Draft
+from freecell_arena.core.live.player_game import PlayerGame
 from freecell_arena.core.live.race_clock import FORGET_FINISHED_AFTER, TAKEOVER_GRACE, RaceClock
 from freecell_arena.core.live.room import Room
 from freecell_arena.core.live.shared_state import SharedState
-from freecell_arena.core.ports.records import RoomRecord
+from freecell_arena.core.ports.records import GameRecord, RoomRecord
 from freecell_arena.engine import variant_by_id
 from freecell_arena.protocol.messages import RoomOptions
 
 
-class Playing:
-    """A game as the clock sees it: running (a race whose games have all ended is checked at once)."""
-
-    running = True
-
-
-PLAYING: Any = Playing()
+def playing(room: Room) -> PlayerGame:
+    """The host's game of `room`'s race, just dealt: running (a race whose games have all ended is checked at
+    once). A real one: the compiled build's rooms hold nothing else."""
+    assert room.starts_at is not None
+    record = GameRecord(f"g_{room.code}", room.room_id, "host", room.variant.id, 1, "1", True, True, False,
+                        room.starts_at)  # fmt: skip
+    return PlayerGame(record, room.variant, "Host", room.code)
 
 
 class Recorder:
@@ -42,7 +42,8 @@ class Recorder:
 
     def begin_race(self, room: Room) -> Effect:
         self.rang.append(("begin", room.code))
-        return self._moved(room, status="running", ends_at=room.limit_from(room.starts_at), games={"host": PLAYING})
+        ends_at = room.limit_from(room.starts_at)
+        return self._moved(room, status="running", ends_at=ends_at, games={"host": playing(room)})
 
     def finish_race(self, room: Room) -> Effect:
         self.rang.append(("finish", room.code))

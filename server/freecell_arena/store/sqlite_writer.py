@@ -56,9 +56,9 @@ class SqliteWriter:
         self._builder = StatementBuilder(dialect, question_mark)
         self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         self._worker: threading.Thread | None = None
+        """The one thread that runs every transaction and the close, in the order queued: they never overlap."""
         self._closed = False
         self._connection: sqlite3.Connection | None = None
-        self._lock = threading.Lock()  # one transaction at a time, even if two callers race
         self.commits = 0
 
     def __del__(self) -> None:
@@ -111,30 +111,29 @@ class SqliteWriter:
         return self._connection
 
     def _run(self, statements: list[Statement]) -> None:
-        with self._lock:
-            sql = "BEGIN IMMEDIATE"
-            parameters: Any = ()
+        sql = "BEGIN IMMEDIATE"
+        parameters: Any = ()
+        try:
+            connection = self._connect()
+            connection.execute(sql)
             try:
-                connection = self._connect()
+                for sql, parameters, refusal in statements:
+                    if refusal is None:
+                        connection.executemany(sql, parameters)
+                    else:
+                        for row in parameters:
+                            if connection.execute(sql, row).rowcount != 1:
+                                raise RecordRefusedError(refusal)
+                sql, parameters = "COMMIT", ()
                 connection.execute(sql)
-                try:
-                    for sql, parameters, refusal in statements:
-                        if refusal is None:
-                            connection.executemany(sql, parameters)
-                        else:
-                            for row in parameters:
-                                if connection.execute(sql, row).rowcount != 1:
-                                    raise RecordRefusedError(refusal)
-                    sql, parameters = "COMMIT", ()
-                    connection.execute(sql)
-                except BaseException:
-                    self._rollback(connection)
-                    raise
-            except sqlite3.IntegrityError as error:
-                raise RecordRefusedError(f"record refused by the database: {error}") from error
-            except sqlite3.Error as error:
-                raise DBAPIError.instance(sql, parameters, error, sqlite3.Error) from error
-            self.commits += 1
+            except BaseException:
+                self._rollback(connection)
+                raise
+        except sqlite3.IntegrityError as error:
+            raise RecordRefusedError(f"record refused by the database: {error}") from error
+        except sqlite3.Error as error:
+            raise DBAPIError.instance(sql, parameters, error, sqlite3.Error) from error
+        self.commits += 1
 
     def _rollback(self, connection: sqlite3.Connection) -> None:
         try:
@@ -164,8 +163,8 @@ def _serve(jobs: queue.SimpleQueue[Job | None]) -> None:
 
 
 def _settle(done: asyncio.Future[None], outcome: BaseException | None) -> None:
-    if done.cancelled():
-        return  # the caller gave up waiting; the transaction ran (or failed) all the same, as with an executor
+    if done.done():
+        return  # the caller was cancelled; the transaction ran (or failed) all the same, as with an executor
     if outcome is None:
         done.set_result(None)
     else:

@@ -35,6 +35,7 @@ from websockets.asyncio.server import ServerConnection, serve
 from freecell_arena.net.compression import serve_options
 from freecell_arena.net.direct_write import write_now
 from freecell_arena.settings import Settings
+from freecell_arena.store.engine import sqlite_pragmas
 
 PROGRESS = ('{{"type":"progress","code":"{code}","progress":{{"player_id":"p_{racer:016x}","name":"load-{racer}",'
             '"status":"playing","cards_on_foundations":{home},"moves":{moves},"time_ms":{moves}000}}}}')
@@ -50,8 +51,8 @@ class DurableLog:
         self._pending: list[tuple[str, asyncio.Future[None]]] = []
         self._wake = asyncio.Event()
         self._connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self._connection.execute("PRAGMA journal_mode = WAL")
-        self._connection.execute("PRAGMA synchronous = FULL")
+        for pragma in sqlite_pragmas():  # as the server's store opens its file
+            self._connection.execute(pragma)
         self._connection.execute("CREATE TABLE frames (id INTEGER PRIMARY KEY, frame TEXT NOT NULL)")
         self._task = asyncio.get_running_loop().create_task(self._commit_forever())
 

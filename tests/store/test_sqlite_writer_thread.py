@@ -92,3 +92,29 @@ async def test_closing_a_writer_that_never_wrote_starts_no_thread(tmp_path: Path
     await writer.close()
     assert set(writer_threads()) == before
     assert not (tmp_path / "unused.db").exists()
+
+
+async def test_the_writer_and_the_engine_open_the_file_with_the_same_settings_and_the_writer_a_larger_cache(
+    tmp_path: Path,
+) -> None:
+    """Both connections checkpoint the WAL at the same size (whichever commits past it copies it back), are
+    durable and enforce foreign keys; the writer alone keeps the live games' leaves cached between commits."""
+    from freecell_arena.store.engine import SQLITE_WAL_AUTOCHECKPOINT_PAGES, create_engine
+    from freecell_arena.store.sqlite_writer import WRITER_CACHE_KIB
+
+    path = await migrated(tmp_path)
+    questions = ("wal_autocheckpoint", "synchronous", "foreign_keys", "journal_mode", "cache_size")
+    engine = create_engine(f"sqlite+aiosqlite:///{path}")
+    async with engine.connect() as connection:
+        engines = [(await connection.exec_driver_sql(f"PRAGMA {name}")).scalar() for name in questions]
+    await engine.dispose()
+    writer = SqliteWriter(str(path), sqlite.dialect())
+    await writer.write([move(game(1, player(1)), 0)])
+    writers: list[object] = []
+    connection = writer._connection
+    assert connection is not None
+    await writer._in_thread(lambda: writers.extend(connection.execute(f"PRAGMA {name}").fetchone()[0]
+                                                   for name in questions))
+    await writer.close()
+    assert engines == [SQLITE_WAL_AUTOCHECKPOINT_PAGES, 2, 1, "wal", -2000]  # 2: FULL; -2000: SQLite's 2 MiB
+    assert writers == [SQLITE_WAL_AUTOCHECKPOINT_PAGES, 2, 1, "wal", -WRITER_CACHE_KIB]

@@ -40,12 +40,18 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 
 from freecell_arena.core.ports.records import Record
-from freecell_arena.store.engine import SQLITE_BUSY_TIMEOUT_MS
+from freecell_arena.store.engine import sqlite_pragmas
 from freecell_arena.store.errors import RecordRefusedError
 from freecell_arena.store.statements import Statement, StatementBuilder, question_mark
 
 Job = tuple[Callable[[], None], asyncio.AbstractEventLoop, "asyncio.Future[None]"]
 """What the writer's thread runs, and the loop and future its outcome goes back to."""
+WRITER_CACHE_KIB = 32_768
+"""The writer's page cache (SQLite's default is 2,000 KiB). Under load each commit touches a leaf of the moves key
+for nearly every live game, about two pages a game: at the default those pages did not stay cached between
+commits, and every move read one or two back from the file first (2.4 page reads a move at 1,000 connections,
+0.25 with this; bench/load.py). 32 MiB holds the leaves of some 4,000 live games; it is taken only as pages are
+read, by this one connection."""
 THREAD_JOIN_TIMEOUT_S = 5.0
 """`close` waits this long for the (by then idle) thread to end; it is a daemon, so it never holds up an exit."""
 
@@ -100,10 +106,8 @@ class SqliteWriter:
         if self._connection is None:
             connection = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             try:
-                connection.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
-                connection.execute("PRAGMA journal_mode = WAL")
-                connection.execute("PRAGMA synchronous = FULL")
-                connection.execute("PRAGMA foreign_keys = ON")
+                for pragma in (*sqlite_pragmas(), f"PRAGMA cache_size = -{WRITER_CACHE_KIB}"):
+                    connection.execute(pragma)
             except BaseException:
                 connection.close()
                 raise

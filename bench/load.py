@@ -348,7 +348,8 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
         plans.append(Plan(url=target.url, mode=mode, connections=count,
                           first_index=first, total_connections=args.connections, duration_s=args.duration,
                           rate_per_s=args.rate, max_moves=moves, variant=args.variant, idle=idle, seed=number + 1,
-                          event_loop=args.client_loop, room_size=args.room_size, game_moves=args.game_moves))
+                          event_loop=args.client_loop, room_size=args.room_size, game_moves=args.game_moves,
+                          client_compression=args.client_compression))
         first += count
     workers = [context.Process(target=worker, args=(plan, ready, go, stop_all, results), daemon=True)
                for plan in plans]
@@ -588,6 +589,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--commit-delay-ms", type=float, help="server: FREECELL_ARENA_COMMIT_DELAY_MS")
     parser.add_argument("--compression", choices=("large", "deflate", "none"),
                         help="server and echo: FREECELL_ARENA_COMPRESSION")
+    parser.add_argument("--client-compression", choices=("large", "deflate", "none"), default="large",
+                        help="what the load clients offer and send (default %(default)s, the Python SDK's: deflate "
+                             "offered, their small frames sent as they are; deflate: every frame compressed, as a "
+                             "browser does once the extension is negotiated)")
     parser.add_argument("--event-loop", choices=("auto", "asyncio", "uvloop"),
                         help="server and echo: FREECELL_ARENA_EVENT_LOOP (default: the server's default, auto)")
     parser.add_argument("--client-loop", choices=("auto", "asyncio", "uvloop"), default="auto",

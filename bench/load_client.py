@@ -30,6 +30,7 @@ import psutil
 from websockets.asyncio.client import ClientConnection, connect
 
 from freecell_arena.engine import FOUNDATION, Game, Move, format_move, variant_by_id
+from freecell_arena.net.compression import Compression, connect_options
 
 CONNECT_CONCURRENCY = 50
 SETUP_TIMEOUT_S = 120.0
@@ -57,6 +58,7 @@ class Plan:
     seed: int = 1
     event_loop: str = "auto"
     room_size: int = 1
+    client_compression: Compression = "large"  # the SDK's policy: deflate offered, small frames sent as they are
 
 
 @dataclass
@@ -109,7 +111,8 @@ class Player:
                 self.report.room_frames += 1
 
     async def open(self) -> None:
-        self.websocket = await connect(self.plan.url, open_timeout=SETUP_TIMEOUT_S, proxy=None, max_queue=None)
+        self.websocket = await connect(self.plan.url, open_timeout=SETUP_TIMEOUT_S, proxy=None, max_queue=None,
+                                       **connect_options(self.plan.client_compression))
         welcome, _ = await self.request({"type": "hello", "name": f"load-{self.index}", "bot": True})
         if welcome.get("type") not in ("welcome", "echo", "hello"):
             raise RuntimeError(f"hello refused: {welcome}")

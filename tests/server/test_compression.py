@@ -84,3 +84,46 @@ async def test_a_client_that_does_not_offer_it_gets_plain_frames(sqlite_url: str
     assert extension == ""
     assert not any(compressed for _, compressed in frames), frames
     assert any(size >= MIN_BYTES for size, _ in frames)
+
+
+async def sdk_game_through(tap: WireTap, **options: Any) -> None:
+    """The Python SDK's client, through the relay: a race alone, two moves, the whole state (1.5 KB and more)."""
+    from freecell_arena.engine import variant_by_id
+    from freecell_arena.engine.view import board_from_view
+    from freecell_arena.protocol.messages import RaceStartedMessage, RoomOptions
+    from freecell_arena_client import ArenaClient as SdkClient
+
+    async with await SdkClient.connect(f"ws://127.0.0.1:{tap.port}/", name="Sdk", **options) as client:
+        await client.create_room("freecell-four-deck", seed=5, options=RoomOptions(countdown_s=0))
+        await client.start_race()
+        await client.wait_for(RaceStartedMessage, 10)
+        for _ in range(2):
+            state = await client.get_state()
+            assert state.game is not None
+            board = board_from_view(variant_by_id("freecell-four-deck"), state.game.view)
+            accepted = await client.move(next(iter(board.legal_moves)))
+            assert accepted.game_id == state.game.game_id
+
+
+async def test_the_sdk_sends_its_small_frames_plain_and_reads_large_ones_compressed(sqlite_url: str) -> None:
+    """The SDK's policy (`connect_options("large")`): it offers the extension, so the large frames reach it
+    compressed, and sends its own frames, all small, as they are; the server reads them alike."""
+    async with started_arena(sqlite_url) as server, wire_tap(server.port) as tap:
+        await sdk_game_through(tap)
+        extension = negotiated(tap)
+    assert "permessage-deflate" in extension and "client_no_context_takeover" in extension
+    assert "permessage-deflate" in tap.upgrade_requests[0].lower()
+    sent = [frame for frame in tap.client_frames if frame.opcode == 1]
+    assert len(sent) >= 7 and not any(frame.compressed for frame in sent), sent  # hello ... the last move
+    received = tap.data_frames()
+    assert any(frame.compressed for frame in received), received  # the states
+    assert all(frame.compressed == (frame.wire_bytes >= MIN_BYTES) for frame in received if not frame.compressed)
+
+
+async def test_a_client_that_compresses_every_frame_is_read_alike(sqlite_url: str) -> None:
+    """A browser, or the SDK told `compression="deflate"` (websockets' default), compresses all it sends: the
+    same game is played, each frame of it deflated on the wire."""
+    async with started_arena(sqlite_url) as server, wire_tap(server.port) as tap:
+        await sdk_game_through(tap, compression="deflate")
+    sent = [frame for frame in tap.client_frames if frame.opcode == 1]
+    assert len(sent) >= 7 and all(frame.compressed for frame in sent), sent

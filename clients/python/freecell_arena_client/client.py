@@ -25,6 +25,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from freecell_arena.engine import Move, move_to_json
+from freecell_arena.net.compression import connect_options
 from freecell_arena.protocol.messages import (
     SERVER_MESSAGES,
     CloseCode,
@@ -117,7 +118,7 @@ class ArenaClient:
         """Open the websocket (no hello yet). Raises `ConnectionLost` when the server cannot be reached."""
         try:
             async with asyncio.timeout(open_timeout_s):
-                websocket = await connect(url, open_timeout=None, proxy=None, max_queue=None, **options)
+                websocket = await connect(url, open_timeout=None, proxy=None, max_queue=None, **_with_policy(options))
         except InvalidURI:
             raise
         except (OSError, TimeoutError, InvalidHandshake) as error:
@@ -384,6 +385,15 @@ def wire_move(move: Move | str) -> str | MoveJson:
     if isinstance(move, tuple):
         return MoveJson.model_validate(move_to_json(Move(*move)))
     raise TypeError(f"a move is an engine Move or notation text, not {type(move).__name__}")
+
+
+def _with_policy(options: dict[str, Any]) -> dict[str, Any]:
+    """websockets' `connect` options under the SDK's compression policy (`large`: permessage-deflate offered, so
+    large frames arrive compressed, and this client's own small frames sent as they are), unless the caller chose
+    `compression` or `extensions` itself."""
+    if "compression" in options or "extensions" in options:
+        return options
+    return {**connect_options("large"), **options}
 
 
 def _request_id(frame: str | bytes) -> object:

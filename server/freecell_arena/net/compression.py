@@ -17,6 +17,12 @@ stream per compressed message (a few microseconds, against tens for the compress
 rare large frames and on what a compressing client sends. `deflate` is the previous behaviour (every frame
 compressed, context kept; websockets' defaults), `none` never negotiates the extension.
 
+The same rule holds for what a client sends: the Python SDK (and bench/load.py's clients, which stand for bots
+built on it) offers permessage-deflate so that large frames reach it compressed, but sends its own messages, all
+small (a move is 30-60 bytes), as they are (`client_extensions`). Compressing a 40-byte move costs the bot a fresh
+zlib stream per message and the server an inflate, to save a dozen bytes of a packet that is sent anyway. A
+browser compresses everything it sends once the extension is negotiated; the server reads both.
+
 Built on websockets' own extension (`PerMessageDeflate`): only `encode` is narrowed, so decoding, negotiation and
 the frames' format stay the library's.
 """
@@ -26,8 +32,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from websockets.extensions.base import Extension, ServerExtensionFactory
+from websockets.extensions.base import ClientExtensionFactory, Extension, ServerExtensionFactory
 from websockets.extensions.permessage_deflate import (
+    ClientPerMessageDeflateFactory,
     PerMessageDeflate,
     ServerPerMessageDeflateFactory,
     enable_server_permessage_deflate,
@@ -84,6 +91,20 @@ class LargeFramesDeflateFactory(ServerPerMessageDeflateFactory):
         return response, LargeFramesDeflate(negotiated, self.min_bytes)
 
 
+class LargeFramesClientDeflateFactory(ClientPerMessageDeflateFactory):
+    """Offers permessage-deflate as websockets' client does, promising to keep no context of its own (so a
+    connection holds no compressor between messages), and hands the connection a `LargeFramesDeflate`."""
+
+    def __init__(self, min_bytes: int) -> None:
+        super().__init__(client_no_context_takeover=True, compress_settings=dict(COMPRESS_SETTINGS))
+        self.min_bytes = min_bytes
+
+    def process_response_params(
+        self, params: Sequence[ExtensionParameter], accepted_extensions: Sequence[Extension]
+    ) -> PerMessageDeflate:
+        return LargeFramesDeflate(super().process_response_params(params, accepted_extensions), self.min_bytes)
+
+
 def extensions(compression: Compression, min_bytes: int = DEFAULT_MIN_BYTES) -> list[ServerExtensionFactory]:
     """The extension factories a server offers under a policy (websockets' sans-I/O `ServerProtocol` takes them)."""
     if compression == "deflate":
@@ -95,3 +116,15 @@ def serve_options(compression: Compression, min_bytes: int = DEFAULT_MIN_BYTES) 
     """The keyword arguments of websockets' `serve` for a policy (the game server and the bench's echoes use the
     same, so that a comparison measures the same frames)."""
     return {"compression": None, "extensions": extensions(compression, min_bytes)}
+
+
+def client_extensions(compression: Compression, min_bytes: int = DEFAULT_MIN_BYTES) -> list[ClientExtensionFactory]:
+    """The extension factories a client offers under a policy: `large` is the SDK's default."""
+    if compression == "deflate":
+        return [ClientPerMessageDeflateFactory(compress_settings=dict(COMPRESS_SETTINGS))]
+    return [LargeFramesClientDeflateFactory(min_bytes)] if compression == "large" else []
+
+
+def connect_options(compression: Compression = "large", min_bytes: int = DEFAULT_MIN_BYTES) -> dict[str, Any]:
+    """The keyword arguments of websockets' `connect` for a client's policy (the SDK's and the load clients')."""
+    return {"compression": None, "extensions": client_extensions(compression, min_bytes)}

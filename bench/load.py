@@ -239,6 +239,16 @@ class Sampler:
     def cpu(self) -> float:
         return self._sum(lambda process: sum(process.cpu_times()[:2]))
 
+    def loop_thread_cpu(self) -> float:
+        """CPU seconds of the server's main threads alone (the event loops): the rest of `cpu` is its other
+        threads, the SQLite writer's first (its commits, the WAL's writes and fsyncs, checkpoints)."""
+
+        def main_thread(process: psutil.Process) -> float:
+            return next((thread.user_time + thread.system_time for thread in process.threads()
+                         if thread.id == process.pid), 0.0)
+
+        return self._sum(main_thread)
+
     def children_cpu(self) -> dict[int, float]:
         """CPU seconds of each process the server started (a worker busy during the window takes CPU from the
         run without showing in the server's own figure: printed beside it)."""
@@ -293,6 +303,7 @@ class Result:
     games: int
     server_cpu: float  # share of one core over the window
     server_cpu_s: float  # CPU seconds the server spent in the window
+    server_loop_cpu_s: float  # of which its main threads (event loops); the rest: the SQLite writer and others
     server_waited: float  # share of the window its event loop was runnable but had no CPU (a busy machine)
     server_peak_rss: int
     server_children_cpu: float  # share of one core: processes the server started (none expected)
@@ -316,6 +327,15 @@ class Result:
         return self.server_cpu_s / self.moves * 1e6 if self.moves else float("nan")
 
     @property
+    def loop_us_per_move(self) -> float:
+        """Of `server_us_per_move`, the event loops' threads: the rest is what the other threads do per move."""
+        return self.server_loop_cpu_s / self.moves * 1e6 if self.moves else float("nan")
+
+    @property
+    def other_us_per_move(self) -> float:
+        return self.server_us_per_move - self.loop_us_per_move
+
+    @property
     def per_connection_bytes(self) -> float:
         return (self.rss_after - self.rss_before) / max(1, self.connected)
 
@@ -327,7 +347,8 @@ class Result:
             f"{self.target:<18} conns {self.connected:>5}  moves/s {self.moves_per_s:>8.0f}  "
             f"p50 {self.percentile(50):6.2f} ms  p90 {self.percentile(90):6.2f} ms  p99 {self.percentile(99):6.2f} ms  "
             f"errors {errors}{detail}  late {self.late_sends}  server cpu {self.server_cpu:4.0%} "
-            f"({self.server_us_per_move:.0f} us/move, waited for a cpu {self.server_waited:4.0%}){children}  "
+            f"({self.server_us_per_move:.0f} us/move, {self.loop_us_per_move:.0f} in the loop's thread, "
+            f"waited for a cpu {self.server_waited:4.0%}){children}  "
             f"peak rss {self.server_peak_rss / 2**20:6.1f} MiB  client cpu {self.client_cpu:4.0%}"
             + (f"  moves/game {self.moves / self.games:.0f}" if self.games and self.moves else "")
             + (f"  room frames/move {self.room_frames / self.moves:.2f}" if self.room_frames and self.moves else "")
@@ -370,6 +391,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
             profiler = _profile(target, args) if getattr(args, "py_spy", None) else None
             children_before = server.children_cpu()
             cpu_before, waited_before, began = server.cpu(), server.run_queue_wait(), time.perf_counter()
+            loop_before = server.loop_thread_cpu()
             go.set()
             if idle:
                 stop_all.set()
@@ -381,6 +403,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
                 reports.append(payload)
             window = max(report.window_s for report in reports)
             server_cpu_s = server.cpu() - cpu_before
+            loop_cpu_s = server.loop_thread_cpu() - loop_before
             server_waited = (server.run_queue_wait() - waited_before) / max(window, 1e-9)
             children_cpu_s = sum(spent - children_before.get(pid, 0.0) for pid, spent in server.children_cpu().items())
             spent = sum(report.cpu_s for report in reports)
@@ -412,6 +435,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
         games=sum(report.games for report in reports),
         server_cpu=server_cpu_s / max(window, 1e-9),
         server_cpu_s=server_cpu_s,
+        server_loop_cpu_s=loop_cpu_s,
         server_waited=server_waited,
         server_peak_rss=server.peak_rss,
         server_children_cpu=children_cpu_s / max(window, 1e-9),
@@ -479,8 +503,11 @@ def compare(args: argparse.Namespace, database: str) -> tuple[Result | None, Res
         ratio = server_result.moves_per_s / echo_result.moves_per_s
         print(f"ratio server/echo at {args.connections} connections ({database}): {ratio:.2f}", flush=True)
         cost = server_result.server_us_per_move / echo_result.server_us_per_move
+        split = ", ".join(f"{name} {result.loop_us_per_move:.0f} + {result.other_us_per_move:.0f}"
+                          for name, result in (("game server", server_result), ("echo", echo_result)))
         print(f"server CPU per round trip: game server {server_result.server_us_per_move:.0f} us, echo "
-              f"{echo_result.server_us_per_move:.0f} us ({cost:.1f} x; less sensitive to a busy machine than the "
+              f"{echo_result.server_us_per_move:.0f} us ({cost:.1f} x; loop's thread + other threads: {split}; "
+              "less sensitive to a busy machine than the "
               "ratio, which also depends on how the cores are shared with the load client)", flush=True)
     return server_result, echo_result
 

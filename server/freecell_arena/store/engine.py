@@ -11,14 +11,16 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from freecell_arena.store.urls import parse_database_url
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+WRITE_OPTION = "freecell_arena_write"  # execution option: this transaction will write (SQLite: BEGIN IMMEDIATE)
 SQLITE_WAL_AUTOCHECKPOINT_PAGES = 10_000
 """The WAL is copied back into the database once it holds this many pages (40 MB at 4 KiB; SQLite's default is
 1,000). Every move adds a row to its game's leaf of the moves key, so a commit of a few hundred moves from as
 many games writes about one page a move, and at the default the commit that crossed 1,000 pages (every fourth
 or fifth under load) also copied them all back, reading each from the WAL first: most of the writer thread's
 I/O. A leaf rewritten by many commits between two checkpoints is copied back once, so a larger WAL copies
-fewer pages per move (3.5 page writes and 2.4 page reads a move at 1,000 connections became 2 and 0.25 with
-the writer's cache below; bench/load.py). The WAL file keeps the size it reached (40 MB of disk)."""
+fewer pages per move (under bench/load.py at 1,000 connections, 3.5 page writes and 2.4 page reads a move
+became 2 and 0.25, with the writer thread's page cache: store/sqlite_writer.py). The WAL file keeps the size it
+reached (40 MB of disk)."""
 
 
 def sqlite_pragmas(*, foreign_keys: bool = True) -> tuple[str, ...]:
@@ -30,7 +32,6 @@ def sqlite_pragmas(*, foreign_keys: bool = True) -> tuple[str, ...]:
         f"PRAGMA foreign_keys = {'ON' if foreign_keys else 'OFF'}",
         f"PRAGMA wal_autocheckpoint = {SQLITE_WAL_AUTOCHECKPOINT_PAGES}",
     )
-WRITE_OPTION = "freecell_arena_write"  # execution option: this transaction will write (SQLite: BEGIN IMMEDIATE)
 
 
 def create_engine(url: str, *, foreign_keys: bool = True, **engine_options: Any) -> AsyncEngine:

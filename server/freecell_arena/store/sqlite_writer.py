@@ -50,7 +50,7 @@ WRITER_CACHE_KIB = 32_768
 """The writer's page cache (SQLite's default is 2,000 KiB). Under load each commit touches a leaf of the moves key
 for nearly every live game, about two pages a game: at the default those pages did not stay cached between
 commits, and every move read one or two back from the file first (2.4 page reads a move at 1,000 connections,
-0.25 with this; bench/load.py). 32 MiB holds the leaves of some 4,000 live games; it is taken only as pages are
+0.25 with this, under bench/load.py). 32 MiB holds the leaves of some 4,000 live games; it is taken only as pages are
 read, by this one connection."""
 THREAD_JOIN_TIMEOUT_S = 5.0
 """`close` waits this long for the (by then idle) thread to end; it is a daemon, so it never holds up an exit."""

@@ -37,6 +37,7 @@ from websockets.extensions.permessage_deflate import (
     ClientPerMessageDeflateFactory,
     PerMessageDeflate,
     ServerPerMessageDeflateFactory,
+    enable_client_permessage_deflate,
     enable_server_permessage_deflate,
 )
 from websockets.frames import BINARY, TEXT, Frame
@@ -119,9 +120,10 @@ def serve_options(compression: Compression, min_bytes: int = DEFAULT_MIN_BYTES) 
 
 
 def client_extensions(compression: Compression, min_bytes: int = DEFAULT_MIN_BYTES) -> list[ClientExtensionFactory]:
-    """The extension factories a client offers under a policy: `large` is the SDK's default."""
+    """The extension factories a client offers under a policy: `large` is the SDK's default, `deflate` websockets'
+    own (every frame compressed, context kept)."""
     if compression == "deflate":
-        return [ClientPerMessageDeflateFactory(compress_settings=dict(COMPRESS_SETTINGS))]
+        return list(enable_client_permessage_deflate(None))
     return [LargeFramesClientDeflateFactory(min_bytes)] if compression == "large" else []
 
 

@@ -49,7 +49,7 @@ from sqlalchemy import text
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.competition.quick_race import QuickRaceRules
 from freecell_arena.core.effects import Effect, Refusal
-from freecell_arena.core.identity import ROOM_CODE_ALPHABET, ROOM_CODE_LENGTH
+from freecell_arena.core.identity import room_code_of
 from freecell_arena.core.live import lobby
 from freecell_arena.core.live.rooms import Busy
 from freecell_arena.core.ports.records import PlayerRecord, StoredGame, StoredRoom
@@ -149,11 +149,7 @@ class Sequence:
         return f"t{self.next():042d}"
 
     def room_code(self) -> str:
-        number, letters = self.next(), []
-        for _ in range(ROOM_CODE_LENGTH):
-            number, digit = divmod(number, len(ROOM_CODE_ALPHABET))
-            letters.append(ROOM_CODE_ALPHABET[digit])
-        return "".join(reversed(letters))
+        return room_code_of(self.next())
 
 
 class ClusterModel(RuleBasedStateMachine):

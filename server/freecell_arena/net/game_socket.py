@@ -37,7 +37,8 @@ class GameConnection(ServerConnection):
         super().connection_made(transport)
         high = self.max_queue_high or DEFAULT_HIGH
         low = self.max_queue_low if self.max_queue_low is not None else high // 4
-        self.inbox = Inbox(high, low, self.transport.pause_reading, self.transport.resume_reading, self._invalid_text)
+        self.inbox = Inbox(self.loop, high, low, self.transport.pause_reading, self.transport.resume_reading,
+                           self._invalid_text)
         self._framing: bool | None = None  # None: the handshake is not done; True: frames are cut here
         self._request = b""  # what arrived before the connection opened (`_only_request`)
         self._held = b""  # the start of a frame whose rest has not arrived

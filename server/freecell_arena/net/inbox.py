@@ -55,9 +55,12 @@ class Inbox:
     socket's buffers, then its own, not the server's memory."""
 
     def __init__(
-        self, high: int, low: int, pause: Callable[[], object], resume: Callable[[], object],
-        invalid_text: Callable[[UnicodeDecodeError], None],
+        self, loop: asyncio.AbstractEventLoop, high: int, low: int, pause: Callable[[], object],
+        resume: Callable[[], object], invalid_text: Callable[[UnicodeDecodeError], None],
     ) -> None:  # fmt: skip
+        self.loop = loop
+        """The connection's loop, where its reader waits (asked once: `asyncio.get_running_loop()` asks the
+        kernel for the process id every time, a system call a move)."""
         self.messages: deque[Message | UnicodeDecodeError] = deque()
         """Messages, and where one was not UTF-8 (the connection fails there, as `recv` fails it)."""
         self.high = high
@@ -127,7 +130,7 @@ class Inbox:
         while not self.messages:
             if self._closed or self._failed:
                 return None
-            waiter = asyncio.get_running_loop().create_future()
+            waiter = self.loop.create_future()
             self._waiter = waiter
             try:
                 await waiter

@@ -102,7 +102,10 @@ class GroupCommitWriter:
     def _enqueue(self, records: list[Record]) -> asyncio.Future[None]:
         if self._closed:
             raise WriterClosedError("the writer is closed: no more records are accepted")
-        submission = _Submission(records, asyncio.get_running_loop().create_future())
+        task = self._task  # while the writer runs, every submitter is on its loop (asking the running loop would
+        # ask the kernel for the process id: a system call a move)
+        loop = task.get_loop() if task is not None and not task.done() else asyncio.get_running_loop()
+        submission = _Submission(records, loop.create_future())
         self._pending.append(submission)
         self._records_pending += len(records)
         if not records:

@@ -301,6 +301,7 @@ class Result:
     reply_samples: list[str]
     room_frames: int
     games: int
+    head_start_moves: int
     server_cpu: float  # share of one core over the window
     server_cpu_s: float  # CPU seconds the server spent in the window
     server_loop_cpu_s: float  # of which its main threads (event loops); the rest: the SQLite writer and others
@@ -351,6 +352,8 @@ class Result:
             f"waited for a cpu {self.server_waited:4.0%}){children}  "
             f"peak rss {self.server_peak_rss / 2**20:6.1f} MiB  client cpu {self.client_cpu:4.0%}"
             + (f"  moves/game {self.moves / self.games:.0f}" if self.games and self.moves else "")
+            + (f" (after a head start of {self.head_start_moves / self.connected:.0f} a connection)"
+               if self.head_start_moves and self.connected else "")
             + (f"  room frames/move {self.room_frames / self.moves:.2f}" if self.room_frames and self.moves else "")
         )
 
@@ -370,7 +373,8 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
                           first_index=first, total_connections=args.connections, duration_s=args.duration,
                           rate_per_s=args.rate, max_moves=moves, variant=args.variant, idle=idle, seed=number + 1,
                           event_loop=args.client_loop, room_size=args.room_size, game_moves=args.game_moves,
-                          client_compression=args.client_compression))
+                          client_compression=args.client_compression,
+                          head_start=2 * args.game_moves if args.head_start is None else args.head_start))
         first += count
     workers = [context.Process(target=worker, args=(plan, ready, go, stop_all, results), daemon=True)
                for plan in plans]
@@ -433,6 +437,7 @@ def run_load(target: Target, args: argparse.Namespace, *, idle: bool = False) ->
         reply_samples=[sample for report in reports for sample in report.reply_samples],
         room_frames=sum(report.room_frames for report in reports),
         games=sum(report.games for report in reports),
+        head_start_moves=sum(report.head_start_moves for report in reports),
         server_cpu=server_cpu_s / max(window, 1e-9),
         server_cpu_s=server_cpu_s,
         server_loop_cpu_s=loop_cpu_s,
@@ -596,6 +601,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game-moves", type=int, default=200,
                         help="a game that reaches this many moves is left for a new one (default 200; fewer: what "
                              "a game's setup costs the server shows in its CPU per move)")
+    parser.add_argument("--head-start", type=int, metavar="MOVES",
+                        help="before the counted window each connection plays 0 to MOVES moves (its own even draw), "
+                             "so the window finds games at every stage, not all begun together (default: twice "
+                             "--game-moves; 0: none; one-player rooms only)")
     parser.add_argument("--room-size", type=int, default=1,
                         help="race in rooms of this many players (2-64; default: one-player rooms); the echo "
                              "baseline must be durable, which then sends each move's progress to the room")
@@ -648,6 +657,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--duration must be more than 0 and at most 600 seconds")
     if args.workers < 1:
         parser.error("--workers must be at least 1")
+    if args.head_start is not None and not 0 <= args.head_start <= 2000:
+        parser.error("--head-start must be 0 to 2000 moves")
     if args.figures:
         figures(args)
     elif args.workers > 1:

@@ -3,7 +3,12 @@
 Every connection says hello, creates a one-player room (autoplay on, no countdown), starts it, and then plays
 moves chosen by the engine on its own copy of the game (a random legal move, foundation moves first), one
 request at a time: the next move leaves when the previous reply is in (flat out), or at its slot of a fixed
-schedule (paced). A game that ends, or reaches `game_moves`, is left and a new room is created.
+schedule (paced). A game that ends, or reaches `game_moves`, is left and a new room is created. Before the counted
+window each connection plays a head start it does not count: a number of moves drawn evenly from 0 to `head_start`
+(bench/load.py: twice `game_moves`), so the window finds games at every stage, as a server in its stride has them.
+All begun at once, every game would be young together: a window shorter than the games holds more of their
+setups per move the slower the server is (a game every 87 moves at 80 moves a connection, every 125 at 130, in
+games of 105 moves on average), which a comparison of two servers would charge to the slower one.
 
 With `room_size` N > 1 the connections of a client process race in rooms of N instead: the first of each N
 creates the room, the others join it by its code, the first starts the race, and everyone plays the deal; the
@@ -37,6 +42,7 @@ SETUP_TIMEOUT_S = 120.0
 REPLY_TIMEOUT_S = 30.0
 LATE_MS = 5.0
 STOP_CHECK_S = 0.25  # a paced connection waiting for its slot notices the end of the run this soon
+HEAD_START_LIMIT_S = 60.0  # a head start stops here, however few moves a slow server has played by then
 REPLY_SAMPLES = 64
 
 
@@ -59,6 +65,7 @@ class Plan:
     event_loop: str = "auto"
     room_size: int = 1
     client_compression: Compression = "large"  # the SDK's policy: deflate offered, small frames sent as they are
+    head_start: int = 0  # uncounted moves before the window, each connection's drawn evenly from 0 to this
 
 
 @dataclass
@@ -78,6 +85,8 @@ class Report:
     """The first `REPLY_SAMPLES` move replies as sent: the echo server replays them (bench/echo_server.py)."""
     window_s: float = 0.0
     cpu_s: float = 0.0
+    head_start_moves: int = 0
+    """Moves played before the window (`Plan.head_start`), not counted in `moves`."""
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -264,6 +273,8 @@ async def drive(plan: Plan, ready: Any, go: ProcessEvent, stop_all: ProcessEvent
     opened = [player for player in await asyncio.gather(*(open_one(p) for p in players)) if player is not None]
     if plan.room_size > 1 and not plan.idle:
         await seat_rooms(opened, plan.room_size, rng)
+    elif plan.head_start and not plan.idle:
+        await head_start(opened, plan.head_start, report)
     report.connected = len(opened)
     ready.put(("ready", report.connected, report.failed_connections))
     if not await asyncio.to_thread(go.wait, SETUP_TIMEOUT_S * 2):
@@ -282,6 +293,25 @@ async def drive(plan: Plan, ready: Any, go: ProcessEvent, stop_all: ProcessEvent
         report.cpu_s = sum(process.cpu_times()[:2]) - cpu_before
         await asyncio.gather(*(player.close() for player in opened))
     return report
+
+
+async def head_start(players: list[Player], most: int, report: Report) -> None:
+    """Each connection plays between 0 and `most` moves (its own even draw) before the window, counted apart
+    (`Report.head_start_moves`; an error there counts as one of the run's). Flat out, whatever the run's pace."""
+    stop = asyncio.Event()
+    asyncio.get_running_loop().call_later(HEAD_START_LIMIT_S, stop.set)
+
+    async def one(player: Player) -> None:
+        counted, player.report = player.report, Report()
+        try:
+            await player.play(stop, None, MoveBudget(player.rng.randint(0, most)))
+        finally:
+            ahead, player.report = player.report, counted
+        report.head_start_moves += ahead.moves
+        for code, count in ahead.errors.items():
+            report.errors[code] = report.errors.get(code, 0) + count
+
+    await asyncio.gather(*(one(player) for player in players))
 
 
 async def seat_rooms(players: list[Player], size: int, rng: random.Random) -> None:

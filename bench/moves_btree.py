@@ -12,6 +12,12 @@ is the `moves` table the migrations create (its primary key and the foreign key 
 table with the same columns (what the Colyseus peer and our durable echo append to). A commit carries the moves of
 as many games as it has rows, as under load: the key puts each game's rows together, so a commit touches a page of
 the b-tree per game, where an append touches one or two pages in all.
+
+    python bench/moves_btree.py --history 20000   # 2 million moves of finished games stored first
+
+The live games' ids are made as the server makes them (`core.identity.new_ordered_id`: by time, so they sort after
+the history), and again as it made them before (64 random bits, among the history): with a history, a random id's
+rows land anywhere in the whole key, and the keyed row costs more the longer the history is.
 """
 
 from __future__ import annotations
@@ -24,20 +30,23 @@ import statistics
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1] / "server")]
 
+from freecell_arena.core.identity import new_id, new_ordered_id  # noqa: E402
 from freecell_arena.store.engine import sqlite_pragmas  # noqa: E402
 from freecell_arena.store.migrations import migrate  # noqa: E402
 from freecell_arena.store.sqlite_writer import WRITER_CACHE_KIB  # noqa: E402
 
 AT = "2026-12-02 04:00:00.000000"
+HISTORY_MOVES = 100
 KEYED = 'INSERT INTO moves (game_id, "index", notation, at) VALUES (?, ?, ?, ?)'
 APPENDED = 'INSERT INTO move_log (game_id, "index", notation, at) VALUES (?, ?, ?, ?)'
 
 
-def open_database(path: Path, games: int, pragmas: str) -> tuple[sqlite3.Connection, list[str]]:
+def open_database(path: Path, pragmas: str) -> sqlite3.Connection:
     asyncio.run(migrate(f"sqlite+aiosqlite:///{path}"))
     connection = sqlite3.connect(path, isolation_level=None)
     for pragma in sqlite_pragmas():
@@ -50,11 +59,18 @@ def open_database(path: Path, games: int, pragmas: str) -> tuple[sqlite3.Connect
                        "NULL, notation TEXT NOT NULL, at TEXT NOT NULL)")  # fmt: skip
     connection.execute("INSERT INTO players (id, display_name, token_hash, bot, created_at) "
                        "VALUES ('p_bench', 'bench', ?, 0, ?)", ("h" * 64, AT))  # fmt: skip
-    ids = [f"g_{random.getrandbits(64):016x}" for _ in range(games)]  # as `core.identity.new_id` makes them
+    return connection
+
+
+def add_games(connection: sqlite3.Connection, ids: list[str], moves_each: int = 0) -> list[str]:
+    """Games with these ids, each with its first `moves_each` moves stored (the history), in one transaction."""
+    connection.execute("BEGIN IMMEDIATE")
     connection.executemany("INSERT INTO games (id, player_id, variant, seed, rules_version, autoplay, undo_allowed, "
                            "ranked, started_at) VALUES (?, 'p_bench', 'freecell', 1, '1', 1, 1, 0, ?)",
                            [(game_id, AT) for game_id in ids])  # fmt: skip
-    return connection, ids
+    connection.executemany(KEYED, ((game_id, index, "3a", AT) for game_id in ids for index in range(moves_each)))
+    connection.execute("COMMIT")
+    return ids
 
 
 def us_per_row(connection: sqlite3.Connection, sql: str, ids: list[str], moves: dict[str, int], commits: int,
@@ -80,28 +96,42 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--pragmas", choices=("server", "sqlite"), default="server",
                         help="the server writer's checkpoint interval and page cache, or SQLite's defaults")
+    parser.add_argument("--history", type=int, default=0, metavar="GAMES",
+                        help="finished games of 100 moves stored first, with random ids (default %(default)s)")
     arguments = parser.parse_args()
+    started_at = datetime.now(UTC)
     with tempfile.TemporaryDirectory() as folder:
-        connection, ids = open_database(Path(folder) / "arena.db", arguments.games, arguments.pragmas)
-        keyed_moves, appended_moves = dict.fromkeys(ids, 0), dict.fromkeys(ids, 0)
-        figures: dict[str, list[float]] = {"appended (baseline)": [], "keyed by (game, index)": []}
+        connection = open_database(Path(folder) / "arena.db", arguments.pragmas)
+        add_games(connection, [new_id("g") for _ in range(arguments.history)], moves_each=HISTORY_MOVES)
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        ordered = add_games(connection, [new_ordered_id("g", started_at) for _ in range(arguments.games)])
+        scattered = add_games(connection, [new_id("g") for _ in range(arguments.games)])
+        moves = dict.fromkeys(ordered + scattered, 0)
+        appended_moves = dict.fromkeys(ordered, 0)
+        figures: dict[str, list[float]] = {"appended (baseline)": [], "keyed, ids by time": [],
+                                           "keyed, random ids": []}  # fmt: skip
         for _ in range(arguments.rounds):
             figures["appended (baseline)"].append(
-                us_per_row(connection, APPENDED, ids, appended_moves, arguments.commits, arguments.rows))
-            figures["keyed by (game, index)"].append(
-                us_per_row(connection, KEYED, ids, keyed_moves, arguments.commits, arguments.rows))
+                us_per_row(connection, APPENDED, ordered, appended_moves, arguments.commits, arguments.rows))
+            figures["keyed, ids by time"].append(
+                us_per_row(connection, KEYED, ordered, moves, arguments.commits, arguments.rows))
+            figures["keyed, random ids"].append(
+                us_per_row(connection, KEYED, scattered, moves, arguments.commits, arguments.rows))
         stored = [connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in ("move_log", "moves")]
         connection.close()
     expected = arguments.rounds * arguments.commits * arguments.rows
-    if stored != [expected, expected]:
-        raise SystemExit(f"stored {stored} rows (log, keyed), expected {expected} each: the bench is broken")
+    if stored != [expected, 2 * expected + arguments.history * HISTORY_MOVES]:
+        raise SystemExit(f"stored {stored} rows (log, keyed), expected {expected} appended and twice that keyed "
+                         "beside the history: the bench is broken")  # fmt: skip
     print(f"{arguments.games} games, {arguments.rows} rows a commit, {arguments.commits} commits a run, SQLite "
-          f"{sqlite3.sqlite_version}, {arguments.pragmas}'s page cache and checkpoint interval")  # fmt: skip
+          f"{sqlite3.sqlite_version}, {arguments.pragmas}'s page cache and checkpoint interval, a history of "
+          f"{arguments.history * HISTORY_MOVES:,} moves")  # fmt: skip
     for name, runs in figures.items():
         listed = ", ".join(f"{run:.1f}" for run in runs)
         print(f"  {name:24s} median {statistics.median(runs):5.1f} us CPU a row: {listed}")
-    base, keyed = (statistics.median(runs) for runs in figures.values())
-    print(f"  the key costs {keyed - base:.1f} us a row more ({keyed / base:.1f} x)")
+    base, keyed, scattered_keyed = (statistics.median(runs) for runs in figures.values())
+    print(f"  the key costs {keyed - base:.1f} us a row more ({keyed / base:.1f} x); with random ids "
+          f"{scattered_keyed - base:.1f} more ({scattered_keyed / base:.1f} x)")
 
 
 if __name__ == "__main__":

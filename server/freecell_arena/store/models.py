@@ -44,7 +44,7 @@ NAMING_CONVENTION = {
     "pk": "pk_%(table_name)s",
 }
 
-ID_LENGTH = 64  # ids are `prefix_<16 hex>` (freecell_arena.core.identity); token hashes are 64 hex digits
+ID_LENGTH = 64  # ids are `prefix_<16 or 28 hex>` (freecell_arena.core.identity); token hashes are 64 hex digits
 FLAG_LENGTH = 200
 BOARD_LENGTH = 96  # board keys are `variant/daily/2026-11-22/humans` or `variant/deal/<seed>/bots`
 

@@ -23,7 +23,7 @@ from datetime import date, datetime
 from typing import Protocol
 
 from freecell_arena.core.effects import Effect, Refusal
-from freecell_arena.core.identity import new_id
+from freecell_arena.core.identity import new_ordered_id
 from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.player_game import PlayerGame
 from freecell_arena.core.live.room_messages import game_over_to_player
@@ -135,7 +135,7 @@ class DailyChallenges:
         # could scout the deal for a second one, so it plays the day unranked (docs/leaderboards.md).
         ranked = self.may_be_ranked(player_id, variant.id, day)
         game = PlayerGame.start(
-            game_id=new_id("g"),
+            game_id=new_ordered_id("g", now),
             room_id=None,
             room_code=None,
             player_id=player_id,

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from freecell_arena.core.competition.series_tally import Tally
 from freecell_arena.core.effects import Effect, Publication, Refusal
 from freecell_arena.core.events import room_topic
-from freecell_arena.core.identity import new_id, new_room_code, normalize_room_code, random_seed
+from freecell_arena.core.identity import new_ordered_id, new_room_code, normalize_room_code, random_seed
 from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.daily_play import refuse_while_playing
 from freecell_arena.core.live.player_game import PlayerGame
@@ -133,7 +133,7 @@ class Lobby:
         while draft.room(code) is not None:
             code = new_room_code()
         record = RoomRecord(
-            room_id=new_id("r"),
+            room_id=new_ordered_id("r", now),
             code=code,
             variant=plan.variant.id,
             seed=plan.seed,

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from freecell_arena.core.competition.race_ratings import RaceEnd, placements_of
 from freecell_arena.core.effects import Effect, Publication, RaceFinish
-from freecell_arena.core.identity import new_id
+from freecell_arena.core.identity import new_ordered_id
 from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.player_game import PlayerGame
 from freecell_arena.core.live.race_clock import RaceClock
@@ -46,7 +46,7 @@ class Races:
         games: dict[str, PlayerGame] = {}
         for member in room.players():
             game = PlayerGame.start(
-                game_id=new_id("g"),
+                game_id=new_ordered_id("g", now),
                 room_id=room.room_id,
                 room_code=room.code,
                 player_id=member.player_id,

@@ -4,20 +4,7 @@ through was not begun or finished by its ticks."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def run_bench(script: str, *arguments: str) -> str:
-    env = {**os.environ, "PYTHONPATH": str(REPO / "server")}
-    result = subprocess.run([sys.executable, str(REPO / "bench" / script), *arguments], cwd=REPO, env=env,
-                            capture_output=True, text=True, timeout=120)  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    return result.stdout
+from bench_runs import run_bench
 
 
 def test_the_race_clock_bench_runs_and_prints_both_ticks() -> None:

@@ -3,29 +3,17 @@ baseline (figures are read by people, never asserted; moves_btree fails itself i
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[2]
-
-
-def run(script: str, *arguments: str) -> str:
-    env = {**os.environ, "PYTHONPATH": str(REPO / "server")}
-    result = subprocess.run([sys.executable, str(REPO / "bench" / script), *arguments], cwd=REPO, env=env,
-                            capture_output=True, text=True, timeout=120)  # fmt: skip
-    assert result.returncode == 0, result.stderr
-    return result.stdout
+from bench_runs import run_bench
 
 
 def test_the_moves_btree_bench_stores_every_row_every_way_and_prints_each() -> None:
-    out = run("moves_btree.py", "--games", "50", "--rows", "10", "--commits", "5", "--rounds", "1", "--history", "20")
+    out = run_bench("moves_btree.py", "--games", "50", "--rows", "10", "--commits", "5", "--rounds", "1",
+                    "--history", "20")
     for figure in ("appended (baseline)", "keyed, ids by time", "keyed, random ids", "the key costs",
                    "a history of 2,000 moves"):
         assert figure in out, out
 
 
 def test_the_thread_hop_bench_prints_the_writer_beside_the_executor() -> None:
-    out = run("thread_hop.py", "--hops", "200", "--rounds", "1")
+    out = run_bench("thread_hop.py", "--hops", "200", "--rounds", "1")
     assert "run_in_executor (baseline)" in out and "SqliteWriter's thread" in out, out

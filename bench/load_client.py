@@ -299,7 +299,7 @@ async def head_start(players: list[Player], most: int, report: Report) -> None:
     """Each connection plays between 0 and `most` moves (its own even draw) before the window, counted apart
     (`Report.head_start_moves`; an error there counts as one of the run's). Flat out, whatever the run's pace."""
     stop = asyncio.Event()
-    asyncio.get_running_loop().call_later(HEAD_START_LIMIT_S, stop.set)
+    limit = asyncio.get_running_loop().call_later(HEAD_START_LIMIT_S, stop.set)
 
     async def one(player: Player) -> None:
         counted, player.report = player.report, Report()
@@ -311,7 +311,10 @@ async def head_start(players: list[Player], most: int, report: Report) -> None:
         for code, count in ahead.errors.items():
             report.errors[code] = report.errors.get(code, 0) + count
 
-    await asyncio.gather(*(one(player) for player in players))
+    try:
+        await asyncio.gather(*(one(player) for player in players))
+    finally:
+        limit.cancel()
 
 
 async def seat_rooms(players: list[Player], size: int, rng: random.Random) -> None:

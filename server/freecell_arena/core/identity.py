@@ -21,8 +21,8 @@ def new_ordered_id(prefix: str, now: datetime) -> str:
     sort by when they were made. The tables that grow by the game and the room (moves by game and index, games,
     rooms, their members) then take a new row near the end of their key, where the live ones are: with random
     ids each live game's moves land somewhere in the whole history, and a move's row costs more the longer the
-    history is (`python bench/moves_btree.py --history 20000`: 17-18 us against 10-11 a row over 2 million stored
-    moves; equal on an empty table). A game's start is no secret (its `started_at` is in every view of it)."""
+    history is (`python bench/moves_btree.py --history 60000`: 11.0 us a row against 15.7 over 6 million stored
+    moves; about equal on an empty table). A game's start is no secret (its `started_at` is in every view of it)."""
     return f"{prefix}_{max(0, int(now.timestamp() * 1000)):012x}{secrets.token_hex(8)}"
 
 

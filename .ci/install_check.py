@@ -11,13 +11,18 @@ answers, then every file of the browser app from the wheel's copy), and the SDK 
 a `server.py` (the name that broke bots while the package was called `server`). Then the pure-Python wheel (what
 a plain `pip install .` builds where no C compiler is) replaces it in the same venv, and serves too.
 Exits non-zero on the first failure.
+
+`--keep-wheel DIR` copies the compiled wheel there: .ci/run lays its extensions beside the sources for the suite
+instead of compiling the same modules a second time (mypyc and gcc take minutes of CI's 25).
 """
 
 from __future__ import annotations
 
+import argparse
 import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -172,7 +177,10 @@ def serve_until_healthy(bin_dir: Path, database_url: str, cwd: Path) -> None:
         server.wait(timeout=30)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep-wheel", type=Path, metavar="DIR", help="copy the compiled wheel into DIR")
+    arguments = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="freecell-arena-install-") as folder:
         work = Path(folder)
         pure = pure_wheel(work)
@@ -185,6 +193,8 @@ def main() -> int:
         if "none-any" in compiled.name:
             raise SystemExit(f"the image's wheel is a pure-Python one: {compiled.name}")
         checked_wheel(compiled)
+        if arguments.keep_wheel is not None:
+            shutil.copy2(compiled, arguments.keep_wheel)
         bin_dir = new_venv(work / "venv")
         for step in image:
             step.run_in(bin_dir, wheels)

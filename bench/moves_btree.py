@@ -15,6 +15,11 @@ the b-tree per game, where an append touches one or two pages in all.
 
     python bench/moves_btree.py --history 20000   # 2 million moves of finished games stored first
 
+A third side is the layout that would keep the key's refusal without its page a move: the same append, and a
+trigger that checks and advances a narrow row a live game holds (its next index), so a stale writer's row is
+refused as the key refuses it now; a live game's rows would go under the key in one run when it ends (not
+measured here: a game's rows together fill a leaf or two). The bench checks that the fence refuses a stale row.
+
 The live games' ids are made as the server makes them (`core.identity.new_ordered_id`: by time, so they sort after
 the history), and again as it made them before (64 random bits, among the history): with a history, a random id's
 rows land anywhere in the whole key, and the keyed row costs more the longer the history is.
@@ -44,6 +49,17 @@ AT = "2026-12-02 04:00:00.000000"
 HISTORY_MOVES = 100
 KEYED = 'INSERT INTO moves (game_id, "index", notation, at) VALUES (?, ?, ?, ?)'
 APPENDED = 'INSERT INTO move_log (game_id, "index", notation, at) VALUES (?, ?, ?, ?)'
+FENCED = 'INSERT INTO fenced_log (game_id, "index", notation, at) VALUES (?, ?, ?, ?)'
+FENCE = (
+    'CREATE TABLE fenced_log (id INTEGER PRIMARY KEY, game_id TEXT NOT NULL, "index" INTEGER NOT NULL, '
+    "notation TEXT NOT NULL, at TEXT NOT NULL)",
+    "CREATE TABLE live_games (game_id TEXT PRIMARY KEY, next_index INTEGER NOT NULL) WITHOUT ROWID",
+    "CREATE TRIGGER fence AFTER INSERT ON fenced_log BEGIN "
+    "SELECT RAISE(ABORT, 'stale writer') WHERE (SELECT next_index FROM live_games WHERE game_id = NEW.game_id) "
+    'IS NOT NEW."index"; '
+    'UPDATE live_games SET next_index = NEW."index" + 1 WHERE game_id = NEW.game_id; END',
+)
+"""The fenced log: each live game's row says which index comes next, and a row for any other is refused."""
 
 
 def open_database(path: Path, pragmas: str) -> sqlite3.Connection:
@@ -57,6 +73,8 @@ def open_database(path: Path, pragmas: str) -> sqlite3.Connection:
         connection.execute("PRAGMA wal_autocheckpoint = 1000")
     connection.execute('CREATE TABLE move_log (id INTEGER PRIMARY KEY, game_id TEXT NOT NULL, "index" INTEGER NOT '
                        "NULL, notation TEXT NOT NULL, at TEXT NOT NULL)")  # fmt: skip
+    for statement in FENCE:
+        connection.execute(statement)
     connection.execute("INSERT INTO players (id, display_name, token_hash, bot, created_at) "
                        "VALUES ('p_bench', 'bench', ?, 0, ?)", ("h" * 64, AT))  # fmt: skip
     return connection
@@ -88,6 +106,18 @@ def us_per_row(connection: sqlite3.Connection, sql: str, ids: list[str], moves: 
     return (time.process_time() - started) / (commits * rows) * 1e6
 
 
+def refuses(connection: sqlite3.Connection, sql: str, row: tuple[str, int, str, str]) -> bool:
+    """Whether storing `row` (an index already stored: a stale writer's) is refused, leaving nothing behind."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        connection.execute(sql, row)
+    except sqlite3.IntegrityError:
+        return True
+    finally:
+        connection.execute("ROLLBACK")
+    return False
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -108,8 +138,10 @@ def main() -> None:
         scattered = add_games(connection, [new_id("g") for _ in range(arguments.games)])
         moves = dict.fromkeys(ordered + scattered, 0)
         appended_moves = dict.fromkeys(ordered, 0)
+        fenced_moves = dict.fromkeys(ordered, 0)
+        connection.executemany("INSERT INTO live_games VALUES (?, 0)", [(game_id,) for game_id in ordered])
         figures: dict[str, list[float]] = {"appended (baseline)": [], "keyed, ids by time": [],
-                                           "keyed, random ids": []}  # fmt: skip
+                                           "keyed, random ids": [], "appended, fenced": []}  # fmt: skip
         for _ in range(arguments.rounds):
             figures["appended (baseline)"].append(
                 us_per_row(connection, APPENDED, ordered, appended_moves, arguments.commits, arguments.rows))
@@ -117,21 +149,27 @@ def main() -> None:
                 us_per_row(connection, KEYED, ordered, moves, arguments.commits, arguments.rows))
             figures["keyed, random ids"].append(
                 us_per_row(connection, KEYED, scattered, moves, arguments.commits, arguments.rows))
-        stored = [connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in ("move_log", "moves")]
+            figures["appended, fenced"].append(
+                us_per_row(connection, FENCED, ordered, fenced_moves, arguments.commits, arguments.rows))
+        stale_refused = refuses(connection, FENCED, (ordered[0], fenced_moves[ordered[0]] - 1, "3a", AT))
+        stored = [connection.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+                  for table in ("move_log", "moves", "fenced_log")]  # fmt: skip
         connection.close()
     expected = arguments.rounds * arguments.commits * arguments.rows
-    if stored != [expected, 2 * expected + arguments.history * HISTORY_MOVES]:
-        raise SystemExit(f"stored {stored} rows (log, keyed), expected {expected} appended and twice that keyed "
-                         "beside the history: the bench is broken")  # fmt: skip
+    if stored != [expected, 2 * expected + arguments.history * HISTORY_MOVES, expected] or not stale_refused:
+        raise SystemExit(f"stored {stored} rows (log, keyed, fenced), expected {expected} appended, twice that keyed "
+                         f"beside the history and {expected} fenced; a stale row refused: {stale_refused}: the bench "
+                         "is broken")  # fmt: skip
     print(f"{arguments.games} games, {arguments.rows} rows a commit, {arguments.commits} commits a run, SQLite "
           f"{sqlite3.sqlite_version}, {arguments.pragmas}'s page cache and checkpoint interval, a history of "
           f"{arguments.history * HISTORY_MOVES:,} moves")  # fmt: skip
     for name, runs in figures.items():
         listed = ", ".join(f"{run:.1f}" for run in runs)
         print(f"  {name:24s} median {statistics.median(runs):5.1f} us CPU a row: {listed}")
-    base, keyed, scattered_keyed = (statistics.median(runs) for runs in figures.values())
+    base, keyed, scattered_keyed, fenced = (statistics.median(runs) for runs in figures.values())
     print(f"  the key costs {keyed - base:.1f} us a row more ({keyed / base:.1f} x); with random ids "
-          f"{scattered_keyed - base:.1f} more ({scattered_keyed / base:.1f} x)")
+          f"{scattered_keyed - base:.1f} more ({scattered_keyed / base:.1f} x); the fence {fenced - base:.1f} more "
+          f"({fenced / base:.1f} x)")
 
 
 if __name__ == "__main__":

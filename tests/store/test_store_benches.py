@@ -9,8 +9,8 @@ from bench_runs import run_bench
 def test_the_moves_btree_bench_stores_every_row_every_way_and_prints_each() -> None:
     out = run_bench("moves_btree.py", "--games", "50", "--rows", "10", "--commits", "5", "--rounds", "1",
                     "--history", "20")
-    for figure in ("appended (baseline)", "keyed, ids by time", "keyed, random ids", "the key costs",
-                   "a history of 2,000 moves"):
+    for figure in ("appended (baseline)", "keyed, ids by time", "keyed, random ids", "appended, fenced",
+                   "the key costs", "the fence", "a history of 2,000 moves"):
         assert figure in out, out
 
 

@@ -23,10 +23,11 @@ def extract(wheel: Path, root: Path) -> int:
         members = [name for name in archive.namelist() if name.endswith(".so")]
         if not members:
             raise SystemExit(f"{wheel.name} holds no C extension: not a compiled wheel")
-        for name in members:
-            target = (root / name).resolve()
+        targets = {name: (root / name).resolve() for name in members}
+        for name, target in targets.items():  # every member checked before any is written
             if not target.is_relative_to(root.resolve()) or not target.parent.is_dir():
                 raise SystemExit(f"{wheel.name}'s {name} has no place among the sources under {root}")
+        for name, target in targets.items():
             target.write_bytes(archive.read(name))
     return len(members)
 

@@ -51,6 +51,8 @@ def test_each_extension_lands_beside_its_source_and_nothing_else_is_written(tmp_
     ({"freecell_arena/engine/board.py": b""}, "holds no C extension"),
     ({"../escaped.so": b"x"}, "has no place among the sources"),
     ({"elsewhere/module.so": b"x"}, "has no place among the sources"),
+    ({"freecell_arena/engine/board.cpython-311-x86_64-linux-gnu.so": b"board", "../escaped.so": b"x"},
+     "has no place among the sources"),
 ])  # fmt: skip
 def test_a_wheel_it_cannot_lay_in_place_is_refused(tmp_path: Path, members: dict[str, bytes], refusal: str) -> None:
     root = sources(tmp_path)

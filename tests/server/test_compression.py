@@ -51,7 +51,8 @@ def negotiated(tap: WireTap) -> str:
 async def test_large_frames_only_each_on_its_own(sqlite_url: str) -> None:
     """The default: small frames as they are, large ones compressed, no context kept on either side."""
     async with started_arena(sqlite_url) as server, wire_tap(server.port) as tap:
-        assert server.settings.compression == "large" and server.settings.compression_min_bytes == MIN_BYTES
+        connection = server.settings.connection
+        assert connection.compression == "large" and connection.compression_min_bytes == MIN_BYTES
         frames = await play_and_read_state(server, tap)
         extension = negotiated(tap)
     assert "permessage-deflate" in extension

@@ -181,11 +181,11 @@ class Connection:
         self.server = server
         self.websocket = websocket
         self.address = address
-        settings = server.settings
-        self.bucket = TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst)
+        limits = server.settings.connection
+        self.bucket = TokenBucket(limits.rate_limit_per_s, limits.rate_limit_burst)
         below = plain_below(websocket.protocol.extensions)  # the handshake fixed the extensions: read them once
         self.outbox = Outbox(
-            websocket, settings.outbox_limit_bytes, websocket.transport.abort,
+            websocket, limits.outbox_limit_bytes, websocket.transport.abort,
             functools.partial(write_now, websocket, plain_below_bytes=below),
         )  # fmt: skip
         """A close handshake would wait behind the unread frames: an overflowing client's transport is aborted."""
@@ -232,20 +232,20 @@ class Connection:
         the connection is closed (its reader then sees the close and ends it). True when a ping is due."""
         if self._hanging_up is not None:
             return False
-        settings = self.server.settings
-        if self.player_id is None and now - self._opened_at >= settings.hello_timeout_s:
-            self._hang_up(CloseCode.policy_violation, f"no hello within {settings.hello_timeout_s:g} s")
+        limits = self.server.settings.connection
+        if self.player_id is None and now - self._opened_at >= limits.hello_timeout_s:
+            self._hang_up(CloseCode.policy_violation, f"no hello within {limits.hello_timeout_s:g} s")
             return False
         since = self._waiting_since
-        if since is not None and now - since >= settings.idle_timeout_s:
-            self._hang_up(CloseCode.policy_violation, f"idle timeout: no message for {settings.idle_timeout_s:g} s")
+        if since is not None and now - since >= limits.idle_timeout_s:
+            self._hang_up(CloseCode.policy_violation, f"idle timeout: no message for {limits.idle_timeout_s:g} s")
             return False
         pong = self._pong
         if pong is not None and not pong.done():
-            if now - self._pinged_at >= settings.ping_timeout_s:
+            if now - self._pinged_at >= limits.ping_timeout_s:
                 self._hang_up(CloseCode.internal_error, "keepalive ping timeout")
             return False
-        return now - self._pinged_at >= settings.ping_interval_s
+        return now - self._pinged_at >= limits.ping_interval_s
 
     async def ping(self, now: float) -> None:
         """The keepalive ping (websockets measures the latency on its answer). A client whose socket must wait is
@@ -281,21 +281,21 @@ class Connection:
 
     async def _handle_frame(self, frame: str | bytes) -> None:
         received_at = time.perf_counter()
-        settings = self.server.settings
+        limits = self.server.settings.connection
         if not self.bucket.allow():
             self.server.metrics.rate_limited += 1
-            request_id = request_id_of(frame) if len(frame) <= settings.max_message_bytes else None
+            request_id = request_id_of(frame) if len(frame) <= limits.max_message_bytes else None
             message = f"rate limit: {self.bucket.describe()}; this message was dropped"
             self.send(ErrorMessage(id=request_id, code=ErrorCode.rate_limited, message=message))
             return
         size = len(frame)
-        if size > settings.max_message_bytes // 4 and isinstance(frame, str):  # UTF-8: at most 4 bytes a character
+        if size > limits.max_message_bytes // 4 and isinstance(frame, str):  # UTF-8: at most 4 bytes a character
             size = len(frame.encode())
-        if size > settings.max_message_bytes:
+        if size > limits.max_message_bytes:
             self.send(
                 ErrorMessage(
                     code=ErrorCode.message_too_large,
-                    message=f"messages are limited to {settings.max_message_bytes} bytes, this one has {size}",
+                    message=f"messages are limited to {limits.max_message_bytes} bytes, this one has {size}",
                 )
             )
             return
@@ -449,8 +449,8 @@ class Connection:
         sockets): the limits of a connection and the sizes of a quick race."""
         welcome = effect.replies[0]
         assert isinstance(welcome, WelcomeMessage)
-        welcome.limits = self.server.settings.limits
-        welcome.quick_race = self.server.settings.quick_race
+        welcome.limits = self.server.settings.connection.limits
+        welcome.quick_race = self.server.settings.quick_race.sizes
         return welcome
 
     def _become(self, player_id: str, token_hash: str) -> None:

@@ -86,7 +86,7 @@ class TournamentService:
         self.clock = clock
         self.secret = secret
         self.host = host
-        self.schedule = parse_schedule(settings.tournament_schedule)
+        self.schedule = parse_schedule(settings.tournaments.schedule)
         self._scheduled_at: datetime | None = None
         self._task: asyncio.Task[None] | None = None
         self.failures = ThrottledLog(log)
@@ -96,8 +96,8 @@ class TournamentService:
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
-        if self.settings.tournament_interval_s > 0:
-            self._task = asyncio.create_task(every(self.settings.tournament_interval_s, self.run_once, self.failures,
+        if self.settings.tournaments.interval_s > 0:
+            self._task = asyncio.create_task(every(self.settings.tournaments.interval_s, self.run_once, self.failures,
                                                    "tending tournaments", at_once=True), name="tournament-director")
 
     async def close(self) -> None:

@@ -1,4 +1,4 @@
-"""Generate the protocol's documents from the message models (`messages.py`) and the contract (`contract.py`):
+"""Generate the protocol's documents from the message models (`registry.py`) and the contract (`contract.py`):
 `docs/protocol.md`, the JSON Schema `docs/schema/protocol.json`, the AsyncAPI 3.0 document of the websocket
 `docs/schema/asyncapi.json` and the OpenAPI 3.1 document of `/api/` `docs/schema/openapi.json` (`specs.py`).
 
@@ -15,7 +15,6 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from freecell_arena.protocol import messages
 from freecell_arena.protocol.contract import (
     COMMON_ERRORS,
     CONTRACT,
@@ -27,7 +26,17 @@ from freecell_arena.protocol.contract import (
     Frame,
     http_status,
 )
-from freecell_arena.protocol.specs import CLIENT_MODELS, SERVER_MODELS, asyncapi_text, openapi_text, schema_text
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.registry import CLIENT_MODELS, SERVER_MODELS
+from freecell_arena.protocol.session import (
+    CLOSE_CODES,
+    DEFAULT_LIMITS,
+    DEFAULT_QUICK_RACE,
+    ConnectionLimits,
+    QuickRaceSizes,
+)
+from freecell_arena.protocol.specs import asyncapi_text, openapi_text, schema_text
+from freecell_arena.protocol.wire import PROTOCOL_VERSION
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA_PATH = ROOT / "docs" / "schema" / "protocol.json"
@@ -188,13 +197,13 @@ def _exchanges() -> list[str]:
 
 def _limits() -> list[str]:
     lines = ["| `welcome.limits` | default | meaning |", "|---|---|---|"]
-    for name, field in messages.ConnectionLimits.model_fields.items():
-        lines.append(f"| `{name}` | {getattr(messages.DEFAULT_LIMITS, name):g} | {field.description} |")
+    for name, field in ConnectionLimits.model_fields.items():
+        lines.append(f"| `{name}` | {getattr(DEFAULT_LIMITS, name):g} | {field.description} |")
     lines += ["", "| `welcome.quick_race` | default | meaning |", "|---|---|---|"]
-    for name, field in messages.QuickRaceSizes.model_fields.items():
-        lines.append(f"| `{name}` | {getattr(messages.DEFAULT_QUICK_RACE, name):g} | {field.description} |")
+    for name, field in QuickRaceSizes.model_fields.items():
+        lines.append(f"| `{name}` | {getattr(DEFAULT_QUICK_RACE, name):g} | {field.description} |")
     lines += ["", "| close code | meaning |", "|---|---|"]
-    lines += [f"| {int(code)} | {meaning} |" for code, meaning in messages.CLOSE_CODES.items()]
+    lines += [f"| {int(code)} | {meaning} |" for code, meaning in CLOSE_CODES.items()]
     return lines
 
 
@@ -214,23 +223,23 @@ def _routes() -> list[str]:
 
 
 def _error_codes() -> list[str]:
-    asked: dict[messages.ErrorCode, list[Exchange]] = {}
+    asked: dict[ErrorCode, list[Exchange]] = {}
     for exchange in CONTRACT:
         for code in exchange.may_fail_with():
             asked.setdefault(code, []).append(exchange)
-    over_http = {*HTTP_COMMON_ERRORS, messages.ErrorCode.not_ready}
+    over_http = {*HTTP_COMMON_ERRORS, ErrorCode.not_ready}
     for route in HTTP_ROUTES:
         over_http.update(EXCHANGES[_type_name(route.request)].errors)
-    over_http -= {messages.ErrorCode.storage_failed, messages.ErrorCode.hello_required}
+    over_http -= {ErrorCode.storage_failed, ErrorCode.hello_required}
     lines = ["| code | HTTP status (`/api/`) | requests that may get it |", "|---|---|---|"]
-    for code in messages.ErrorCode:
+    for code in ErrorCode:
         exchanges = asked.get(code, [])
         which = (
             "any request"
             if code in COMMON_ERRORS
             else ", ".join(f"`{exchange.type_name}`" for exchange in exchanges) or "HTTP only"
         )
-        if code is messages.ErrorCode.hello_required:
+        if code is ErrorCode.hello_required:
             which = "any request before `hello` (except `hello` and a `passkey_begin`/`passkey_finish` sign-in)"
         status = http_status(code) if code in over_http else "-"
         lines.append(f"| `{code.value}` | {status} | {which} |")
@@ -238,7 +247,7 @@ def _error_codes() -> list[str]:
 
 
 def doc_text() -> str:
-    lines = [INTRO.format(version=messages.PROTOCOL_VERSION)]
+    lines = [INTRO.format(version=PROTOCOL_VERSION)]
     sections: list[tuple[str, Callable[[], list[str]]]] = [
         ("Limits and close codes", _limits),
         ("What each request gets", _exchanges),

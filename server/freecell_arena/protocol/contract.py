@@ -11,125 +11,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import get_args
 
-from freecell_arena.protocol.accounts import (
-    AccountMessage,
-    AccountRequest,
-    BotTokenMessage,
-    CreateBotRequest,
-    NewBotTokenRequest,
-    PasskeyBeginRequest,
-    PasskeyFinishRequest,
-    PasskeyOptionsMessage,
-    RemovePasskeyRequest,
-    RenamePasskeyRequest,
-    RevokeTokenRequest,
-    SignedInMessage,
-    SignedOutMessage,
-    SignOutRequest,
+from freecell_arena.protocol import (
+    accounts,
+    leaderboards,
+    moderation,
+    play,
+    profiles,
+    registry,
+    rooms,
+    session,
+    tournaments,
+    wire,
 )
 from freecell_arena.protocol.errors import ErrorCode as E
-from freecell_arena.protocol.leaderboards import (
-    DailyMessage,
-    DailyRequest,
-    DailyStartedMessage,
-    HistoryMessage,
-    HistoryRequest,
-    LeaderboardMessage,
-    LeaderboardRequest,
-    PlayDailyRequest,
-    SeasonMessage,
-    SeasonRequest,
-)
-from freecell_arena.protocol.moderation import (
-    ChooseNameRequest,
-    ModActionMessage,
-    ModActionRequest,
-    ModEvidenceMessage,
-    ModEvidenceRequest,
-    ModLogMessage,
-    ModLogRequest,
-    ModQueueMessage,
-    ModQueueRequest,
-    ModSearchMessage,
-    ModSearchRequest,
-    MyReportsMessage,
-    MyReportsRequest,
-    NameChosenMessage,
-    NameReplacedMessage,
-    ReportReceivedMessage,
-    ReportRequest,
-)
-from freecell_arena.protocol.play import (
-    GameOverMessage,
-    GameStateMessage,
-    HintMessage,
-    HintRequest,
-    MoveAcceptedMessage,
-    MoveRequest,
-    ReplayMessage,
-    ReplayRequest,
-    ResignRequest,
-    StateRequest,
-    UndoRequest,
-)
-from freecell_arena.protocol.profiles import (
-    PlayerMessage,
-    PlayerRequest,
-    RaceRatingsMessage,
-    RatingsMessage,
-    RatingsRequest,
-    ReviewMessage,
-    ReviewRequest,
-    ShareMessage,
-    ShareRequest,
-    StreakMessage,
-    StreakRequest,
-)
-from freecell_arena.protocol.registry import ClientMessage
-from freecell_arena.protocol.rooms import (
-    CountdownMessage,
-    CreateRoomRequest,
-    JoinRoomRequest,
-    LeaveRoomRequest,
-    LeftRoomMessage,
-    MemberConnectionMessage,
-    MemberJoinedMessage,
-    MemberLeftMessage,
-    ProgressMessage,
-    QuickRaceRequest,
-    QuickRacesMessage,
-    QuickRacesRequest,
-    RaceAgainRequest,
-    RaceBotMessage,
-    RaceBotRequest,
-    RaceOverMessage,
-    RaceStartedMessage,
-    RoomMessage,
-    SeriesInviteMessage,
-    StartRaceRequest,
-)
-from freecell_arena.protocol.session import HelloRequest, WelcomeMessage
-from freecell_arena.protocol.tournaments import (
-    BerserkRequest,
-    CreateTournamentRequest,
-    EnterTournamentRequest,
-    PauseTournamentRequest,
-    TournamentEntryMessage,
-    TournamentListMessage,
-    TournamentMessage,
-    TournamentRaceMessage,
-    TournamentRequest,
-    TournamentsRequest,
-    WithdrawTournamentRequest,
-)
-from freecell_arena.protocol.wire import Message, Request
 
 
 @dataclass(frozen=True)
 class Frame:
     """A frame a request causes. `answers`: it carries the request's `id`. `when`: the condition (empty: always)."""
 
-    message: type[Message]
+    message: type[wire.Message]
     answers: bool = False
     when: str = ""
 
@@ -142,7 +43,7 @@ class Frame:
 class Exchange:
     """One request: the frames to the sender, in order, the frames to the others in the room, and its errors."""
 
-    request: type[Request]
+    request: type[wire.Request]
     to_you: tuple[Frame, ...]
     errors: tuple[E, ...] = ()
     to_others: tuple[Frame, ...] = ()
@@ -155,7 +56,7 @@ class Exchange:
         return str(self.request.model_fields["type"].default)
 
     @property
-    def replies(self) -> tuple[type[Message], ...]:
+    def replies(self) -> tuple[type[wire.Message], ...]:
         return tuple(frame.message for frame in self.to_you if frame.answers)
 
     def may_fail_with(self) -> frozenset[E]:
@@ -179,76 +80,78 @@ MODERATOR = (E.not_allowed,)
 """A moderator's request: anyone else is refused `not_allowed` (the role is read from the store on every request)."""
 
 RACE_END_TO_YOU = (
-    Frame(RaceOverMessage, when="the last racer finished"),
-    Frame(RoomMessage, when="the last racer finished: the room, finished"),
-    Frame(RaceRatingsMessage, when="the race was rated"),
+    Frame(rooms.RaceOverMessage, when="the last racer finished"),
+    Frame(rooms.RoomMessage, when="the last racer finished: the room, finished"),
+    Frame(profiles.RaceRatingsMessage, when="the race was rated"),
 )
-RACE_END_TO_OTHERS = (Frame(ProgressMessage), *RACE_END_TO_YOU)
+RACE_END_TO_OTHERS = (Frame(rooms.ProgressMessage), *RACE_END_TO_YOU)
 
 CONTRACT: tuple[Exchange, ...] = (
     Exchange(
-        HelloRequest,
+        session.HelloRequest,
         (
-            Frame(WelcomeMessage, answers=True),
-            Frame(GameStateMessage, when="you resumed (said hello with a token): your room and game"),
-            Frame(RaceOverMessage, when="you resumed into a finished race"),
-            Frame(RaceRatingsMessage, when="you resumed into a finished rated race"),
-            Frame(NameReplacedMessage, when="you resumed and a moderator replaced your name: choose another"),
+            Frame(session.WelcomeMessage, answers=True),
+            Frame(play.GameStateMessage, when="you resumed (said hello with a token): your room and game"),
+            Frame(rooms.RaceOverMessage, when="you resumed into a finished race"),
+            Frame(profiles.RaceRatingsMessage, when="you resumed into a finished rated race"),
+            Frame(
+                moderation.NameReplacedMessage, when="you resumed and a moderator replaced your name: choose another"
+            ),
         ),
         (E.already_greeted, E.unknown_token, E.revoked_token, E.name_taken, E.banned, *STORES),
-        (Frame(MemberConnectionMessage, when="you resumed into a room"),),
+        (Frame(rooms.MemberConnectionMessage, when="you resumed into a room"),),
         note="Once per connection. `rate_limited` also when one address makes too many new players. `banned`: a "
         "moderator banned you (the message gives their public reason) and the connection closes (4002).",
         before_hello=True,
     ),
     Exchange(
-        CreateRoomRequest,
-        (Frame(RoomMessage, answers=True),),
+        rooms.CreateRoomRequest,
+        (Frame(rooms.RoomMessage, answers=True),),
         (E.unknown_variant, E.bad_seed, E.unranked_options, *BUSY, *STORES),
         note="You leave a finished room you were in.",
     ),
     Exchange(
-        JoinRoomRequest,
+        rooms.JoinRoomRequest,
         (
-            Frame(RoomMessage, answers=True),
-            Frame(RaceOverMessage, when="the room's race is over"),
+            Frame(rooms.RoomMessage, answers=True),
+            Frame(rooms.RaceOverMessage, when="the room's race is over"),
         ),
         (E.unknown_room, E.room_started, E.room_full, *BUSY, *STORES),
-        (Frame(MemberJoinedMessage),),
+        (Frame(rooms.MemberJoinedMessage),),
         note="A player joins a lobby; a spectator any room. `room_started`: a player cannot join a running race.",
     ),
     Exchange(
-        LeaveRoomRequest,
+        rooms.LeaveRoomRequest,
         (
-            Frame(GameOverMessage, when="you left mid-race: your game is resigned (no id)"),
-            Frame(LeftRoomMessage, answers=True),
-            Frame(MemberLeftMessage, when="others are in the room: your leave, as they see it"),
+            Frame(play.GameOverMessage, when="you left mid-race: your game is resigned (no id)"),
+            Frame(rooms.LeftRoomMessage, answers=True),
+            Frame(rooms.MemberLeftMessage, when="others are in the room: your leave, as they see it"),
         ),
         (E.not_in_room, *STORES),
-        (Frame(ProgressMessage, when="you left mid-race"), Frame(MemberLeftMessage), *RACE_END_TO_YOU),
+        (Frame(rooms.ProgressMessage, when="you left mid-race"), Frame(rooms.MemberLeftMessage), *RACE_END_TO_YOU),
     ),
     Exchange(
-        StartRaceRequest,
+        rooms.StartRaceRequest,
         (
-            Frame(CountdownMessage, answers=True),
-            Frame(RoomMessage, when="the countdown begins: the room, counting down"),
-            Frame(RaceStartedMessage, when="the countdown ends (`starts_at`): your copy of the deal"),
-            Frame(RoomMessage, when="the countdown ends: the room, running"),
+            Frame(rooms.CountdownMessage, answers=True),
+            Frame(rooms.RoomMessage, when="the countdown begins: the room, counting down"),
+            Frame(rooms.RaceStartedMessage, when="the countdown ends (`starts_at`): your copy of the deal"),
+            Frame(rooms.RoomMessage, when="the countdown ends: the room, running"),
         ),
         (E.not_in_room, E.not_host, E.room_started, E.not_enough_players, *STORES),
         (
-            Frame(CountdownMessage),
-            Frame(RoomMessage),
-            Frame(RaceStartedMessage, when="to each player (not to spectators)"),
-            Frame(RoomMessage),
+            Frame(rooms.CountdownMessage),
+            Frame(rooms.RoomMessage),
+            Frame(rooms.RaceStartedMessage, when="to each player (not to spectators)"),
+            Frame(rooms.RoomMessage),
         ),
         note="Host only (a quick race starts by itself).",
     ),
     Exchange(
-        MoveRequest,
+        play.MoveRequest,
         (
-            Frame(MoveAcceptedMessage, answers=True),
-            Frame(GameOverMessage, when="the move won, or left no legal move (no id)"),
+            Frame(play.MoveAcceptedMessage, answers=True),
+            Frame(play.GameOverMessage, when="the move won, or left no legal move (no id)"),
             *RACE_END_TO_YOU,
         ),
         (*GAME, E.bad_notation, E.illegal_move, *STORES),
@@ -256,196 +159,216 @@ CONTRACT: tuple[Exchange, ...] = (
         note="`move_accepted` goes out once the move is durable; `illegal_move` carries the engine's `reason`.",
     ),
     Exchange(
-        UndoRequest,
-        (Frame(MoveAcceptedMessage, answers=True),),
+        play.UndoRequest,
+        (Frame(play.MoveAcceptedMessage, answers=True),),
         (*GAME, E.undo_not_allowed, *STORES),
-        (Frame(ProgressMessage),),
+        (Frame(rooms.ProgressMessage),),
     ),
     Exchange(
-        ResignRequest,
-        (Frame(GameOverMessage, answers=True), *RACE_END_TO_YOU),
+        play.ResignRequest,
+        (Frame(play.GameOverMessage, answers=True), *RACE_END_TO_YOU),
         (*GAME, *STORES),
         RACE_END_TO_OTHERS,
     ),
     Exchange(
-        StateRequest,
+        play.StateRequest,
         (
-            Frame(GameStateMessage, answers=True),
-            Frame(RaceOverMessage, when="your room's race is over"),
+            Frame(play.GameStateMessage, answers=True),
+            Frame(rooms.RaceOverMessage, when="your room's race is over"),
         ),
     ),
     Exchange(
-        ReplayRequest,
-        (Frame(ReplayMessage, answers=True),),
+        play.ReplayRequest,
+        (Frame(play.ReplayMessage, answers=True),),
         (E.unknown_game, E.replay_not_available),
         note="Anyone's game once its race is over (a daily's once its day closes, a cup heat's once the cup is "
         "over); your own any time, except a Cell Eleven game (its seed would show the face-down cards), a daily and "
         "a cup's heat (their seeds are revealed at the close).",
     ),
     Exchange(
-        LeaderboardRequest,
-        (Frame(LeaderboardMessage, answers=True),),
+        leaderboards.LeaderboardRequest,
+        (Frame(leaderboards.LeaderboardMessage, answers=True),),
         (E.unknown_variant, E.unknown_daily, E.bad_seed, E.unknown_seed, E.bad_cursor, E.not_on_board),
         note="`unknown_seed`: no ranked game was ever dealt from that seed (an empty board is a deal nobody won).",
     ),
     Exchange(
-        SeasonRequest,
-        (Frame(SeasonMessage, answers=True),),
+        leaderboards.SeasonRequest,
+        (Frame(leaderboards.SeasonMessage, answers=True),),
         (E.unknown_variant, E.bad_cursor, E.not_on_board),
     ),
-    Exchange(HistoryRequest, (Frame(HistoryMessage, answers=True),), (E.unknown_player, E.bad_cursor)),
-    Exchange(DailyRequest, (Frame(DailyMessage, answers=True),), (E.unknown_variant, E.unknown_daily)),
     Exchange(
-        PlayDailyRequest,
-        (Frame(DailyStartedMessage, answers=True),),
+        leaderboards.HistoryRequest,
+        (Frame(leaderboards.HistoryMessage, answers=True),),
+        (E.unknown_player, E.bad_cursor),
+    ),
+    Exchange(
+        leaderboards.DailyRequest,
+        (Frame(leaderboards.DailyMessage, answers=True),),
+        (E.unknown_variant, E.unknown_daily),
+    ),
+    Exchange(
+        leaderboards.PlayDailyRequest,
+        (Frame(leaderboards.DailyStartedMessage, answers=True),),
         (E.unknown_variant, E.unknown_daily, E.daily_not_ready, *BUSY, *STORES),
     ),
     Exchange(
-        RaceAgainRequest,
+        rooms.RaceAgainRequest,
         (
-            Frame(RoomMessage, answers=True),
-            Frame(MemberLeftMessage, when="others are in the finished room: your leave of it, as they see it"),
+            Frame(rooms.RoomMessage, answers=True),
+            Frame(rooms.MemberLeftMessage, when="others are in the finished room: your leave of it, as they see it"),
         ),
         (E.not_in_room, E.race_not_over, E.room_started, E.room_full, *BUSY, *STORES),
         (
-            Frame(MemberLeftMessage, when="to the finished room's members: you left it"),
-            Frame(SeriesInviteMessage, when="you opened the next room (to the finished room's members)"),
-            Frame(MemberJoinedMessage, when="you joined it (to the next room's members)"),
+            Frame(rooms.MemberLeftMessage, when="to the finished room's members: you left it"),
+            Frame(rooms.SeriesInviteMessage, when="you opened the next room (to the finished room's members)"),
+            Frame(rooms.MemberJoinedMessage, when="you joined it (to the next room's members)"),
         ),
     ),
     Exchange(
-        QuickRaceRequest,
+        rooms.QuickRaceRequest,
         (
-            Frame(RoomMessage, answers=True),
-            Frame(RoomMessage, when="`quick_race.min_players` are in (at once when full): the room, counting down"),
-            Frame(CountdownMessage, when="`quick_race.min_players` are in"),
-            Frame(RaceStartedMessage, when="the countdown ends"),
-            Frame(RoomMessage, when="the countdown ends: the room, running"),
+            Frame(rooms.RoomMessage, answers=True),
+            Frame(
+                rooms.RoomMessage, when="`quick_race.min_players` are in (at once when full): the room, counting down"
+            ),
+            Frame(rooms.CountdownMessage, when="`quick_race.min_players` are in"),
+            Frame(rooms.RaceStartedMessage, when="the countdown ends"),
+            Frame(rooms.RoomMessage, when="the countdown ends: the room, running"),
         ),
         (E.unknown_variant, *BUSY, *STORES),
         (
-            Frame(MemberJoinedMessage),
-            Frame(CountdownMessage, when="enough players are in"),
-            Frame(RoomMessage, when="enough players are in"),
+            Frame(rooms.MemberJoinedMessage),
+            Frame(rooms.CountdownMessage, when="enough players are in"),
+            Frame(rooms.RoomMessage, when="enough players are in"),
         ),
     ),
     Exchange(
-        PasskeyBeginRequest,
-        (Frame(PasskeyOptionsMessage, answers=True),),
+        accounts.PasskeyBeginRequest,
+        (Frame(accounts.PasskeyOptionsMessage, answers=True),),
         (*ACCOUNT, E.hello_required, E.name_taken),
         note="`sign_in` may come before `hello`; `save` needs it (and a name nobody saved first: `name_taken`).",
         before_hello=True,
     ),
     Exchange(
-        PasskeyFinishRequest,
+        accounts.PasskeyFinishRequest,
         (
-            Frame(AccountMessage, answers=True, when="the ceremony is `save`"),
-            Frame(SignedInMessage, answers=True, when="the ceremony is `sign_in`"),
+            Frame(accounts.AccountMessage, answers=True, when="the ceremony is `save`"),
+            Frame(accounts.SignedInMessage, answers=True, when="the ceremony is `sign_in`"),
         ),
         (*ACCOUNT, E.name_taken, E.hello_required),
         before_hello=True,
     ),
-    Exchange(AccountRequest, (Frame(AccountMessage, answers=True),), ACCOUNT),
-    Exchange(RenamePasskeyRequest, (Frame(AccountMessage, answers=True),), ACCOUNT),
-    Exchange(RemovePasskeyRequest, (Frame(AccountMessage, answers=True),), (*ACCOUNT, E.last_passkey)),
+    Exchange(accounts.AccountRequest, (Frame(accounts.AccountMessage, answers=True),), ACCOUNT),
+    Exchange(accounts.RenamePasskeyRequest, (Frame(accounts.AccountMessage, answers=True),), ACCOUNT),
     Exchange(
-        RevokeTokenRequest,
-        (Frame(AccountMessage, answers=True),),
+        accounts.RemovePasskeyRequest, (Frame(accounts.AccountMessage, answers=True),), (*ACCOUNT, E.last_passkey)
+    ),
+    Exchange(
+        accounts.RevokeTokenRequest,
+        (Frame(accounts.AccountMessage, answers=True),),
         ACCOUNT,
         note="The revoked token's connections close (4001).",
     ),
     Exchange(
-        SignOutRequest,
-        (Frame(SignedOutMessage, answers=True),),
+        accounts.SignOutRequest,
+        (Frame(accounts.SignedOutMessage, answers=True),),
         ACCOUNT,
         note="This connection closes (4001) after the reply.",
     ),
-    Exchange(CreateBotRequest, (Frame(BotTokenMessage, answers=True),), (*ACCOUNT, E.name_taken)),
-    Exchange(NewBotTokenRequest, (Frame(BotTokenMessage, answers=True),), ACCOUNT),
-    Exchange(RatingsRequest, (Frame(RatingsMessage, answers=True),), (E.unknown_variant,)),
-    Exchange(PlayerRequest, (Frame(PlayerMessage, answers=True),), (E.unknown_player,)),
-    Exchange(StreakRequest, (Frame(StreakMessage, answers=True),), (E.unknown_variant, E.unknown_player)),
+    Exchange(accounts.CreateBotRequest, (Frame(accounts.BotTokenMessage, answers=True),), (*ACCOUNT, E.name_taken)),
+    Exchange(accounts.NewBotTokenRequest, (Frame(accounts.BotTokenMessage, answers=True),), ACCOUNT),
+    Exchange(profiles.RatingsRequest, (Frame(profiles.RatingsMessage, answers=True),), (E.unknown_variant,)),
+    Exchange(profiles.PlayerRequest, (Frame(profiles.PlayerMessage, answers=True),), (E.unknown_player,)),
     Exchange(
-        ReviewRequest,
-        (Frame(ReviewMessage, answers=True),),
+        profiles.StreakRequest, (Frame(profiles.StreakMessage, answers=True),), (E.unknown_variant, E.unknown_player)
+    ),
+    Exchange(
+        profiles.ReviewRequest,
+        (Frame(profiles.ReviewMessage, answers=True),),
         (E.unknown_room, E.unknown_variant, E.unknown_daily, E.race_not_over),
     ),
     Exchange(
-        ShareRequest,
-        (Frame(ShareMessage, answers=True),),
+        profiles.ShareRequest,
+        (Frame(profiles.ShareMessage, answers=True),),
         (E.unknown_game, E.race_not_over, E.game_not_running),
     ),
-    Exchange(TournamentsRequest, (Frame(TournamentListMessage, answers=True),)),
-    Exchange(TournamentRequest, (Frame(TournamentMessage, answers=True),), (E.unknown_tournament,)),
+    Exchange(tournaments.TournamentsRequest, (Frame(tournaments.TournamentListMessage, answers=True),)),
     Exchange(
-        CreateTournamentRequest,
-        (Frame(TournamentMessage, answers=True),),
+        tournaments.TournamentRequest, (Frame(tournaments.TournamentMessage, answers=True),), (E.unknown_tournament,)
+    ),
+    Exchange(
+        tournaments.CreateTournamentRequest,
+        (Frame(tournaments.TournamentMessage, answers=True),),
         (E.not_saved, E.unknown_variant, E.bad_seed, *STORES),
         note="A saved player's, a few a day (`rate_limited` past them); entered by the reply's `link_code`. A cup's "
         "rounds are at least its time limit and 30 s apart (`invalid_message`).",
     ),
     Exchange(
-        EnterTournamentRequest,
-        (Frame(TournamentEntryMessage, answers=True),),
+        tournaments.EnterTournamentRequest,
+        (Frame(tournaments.TournamentEntryMessage, answers=True),),
         (E.unknown_tournament, E.tournament_over, E.already_entered, E.entry_closed, E.bots_only, E.humans_only,
          E.tournament_full, *STORES),
         note="`entry_closed` also for a private tournament without its `link_code`. Then `tournament_race` (an "
         "event) each time you are seated in a race.",
     ),
     Exchange(
-        WithdrawTournamentRequest,
-        (Frame(TournamentEntryMessage, answers=True),),
+        tournaments.WithdrawTournamentRequest,
+        (Frame(tournaments.TournamentEntryMessage, answers=True),),
         (E.unknown_tournament, E.tournament_over, E.not_entered, *STORES),
         note="A race you sit in goes on (leave it to forfeit it); your points stay in the table.",
     ),
     Exchange(
-        PauseTournamentRequest,
-        (Frame(TournamentEntryMessage, answers=True),),
+        tournaments.PauseTournamentRequest,
+        (Frame(tournaments.TournamentEntryMessage, answers=True),),
         (E.unknown_tournament, E.tournament_over, E.not_entered, *STORES),
     ),
     Exchange(
-        BerserkRequest,
-        (Frame(TournamentEntryMessage, answers=True),),
+        tournaments.BerserkRequest,
+        (Frame(tournaments.TournamentEntryMessage, answers=True),),
         (E.unknown_tournament, E.tournament_over, E.not_entered, E.berserk_refused, *STORES),
         note="Only in your arena race's countdown, once (`berserk_refused` otherwise).",
     ),
     Exchange(
-        ReportRequest,
-        (Frame(ReportReceivedMessage, answers=True),),
+        moderation.ReportRequest,
+        (Frame(moderation.ReportReceivedMessage, answers=True),),
         (E.not_saved, E.unknown_player, E.already_reported),
         note="Saved players only. `already_reported`: your report of that player is open; `rate_limited` past "
         "your reports of the day or your address's. You cannot report yourself (`invalid_message`).",
     ),
-    Exchange(MyReportsRequest, (Frame(MyReportsMessage, answers=True),)),
+    Exchange(moderation.MyReportsRequest, (Frame(moderation.MyReportsMessage, answers=True),)),
     Exchange(
-        ChooseNameRequest,
-        (Frame(NameChosenMessage, answers=True),),
+        moderation.ChooseNameRequest,
+        (Frame(moderation.NameChosenMessage, answers=True),),
         (E.not_allowed, E.name_taken),
         note="Only after `name_replaced` (else `not_allowed`).",
     ),
-    Exchange(ModQueueRequest, (Frame(ModQueueMessage, answers=True),), MODERATOR),
-    Exchange(ModEvidenceRequest, (Frame(ModEvidenceMessage, answers=True),), (*MODERATOR, E.unknown_player)),
+    Exchange(moderation.ModQueueRequest, (Frame(moderation.ModQueueMessage, answers=True),), MODERATOR),
     Exchange(
-        ModActionRequest,
-        (Frame(ModActionMessage, answers=True),),
+        moderation.ModEvidenceRequest,
+        (Frame(moderation.ModEvidenceMessage, answers=True),),
+        (*MODERATOR, E.unknown_player),
+    ),
+    Exchange(
+        moderation.ModActionRequest,
+        (Frame(moderation.ModActionMessage, answers=True),),
         (*MODERATOR, E.unknown_player, E.unknown_game, E.not_found),
         note="`not_allowed` also for yourself or another moderator as the target; `unknown_game`: `void` names no "
         "finished ranked game of the player; `not_found`: `lift` names no sanction of theirs in force. A ban closes "
         "the player's connections on every process (4002).",
     ),
-    Exchange(ModLogRequest, (Frame(ModLogMessage, answers=True),), MODERATOR),
-    Exchange(ModSearchRequest, (Frame(ModSearchMessage, answers=True),), MODERATOR),
+    Exchange(moderation.ModLogRequest, (Frame(moderation.ModLogMessage, answers=True),), MODERATOR),
+    Exchange(moderation.ModSearchRequest, (Frame(moderation.ModSearchMessage, answers=True),), MODERATOR),
     Exchange(
-        HintRequest,
-        (Frame(HintMessage, answers=True),),
+        play.HintRequest,
+        (Frame(play.HintMessage, answers=True),),
         (E.unknown_game, E.not_your_game, E.game_not_running, E.no_hints),
         note="Your own running game of an unranked room only (`no_hints` in a ranked race or a daily). "
         "`rate_limited` while your previous hint is worked out.",
     ),
-    Exchange(QuickRacesRequest, (Frame(QuickRacesMessage, answers=True),)),
+    Exchange(rooms.QuickRacesRequest, (Frame(rooms.QuickRacesMessage, answers=True),)),
     Exchange(
-        RaceBotRequest,
-        (Frame(RaceBotMessage, answers=True),),
+        rooms.RaceBotRequest,
+        (Frame(rooms.RaceBotMessage, answers=True),),
         (E.not_in_room, E.room_started, E.invalid_message),
         note="Alone in a quick race's lobby: the house bot joins it (`member_joined`, then the countdown, as for any "
         "second player). `invalid_message`: this server has no house bot, the room is no quick race, or someone "
@@ -460,21 +383,21 @@ EXCHANGES = {exchange.type_name: exchange for exchange in CONTRACT}
 class ServerEvent:
     """A frame the server sends on its own (no request of yours set it off): when it comes."""
 
-    message: type[Message]
+    message: type[wire.Message]
     when: str
 
 
 SERVER_EVENTS = (
-    ServerEvent(CountdownMessage, "a quick race you sit in has enough players"),
-    ServerEvent(RaceStartedMessage, "the countdown reached `starts_at`"),
-    ServerEvent(RoomMessage, "your room's status changed (countdown, start, finish)"),
-    ServerEvent(GameOverMessage, "the race's time limit passed, or your daily's day closed (`timeout`)"),
-    ServerEvent(RaceOverMessage, "the race ended (everyone done, or its time limit)"),
-    ServerEvent(RaceRatingsMessage, "after `race_over` of a rated race"),
-    ServerEvent(MemberConnectionMessage, "a member's connection went down or came back"),
-    ServerEvent(MemberLeftMessage, "a lobby member's connection closed: a lobby seat is given up"),
-    ServerEvent(TournamentRaceMessage, "a tournament seated you in its next race (an arena's pairing, a cup's "
-                "round): the room's `room` and `countdown` follow"),
+    ServerEvent(rooms.CountdownMessage, "a quick race you sit in has enough players"),
+    ServerEvent(rooms.RaceStartedMessage, "the countdown reached `starts_at`"),
+    ServerEvent(rooms.RoomMessage, "your room's status changed (countdown, start, finish)"),
+    ServerEvent(play.GameOverMessage, "the race's time limit passed, or your daily's day closed (`timeout`)"),
+    ServerEvent(rooms.RaceOverMessage, "the race ended (everyone done, or its time limit)"),
+    ServerEvent(profiles.RaceRatingsMessage, "after `race_over` of a rated race"),
+    ServerEvent(rooms.MemberConnectionMessage, "a member's connection went down or came back"),
+    ServerEvent(rooms.MemberLeftMessage, "a lobby member's connection closed: a lobby seat is given up"),
+    ServerEvent(tournaments.TournamentRaceMessage, "a tournament seated you in its next race (an arena's pairing, a "
+                "cup's round): the room's `room` and `countdown` follow"),
 )
 
 
@@ -487,7 +410,7 @@ class HttpRoute:
     fields; `fixed` ones are set by the route."""
 
     path: str
-    request: type[Request]
+    request: type[wire.Request]
     query: tuple[str, ...] = ()
     fixed: dict[str, str] = field(default_factory=dict)
     summary: str = ""
@@ -500,28 +423,30 @@ class HttpRoute:
 PAGE = ("bots", "limit", "cursor", "around")
 DAILY_BOARD = {"board": "daily"}
 HTTP_ROUTES = (
-    HttpRoute("/api/leaderboards/{variant}/daily", LeaderboardRequest, ("day", *PAGE), DAILY_BOARD,
+    HttpRoute("/api/leaderboards/{variant}/daily", leaderboards.LeaderboardRequest, ("day", *PAGE), DAILY_BOARD,
               "A daily board (default: today's)"),
-    HttpRoute("/api/leaderboards/{variant}/daily/{day}", LeaderboardRequest, PAGE, DAILY_BOARD, "A day's board"),
-    HttpRoute("/api/leaderboards/{variant}/deal/{seed}", LeaderboardRequest, PAGE, {"board": "deal"},
+    HttpRoute("/api/leaderboards/{variant}/daily/{day}", leaderboards.LeaderboardRequest, PAGE, DAILY_BOARD,
+              "A day's board"),
+    HttpRoute("/api/leaderboards/{variant}/deal/{seed}", leaderboards.LeaderboardRequest, PAGE, {"board": "deal"},
               "A deal's board"),
-    HttpRoute("/api/leaderboards/{variant}/season", SeasonRequest, ("days", *PAGE), summary="A season table"),
-    HttpRoute("/api/players/{player_id}/history", HistoryRequest, ("limit", "cursor"),
+    HttpRoute("/api/leaderboards/{variant}/season", leaderboards.SeasonRequest, ("days", *PAGE),
+              summary="A season table"),
+    HttpRoute("/api/players/{player_id}/history", leaderboards.HistoryRequest, ("limit", "cursor"),
               summary="A player's finished games"),
-    HttpRoute("/api/daily/{variant}/{day}/review", ReviewRequest, summary="A closed daily beside par"),
-    HttpRoute("/api/daily/{variant}", DailyRequest, ("day",), summary="A variant's daily deals"),
-    HttpRoute("/api/daily/{variant}/{day}", DailyRequest, summary="One day's daily deal"),
-    HttpRoute("/api/ratings/{variant}", RatingsRequest, ("bots", "limit", "around"), summary="A rating board"),
-    HttpRoute("/api/players/{player_id}", PlayerRequest, summary="A player's page"),
-    HttpRoute("/api/players/{player_id}/streak/{variant}", StreakRequest, ("month",),
+    HttpRoute("/api/daily/{variant}/{day}/review", profiles.ReviewRequest, summary="A closed daily beside par"),
+    HttpRoute("/api/daily/{variant}", leaderboards.DailyRequest, ("day",), summary="A variant's daily deals"),
+    HttpRoute("/api/daily/{variant}/{day}", leaderboards.DailyRequest, summary="One day's daily deal"),
+    HttpRoute("/api/ratings/{variant}", profiles.RatingsRequest, ("bots", "limit", "around"), summary="A rating board"),
+    HttpRoute("/api/players/{player_id}", profiles.PlayerRequest, summary="A player's page"),
+    HttpRoute("/api/players/{player_id}/streak/{variant}", profiles.StreakRequest, ("month",),
               summary="A daily streak and a month"),
-    HttpRoute("/api/races/{code}/review", ReviewRequest, summary="A finished race beside par"),
-    HttpRoute("/api/games/{game_id}/share", ShareRequest, ("origin",), summary="A finished game's share text"),
-    HttpRoute("/api/tournaments", TournamentsRequest, ("bots", "player_id"),
+    HttpRoute("/api/races/{code}/review", profiles.ReviewRequest, summary="A finished race beside par"),
+    HttpRoute("/api/games/{game_id}/share", profiles.ShareRequest, ("origin",), summary="A finished game's share text"),
+    HttpRoute("/api/tournaments", tournaments.TournamentsRequest, ("bots", "player_id"),
               summary="Tournaments: upcoming, running, finished"),
-    HttpRoute("/api/tournaments/{tournament_id}", TournamentRequest, ("around",),
+    HttpRoute("/api/tournaments/{tournament_id}", tournaments.TournamentRequest, ("around",),
               summary="A tournament, its table and podium"),
-    HttpRoute("/api/quick-races", QuickRacesRequest, summary="The quick races filling now"),
+    HttpRoute("/api/quick-races", rooms.QuickRacesRequest, summary="The quick races filling now"),
 )  # fmt: skip
 """Every route of `/api/` (net/http_api.py serves them, the OpenAPI document describes them)."""
 
@@ -553,7 +478,7 @@ def http_status(code: E) -> int:
 
 def _check() -> None:
     """Every request has exactly one exchange, every route a request the websocket knows too."""
-    union = get_args(ClientMessage)[0]
+    union = get_args(registry.ClientMessage)[0]
     requests = set(get_args(union))
     described = [exchange.request for exchange in CONTRACT]
     if set(described) != requests or len(described) != len(requests):

@@ -12,220 +12,121 @@ from typing import Annotated, get_args
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from freecell_arena.protocol.accounts import (
-    AccountMessage,
-    AccountRequest,
-    BotTokenMessage,
-    CreateBotRequest,
-    NewBotTokenRequest,
-    PasskeyBeginRequest,
-    PasskeyFinishRequest,
-    PasskeyOptionsMessage,
-    RemovePasskeyRequest,
-    RenamePasskeyRequest,
-    RevokeTokenRequest,
-    SignedInMessage,
-    SignedOutMessage,
-    SignOutRequest,
-)
-from freecell_arena.protocol.errors import ErrorMessage
-from freecell_arena.protocol.leaderboards import (
-    DailyMessage,
-    DailyRequest,
-    DailyStartedMessage,
-    HistoryMessage,
-    HistoryRequest,
-    LeaderboardMessage,
-    LeaderboardRequest,
-    PlayDailyRequest,
-    SeasonMessage,
-    SeasonRequest,
-)
-from freecell_arena.protocol.moderation import (
-    ChooseNameRequest,
-    ModActionMessage,
-    ModActionRequest,
-    ModEvidenceMessage,
-    ModEvidenceRequest,
-    ModLogMessage,
-    ModLogRequest,
-    ModQueueMessage,
-    ModQueueRequest,
-    ModSearchMessage,
-    ModSearchRequest,
-    MyReportsMessage,
-    MyReportsRequest,
-    NameChosenMessage,
-    NameReplacedMessage,
-    ReportReceivedMessage,
-    ReportRequest,
-)
-from freecell_arena.protocol.play import (
-    GameOverMessage,
-    GameStateMessage,
-    HintMessage,
-    HintRequest,
-    MoveAcceptedMessage,
-    MoveRequest,
-    ReplayMessage,
-    ReplayRequest,
-    ResignRequest,
-    StateRequest,
-    UndoRequest,
-)
-from freecell_arena.protocol.profiles import (
-    PlayerMessage,
-    PlayerRequest,
-    RaceRatingsMessage,
-    RatingsMessage,
-    RatingsRequest,
-    ReviewMessage,
-    ReviewRequest,
-    ShareMessage,
-    ShareRequest,
-    StreakMessage,
-    StreakRequest,
-)
-from freecell_arena.protocol.rooms import (
-    CountdownMessage,
-    CreateRoomRequest,
-    JoinRoomRequest,
-    LeaveRoomRequest,
-    LeftRoomMessage,
-    MemberConnectionMessage,
-    MemberJoinedMessage,
-    MemberLeftMessage,
-    ProgressMessage,
-    QuickRaceRequest,
-    QuickRacesMessage,
-    QuickRacesRequest,
-    RaceAgainRequest,
-    RaceBotMessage,
-    RaceBotRequest,
-    RaceOverMessage,
-    RaceStartedMessage,
-    RoomMessage,
-    SeriesInviteMessage,
-    StartRaceRequest,
-)
-from freecell_arena.protocol.session import HelloRequest, WelcomeMessage
-from freecell_arena.protocol.tournaments import (
-    BerserkRequest,
-    CreateTournamentRequest,
-    EnterTournamentRequest,
-    PauseTournamentRequest,
-    TournamentEntryMessage,
-    TournamentListMessage,
-    TournamentMessage,
-    TournamentRaceMessage,
-    TournamentRequest,
-    TournamentsRequest,
-    WithdrawTournamentRequest,
+from freecell_arena.protocol import (
+    accounts,
+    errors,
+    leaderboards,
+    moderation,
+    play,
+    profiles,
+    rooms,
+    session,
+    tournaments,
 )
 
 ClientMessage = Annotated[
-    HelloRequest
-    | CreateRoomRequest
-    | JoinRoomRequest
-    | LeaveRoomRequest
-    | StartRaceRequest
-    | MoveRequest
-    | UndoRequest
-    | ResignRequest
-    | StateRequest
-    | ReplayRequest
-    | LeaderboardRequest
-    | SeasonRequest
-    | HistoryRequest
-    | DailyRequest
-    | PlayDailyRequest
-    | RaceAgainRequest
-    | QuickRaceRequest
-    | PasskeyBeginRequest
-    | PasskeyFinishRequest
-    | AccountRequest
-    | RenamePasskeyRequest
-    | RemovePasskeyRequest
-    | RevokeTokenRequest
-    | SignOutRequest
-    | CreateBotRequest
-    | NewBotTokenRequest
-    | RatingsRequest
-    | PlayerRequest
-    | StreakRequest
-    | ReviewRequest
-    | ShareRequest
-    | TournamentsRequest
-    | TournamentRequest
-    | CreateTournamentRequest
-    | EnterTournamentRequest
-    | WithdrawTournamentRequest
-    | PauseTournamentRequest
-    | BerserkRequest
-    | ReportRequest
-    | MyReportsRequest
-    | ChooseNameRequest
-    | ModQueueRequest
-    | ModEvidenceRequest
-    | ModActionRequest
-    | ModLogRequest
-    | ModSearchRequest
-    | HintRequest
-    | QuickRacesRequest
-    | RaceBotRequest,
+    session.HelloRequest
+    | rooms.CreateRoomRequest
+    | rooms.JoinRoomRequest
+    | rooms.LeaveRoomRequest
+    | rooms.StartRaceRequest
+    | play.MoveRequest
+    | play.UndoRequest
+    | play.ResignRequest
+    | play.StateRequest
+    | play.ReplayRequest
+    | leaderboards.LeaderboardRequest
+    | leaderboards.SeasonRequest
+    | leaderboards.HistoryRequest
+    | leaderboards.DailyRequest
+    | leaderboards.PlayDailyRequest
+    | rooms.RaceAgainRequest
+    | rooms.QuickRaceRequest
+    | accounts.PasskeyBeginRequest
+    | accounts.PasskeyFinishRequest
+    | accounts.AccountRequest
+    | accounts.RenamePasskeyRequest
+    | accounts.RemovePasskeyRequest
+    | accounts.RevokeTokenRequest
+    | accounts.SignOutRequest
+    | accounts.CreateBotRequest
+    | accounts.NewBotTokenRequest
+    | profiles.RatingsRequest
+    | profiles.PlayerRequest
+    | profiles.StreakRequest
+    | profiles.ReviewRequest
+    | profiles.ShareRequest
+    | tournaments.TournamentsRequest
+    | tournaments.TournamentRequest
+    | tournaments.CreateTournamentRequest
+    | tournaments.EnterTournamentRequest
+    | tournaments.WithdrawTournamentRequest
+    | tournaments.PauseTournamentRequest
+    | tournaments.BerserkRequest
+    | moderation.ReportRequest
+    | moderation.MyReportsRequest
+    | moderation.ChooseNameRequest
+    | moderation.ModQueueRequest
+    | moderation.ModEvidenceRequest
+    | moderation.ModActionRequest
+    | moderation.ModLogRequest
+    | moderation.ModSearchRequest
+    | play.HintRequest
+    | rooms.QuickRacesRequest
+    | rooms.RaceBotRequest,
     Field(discriminator="type"),
 ]
 
 
 ServerMessage = Annotated[
-    WelcomeMessage
-    | ErrorMessage
-    | RoomMessage
-    | LeftRoomMessage
-    | MemberJoinedMessage
-    | MemberLeftMessage
-    | MemberConnectionMessage
-    | CountdownMessage
-    | RaceStartedMessage
-    | MoveAcceptedMessage
-    | GameOverMessage
-    | ProgressMessage
-    | RaceOverMessage
-    | GameStateMessage
-    | ReplayMessage
-    | LeaderboardMessage
-    | SeasonMessage
-    | HistoryMessage
-    | DailyMessage
-    | DailyStartedMessage
-    | SeriesInviteMessage
-    | PasskeyOptionsMessage
-    | SignedInMessage
-    | AccountMessage
-    | BotTokenMessage
-    | SignedOutMessage
-    | RaceRatingsMessage
-    | RatingsMessage
-    | StreakMessage
-    | PlayerMessage
-    | ReviewMessage
-    | ShareMessage
-    | TournamentListMessage
-    | TournamentMessage
-    | TournamentEntryMessage
-    | TournamentRaceMessage
-    | ReportReceivedMessage
-    | MyReportsMessage
-    | NameReplacedMessage
-    | NameChosenMessage
-    | ModQueueMessage
-    | ModEvidenceMessage
-    | ModLogMessage
-    | ModActionMessage
-    | ModSearchMessage
-    | HintMessage
-    | QuickRacesMessage
-    | RaceBotMessage,
+    session.WelcomeMessage
+    | errors.ErrorMessage
+    | rooms.RoomMessage
+    | rooms.LeftRoomMessage
+    | rooms.MemberJoinedMessage
+    | rooms.MemberLeftMessage
+    | rooms.MemberConnectionMessage
+    | rooms.CountdownMessage
+    | rooms.RaceStartedMessage
+    | play.MoveAcceptedMessage
+    | play.GameOverMessage
+    | rooms.ProgressMessage
+    | rooms.RaceOverMessage
+    | play.GameStateMessage
+    | play.ReplayMessage
+    | leaderboards.LeaderboardMessage
+    | leaderboards.SeasonMessage
+    | leaderboards.HistoryMessage
+    | leaderboards.DailyMessage
+    | leaderboards.DailyStartedMessage
+    | rooms.SeriesInviteMessage
+    | accounts.PasskeyOptionsMessage
+    | accounts.SignedInMessage
+    | accounts.AccountMessage
+    | accounts.BotTokenMessage
+    | accounts.SignedOutMessage
+    | profiles.RaceRatingsMessage
+    | profiles.RatingsMessage
+    | profiles.StreakMessage
+    | profiles.PlayerMessage
+    | profiles.ReviewMessage
+    | profiles.ShareMessage
+    | tournaments.TournamentListMessage
+    | tournaments.TournamentMessage
+    | tournaments.TournamentEntryMessage
+    | tournaments.TournamentRaceMessage
+    | moderation.ReportReceivedMessage
+    | moderation.MyReportsMessage
+    | moderation.NameReplacedMessage
+    | moderation.NameChosenMessage
+    | moderation.ModQueueMessage
+    | moderation.ModEvidenceMessage
+    | moderation.ModLogMessage
+    | moderation.ModActionMessage
+    | moderation.ModSearchMessage
+    | play.HintMessage
+    | rooms.QuickRacesMessage
+    | rooms.RaceBotMessage,
     Field(discriminator="type"),
 ]
 

@@ -24,7 +24,7 @@ from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
 from freecell_arena.core.competition.tournaments.scoring import Entrant
 from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
-from freecell_arena.protocol.messages import QuickRaceRequest
+from freecell_arena.protocol.rooms import QuickRaceRequest
 
 
 def games_dealt(arena: Arena) -> int:

@@ -19,13 +19,8 @@ from freecell_arena.core.competition.tournaments.schedule import tournament_reco
 from freecell_arena.core.competition.tournaments.scoring import Entrant
 from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
 from freecell_arena.core.effects import Effect
-from freecell_arena.protocol.messages import (
-    CreateRoomRequest,
-    HelloRequest,
-    JoinRoomRequest,
-    RoomOptions,
-    StartRaceRequest,
-)
+from freecell_arena.protocol.rooms import CreateRoomRequest, JoinRoomRequest, RoomOptions, StartRaceRequest
+from freecell_arena.protocol.session import HelloRequest
 
 
 class StoppedClock:

@@ -23,9 +23,9 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 
 from freecell_arena.core.accounts.relying_party import RelyingParty, relying_party
 from freecell_arena.engine import VARIANTS
-from freecell_arena.protocol.messages import DEFAULT_LIMITS as LIMITS
-from freecell_arena.protocol.messages import DEFAULT_QUICK_RACE as QUICK_RACE
-from freecell_arena.protocol.messages import FRAME_SIZE_FACTOR, ConnectionLimits, QuickRaceSizes
+from freecell_arena.protocol.session import DEFAULT_LIMITS as LIMITS
+from freecell_arena.protocol.session import DEFAULT_QUICK_RACE as QUICK_RACE
+from freecell_arena.protocol.session import FRAME_SIZE_FACTOR, ConnectionLimits, QuickRaceSizes
 
 ENV_PREFIX = "FREECELL_ARENA_"
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///freecell-arena.db"

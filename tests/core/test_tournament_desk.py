@@ -19,7 +19,7 @@ from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.live.players import Players
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import EntryRecord, PlayerRecord
-from freecell_arena.protocol.messages import EnterTournamentRequest
+from freecell_arena.protocol.tournaments import EnterTournamentRequest
 
 RULES = TournamentRules(kind="arena", variant="freecell", time_limit_s=300, ranked=True, race_size=2, cap=8,
                         duration_s=1800, late_entry_s=600)  # fmt: skip

@@ -91,7 +91,7 @@ async def sdk_game_through(tap: WireTap, **options: Any) -> None:
     """The Python SDK's client, through the relay: a race alone, two moves, the whole state (1.5 KB and more)."""
     from freecell_arena.engine import variant_by_id
     from freecell_arena.engine.view import board_from_view
-    from freecell_arena.protocol.messages import RaceStartedMessage, RoomOptions
+    from freecell_arena.protocol.rooms import RaceStartedMessage, RoomOptions
     from freecell_arena_client import ArenaClient as SdkClient
 
     async with await SdkClient.connect(f"ws://127.0.0.1:{tap.port}/", name="Sdk", **options) as client:

@@ -8,8 +8,9 @@ from typing import Protocol
 
 from freecell_arena.core.competition.race_ratings import RaceEnd
 from freecell_arena.core.ports.records import Record, RoomVersion
-from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
+from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
 from freecell_arena.protocol.trusted import Reply
+from freecell_arena.protocol.wire import Message, RequestId
 
 
 @dataclass(frozen=True)

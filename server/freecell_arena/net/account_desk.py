@@ -27,14 +27,12 @@ from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.net.accounts import AccountService, AccountView, HelloIdentity
 from freecell_arena.net.accounts import BotView as AccountBot
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.accounts import (
     AccountMessage,
     AccountRequest,
     BotTokenMessage,
     BotView,
     CreateBotRequest,
-    ErrorCode,
-    Message,
     NewBotTokenRequest,
     PasskeyBeginRequest,
     PasskeyFinishRequest,
@@ -48,6 +46,8 @@ from freecell_arena.protocol.messages import (
     SignOutRequest,
     TokenView,
 )
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.wire import Message
 
 log = logging.getLogger(__name__)
 rate_limited_log = ThrottledLog(log)

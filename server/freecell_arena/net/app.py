@@ -60,7 +60,9 @@ from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.net.tournaments import TOURNAMENT_QUERIES, TOURNAMENT_REQUESTS, TournamentService
 from freecell_arena.net.watch import ConnectionWatch, watch_period
 from freecell_arena.net.web import WebApp
-from freecell_arena.protocol.messages import CloseCode, Message, ReplayRequest
+from freecell_arena.protocol.play import ReplayRequest
+from freecell_arena.protocol.session import CloseCode
+from freecell_arena.protocol.wire import Message
 from freecell_arena.settings import Settings
 
 if TYPE_CHECKING:

@@ -40,18 +40,12 @@ from freecell_arena.net.restore import restore_player
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.net.watch import ConnectionWatch
 from freecell_arena.protocol.codec import decode, request_id_of
-from freecell_arena.protocol.messages import (
-    CloseCode,
-    ErrorCode,
-    ErrorMessage,
-    HelloRequest,
-    Message,
-    MoveRequest,
-    NameReplacedMessage,
-    RequestId,
-    WelcomeMessage,
-)
+from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
+from freecell_arena.protocol.moderation import NameReplacedMessage
+from freecell_arena.protocol.play import MoveRequest
+from freecell_arena.protocol.session import CloseCode, HelloRequest, WelcomeMessage
 from freecell_arena.protocol.trusted import Reply
+from freecell_arena.protocol.wire import Message, RequestId
 from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -27,7 +27,8 @@ from freecell_arena.core.records import daily
 from freecell_arena.net.background import cancel_quietly, every
 from freecell_arena.net.solver_pool import SolverPool
 from freecell_arena.net.throttled_log import ThrottledLog
-from freecell_arena.protocol.messages import Message, PlayDailyRequest
+from freecell_arena.protocol.leaderboards import PlayDailyRequest
+from freecell_arena.protocol.wire import Message
 from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -24,13 +24,8 @@ from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.engine import VARIANTS
 from freecell_arena.net.background import BackgroundTasks
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
-from freecell_arena.protocol.messages import (
-    ErrorCode,
-    QuickRacesMessage,
-    QuickRacesRequest,
-    RaceBotMessage,
-    RaceBotRequest,
-)
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.rooms import QuickRacesMessage, QuickRacesRequest, RaceBotMessage, RaceBotRequest
 from freecell_arena_client import BotRunner, Reconnect, RunConfig
 from freecell_arena_client.bots.greedy import GreedyBot
 

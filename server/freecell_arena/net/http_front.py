@@ -27,7 +27,7 @@ from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.ratelimit import AddressBuckets
 from freecell_arena.net.throttled_log import ThrottledLog
 from freecell_arena.net.web import WebApp
-from freecell_arena.protocol.messages import ErrorCode
+from freecell_arena.protocol.errors import ErrorCode
 from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -40,11 +40,10 @@ from freecell_arena.engine import VARIANTS
 from freecell_arena.net.background import BackgroundTasks, cancel_quietly, every
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.accounts import TokenView
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.moderation import (
     ChooseNameRequest,
-    CloseCode,
-    ErrorCode,
-    Message,
     ModActionMessage,
     ModActionRequest,
     ModEvidenceMessage,
@@ -66,11 +65,12 @@ from freecell_arena.protocol.messages import (
     MyReportsMessage,
     MyReportsRequest,
     NameChosenMessage,
-    RatingPoint,
     ReportReceivedMessage,
     ReportRequest,
-    TokenView,
 )
+from freecell_arena.protocol.profiles import RatingPoint
+from freecell_arena.protocol.session import CloseCode
+from freecell_arena.protocol.wire import Message
 
 log = logging.getLogger(__name__)
 

@@ -31,8 +31,8 @@ from freecell_arena.core.records.streaks import streak
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import VARIANTS
 from freecell_arena.net.par_service import ParService
-from freecell_arena.protocol.messages import (
-    ErrorCode,
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.profiles import (
     PlayerMessage,
     PlayerRequest,
     RatingRowView,
@@ -43,10 +43,10 @@ from freecell_arena.protocol.messages import (
     ReviewRow,
     ShareMessage,
     ShareRequest,
-    Standing,
     StreakMessage,
     StreakRequest,
 )
+from freecell_arena.protocol.rooms import Standing
 from freecell_arena.protocol.vocabulary import FINISHED
 
 HISTORY_POINTS = 50

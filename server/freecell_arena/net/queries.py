@@ -24,32 +24,26 @@ from freecell_arena.net.hints import HintService
 from freecell_arena.net.house_bots import HouseBots
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.player_queries import PlayerQueries
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.leaderboards import (
     DailyMessage,
     DailyRequest,
-    ErrorCode,
-    HintRequest,
     HistoryGame,
     HistoryMessage,
     HistoryRequest,
     LeaderboardMessage,
     LeaderboardRequest,
     LeaderboardRow,
-    Message,
-    PlayerRequest,
-    QuickRacesRequest,
-    RaceBotRequest,
-    RatingsRequest,
-    ReviewRequest,
     SeasonMessage,
     SeasonRequest,
     SeasonStanding,
-    ShareRequest,
-    StreakRequest,
-    TournamentRequest,
-    TournamentsRequest,
 )
+from freecell_arena.protocol.play import HintRequest
+from freecell_arena.protocol.profiles import PlayerRequest, RatingsRequest, ReviewRequest, ShareRequest, StreakRequest
+from freecell_arena.protocol.rooms import QuickRacesRequest, RaceBotRequest
+from freecell_arena.protocol.tournaments import TournamentRequest, TournamentsRequest
 from freecell_arena.protocol.vocabulary import FINISHED
+from freecell_arena.protocol.wire import Message
 
 QUERY_TYPES = (LeaderboardRequest, SeasonRequest, HistoryRequest, DailyRequest, RatingsRequest, PlayerRequest,
                StreakRequest, ReviewRequest, ShareRequest, TournamentsRequest, TournamentRequest, HintRequest,

@@ -23,7 +23,7 @@ from freecell_arena.core.events import Publisher, room_topic
 from freecell_arena.net.background import BackgroundTasks
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
-from freecell_arena.protocol.messages import RaceRatingsMessage
+from freecell_arena.protocol.profiles import RaceRatingsMessage
 
 log = logging.getLogger(__name__)
 RATING_WAIT_S = 5.0

@@ -10,8 +10,10 @@ from freecell_arena.core.identity import normalize_room_code
 from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.records import PlayerRecord, Store, StoredGame, StoredRoom
 from freecell_arena.core.ports.seams import StoredCopies
-from freecell_arena.protocol.messages import JoinRoomRequest, Message, ReplayRequest
+from freecell_arena.protocol.play import ReplayRequest
+from freecell_arena.protocol.rooms import JoinRoomRequest
 from freecell_arena.protocol.vocabulary import CLOSED
+from freecell_arena.protocol.wire import Message
 
 
 async def restore_player(copies: StoredCopies, store: ServerStore, record: PlayerRecord) -> None:

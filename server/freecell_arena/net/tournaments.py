@@ -37,12 +37,11 @@ from freecell_arena.core.variant_request import known_variant
 from freecell_arena.net.background import cancel_quietly, every
 from freecell_arena.net.restore import adopt_room
 from freecell_arena.net.throttled_log import ThrottledLog
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.tournaments import (
     BerserkRequest,
     CreateTournamentRequest,
     EnterTournamentRequest,
-    ErrorCode,
-    Message,
     PauseTournamentRequest,
     TournamentListMessage,
     TournamentMessage,
@@ -53,6 +52,7 @@ from freecell_arena.protocol.messages import (
     TournamentSummary,
     WithdrawTournamentRequest,
 )
+from freecell_arena.protocol.wire import Message
 from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)

@@ -33,7 +33,7 @@ from freecell_arena.core.moderation.rules import (
 )
 from freecell_arena.core.moderation.sanctions import RECOMPUTING, RESTANDING, Act, InForce, LoggedAction, Sanctions
 from freecell_arena.core.ports.records import MoveRecord
-from freecell_arena.protocol.messages import ErrorCode
+from freecell_arena.protocol.errors import ErrorCode
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import (
     AccessToken,

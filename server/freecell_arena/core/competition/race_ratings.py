@@ -38,7 +38,8 @@ from freecell_arena.core.competition.ratings import (
     settle_race,
 )
 from freecell_arena.engine import Game, variant_by_id
-from freecell_arena.protocol.messages import RaceRatingsMessage, RatingChangeView, RatingView, Standing
+from freecell_arena.protocol.profiles import RaceRatingsMessage, RatingChangeView, RatingView
+from freecell_arena.protocol.rooms import Standing
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ from typing import Protocol
 
 from freecell_arena.core.competition.race_ratings import RaceRatings, UnratedReads, ratings_message
 from freecell_arena.core.competition.ratings import settle_race
-from freecell_arena.protocol.messages import RaceRatingsMessage
+from freecell_arena.protocol.profiles import RaceRatingsMessage
 
 SETTLE_GRACE = timedelta(minutes=1)
 """A race finished this recently is its finisher's to rate (its retries take seconds)."""

@@ -151,7 +151,7 @@ def placements_from_results(results: Iterable[RaceResult], ranking: str,
     """The race's placements as the room ranked them (`core.live.ranking`, by the rule of the race's start): what
     the audit recomputes ratings from, so a stored rank cannot disagree with the stored results unnoticed."""
     from freecell_arena.core.live.ranking import rank
-    from freecell_arena.protocol.messages import Standing
+    from freecell_arena.protocol.rooms import Standing
 
     bots = {}
     standings = []

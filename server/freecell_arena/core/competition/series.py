@@ -24,8 +24,10 @@ from freecell_arena.core.live.room import Room
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import NextRoomRecord
 from freecell_arena.engine import Variant
-from freecell_arena.protocol.messages import ErrorCode, RaceAgainRequest, RequestId, SeriesInviteMessage
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.rooms import RaceAgainRequest, SeriesInviteMessage
 from freecell_arena.protocol.vocabulary import FINISHED, LOBBY
+from freecell_arena.protocol.wire import RequestId
 
 OpenRoom = Callable[[Draft, str, RoomPlan, RequestId], tuple[Room, Effect]]
 """Open a room with the player as host and first player (`Lobby.open_room`)."""

@@ -20,7 +20,7 @@ from freecell_arena.core.live.room_messages import Connected, game_over_to_playe
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import Record, RoomStatusRecord, RoomVersion
 from freecell_arena.core.records.leaderboard import deal_board
-from freecell_arena.protocol.messages import RaceOverMessage, Standing
+from freecell_arena.protocol.rooms import RaceOverMessage, Standing
 from freecell_arena.protocol.vocabulary import FINISHED, RUNNING
 
 

@@ -18,7 +18,8 @@ from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.live.replica import RemoteEvent, RoomCopy
 from freecell_arena.core.live.rooms import Busy
 from freecell_arena.core.ports.records import DailyRecord, PlayerRecord, Record, RoomVersion, StoredGame, StoredRoom
-from freecell_arena.protocol.messages import HelloRequest, Message
+from freecell_arena.protocol.session import HelloRequest
+from freecell_arena.protocol.wire import Message
 
 __all__ = ["Busy", "DailyDesk", "NextRooms", "RemoteEvent", "RoomCopy", "Sessions", "SharedRooms", "StoredCopies",
            "TournamentDesk"]

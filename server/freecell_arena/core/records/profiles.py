@@ -16,7 +16,7 @@ from typing import Protocol
 from freecell_arena.core.competition.race_ratings import HistoryPoint, rating_view
 from freecell_arena.core.competition.ratings import Rating
 from freecell_arena.core.records import daily, streaks
-from freecell_arena.protocol.messages import CalendarDay, PlayerVariant, RatingPoint, StreakMessage
+from freecell_arena.protocol.profiles import CalendarDay, PlayerVariant, RatingPoint, StreakMessage
 
 
 @dataclass(frozen=True, slots=True)

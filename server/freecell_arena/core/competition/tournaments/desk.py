@@ -49,18 +49,18 @@ from freecell_arena.core.ports.records import (
 )
 from freecell_arena.core.records.leaderboard import resolve_ranked
 from freecell_arena.engine import variant_by_id
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.rooms import RoomOptions
+from freecell_arena.protocol.tournaments import (
     BerserkRequest,
     EnterTournamentRequest,
-    ErrorCode,
     PauseTournamentRequest,
-    RequestId,
-    RoomOptions,
     TournamentEntryMessage,
     TournamentRaceMessage,
     WithdrawTournamentRequest,
 )
 from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED
+from freecell_arena.protocol.wire import RequestId
 
 ROUND_LEAD = timedelta(seconds=10)
 """A cup's round is seated this long before its instant: every heat counts down to the same instant, then deals."""

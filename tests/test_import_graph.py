@@ -138,7 +138,7 @@ CORE_INTERNALS = {
       for name in ("players", "lobby", "play", "races", "race_clock", "rebuild", "replica", "room", "room_messages",
                    "player_game", "shared_state", "daily_play")),
 }  # fmt: skip
-"""The rooms of core behind its facade: net sees them through the protocols of `core.ports.seams` only."""
+"""The rooms of core behind its facade: net sees them through the protocols of `core.seams` only."""
 COMPOSITION_ROOT = "freecell_arena.net.app"
 """The one module of net that builds the arena (and hands its parts to the rest of net as protocols)."""
 

@@ -20,7 +20,6 @@ from freecell_arena.core.competition.ratings import Ladder, Rating
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.live.ranking import rank
 from freecell_arena.core.moderation.sanctions import Act, counted_days
-from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.records import PlayerRecord, StoredRoom
 from freecell_arena.core.records import daily
 from freecell_arena.core.records.leaderboard import daily_board
@@ -28,6 +27,7 @@ from freecell_arena.core.records.profiles import DailyDays, MonthFacts, no_games
 from freecell_arena.core.records.review import Par, ParStatus, par_replay, reviewed
 from freecell_arena.core.records.share import Result, daily_text, race_text
 from freecell_arena.core.records.streaks import streak
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import VARIANTS
 from freecell_arena.net.par_service import ParService

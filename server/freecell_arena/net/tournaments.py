@@ -31,8 +31,8 @@ from freecell_arena.core.competition.tournaments.schedule import parse_schedule,
 from freecell_arena.core.competition.tournaments.scoring import StandingRow
 from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
 from freecell_arena.core.effects import Effect, Refusal
-from freecell_arena.core.ports.reads import ServerStore
-from freecell_arena.core.ports.seams import Busy, StoredCopies, TournamentDesk
+from freecell_arena.core.seams import Busy, StoredCopies, TournamentDesk
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.net.background import cancel_quietly, every
 from freecell_arena.net.restore import adopt_room

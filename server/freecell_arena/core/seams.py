@@ -2,8 +2,9 @@
 
 A connection needs `Sessions`; bringing stored things back needs `StoredCopies`; the cluster bridge needs
 `SharedRooms`; the daily service needs `DailyDesk`. `Arena` and its parts implement them (`Arena` itself,
-`Arena.rebuild`, `Arena.replica`, `Arena.dailies`); net imports this module, not the parts
-(tests/test_import_graph.py holds it to that).
+`Arena.rebuild`, `Arena.replica`, `Arena.dailies`); net imports this module, not the parts. It sits at the top of
+core, above the parts whose verbs it names; the `Arena` above net, which only net's root builds
+(tests/test_import_graph.py's layers).
 """
 
 from __future__ import annotations

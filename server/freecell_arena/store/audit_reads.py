@@ -23,8 +23,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from freecell_arena.core.competition.ratings import Ladder, RaceResult
+from freecell_arena.core.competition.ratings import Ladder
 from freecell_arena.core.competition.series_tally import Tally
+from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.core.ports.records import DailyRecord, StoredGame
 from freecell_arena.core.records.audit import EntryFacts, GameFacts
 from freecell_arena.core.records.audit_figures import DayRank, StoredRating, StoredSeasonLine

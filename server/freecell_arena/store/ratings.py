@@ -34,8 +34,9 @@ from freecell_arena.core.competition.race_ratings import (
     UnratedBatch,
     counts_for_ratings,
 )
-from freecell_arena.core.competition.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded
+from freecell_arena.core.competition.ratings import Ladder, Placement, Rating, RatingChange, Recorded
 from freecell_arena.core.moderation.sanctions import Sanctions, counted_placements, counted_results
+from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Game, Player, PlayerRating, Room, table_of
 from freecell_arena.store.models import RatingChange as RatingChangeRow
@@ -258,15 +259,20 @@ class RatingStore:
         return UnratedBatch(races, last)
 
 
-def race_results_of(room_ids: Sequence[str]) -> Any:
-    """The games of these rooms as their race's results (read with `race_result`): the ratings and the audit's."""
+def race_results() -> Any:
+    """The games of races as their results (read with `race_result`), for a caller to narrow: the ratings', the
+    audit's, a history's and a tournament's."""
     return (
         select(games.c.room_id, games.c.player_id, players.c.bot, games.c.outcome, games.c.player_moves,
-               games.c.single_card_moves, games.c.cards_on_foundations, games.c.time_ms)
+               games.c.single_card_moves, games.c.cards_on_foundations, games.c.time_ms, games.c.flagged,
+               games.c.id)
         .join(players, players.c.id == games.c.player_id)
-        .where(games.c.room_id.in_(list(room_ids)))
-        .order_by(games.c.room_id, games.c.player_id)
     )  # fmt: skip
+
+
+def race_results_of(room_ids: Sequence[str]) -> Any:
+    """The games of these rooms as their race's results."""
+    return race_results().where(games.c.room_id.in_(list(room_ids))).order_by(games.c.room_id, games.c.player_id)
 
 
 def _race_start(row: Any) -> datetime:
@@ -278,7 +284,7 @@ def _race_start(row: Any) -> datetime:
 
 def race_result(row: Any) -> RaceResult:
     return RaceResult(row.player_id, row.bot, row.outcome, row.player_moves or 0, row.single_card_moves or 0,
-                      row.cards_on_foundations or 0, row.time_ms or 0)  # fmt: skip
+                      row.cards_on_foundations or 0, row.time_ms or 0, bool(row.flagged), row.id)  # fmt: skip
 
 
 async def _rated(connection: AsyncConnection, room_id: str) -> bool:

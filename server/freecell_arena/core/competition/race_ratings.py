@@ -29,7 +29,6 @@ from typing import NamedTuple, Protocol
 from freecell_arena.core.competition.ratings import (
     Ladder,
     Placement,
-    RaceResult,
     Rating,
     RatingChange,
     RatingLedger,
@@ -37,6 +36,7 @@ from freecell_arena.core.competition.ratings import (
     rateable,
     settle_race,
 )
+from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.engine import Game, variant_by_id
 from freecell_arena.protocol.messages import RaceRatingsMessage, RatingChangeView, RatingView, Standing
 

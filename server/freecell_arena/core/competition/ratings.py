@@ -29,6 +29,8 @@ from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Protocol
 
+from freecell_arena.core.ports.reads import RaceResult
+
 if TYPE_CHECKING:
     from openskill.models import PlackettLuce
 
@@ -131,19 +133,6 @@ def rate_race(placements: Sequence[Placement], before: Mapping[tuple[str, Ladder
             after = Rating(mu=new.mu, sigma=new.sigma, races=old.races + 1)
             changes[placement.player_id] = RatingChange(placement.player_id, ladder, old, after)
     return [changes[placement.player_id] for placement in placements if placement.player_id in changes]
-
-
-@dataclass(frozen=True, slots=True)
-class RaceResult:
-    """One player's stored result in a rated race: what the room's ranking orders."""
-
-    player_id: str
-    bot: bool
-    outcome: str | None
-    moves: int
-    single_card_moves: int
-    cards_on_foundations: int
-    time_ms: int
 
 
 def placements_from_results(results: Iterable[RaceResult], ranking: str,

@@ -23,12 +23,13 @@ so what players see and what the audit recomputes cannot drift apart.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from freecell_arena.core.competition.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, rate_race
+from freecell_arena.core.competition.ratings import Ladder, Placement, Rating, RatingChange, rate_race
+from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.core.records.fair_play import bots_side
 from freecell_arena.core.records.leaderboard import expected_board
 
@@ -148,9 +149,7 @@ def counted_results(results: Iterable[RaceResult], voided_players: Iterable[str]
     """A race's stored results as its rating counts them: void results left out, marked players as bots."""
     void = set(voided_players)
     return tuple(
-        result if not sanctions.counts_as_bot(result.player_id, result.bot) or result.bot
-        else RaceResult(result.player_id, True, result.outcome, result.moves, result.single_card_moves,
-                        result.cards_on_foundations, result.time_ms)
+        result if not sanctions.counts_as_bot(result.player_id, result.bot) or result.bot else replace(result, bot=True)
         for result in results if result.player_id not in void
     )  # fmt: skip
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Protocol
 
-from freecell_arena.core.competition.ratings import RaceResult
 from freecell_arena.core.ports.records import DailyRecord
 
 
@@ -97,6 +96,26 @@ class HistoryRow:
     room_options: dict[str, Any] | None = None
     race_started_at: datetime | None = None
     """The race's start: which ranking rule placed it (`core.live.ranking.ties_non_finishers`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RaceResult:
+    """One player's stored result in a race (their game in the race's room): what the room's ranking orders (a
+    race's placements for its ratings, a history's places, the audit's recomputation, a series' tally) and what a
+    tournament's table scores (`core.competition.tournaments.scoring`)."""
+
+    player_id: str
+    bot: bool
+    outcome: str | None
+    """None: the game has no result yet (the race runs)."""
+    moves: int
+    single_card_moves: int
+    cards_on_foundations: int
+    time_ms: int
+    flagged: bool = False
+    """The fair-play screen flagged it (`core.records.fair_play`): it scores nothing in a tournament."""
+    game_id: str = ""
+    """The stored game (a moderator voids a game by its id)."""
 
 
 @dataclass(frozen=True, slots=True)

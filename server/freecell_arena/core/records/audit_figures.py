@@ -27,8 +27,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from freecell_arena.core.competition.ratings import SAME_RATING, Ladder, RaceResult, Rating, placements_from_results
+from freecell_arena.core.competition.ratings import SAME_RATING, Ladder, Rating, placements_from_results
 from freecell_arena.core.competition.series_tally import Tally
+from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.core.ports.records import DailyRecord
 from freecell_arena.core.records import daily
 from freecell_arena.core.records.season import (

@@ -13,12 +13,12 @@ from datetime import datetime
 from typing import Protocol
 
 from freecell_arena.core.accounts.account_ports import AccountStore
-from freecell_arena.core.competition.race_ratings import RatingStorePort
 from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
 from freecell_arena.core.moderation.ports import ModerationPort
 from freecell_arena.core.ports.reads import DailyDeals, HistoryReader, LeaderboardReader, SeasonReader
 from freecell_arena.core.ports.records import PlayerRecord, Store, StoredRoom
 from freecell_arena.core.records.profiles import ProfileReads
+from freecell_arena.core.records.race_ratings import RatingStorePort
 from freecell_arena.core.records.review import ParLedger
 
 

@@ -28,8 +28,9 @@ from freecell_arena.core.accounts.steps import Revocation
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.clock import Clock, SystemClock
 from freecell_arena.core.competition.quick_race import QuickRaceRules
-from freecell_arena.core.effects import Effect, RaceFinish, Refusal
+from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import InProcessPublisher
+from freecell_arena.core.live.races import RaceFinish
 from freecell_arena.core.ports.records import RecordWriter
 from freecell_arena.core.seams import NextRooms, Sessions, SharedRooms, StoredCopies
 from freecell_arena.core.server_store import ServerStore

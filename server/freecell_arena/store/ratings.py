@@ -1,4 +1,4 @@
-"""Ratings SQL: `core.competition.ratings.RatingLedger` on SQLAlchemy Core, and the reads of the rating boards.
+"""Ratings SQL: `core.records.ratings.RatingLedger` on SQLAlchemy Core, and the reads of the rating boards.
 
 Several processes may share one PostgreSQL; a race is rated by whichever process settles it, and this module
 keeps that exactly-once and in order without any process talking to another:
@@ -25,7 +25,9 @@ from sqlalchemy import and_, func, insert, literal_column, or_, select, tuple_, 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.competition.race_ratings import (
+from freecell_arena.core.moderation.sanctions import Sanctions, counted_placements, counted_results
+from freecell_arena.core.ports.reads import RaceResult
+from freecell_arena.core.records.race_ratings import (
     Deal,
     HistoryPoint,
     LeftUnrated,
@@ -34,9 +36,7 @@ from freecell_arena.core.competition.race_ratings import (
     UnratedBatch,
     counts_for_ratings,
 )
-from freecell_arena.core.competition.ratings import Ladder, Placement, Rating, RatingChange, Recorded
-from freecell_arena.core.moderation.sanctions import Sanctions, counted_placements, counted_results
-from freecell_arena.core.ports.reads import RaceResult
+from freecell_arena.core.records.ratings import Ladder, Placement, Rating, RatingChange, Recorded
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Game, Player, PlayerRating, Room, table_of
 from freecell_arena.store.models import RatingChange as RatingChangeRow
@@ -64,7 +64,7 @@ class StoredRatedRace:
     variant: str
     ranking: str
     started_at: datetime
-    """The race's start: the ranking rule it was played under (`core.live.ranking.ties_non_finishers`)."""
+    """The race's start: the ranking rule it was played under (`core.records.ranking.ties_non_finishers`)."""
     results: tuple[RaceResult, ...]
     changes: tuple[tuple[RatingChange, int], ...]
     """Each stored change with the rank stored beside it, in the order applied."""
@@ -276,7 +276,7 @@ def race_results_of(room_ids: Sequence[str]) -> Any:
 
 
 def _race_start(row: Any) -> datetime:
-    """When a finished room's race started, which dates its ranking rule (`core.live.ranking.ties_non_finishers`);
+    """When a finished room's race started, which dates its ranking rule (`core.records.ranking.ties_non_finishers`);
     its finish for a room stored without a start (written by hand: a race always starts before it ends)."""
     started: datetime = row.started_at or row.finished_at
     return started

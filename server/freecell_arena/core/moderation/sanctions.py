@@ -28,10 +28,10 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from freecell_arena.core.competition.ratings import Ladder, Placement, Rating, RatingChange, rate_race
 from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.core.records.fair_play import bots_side
 from freecell_arena.core.records.leaderboard import expected_board
+from freecell_arena.core.records.ratings import Ladder, Placement, Rating, RatingChange, rate_race
 
 
 class Act(StrEnum):

@@ -95,7 +95,7 @@ class HistoryRow:
     room_code: str | None = None
     room_options: dict[str, Any] | None = None
     race_started_at: datetime | None = None
-    """The race's start: which ranking rule placed it (`core.live.ranking.ties_non_finishers`)."""
+    """The race's start: which ranking rule placed it (`core.records.ranking.ties_non_finishers`)."""
 
 
 @dataclass(frozen=True, slots=True)

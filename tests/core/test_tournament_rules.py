@@ -8,20 +8,19 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from freecell_arena.core.competition.tournaments.cup import cup_deals, heats, round_seed, verify_reveal
-from freecell_arena.core.competition.tournaments.desk import table_of
 from freecell_arena.core.competition.tournaments.pairing import Candidate, pair, repeats
-from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import parse_schedule, planned, tournament_record
-from freecell_arena.core.competition.tournaments.scoring import (
+from freecell_arena.core.ports.reads import RaceResult
+from freecell_arena.core.records.sanctioned import Sanctions
+from freecell_arena.core.records.tournaments.rules import TournamentRules
+from freecell_arena.core.records.tournaments.scoring import (
     Entrant,
     StoredRace,
     arena_standings,
     cup_standings,
     place_points,
 )
-from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
-from freecell_arena.core.moderation.sanctions import Sanctions
-from freecell_arena.core.ports.reads import RaceResult
+from freecell_arena.core.records.tournaments.state import StoredTournament, TournamentSnapshot, table_of
 
 T0 = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
 ARENA = TournamentRules(kind="arena", variant="freecell", time_limit_s=300, ranked=True, race_size=2)

@@ -27,8 +27,8 @@ from freecell_arena.store.urls import display_url
 
 if TYPE_CHECKING:
     from freecell_arena.core.moderation.audit import SanctionedBoards
-    from freecell_arena.core.moderation.sanctions import Sanctions
     from freecell_arena.core.records.ratings import Ladder, Ratings
+    from freecell_arena.core.records.sanctioned import Sanctions
     from freecell_arena.store import SqlStore
     from freecell_arena.store.audit_reads import FigureReads
     from freecell_arena.store.ratings import RatingStore

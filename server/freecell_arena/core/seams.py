@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterable
 from datetime import date
 from typing import Any, Protocol
 
-from freecell_arena.core.competition.tournaments.state import ReadMark, TournamentSnapshot
 from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.live.replica import RemoteEvent, RoomCopy
 from freecell_arena.core.live.rooms import Busy
 from freecell_arena.core.ports.records import DailyRecord, PlayerRecord, Record, RoomVersion, StoredGame, StoredRoom
 from freecell_arena.core.records.race_ratings import FinishedRace
+from freecell_arena.core.records.tournaments.state import ReadMark, TournamentSnapshot
 from freecell_arena.protocol.messages import HelloRequest, Message
 
 __all__ = ["Busy", "DailyDesk", "NextRooms", "RemoteEvent", "RoomCopy", "Sessions", "SharedRooms", "StoredCopies",

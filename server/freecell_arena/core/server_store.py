@@ -9,39 +9,16 @@ below it name nothing above them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Protocol
 
 from freecell_arena.core.accounts.account_ports import AccountStore
-from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
 from freecell_arena.core.moderation.ports import ModerationPort
 from freecell_arena.core.ports.reads import DailyDeals, HistoryReader, LeaderboardReader, SeasonReader
-from freecell_arena.core.ports.records import PlayerRecord, Store, StoredRoom
+from freecell_arena.core.ports.records import Store, StoredRoom
 from freecell_arena.core.records.profiles import ProfileReads
 from freecell_arena.core.records.race_ratings import RatingStorePort
 from freecell_arena.core.records.review import ParLedger
-
-
-class TournamentReads(Protocol):
-    """Tournaments as stored (`freecell_arena.store.tournaments`): read whole before each decision."""
-
-    async def get(self, tournament_id: str) -> StoredTournament | None: ...
-
-    async def snapshot(self, tournament_id: str) -> TournamentSnapshot | None: ...
-
-    async def listing(self, now: datetime, bots: bool | None) -> tuple[list[StoredTournament], ...]: ...
-
-    async def live(self, now: datetime, lead_until: datetime) -> list[StoredTournament]: ...
-
-    async def entered(self, player_id: str, limit: int = 20) -> list[StoredTournament]: ...
-
-    async def created_since(self, player_id: str, since: datetime) -> int: ...
-
-    async def with_standings(self, after: str = "", limit: int = 100) -> list[str]: ...
-
-    async def players(self, player_ids: Sequence[str]) -> list[PlayerRecord]: ...
-
-    async def overdue_rooms(self, tournament_id: str, before: datetime) -> list[str]: ...
+from freecell_arena.core.records.tournaments.state import TournamentReads
 
 
 class ServerStore(Store, Protocol):

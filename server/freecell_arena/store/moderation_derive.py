@@ -22,10 +22,11 @@ from typing import Any
 from sqlalchemy import and_, delete, func, insert, literal_column, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from freecell_arena.core.moderation.sanctions import RaceToRate, Sanctions, counted_results, game_board, rerate
+from freecell_arena.core.moderation.sanctions import RaceToRate, counted_results, game_board, rerate
 from freecell_arena.core.records.leaderboard import count_buckets, count_deltas, score
 from freecell_arena.core.records.race_ratings import Deal, counts_for_ratings
 from freecell_arena.core.records.ratings import Ladder, Rating, placements_from_results
+from freecell_arena.core.records.sanctioned import Sanctions
 from freecell_arena.store.dailies import materialise_again
 from freecell_arena.store.leaderboards import CountDeltas, apply_counts
 from freecell_arena.store.models import Game, LeaderboardEntry, Player, PlayerRating, Room, table_of

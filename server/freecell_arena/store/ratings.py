@@ -25,7 +25,7 @@ from sqlalchemy import and_, func, insert, literal_column, or_, select, tuple_, 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.moderation.sanctions import Sanctions, counted_placements, counted_results
+from freecell_arena.core.moderation.sanctions import counted_placements, counted_results
 from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.core.records.race_ratings import (
     Deal,
@@ -37,6 +37,7 @@ from freecell_arena.core.records.race_ratings import (
     counts_for_ratings,
 )
 from freecell_arena.core.records.ratings import Ladder, Placement, Rating, RatingChange, Recorded
+from freecell_arena.core.records.sanctioned import Sanctions
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Game, Player, PlayerRating, Room, table_of
 from freecell_arena.store.models import RatingChange as RatingChangeRow

@@ -1,7 +1,7 @@
 """Tournaments' SQL: a tournament read back whole (entries, races, results, berserks), the lists of the
 tournaments page, a player's finished tournaments, and what the audit recomputes.
 
-Every figure a tournament shows is computed from these reads (`core.competition.tournaments.scoring`): the
+Every figure a tournament shows is computed from these reads (`core.records.tournaments.scoring`): the
 stored table (`tournaments.standings`) is only what was computed then, and the audit checks it against them.
 """
 
@@ -15,12 +15,13 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.competition.tournaments.desk import table_of as standings_of
-from freecell_arena.core.competition.tournaments.scoring import Entrant, StandingRow, StoredRace
-from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
-from freecell_arena.core.moderation.sanctions import Act, Sanctions
+from freecell_arena.core.moderation.sanctions import Act
 from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.core.ports.records import PlayerRecord, TournamentRecord
+from freecell_arena.core.records.sanctioned import Sanctions
+from freecell_arena.core.records.tournaments.scoring import Entrant, StandingRow, StoredRace
+from freecell_arena.core.records.tournaments.state import StoredTournament, TournamentSnapshot
+from freecell_arena.core.records.tournaments.state import table_of as standings_of
 from freecell_arena.store.models import (
     Game,
     Player,

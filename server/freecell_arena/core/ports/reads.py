@@ -102,7 +102,7 @@ class HistoryRow:
 class RaceResult:
     """One player's stored result in a race (their game in the race's room): what the room's ranking orders (a
     race's placements for its ratings, a history's places, the audit's recomputation, a series' tally) and what a
-    tournament's table scores (`core.competition.tournaments.scoring`)."""
+    tournament's table scores (`core.records.tournaments.scoring`)."""
 
     player_id: str
     bot: bool

@@ -28,8 +28,8 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from freecell_arena.core.competition.tournaments.rules import ACTIVE, ARENA, EntryStatus, TournamentRules
 from freecell_arena.core.ports.reads import RaceResult
+from freecell_arena.core.records.tournaments.rules import ACTIVE, ARENA, EntryStatus, TournamentRules
 
 STREAK_WINS = 2
 """Two race wins in a row put an entrant on a streak: their next races score double until one is not a win."""

@@ -25,7 +25,6 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from freecell_arena.engine import Move, move_to_json
-from freecell_arena.net.compression import connect_options
 from freecell_arena.protocol.messages import (
     SERVER_MESSAGES,
     CloseCode,
@@ -66,6 +65,7 @@ from freecell_arena.protocol.messages import (
     UndoRequest,
     WelcomeMessage,
 )
+from freecell_arena_client.compression import connect_options
 from freecell_arena_client.errors import ArenaError, ConnectionLost, ProtocolError
 from freecell_arena_client.pacing import Pacer
 

@@ -89,7 +89,7 @@ def test_a_finished_race_nobody_watches_leaves_memory_with_its_games(state: Shar
 def test_a_bot_that_left_the_running_race_is_still_rated_as_a_bot(state: SharedState, clock: ManualClock) -> None:
     """Leaving a running race resigns the game, which stays in the standings: its player is placed on the bots'
     ladder from the player's record, not from the members (a bot rated among humans would also fail the audit)."""
-    from freecell_arena.core.effects import RaceFinish
+    from freecell_arena.core.live.races import RaceFinish
     from freecell_arena.protocol.rooms import LeaveRoomRequest
 
     parts = wire(state)

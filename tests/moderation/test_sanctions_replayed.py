@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from moderation_support import Site, audit, derived, mod, sql
 
-from freecell_arena.core.competition.ratings import Ladder, Placement, rate_race
+from freecell_arena.core.records.ratings import Ladder, Placement, rate_race
 
 
 async def test_mark_void_and_lift_are_derived_again_and_the_audit_replays_them(site: Site) -> None:

@@ -16,9 +16,9 @@ import pytest
 from sqlalchemy import update
 
 from freecell_arena.core.competition.tournaments.cup import verify_reveal
-from freecell_arena.core.competition.tournaments.desk import table_of
-from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
+from freecell_arena.core.records.tournaments.rules import TournamentRules
+from freecell_arena.core.records.tournaments.state import table_of
 from freecell_arena.net.app import ArenaServer
 from freecell_arena.settings import Settings
 from freecell_arena.store import GroupCommitWriter, SqlStore

@@ -9,8 +9,8 @@ from core_driver import accepted, registered, ticked
 
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.live.ranking import TIED_NON_FINISHERS_FROM, rank
 from freecell_arena.core.ports.records import GameRecord, MoveRecord, ResultRecord, RoomStatusRecord
+from freecell_arena.core.records.ranking import TIED_NON_FINISHERS_FROM, rank
 from freecell_arena.protocol.play import MoveRequest, ResignRequest
 from freecell_arena.protocol.rooms import (
     CreateRoomRequest,

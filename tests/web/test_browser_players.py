@@ -35,7 +35,7 @@ from clocked_server import clocked_daily_server
 from playwright.async_api import expect
 from webpages import DESKTOP, PHONE, ROOM_PATH, SOLUTION, NewPlayer, Player, assert_accessible
 
-from freecell_arena.core.live.ranking import TIED_NON_FINISHERS_FROM
+from freecell_arena.core.records.ranking import TIED_NON_FINISHERS_FROM
 from freecell_arena.core.records.review import solve_par
 from freecell_arena.engine import VARIANTS, Game, format_generic
 from freecell_arena.engine.solver import finish

@@ -26,7 +26,6 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from freecell_arena.engine import Move, move_to_json
-from freecell_arena.net.compression import connect_options
 from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
 from freecell_arena.protocol.leaderboards import (
     DailyMessage,
@@ -67,6 +66,7 @@ from freecell_arena.protocol.rooms import (
 )
 from freecell_arena.protocol.session import CloseCode, HelloRequest, WelcomeMessage
 from freecell_arena.protocol.wire import Message
+from freecell_arena_client.compression import connect_options
 from freecell_arena_client.errors import ArenaError, ConnectionLost, ProtocolError
 from freecell_arena_client.pacing import Pacer
 

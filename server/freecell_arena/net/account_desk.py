@@ -23,7 +23,7 @@ from freecell_arena.core.accounts.passkeys import PasskeyRefusal, PasskeyRefused
 from freecell_arena.core.accounts.steps import AccountRefusal, AccountRefused, Revocation
 from freecell_arena.core.accounts.tokens import TokenRefusal, TokenRefused
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.accounts import AccountService, AccountView, HelloIdentity
 from freecell_arena.net.accounts import BotView as AccountBot
 from freecell_arena.net.throttled_log import ThrottledLog, one_line

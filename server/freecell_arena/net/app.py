@@ -2,7 +2,7 @@
 browser app at `/`), the arena, the writer, and the daily challenge's background work.
 
 This module is net's composition root: it builds the arena and hands its parts to the rest of net as the
-protocols of `core.ports.seams`; the work is done by `EffectRunner` (net/effects.py: store, then send),
+protocols of `core.seams`; the work is done by `EffectRunner` (net/effects.py: store, then send),
 `ConnectionHolder` (net/connections.py), `HttpFront` (net/http_front.py) and each `Connection`.
 
 The path of one move: a connection's reader decodes the frame, core validates and applies it and returns
@@ -28,11 +28,12 @@ from freecell_arena.core.accounts.steps import Revocation
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.clock import Clock, SystemClock
 from freecell_arena.core.competition.quick_race import QuickRaceRules
-from freecell_arena.core.effects import Effect, RaceFinish, Refusal
+from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import InProcessPublisher
-from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.core.live.races import RaceFinish
 from freecell_arena.core.ports.records import RecordWriter
-from freecell_arena.core.ports.seams import NextRooms, Sessions, SharedRooms, StoredCopies
+from freecell_arena.core.seams import NextRooms, Sessions, SharedRooms, StoredCopies
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.account_desk import AccountDesk
 from freecell_arena.net.accounts import AccountService
 from freecell_arena.net.background import BackgroundTasks, cancel_quietly, every

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from freecell_arena.core.events import InProcessPublisher, Subscriber, player_topic, room_topic
 from freecell_arena.core.ports.records import Record, RoomVersion
-from freecell_arena.core.ports.seams import SharedRooms
+from freecell_arena.core.seams import SharedRooms
 from freecell_arena.net.background import BackgroundTasks, every, stop_tasks
 from freecell_arena.net.restore import load_room
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
@@ -48,7 +48,7 @@ from freecell_arena.protocol.vocabulary import RUNNING
 
 if TYPE_CHECKING:
     from freecell_arena.core.effects import Effect
-    from freecell_arena.core.ports.reads import ServerStore
+    from freecell_arena.core.server_store import ServerStore
 
 log = logging.getLogger(__name__)
 

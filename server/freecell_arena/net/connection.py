@@ -27,8 +27,8 @@ from freecell_arena.core.accounts.steps import Revocation
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Subscriber, player_topic, room_topic
 from freecell_arena.core.identity import hash_token
-from freecell_arena.core.ports.reads import ServerStore
-from freecell_arena.core.ports.seams import Busy, Sessions, StoredCopies
+from freecell_arena.core.seams import Busy, Sessions, StoredCopies
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
 from freecell_arena.net.direct_write import plain_below, write_now
 from freecell_arena.net.game_socket import GameConnection

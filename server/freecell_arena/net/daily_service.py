@@ -20,10 +20,10 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.records import DailyRecord
-from freecell_arena.core.ports.seams import DailyDesk
 from freecell_arena.core.records import daily
+from freecell_arena.core.seams import DailyDesk
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.background import cancel_quietly, every
 from freecell_arena.net.solver_pool import SolverPool
 from freecell_arena.net.throttled_log import ThrottledLog

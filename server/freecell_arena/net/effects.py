@@ -20,7 +20,7 @@ from typing import Protocol
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Publisher
 from freecell_arena.core.ports.records import Record, RecordWriter, changes_room
-from freecell_arena.core.ports.seams import Busy
+from freecell_arena.core.seams import Busy
 from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.errors import ErrorCode, ErrorMessage

@@ -12,7 +12,7 @@ import asyncio
 
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.live.hints import HINT_BUDGET_S, hint_job, work_out
-from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.solver_pool import SolverPool, SolverWorkerLost
 from freecell_arena.protocol.errors import ErrorCode
 from freecell_arena.protocol.play import HintMessage, HintRequest

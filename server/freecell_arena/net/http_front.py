@@ -18,8 +18,8 @@ from typing import Protocol
 from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
-from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.records import RecordWriter
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.client_address import client_address
 from freecell_arena.net.http_api import API_PREFIX, HttpApi, error_response, method_not_allowed, response
 from freecell_arena.net.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE

@@ -21,8 +21,6 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.competition.race_ratings import RatingReads, rating_view
-from freecell_arena.core.competition.ratings import Ladder
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.moderation.evidence import (
     auto_report_reason,
@@ -36,6 +34,8 @@ from freecell_arena.core.moderation.rules import Person, ReportReason, check_mod
 from freecell_arena.core.moderation.sanctions import Act, InForce, LoggedAction
 from freecell_arena.core.ports.records import CommitObserver, Record, RecordWriter, ResultRecord
 from freecell_arena.core.records.fair_play import MIN_MS_PER_MOVE, is_human_board
+from freecell_arena.core.records.race_ratings import RatingReads, rating_view
+from freecell_arena.core.records.ratings import Ladder
 from freecell_arena.engine import VARIANTS
 from freecell_arena.net.background import BackgroundTasks, cancel_quietly, every
 from freecell_arena.net.par_service import ParService

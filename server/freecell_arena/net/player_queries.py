@@ -1,7 +1,7 @@
 """The read-only requests of issue 23: the "Rating" boards, a player's page, daily streaks, a race's review.
 
 Answered like the other queries (`net.queries`), over the websocket and HTTP GET alike; what the numbers mean
-lives in core (`core.competition.race_ratings`, `core.records.profiles`, `core.records.streaks`,
+lives in core (`core.records.race_ratings`, `core.records.profiles`, `core.records.streaks`,
 `core.records.review`); this module reads the store
 and asks the par service. A review is refused with `race_not_over` until the race is finished: par is a whole
 solution of the deal, and the deal itself stays secret (Cell Eleven) until then.
@@ -15,19 +15,19 @@ from dataclasses import replace
 from datetime import date
 
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.competition.race_ratings import rating_view
-from freecell_arena.core.competition.ratings import Ladder, Rating
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.live.ranking import rank
 from freecell_arena.core.moderation.sanctions import Act, counted_days
-from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.records import PlayerRecord, StoredRoom
 from freecell_arena.core.records import daily
 from freecell_arena.core.records.leaderboard import daily_board
 from freecell_arena.core.records.profiles import DailyDays, MonthFacts, no_games, player_variant, streak_message
+from freecell_arena.core.records.race_ratings import rating_view
+from freecell_arena.core.records.ranking import rank
+from freecell_arena.core.records.ratings import Ladder, Rating
 from freecell_arena.core.records.review import Par, ParStatus, par_replay, reviewed
 from freecell_arena.core.records.share import Result, daily_text, race_text
 from freecell_arena.core.records.streaks import streak
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import VARIANTS
 from freecell_arena.net.par_service import ParService

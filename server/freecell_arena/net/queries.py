@@ -12,11 +12,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.competition.race_ratings import place_in_race
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports.reads import BoardPage, HistoryRow, RaceFacts, ServerStore
+from freecell_arena.core.ports.reads import BoardPage, HistoryRow, RaceFacts
 from freecell_arena.core.records import daily
 from freecell_arena.core.records.leaderboard import CursorError, daily_board, deal_board, decode_cursor, encode_cursor
+from freecell_arena.core.records.race_ratings import place_in_race
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import variant_by_id
 from freecell_arena.net.daily_service import DailyService

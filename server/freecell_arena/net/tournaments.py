@@ -25,14 +25,14 @@ from typing import Any, Protocol
 
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.competition.tournaments.cup import cup_deals
-from freecell_arena.core.competition.tournaments.desk import ROUND_LEAD, table_of
-from freecell_arena.core.competition.tournaments.rules import ARENA, CUP, TournamentRules
+from freecell_arena.core.competition.tournaments.desk import ROUND_LEAD
 from freecell_arena.core.competition.tournaments.schedule import parse_schedule, planned, tournament_record
-from freecell_arena.core.competition.tournaments.scoring import StandingRow
-from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
 from freecell_arena.core.effects import Effect, Refusal
-from freecell_arena.core.ports.reads import ServerStore
-from freecell_arena.core.ports.seams import Busy, StoredCopies, TournamentDesk
+from freecell_arena.core.records.tournaments.rules import ARENA, CUP, TournamentRules
+from freecell_arena.core.records.tournaments.scoring import StandingRow
+from freecell_arena.core.records.tournaments.state import StoredTournament, TournamentSnapshot, table_of
+from freecell_arena.core.seams import Busy, StoredCopies, TournamentDesk
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.net.background import cancel_quietly, every
 from freecell_arena.net.restore import adopt_room

@@ -31,8 +31,9 @@ from freecell_arena.core.moderation.rules import (
     neutral_name,
     new_report_id,
 )
-from freecell_arena.core.moderation.sanctions import RECOMPUTING, RESTANDING, Act, InForce, LoggedAction, Sanctions
+from freecell_arena.core.moderation.sanctions import RECOMPUTING, RESTANDING, Act, InForce, LoggedAction
 from freecell_arena.core.ports.records import MoveRecord
+from freecell_arena.core.records.sanctioned import Sanctions
 from freecell_arena.protocol.errors import ErrorCode
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import (

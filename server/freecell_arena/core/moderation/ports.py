@@ -9,8 +9,9 @@ from datetime import date, datetime
 from typing import Protocol
 
 from freecell_arena.core.moderation.rules import Person, ReportReason
-from freecell_arena.core.moderation.sanctions import Act, InForce, LoggedAction, Sanctions
+from freecell_arena.core.moderation.sanctions import Act, InForce, LoggedAction
 from freecell_arena.core.ports.records import MoveRecord
+from freecell_arena.core.records.sanctioned import Sanctions
 
 
 @dataclass(frozen=True, slots=True)

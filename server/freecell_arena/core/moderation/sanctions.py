@@ -8,7 +8,7 @@ everything derived from results (boards, ratings, streaks) is derived again with
   their boards, as a flagged win does; in a rated race they are placed on the bots' ladder, so the humans of
   that race are rated as if the marked player had not been among them (`counted_placements`), and their own
   humans' rating is gone; their daily streak stops counting; they leave humans' tournament tables
-  (`core.competition.tournaments.state.TournamentSnapshot.excluded`).
+  (`core.records.tournaments.state.TournamentSnapshot.excluded`).
 - **void**: one game off every board: no leaderboard entry, no place in its race's rating, no streak day, no
   points in its tournament.
 - **ban**: tokens revoked, connections closed, hello refused with the public reason, withdrawn from every
@@ -23,14 +23,16 @@ so what players see and what the audit recomputes cannot drift apart.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from freecell_arena.core.competition.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, rate_race
+from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.core.records.fair_play import bots_side
 from freecell_arena.core.records.leaderboard import expected_board
+from freecell_arena.core.records.ratings import Ladder, Placement, Rating, RatingChange, rate_race
+from freecell_arena.core.records.sanctioned import Sanctions
 
 
 class Act(StrEnum):
@@ -98,27 +100,6 @@ def in_force(log: Iterable[LoggedAction]) -> dict[int, InForce]:
     return held
 
 
-@dataclass(frozen=True, slots=True)
-class Sanctions:
-    """What derived numbers need of the sanctions in force: who is marked, which games are void."""
-
-    marked: frozenset[str] = frozenset()
-    voided: frozenset[str] = frozenset()
-    """Game ids."""
-
-    @classmethod
-    def of(cls, held: Iterable[InForce]) -> Sanctions:
-        held = list(held)
-        return cls(frozenset(s.player_id for s in held if s.kind is Act.MARK),
-                   frozenset(s.game_id for s in held if s.kind is Act.VOID and s.game_id))  # fmt: skip
-
-    def counts_as_bot(self, player_id: str, bot: bool) -> bool:
-        return bot or player_id in self.marked
-
-
-NONE = Sanctions()
-
-
 def game_board(variant: str, seed: int, daily_day: date | None, *, bot: bool, flagged: bool, won: bool,
                player_id: str, game_id: str, sanctions: Sanctions) -> str | None:  # fmt: skip
     """The board a finished ranked game belongs on with the sanctions applied: None for a void game; the bots' side
@@ -148,9 +129,7 @@ def counted_results(results: Iterable[RaceResult], voided_players: Iterable[str]
     """A race's stored results as its rating counts them: void results left out, marked players as bots."""
     void = set(voided_players)
     return tuple(
-        result if not sanctions.counts_as_bot(result.player_id, result.bot) or result.bot
-        else RaceResult(result.player_id, True, result.outcome, result.moves, result.single_card_moves,
-                        result.cards_on_foundations, result.time_ms)
+        result if not sanctions.counts_as_bot(result.player_id, result.bot) or result.bot else replace(result, bot=True)
         for result in results if result.player_id not in void
     )  # fmt: skip
 

@@ -222,3 +222,20 @@ async def test_evidence_shows_a_programs_rhythm_and_a_paced_win_reports_itself(s
     assert entry["player"]["player_id"] == pacer.player_id
     assert [report["source"] for report in entry["reports"]] == ["auto"], "a report, never a sanction"
     assert await site.server.store.moderation.in_force() == []
+
+
+async def test_evidence_of_a_saved_player_lists_their_sessions_and_what_a_ban_revoked(site: Site) -> None:
+    """A saved player's tokens are evidence too (their ages, which a ban revoked): the console was closed for every
+    saved player while this reply failed to build (issue 53)."""
+    warden, saved, other = await moderator(site), await site.saved("Keeper"), await site.player("Other")
+    await site.race(saved, other)
+    evidence = await warden.request({"type": "mod_evidence", "player_id": saved.player_id}, timeout=120)
+    assert evidence["type"] == "mod_evidence", evidence
+    assert evidence["player"]["saved"] is True and evidence["saved_at"] is not None
+    assert [(token["kind"], token["revoked"]) for token in evidence["tokens"]] == [("session", False)], evidence
+    banned = await warden.request({"type": "mod_action", "action": "ban", "player_id": saved.player_id,
+                                   "reason": "abuse in chat", "public_reason": "abusive behaviour"})  # fmt: skip
+    assert banned["type"] == "mod_action", banned
+    after = await warden.request({"type": "mod_evidence", "player_id": saved.player_id}, timeout=120)
+    assert [token["revoked"] for token in after["tokens"]] == [True], "the ban revoked their session"
+    assert [held["kind"] for held in after["in_force"]] == ["ban"]

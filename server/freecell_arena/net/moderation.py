@@ -40,7 +40,6 @@ from freecell_arena.engine import VARIANTS
 from freecell_arena.net.background import BackgroundTasks, cancel_quietly, every
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
-from freecell_arena.protocol.accounts import TokenView
 from freecell_arena.protocol.errors import ErrorCode
 from freecell_arena.protocol.moderation import (
     ChooseNameRequest,
@@ -61,6 +60,7 @@ from freecell_arena.protocol.moderation import (
     ModSanction,
     ModSearchMessage,
     ModSearchRequest,
+    ModToken,
     MyReport,
     MyReportsMessage,
     MyReportsRequest,
@@ -250,10 +250,9 @@ class ModerationDesk:
                 "flagged": game.flagged, "think_ms": times,
                 "ms_per_move": game.time_ms // max(1, game.player_moves), "floor_ms_per_move": MIN_MS_PER_MOVE,
                 "regularity": regular, "solver_agreement": agreement, "par": par.moves}))  # fmt: skip
-        tokens = [TokenView.model_validate({"token_id": f"t{number}", "kind": token.kind, "label": "",
-                                            "created_at": token.created_at, "last_used_at": token.last_used_at,
-                                            "current": False}) for number, token in
-                  enumerate(await self.store.token_ages(person.player_id))]  # fmt: skip
+        tokens = [ModToken.model_validate({"kind": token.kind, "created_at": token.created_at,
+                                           "last_used_at": token.last_used_at, "revoked": token.revoked})
+                  for token in await self.store.token_ages(person.player_id)]  # fmt: skip
         return ModEvidenceMessage(
             id=request.id, player=player_view(person), saved_at=await self.store.saved_at(person.player_id),
             tokens=tokens, games=games, suspicion=signals(regularities, agreements),

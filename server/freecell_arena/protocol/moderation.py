@@ -12,7 +12,6 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from freecell_arena.protocol.accounts import TokenView
 from freecell_arena.protocol.profiles import RatingPoint
 from freecell_arena.protocol.vocabulary import Outcome
 from freecell_arena.protocol.wire import MAX_SAFE_INTEGER, Limit, Message, PlayerName, Request, RequestId
@@ -204,12 +203,22 @@ class ModRating(Message):
     history: list[RatingPoint]
 
 
+class ModToken(Message):
+    """One of the player's session or bot tokens, as evidence: how old, last used when, revoked or not (a ban revokes
+    them all). Never its secret nor its hash: a moderator has no use for naming it."""
+
+    kind: Literal["session", "bot"]
+    created_at: datetime
+    last_used_at: datetime | None
+    revoked: bool
+
+
 class ModEvidenceMessage(Message):
     type: Literal["mod_evidence"] = "mod_evidence"
     id: RequestId = None
     player: ModPlayer
     saved_at: datetime | None
-    tokens: list[TokenView]
+    tokens: list[ModToken] = Field(description="The player's tokens, oldest first (an unsaved player has none).")
     games: list[ModGame]
     suspicion: list[str] = Field(description="What the signals say, in words (empty: nothing unusual).")
     ratings: list[ModRating]

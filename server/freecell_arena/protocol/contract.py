@@ -255,7 +255,9 @@ CONTRACT: tuple[Exchange, ...] = (
             Frame(accounts.AccountMessage, answers=True, when="the ceremony is `save`"),
             Frame(accounts.SignedInMessage, answers=True, when="the ceremony is `sign_in`"),
         ),
-        (*ACCOUNT, E.name_taken, E.hello_required),
+        (*ACCOUNT, E.name_taken, E.hello_required, E.banned),
+        note="`banned`: the passkey's player is banned (the message gives the moderator's public reason); no session "
+        "is issued.",
         before_hello=True,
     ),
     Exchange(accounts.AccountRequest, (Frame(accounts.AccountMessage, answers=True),), ACCOUNT),

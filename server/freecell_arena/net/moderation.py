@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.competition.race_ratings import RatingReads, rating_view
@@ -87,6 +87,9 @@ FOLLOW_WINDOW = 64
 """Actions read again below the last one seen: on PostgreSQL an action numbered earlier may commit later."""
 CLOSE_BANNED = CloseCode.banned
 """A moderator banned this player (the reason says why; `CLOSE_CODES` in the protocol)."""
+STORAGE_FAILED = "the server cannot reach its database right now, nothing changed: try again in a moment"
+
+Port = TypeVar("Port")
 
 
 class Caller(Protocol):
@@ -109,6 +112,36 @@ class Enforcer(Protocol):
     def renamed(self, player_id: str, name: str) -> None:
         """Show the player's new name here."""
         ...
+
+
+class _StoreGuard:
+    """A read port whose failures are refusals: the database away answers `storage_failed` (nothing changed, try
+    again; one log line a kind of failure), not `internal_error` with a traceback, which stays for the desk's own
+    bugs. A refusal the store raises on purpose (`Refusal`: a rule said no) passes as it is."""
+
+    def __init__(self, port: object, failures: ThrottledLog) -> None:
+        self._port = port
+        self._failures = failures
+
+    def __getattr__(self, name: str) -> Callable[..., Awaitable[Any]]:
+        method = getattr(self._port, name)
+
+        async def guarded(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await method(*args, **kwargs)
+            except Refusal:
+                raise
+            except Exception as error:
+                self._failures.warning(type(error).__name__, f"a moderation request could not reach the store "
+                                                             f"({name}): {one_line(error)}")  # fmt: skip
+                raise Refusal(ErrorCode.storage_failed, STORAGE_FAILED) from error
+
+        return guarded
+
+
+def guarded(port: Port, failures: ThrottledLog) -> Port:
+    """`port`, each of its calls answering a database failure with `Refusal(storage_failed)` (`_StoreGuard`)."""
+    return cast(Port, _StoreGuard(port, failures))
 
 
 def player_view(person: Person) -> ModPlayer:
@@ -138,8 +171,9 @@ MY_STATUS = {"open": "received", "acted": "acted_on", "dismissed": "closed"}
 class ModerationDesk:
     def __init__(self, store: ModerationPort, ratings: RatingReads, pars: ParService, clock: Clock,
                  enforcer: Enforcer) -> None:  # fmt: skip
-        self.store = store
-        self.ratings = ratings
+        self.failures = ThrottledLog(log)
+        self.store = guarded(store, self.failures)
+        self.ratings = guarded(ratings, self.failures)
         self.pars = pars
         self.clock = clock
         self.enforcer = enforcer

@@ -76,8 +76,9 @@ GAME = (E.no_game, E.unknown_game, E.not_your_game, E.game_not_running)
 BUSY = (E.already_in_room, E.game_in_progress)
 """Refused while you sit in an unfinished room or play a game (leave it, finish it or resign first)."""
 ACCOUNT = (E.not_saved, E.not_yours, E.passkey_refused, *STORES)
-MODERATOR = (E.not_allowed,)
-"""A moderator's request: anyone else is refused `not_allowed` (the role is read from the store on every request)."""
+MODERATOR = (E.not_allowed, *STORES)
+"""A moderator's request: anyone else is refused `not_allowed` (the role is read from the store on every request);
+`storage_failed` when the database cannot answer (nothing changed)."""
 
 RACE_END_TO_YOU = (
     Frame(rooms.RaceOverMessage, when="the last racer finished"),
@@ -333,15 +334,15 @@ CONTRACT: tuple[Exchange, ...] = (
     Exchange(
         moderation.ReportRequest,
         (Frame(moderation.ReportReceivedMessage, answers=True),),
-        (E.not_saved, E.unknown_player, E.already_reported),
+        (E.not_saved, E.unknown_player, E.already_reported, *STORES),
         note="Saved players only. `already_reported`: your report of that player is open; `rate_limited` past "
         "your reports of the day or your address's. You cannot report yourself (`invalid_message`).",
     ),
-    Exchange(moderation.MyReportsRequest, (Frame(moderation.MyReportsMessage, answers=True),)),
+    Exchange(moderation.MyReportsRequest, (Frame(moderation.MyReportsMessage, answers=True),), STORES),
     Exchange(
         moderation.ChooseNameRequest,
         (Frame(moderation.NameChosenMessage, answers=True),),
-        (E.not_allowed, E.name_taken),
+        (E.not_allowed, E.name_taken, *STORES),
         note="Only after `name_replaced` (else `not_allowed`).",
     ),
     Exchange(moderation.ModQueueRequest, (Frame(moderation.ModQueueMessage, answers=True),), MODERATOR),

@@ -169,6 +169,22 @@ def counted_placements(placements: Sequence[Placement], voided_players: Iterable
     )  # fmt: skip
 
 
+def public_notice(held: Iterable[InForce]) -> str | None:
+    """What a player's page says of the sanctions in force on them that change what it counts (None: nothing): a
+    mark (their wins are the programs') and void games (counted nowhere, the page's figures included). A ban and a
+    rename say nothing there: the player is told themselves."""
+    held = list(held)
+    said = []
+    if any(sanction.kind is Act.MARK for sanction in held):
+        said.append("Marked by a moderator as playing with help: their results count with the programs', not the "
+                    "humans'.")  # fmt: skip
+    voided = sum(sanction.kind is Act.VOID for sanction in held)
+    if voided:
+        games, count = ("1 game", "it counts") if voided == 1 else (f"{voided} games", "they count")
+        said.append(f"A moderator voided {games} of theirs: {count} nowhere, this page included.")
+    return " ".join(said) or None
+
+
 def counted_days(won: frozenset[date], void_days: Iterable[date], marked: bool) -> frozenset[date]:
     """The days a player's daily streak counts: none while they are marked, and never a void game's day."""
     if marked:

@@ -239,3 +239,21 @@ async def test_evidence_of_a_saved_player_lists_their_sessions_and_what_a_ban_re
     after = await warden.request({"type": "mod_evidence", "player_id": saved.player_id}, timeout=120)
     assert [token["revoked"] for token in after["tokens"]] == [True], "the ban revoked their session"
     assert [held["kind"] for held in after["in_force"]] == ["ban"]
+
+
+async def test_the_mod_log_keeps_the_name_each_player_had_when_the_action_was_taken(site: Site) -> None:
+    """A rename does not rewrite the log: the rows before it keep the name the player had then, the rename's own
+    row the name it replaced, and the rows after it the name the player has since."""
+    warden, rude = await moderator(site), await site.saved("Offensive")
+    dismissed = await warden.request({"type": "mod_action", "action": "dismiss", "player_id": rude.player_id,
+                                      "reason": "nothing in it yet"})  # fmt: skip
+    renamed = await warden.request({"type": "mod_action", "action": "rename", "player_id": rude.player_id,
+                                    "reason": "offensive name"})  # fmt: skip
+    assert (dismissed["entry"]["name"], renamed["entry"]["name"]) == ("Offensive", "Offensive"), (dismissed, renamed)
+    neutral = (await warden.request({"type": "get_player", "player_id": rude.player_id}))["name"]
+    lifted = await warden.request({"type": "mod_action", "action": "lift", "player_id": rude.player_id,
+                                   "lifts": renamed["entry"]["action_id"], "reason": "a real surname"})  # fmt: skip
+    assert lifted["entry"]["name"] == neutral, "at the lift, the player went by the neutral name"
+    log = await warden.request({"type": "mod_log", "player_id": rude.player_id})
+    assert [(row["action"], row["name"]) for row in log["entries"]] == [
+        ("lift", neutral), ("rename", "Offensive"), ("dismiss", "Offensive")], log["entries"]

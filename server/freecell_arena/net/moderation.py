@@ -249,7 +249,8 @@ class ModerationDesk:
         return [ModLogEntry.model_validate({
             "action_id": entry.action_id, "at": entry.at, "moderator_id": entry.moderator_id,
             "moderator": names.get(entry.moderator_id, "") if entry.moderator_id else "operator",
-            "action": entry.act.value, "player_id": entry.target_id, "name": names.get(entry.target_id, ""),
+            "action": entry.act.value, "player_id": entry.target_id,
+            "name": entry.name_then() or names.get(entry.target_id, ""),
             "game_id": entry.game_id, "lifts": entry.lifts, "reason": entry.reason,
             "public_reason": entry.public_reason}) for entry in entries]  # fmt: skip
 

@@ -233,7 +233,8 @@ class ModLogEntry(Message):
     moderator: str
     action: Literal["grant", "revoke", "mark", "ban", "rename", "void", "lift", "dismiss"]
     player_id: str
-    name: str
+    name: str = Field(description="The name the player went by when the action was taken (a rename's: the name it "
+                                  "replaced).")
     game_id: str | None
     lifts: int | None
     reason: str

@@ -224,9 +224,9 @@ class ModerationStore:
         rooms_by_variant = await rated_variants(connection, target_id, scope) if kind in RECOMPUTING else {}
         if kind in RECOMPUTING:  # before the log's head moves: races of theirs being rated wait, then count again
             await lock_ratings(connection, await played_variants(connection, target_id))
-        detail: dict[str, Any] = {}
+        detail: dict[str, Any] = {"name": target.name} if target is not None else {}
         if kind is Act.RENAME:
-            detail = await self._rename(connection, target_id, lifted, now)
+            detail |= await self._rename(connection, target_id, lifted, now)
         row = {"at": now, "moderator_id": actor_id, "action": act.value, "target_id": target_id, "game_id": game_id,
                "lifts": lifts if act is Act.LIFT else None, "reason": reason, "public_reason": public_reason,
                "detail": detail}  # fmt: skip

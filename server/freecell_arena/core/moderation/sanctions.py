@@ -73,6 +73,13 @@ class LoggedAction:
     public_reason: str
     detail: dict[str, Any] = field(default_factory=dict)
 
+    def name_then(self) -> str | None:
+        """The name the player went by when the action was taken (a later rename does not rewrite the log): kept in
+        `detail` since issue 53; before that, only a rename and its lift knew it (the name replaced). None: not
+        known (the name they go by now stands in)."""
+        known = self.detail.get("name") or self.detail.get("old" if self.act is Act.RENAME else "replaced")
+        return str(known) if known else None
+
 
 @dataclass(frozen=True, slots=True)
 class InForce:

@@ -257,3 +257,26 @@ async def test_the_mod_log_keeps_the_name_each_player_had_when_the_action_was_ta
     log = await warden.request({"type": "mod_log", "player_id": rude.player_id})
     assert [(row["action"], row["name"]) for row in log["entries"]] == [
         ("lift", neutral), ("rename", "Offensive"), ("dismiss", "Offensive")], log["entries"]
+
+
+async def test_the_console_says_who_reported_and_why_each_sanction_holds(site: Site) -> None:
+    """A report by the player who raced the target says so ("opponent"), one by a stranger does not, the server's
+    own is the server's; each sanction in force carries its reason from the mod log and the game it names."""
+    warden, target, rival = await moderator(site), await site.player("Target"), await site.saved("Rival")
+    stranger = await site.saved("Stranger")
+    code = await site.race(target, rival)
+    over = await rival.expect("race_over", code=code)
+    game_id = next(row["game_id"] for row in over["standings"] if row["player_id"] == target.player_id)
+    for reporter in (rival, stranger):
+        received = await reporter.request({"type": "report", "player_id": target.player_id, "reason": "help",
+                                           "game_id": game_id})  # fmt: skip
+        assert received["type"] == "report_received", received
+    voided = await warden.request({"type": "mod_action", "action": "void", "player_id": target.player_id,
+                                   "game_id": game_id, "reason": "a bug gave this win"})  # fmt: skip
+    assert voided["type"] == "mod_action", voided
+    evidence = await warden.request({"type": "mod_evidence", "player_id": target.player_id}, timeout=120)
+    roles = {report["reporter_id"]: report["reporter_role"] for report in evidence["reports"]}
+    assert roles.pop(None, "server") == "server", "the server's own report of the paced win, if it came yet"
+    assert roles == {rival.player_id: "opponent", stranger.player_id: "player"}, evidence["reports"]
+    (held,) = evidence["in_force"]
+    assert (held["kind"], held["game_id"], held["reason"]) == ("void", game_id, "a bug gave this win"), held

@@ -152,13 +152,15 @@ def player_view(person: Person) -> ModPlayer:
 def report_view(report: StoredReport) -> ModReport:
     return ModReport.model_validate({
         "report_id": report.report_id, "reporter_id": report.reporter_id, "source": report.source,
+        "reporter_role": "server" if report.reporter_id is None else "opponent" if report.opponent else "player",
         "reason": report.reason, "text": report.text, "game_id": report.game_id, "at": report.created_at,
         "status": report.status})  # fmt: skip
 
 
 def sanction_view(held: InForce) -> ModSanction:
     return ModSanction.model_validate({"action_id": held.action_id, "kind": held.kind.value, "game_id": held.game_id,
-                                       "public_reason": held.public_reason, "at": held.at})  # fmt: skip
+                                       "reason": held.reason, "public_reason": held.public_reason,
+                                       "at": held.at})  # fmt: skip
 
 
 def ban_message(held: InForce) -> str:

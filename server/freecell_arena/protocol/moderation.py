@@ -147,6 +147,9 @@ class ModPlayer(Message):
 class ModReport(Message):
     report_id: str
     reporter_id: str | None = Field(description="Null for the server's own report of a suspicious win.")
+    reporter_role: Literal["server", "opponent", "player"] = Field(
+        description="Who reported: the server itself; the target's opponent (raced them in the race of the game "
+                    "the report names, or in any race when it names none); another player.")
     source: Literal["player", "auto"]
     reason: ReportReasonName
     text: str
@@ -158,7 +161,8 @@ class ModReport(Message):
 class ModSanction(Message):
     action_id: int
     kind: Literal["mark", "ban", "rename", "void"]
-    game_id: str | None
+    game_id: str | None = Field(description="The game a void names (open its replay).")
+    reason: str = Field(description="Why, as the mod log keeps it.")
     public_reason: str
     at: datetime
 

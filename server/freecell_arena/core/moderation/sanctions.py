@@ -91,6 +91,8 @@ class InForce:
     game_id: str | None
     public_reason: str
     at: datetime
+    reason: str = ""
+    """Why, as the mod log keeps it (moderators read it; the player is told only `public_reason`)."""
 
 
 def in_force(log: Iterable[LoggedAction]) -> dict[int, InForce]:
@@ -99,7 +101,7 @@ def in_force(log: Iterable[LoggedAction]) -> dict[int, InForce]:
     for entry in log:
         if entry.act in SANCTIONS:
             held[entry.action_id] = InForce(entry.action_id, entry.target_id, entry.act, entry.game_id,
-                                            entry.public_reason, entry.at)  # fmt: skip
+                                            entry.public_reason, entry.at, entry.reason)  # fmt: skip
         elif entry.act is Act.LIFT and entry.lifts is not None:
             held.pop(entry.lifts, None)
     return held

@@ -214,6 +214,10 @@ async def test_evidence_shows_a_programs_rhythm_and_a_paced_win_reports_itself(s
     assert game["regularity"] == 0.0 and game["solver_agreement"] == 1.0, game
     assert game["ms_per_move"] >= game["floor_ms_per_move"], "it passed the fair-play screen"
     assert any("like a program" in line for line in evidence["suspicion"])
+    assert (game["regularity_words"], game["solver_words"], game["unusual"]) == (
+        "steady as a program's", "the solver's line, move for move", ["regularity", "solver_line"]), game
+    assert evidence["summary"].startswith("Over 1 ranked game:") and "2 things stand out" in evidence["summary"]
+    assert [meaning["signal"] for meaning in evidence["meanings"]] == ["Regularity", "Solver line", "Think times"]
     assert evidence["ratings"][0]["history"], "the rating history is there"
     async with asyncio.timeout(10):
         while not (queue := await warden.request({"type": "mod_queue"}))["players"]:

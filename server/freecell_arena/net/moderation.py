@@ -25,11 +25,16 @@ from freecell_arena.core.competition.race_ratings import RatingReads, rating_vie
 from freecell_arena.core.competition.ratings import Ladder
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.moderation.evidence import (
+    MEANINGS,
     auto_report_reason,
+    read_agreement,
+    read_regularity,
     regularity,
     signals,
     solver_agreement,
+    summary,
     think_times,
+    unusual,
 )
 from freecell_arena.core.moderation.ports import ModerationPort, StoredReport
 from freecell_arena.core.moderation.rules import Person, ReportReason, check_moderator, check_reason, neutral_name
@@ -51,6 +56,7 @@ from freecell_arena.protocol.moderation import (
     ModLogEntry,
     ModLogMessage,
     ModLogRequest,
+    ModMeaning,
     ModPlayer,
     ModQueueEntry,
     ModQueueMessage,
@@ -286,13 +292,17 @@ class ModerationDesk:
                 "outcome": game.outcome, "moves": game.player_moves, "time_ms": game.time_ms, "board": game.board,
                 "flagged": game.flagged, "think_ms": times,
                 "ms_per_move": game.time_ms // max(1, game.player_moves), "floor_ms_per_move": MIN_MS_PER_MOVE,
-                "regularity": regular, "solver_agreement": agreement, "par": par.moves}))  # fmt: skip
+                "regularity": regular, "solver_agreement": agreement, "par": par.moves,
+                "regularity_words": read_regularity(regular), "solver_words": read_agreement(agreement),
+                "unusual": unusual(regular, agreement)}))  # fmt: skip
         tokens = [ModToken.model_validate({"kind": token.kind, "created_at": token.created_at,
                                            "last_used_at": token.last_used_at, "revoked": token.revoked})
                   for token in await self.store.token_ages(person.player_id)]  # fmt: skip
         return ModEvidenceMessage(
             id=request.id, player=player_view(person), saved_at=await self.store.saved_at(person.player_id),
-            tokens=tokens, games=games, suspicion=signals(regularities, agreements),
+            tokens=tokens, games=games, summary=summary(regularities, agreements),
+            suspicion=signals(regularities, agreements),
+            meanings=[ModMeaning(signal=signal, meaning=meaning) for signal, meaning in MEANINGS.items()],
             ratings=await self._ratings(person.player_id),
             reports=[report_view(report) for report in await self.store.reports_on(person.player_id)],
             in_force=[sanction_view(held) for held in await self.store.in_force(person.player_id)],

@@ -197,6 +197,18 @@ class ModGame(Message):
                                                  "person's vary widely (often above 0.6), a program's pacing little.")
     solver_agreement: float | None = Field(description="Share of the moves that follow the solver's line in order.")
     par: int | None
+    regularity_words: str = Field(description="`regularity` in words (\"varies as a person's\", \"steady as a "
+                                              "program's\", ...).")
+    solver_words: str = Field(description="`solver_agreement` in words (\"its own way\", ...).")
+    unusual: list[Literal["regularity", "solver_line"]] = Field(description="The signals of this game that stand "
+                                                                            "out.")
+
+
+class ModMeaning(Message):
+    """What a signal of the evidence means, and which of its values are unusual, in a moderator's words."""
+
+    signal: str
+    meaning: str
 
 
 class ModRating(Message):
@@ -224,7 +236,9 @@ class ModEvidenceMessage(Message):
     saved_at: datetime | None
     tokens: list[ModToken] = Field(description="The player's tokens, oldest first (an unsaved player has none).")
     games: list[ModGame]
-    suspicion: list[str] = Field(description="What the signals say, in words (empty: nothing unusual).")
+    summary: str = Field(description="What was measured over the games, in one sentence, whatever stands out.")
+    suspicion: list[str] = Field(description="What stands out in the signals, in words (empty: nothing does).")
+    meanings: list[ModMeaning] = Field(description="What each signal means and which values are unusual.")
     ratings: list[ModRating]
     reports: list[ModReport]
     in_force: list[ModSanction]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from arena_client import ArenaClient
@@ -284,3 +285,34 @@ async def test_the_console_says_who_reported_and_why_each_sanction_holds(site: S
     assert roles == {rival.player_id: "opponent", stranger.player_id: "player"}, evidence["reports"]
     (held,) = evidence["in_force"]
     assert (held["kind"], held["game_id"], held["reason"]) == ("void", game_id, "a bug gave this win"), held
+
+
+async def test_an_open_console_is_told_of_an_action_from_the_command_line(site: Site) -> None:
+    """The console's queue and log went stale after an operator's action until a reload: every process follows the
+    mod log, and tells the consoles open on it (`mod_logged`); a revoked moderator is told nothing more."""
+    warden, colleague, target = await moderator(site), await moderator(site, "Colleague"), await site.player("Target")
+    for console in (warden, colleague):
+        assert (await console.request({"type": "mod_queue"}))["type"] == "mod_queue"
+    code, _, err = await mod(site.database_url, "mark", target.player_id, "--reason", "paces like a program")
+    assert code == 0, err
+    for console in (warden, colleague):
+        told = await told_of(console, "mark")
+        assert (told["moderator"], told["name"]) == ("operator", "Target"), told
+    code, _, err = await mod(site.database_url, "revoke", colleague.player_id)
+    assert code == 0, err
+    await told_of(warden, "revoke")
+    code, _, err = await mod(site.database_url, "dismiss", target.player_id, "--reason", "nothing more to it")
+    assert code == 0, err
+    await told_of(warden, "dismiss")
+    await colleague.request({"type": "get_player"})  # everything sent so far has arrived
+    told = [frame["entry"]["action"] for frame in colleague.frames if frame["type"] == "mod_logged"]
+    assert "mark" in told and not {"revoke", "dismiss"} & set(told), "told nothing after the revoke"
+
+
+async def told_of(console: ArenaClient, action: str) -> dict[str, Any]:
+    """The entry of the first `mod_logged` about `action` the console is told (an earlier grant's may come first:
+    the console may open before this process's follower has read it)."""
+    async with asyncio.timeout(5):
+        while (entry := (await console.expect("mod_logged"))["entry"])["action"] != action:
+            pass
+    return dict(entry)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Protocol, TypeVar, cast
 
@@ -54,6 +55,7 @@ from freecell_arena.protocol.moderation import (
     ModEvidenceRequest,
     ModGame,
     ModLogEntry,
+    ModLoggedMessage,
     ModLogMessage,
     ModLogRequest,
     ModMeaning,
@@ -106,6 +108,10 @@ class Caller(Protocol):
 
     @property
     def address(self) -> str: ...
+
+    def send(self, message: Message) -> None:
+        """A frame to this connection (queued: never waits)."""
+        ...
 
 
 class Enforcer(Protocol):
@@ -176,6 +182,35 @@ def ban_message(held: InForce) -> str:
 MY_STATUS = {"open": "received", "acted": "acted_on", "dismissed": "closed"}
 
 
+class Consoles:
+    """The moderators' consoles open on this process (connections that asked for the queue), told each action the
+    mod log gains (`mod_logged`) so a queue and a log refresh after an action taken anywhere: another console, another
+    process, the command line. A closed connection drops out by itself (a weak reference); a moderator whose role
+    was revoked is told nothing more and dropped."""
+
+    def __init__(self, store: ModerationPort,
+                 views: Callable[[Sequence[LoggedAction]], Awaitable[list[ModLogEntry]]]) -> None:  # fmt: skip
+        self.store = store
+        self.views = views
+        self._open: weakref.WeakSet[Caller] = weakref.WeakSet()
+
+    def watch(self, console: Caller) -> None:
+        self._open.add(console)
+
+    async def logged(self, entries: Sequence[LoggedAction]) -> None:
+        """Tell every console open here (the follower calls this with the actions it has not seen before)."""
+        if not self._open:
+            return
+        views = await self.views(entries)
+        for console in list(self._open):
+            player_id = console.player_id
+            if player_id is None or not await self.store.is_moderator(player_id):
+                self._open.discard(console)
+                continue
+            for view in views:
+                console.send(ModLoggedMessage(entry=view))
+
+
 class ModerationDesk:
     def __init__(self, store: ModerationPort, ratings: RatingReads, pars: ParService, clock: Clock,
                  enforcer: Enforcer) -> None:  # fmt: skip
@@ -190,6 +225,7 @@ class ModerationDesk:
             ModQueueRequest: self._queue, ModEvidenceRequest: self._evidence, ModActionRequest: self._act,
             ModLogRequest: self._log, ModSearchRequest: self._search,
         }  # fmt: skip
+        self.consoles = Consoles(self.store, self._log_views)
 
     async def answer(self, request: Message, caller: Caller) -> Message:
         """The reply; a refusal raises `Refusal` (nothing changed)."""
@@ -236,7 +272,9 @@ class ModerationDesk:
 
     # ------------------------------------------------------------------ moderators
 
-    async def _queue(self, request: ModQueueRequest, _player_id: str, _caller: Caller) -> Message:
+    async def _queue(self, request: ModQueueRequest, _player_id: str, caller: Caller) -> Message:
+        """The open reports by player; the console asking is told of each action logged from now on."""
+        self.consoles.watch(caller)
         entries = []
         for person, reports in await self.store.queue():
             held = await self.store.in_force(person.player_id)
@@ -332,11 +370,14 @@ def apply_here(entry: LoggedAction, enforcer: Enforcer) -> None:
 
 
 class LogFollower:
-    """Every process reads the mod log's new actions and applies them to its live state (`apply_here`)."""
+    """Every process reads the mod log's new actions, applies them to its live state (`apply_here`) and tells the
+    consoles open here (`Consoles.logged`), whoever acted and from where (the command line too)."""
 
-    def __init__(self, store: ModerationPort, enforcer: Enforcer, interval_s: float = FOLLOW_INTERVAL_S) -> None:
+    def __init__(self, store: ModerationPort, enforcer: Enforcer, consoles: Consoles | None = None,
+                 interval_s: float = FOLLOW_INTERVAL_S) -> None:  # fmt: skip
         self.store = store
         self.enforcer = enforcer
+        self.consoles = consoles
         self.interval_s = interval_s
         self.failures = ThrottledLog(log)
         self._seen: set[int] = set()
@@ -345,8 +386,10 @@ class LogFollower:
 
     async def start(self) -> None:
         """From the log's head on: what was done before this process started is in the store already (tokens
-        revoked, names replaced); a hello reads the bans."""
+        revoked, names replaced); a hello reads the bans. The actions just below the head are seen already (the
+        window read again for late commits must not bring them back as new)."""
         self._last = await self.store.head()
+        self._seen = {entry.action_id for entry in await self.store.since(max(0, self._last - FOLLOW_WINDOW))}
         self._task = asyncio.create_task(every(self.interval_s, self.follow_once, self.failures,
                                                "following the mod log"), name="mod-log-follower")
 
@@ -359,6 +402,8 @@ class LogFollower:
             apply_here(entry, self.enforcer)
         if len(self._seen) > 4 * FOLLOW_WINDOW:
             self._seen = {action_id for action_id in self._seen if action_id > self._last - FOLLOW_WINDOW}
+        if new and self.consoles is not None:
+            await self.consoles.logged(new)
         return new
 
     async def close(self) -> None:

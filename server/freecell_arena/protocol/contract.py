@@ -401,6 +401,8 @@ SERVER_EVENTS = (
     ServerEvent(rooms.MemberLeftMessage, "a lobby member's connection closed: a lobby seat is given up"),
     ServerEvent(tournaments.TournamentRaceMessage, "a tournament seated you in its next race (an arena's pairing, a "
                 "cup's round): the room's `room` and `countdown` follow"),
+    ServerEvent(moderation.ModLoggedMessage, "you are a moderator and asked for `mod_queue` on this connection: the "
+                "mod log gained an action (from any console, any process or the command line)"),
 )
 
 

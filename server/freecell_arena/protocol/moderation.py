@@ -265,6 +265,14 @@ class ModLogMessage(Message):
     entries: list[ModLogEntry]
 
 
+class ModLoggedMessage(Message):
+    """Moderators with the console open (they asked for `mod_queue` on this connection): an action the mod log
+    gained, from any console, any process or the command line. The queue and the log are stale: ask again."""
+
+    type: Literal["mod_logged"] = "mod_logged"
+    entry: ModLogEntry
+
+
 class ModActionMessage(Message):
     type: Literal["mod_action"] = "mod_action"
     id: RequestId = None

@@ -46,6 +46,12 @@ class Site:
         self.clients.append(client)
         return client
 
+    async def open(self) -> ArenaClient:
+        """A new connection that has said nothing yet (closed at the end)."""
+        client = await ArenaClient.open(self.url)
+        self.clients.append(client)
+        return client
+
     async def saved(self, name: str) -> ArenaClient:
         """A player saved with a passkey (a software authenticator), as the account page does it."""
         client = await self.player(name)
@@ -57,8 +63,7 @@ class Site:
         """Sign in with the saved player's passkey on a new connection (another device, before any hello): the
         connection and the answer (`signed_in`, or an error)."""
         device, credential = self.passkeys[player_id]
-        client = await ArenaClient.open(self.url)
-        self.clients.append(client)
+        client = await self.open()
         options = await client.request({"type": "passkey_begin", "ceremony": "sign_in"})
         assert options["type"] == "passkey_options", options
         response = device.get(json.dumps(options["options"]), self.origin, credential)

@@ -150,9 +150,9 @@ async def test_a_moderator_acts_on_a_saved_players_report_with_the_audit_clean_a
         await audit_is_clean(database_url, "the lift of the mark")
 
         # an operator voids the game from the command line: the open console hears of it, no reload
-        code_, out, err = await run_command("mod", "--database-url", database_url, "void", game["game_id"],
-                                            "--reason", "a bug gave this win")  # fmt: skip
-        assert code_ == 0, err
+        exit_code, _, err = await run_command("mod", "--database-url", database_url, "void", game["game_id"],
+                                              "--reason", "a bug gave this win")  # fmt: skip
+        assert exit_code == 0, err
         await expect(console.locator('.mod-log [data-action="void"]')).to_contain_text("operator", timeout=5_000)
         voided = evidence.locator('.mod-in-force [data-kind="void"]')
         await expect(voided).to_contain_text("Why: a bug gave this win", timeout=60_000)

@@ -3,9 +3,11 @@
 - `ModerationDesk` answers the requests of `MODERATION_TYPES`. A moderator's request is checked against the stored
   role when it is made (one primary-key read), so a revoked moderator is refused from their next request on, on
   every process, without anything to tell the processes. Actions go through the store's one call
-  (`ModerationPort.act`), which checks them again inside its transaction.
+  (`ModerationPort.act`), which checks them again inside its transaction. The database away answers
+  `storage_failed` (`guarded`), never `internal_error`.
 - `LogFollower` reads the mod log every `FOLLOW_INTERVAL_S` on every process (the command line's actions too): a
-  ban closes the player's connection here and takes them out of live play; a rename shows the new name here.
+  ban closes the player's connection here and takes them out of live play; a rename shows the new name here; the
+  consoles open here are told (`Consoles`: `mod_logged`), so they refresh without a reload.
 - `WinScreen` sits in front of the record writer: a human's ranked win that passed the fair-play floor is looked
   at again in the background, and one as regular as a program's raises the server's own report. On a move it
   costs a type check per record.
@@ -96,6 +98,7 @@ FOLLOW_WINDOW = 64
 CLOSE_BANNED = CloseCode.banned
 """A moderator banned this player (the reason says why; `CLOSE_CODES` in the protocol)."""
 STORAGE_FAILED = "the server cannot reach its database right now, nothing changed: try again in a moment"
+"""What a moderation request is told when the database fails under it (`storage_failed`)."""
 
 Port = TypeVar("Port")
 
@@ -127,9 +130,10 @@ class Enforcer(Protocol):
 
 
 class _StoreGuard:
-    """A read port whose failures are refusals: the database away answers `storage_failed` (nothing changed, try
-    again; one log line a kind of failure), not `internal_error` with a traceback, which stays for the desk's own
-    bugs. A refusal the store raises on purpose (`Refusal`: a rule said no) passes as it is."""
+    """A store port whose failures are refusals: the database away answers `storage_failed` (nothing changed: an
+    action is one transaction; try again; one log line a kind of failure), not `internal_error` with a traceback,
+    which stays for the desk's own bugs. A refusal the store raises on purpose (`Refusal`: a rule said no) passes
+    as it is."""
 
     def __init__(self, port: object, failures: ThrottledLog) -> None:
         self._port = port

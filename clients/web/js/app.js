@@ -25,6 +25,7 @@ const PAGES = {
   tournaments: () => import('./pages/tournaments.js').then((module) => module.tournamentsPage),
   tournament: () => import('./pages/tournaments.js').then((module) => module.tournamentPage),
   mod: () => import('./pages/mod.js').then((module) => module.modPage),
+  banned: () => import('./pages/banned.js').then((module) => module.bannedPage),
   rules: () => import('./pages/rules.js').then((module) => module.rulesPage),
 };
 const OPEN_TO_ALL = new Set(['landing', 'rules']);
@@ -49,6 +50,7 @@ class App {
     this.session.subscribe((reason) => {
       if (reason === 'connection' || reason === 'welcome') this.showConnection();
       if (reason === 'connection' && ['refused', 'signed_out'].includes(this.session.state)) this.askName(); // another name, or a passkey
+      if (reason === 'connection' && this.session.state === 'banned' && this.shownKey !== 'banned|') this.show(); // one screen, every route
       if (reason === 'tournament_race') this.openTournamentRace(this.session.tournamentRace);
       if (reason === 'name_replaced') this.askNewName();
     });
@@ -62,7 +64,7 @@ class App {
     for (const link of document.querySelectorAll('.top-bar a[href]')) {
       link.href = viewHref(window.location, new URL(link.href).hash.slice(1) || '/'); // keep ?server= in development
     }
-    if (this.session.name && this.session.state !== 'signed_out') this.session.start();
+    if (this.session.name && !['signed_out', 'banned'].includes(this.session.state)) this.session.start(); // banned: its page checks
     this.showConnection();
     this.show();
   }
@@ -151,7 +153,7 @@ class App {
 
   async show() {
     const generation = ++this.generation;
-    const route = parseRoute(window.location);
+    const route = this.session.state === 'banned' ? { page: 'banned' } : parseRoute(window.location);
     const named = this.session.name && this.session.state !== 'signed_out';
     if (!named && !OPEN_TO_ALL.has(route.page)) { // a revoked session: a passkey or a new name
       this.askName('', route.page === 'room' ? null : 'This page shows your games: pick the name other players will see, or sign in.');

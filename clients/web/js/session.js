@@ -21,8 +21,9 @@ export class Session {
     this.identity = new IdentityStore(storage, this.url);
     this.announcer = announcer;
     this.listeners = new Set();
-    this.state = this.identity.load()?.signed_out ? 'signed_out' : 'idle'; // signed out before this page loaded
-    this.stateDetail = null;
+    const kept = this.identity.load();
+    this.state = kept?.banned ? 'banned' : kept?.signed_out ? 'signed_out' : 'idle'; // as the last page left it
+    this.stateDetail = kept?.banned ? { error: kept.banned } : null;
     this.room = null;
     this.game = new GameState();
     this.raceOver = null;

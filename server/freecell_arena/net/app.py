@@ -127,7 +127,7 @@ class ArenaServer:
                                      lambda: self.cluster.resyncs if self.cluster is not None else 0)  # fmt: skip
         writer.on_commit = self.metrics.observe_commit
         self.moderation = ModerationDesk(store.moderation, store.ratings, self.pars, self.clock, self)
-        self.follower = LogFollower(store.moderation, self)
+        self.follower = LogFollower(store.moderation, self, self.moderation.consoles)
         self.win_screen = WinScreen(writer, store.moderation, self.clock)
         self.runner = EffectRunner(self.win_screen, self.publisher, self.metrics)
         self.runner.rereader = self.cluster

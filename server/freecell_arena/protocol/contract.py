@@ -76,8 +76,9 @@ GAME = (E.no_game, E.unknown_game, E.not_your_game, E.game_not_running)
 BUSY = (E.already_in_room, E.game_in_progress)
 """Refused while you sit in an unfinished room or play a game (leave it, finish it or resign first)."""
 ACCOUNT = (E.not_saved, E.not_yours, E.passkey_refused, *STORES)
-MODERATOR = (E.not_allowed,)
-"""A moderator's request: anyone else is refused `not_allowed` (the role is read from the store on every request)."""
+MODERATOR = (E.not_allowed, *STORES)
+"""A moderator's request: anyone else is refused `not_allowed` (the role is read from the store on every request);
+`storage_failed` when the database cannot answer (nothing changed)."""
 
 RACE_END_TO_YOU = (
     Frame(rooms.RaceOverMessage, when="the last racer finished"),
@@ -255,7 +256,9 @@ CONTRACT: tuple[Exchange, ...] = (
             Frame(accounts.AccountMessage, answers=True, when="the ceremony is `save`"),
             Frame(accounts.SignedInMessage, answers=True, when="the ceremony is `sign_in`"),
         ),
-        (*ACCOUNT, E.name_taken, E.hello_required),
+        (*ACCOUNT, E.name_taken, E.hello_required, E.banned),
+        note="`banned`: the passkey's player is banned (the message gives the moderator's public reason); no session "
+        "is issued.",
         before_hello=True,
     ),
     Exchange(accounts.AccountRequest, (Frame(accounts.AccountMessage, answers=True),), ACCOUNT),
@@ -331,15 +334,15 @@ CONTRACT: tuple[Exchange, ...] = (
     Exchange(
         moderation.ReportRequest,
         (Frame(moderation.ReportReceivedMessage, answers=True),),
-        (E.not_saved, E.unknown_player, E.already_reported),
+        (E.not_saved, E.unknown_player, E.already_reported, *STORES),
         note="Saved players only. `already_reported`: your report of that player is open; `rate_limited` past "
         "your reports of the day or your address's. You cannot report yourself (`invalid_message`).",
     ),
-    Exchange(moderation.MyReportsRequest, (Frame(moderation.MyReportsMessage, answers=True),)),
+    Exchange(moderation.MyReportsRequest, (Frame(moderation.MyReportsMessage, answers=True),), STORES),
     Exchange(
         moderation.ChooseNameRequest,
         (Frame(moderation.NameChosenMessage, answers=True),),
-        (E.not_allowed, E.name_taken),
+        (E.not_allowed, E.name_taken, *STORES),
         note="Only after `name_replaced` (else `not_allowed`).",
     ),
     Exchange(moderation.ModQueueRequest, (Frame(moderation.ModQueueMessage, answers=True),), MODERATOR),
@@ -398,6 +401,8 @@ SERVER_EVENTS = (
     ServerEvent(rooms.MemberLeftMessage, "a lobby member's connection closed: a lobby seat is given up"),
     ServerEvent(tournaments.TournamentRaceMessage, "a tournament seated you in its next race (an arena's pairing, a "
                 "cup's round): the room's `room` and `countdown` follow"),
+    ServerEvent(moderation.ModLoggedMessage, "you are a moderator and asked for `mod_queue` on this connection: the "
+                "mod log gained an action (from any console, any process or the command line)"),
 )
 
 

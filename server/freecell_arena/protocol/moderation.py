@@ -12,7 +12,6 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from freecell_arena.protocol.accounts import TokenView
 from freecell_arena.protocol.profiles import RatingPoint
 from freecell_arena.protocol.vocabulary import Outcome
 from freecell_arena.protocol.wire import MAX_SAFE_INTEGER, Limit, Message, PlayerName, Request, RequestId
@@ -148,6 +147,9 @@ class ModPlayer(Message):
 class ModReport(Message):
     report_id: str
     reporter_id: str | None = Field(description="Null for the server's own report of a suspicious win.")
+    reporter_role: Literal["server", "opponent", "player"] = Field(
+        description="Who reported: the server itself; the target's opponent (raced them in the race of the game "
+                    "the report names, or in any race when it names none); another player.")
     source: Literal["player", "auto"]
     reason: ReportReasonName
     text: str
@@ -159,7 +161,8 @@ class ModReport(Message):
 class ModSanction(Message):
     action_id: int
     kind: Literal["mark", "ban", "rename", "void"]
-    game_id: str | None
+    game_id: str | None = Field(description="The game a void names (open its replay).")
+    reason: str = Field(description="Why, as the mod log keeps it.")
     public_reason: str
     at: datetime
 
@@ -194,6 +197,18 @@ class ModGame(Message):
                                                  "person's vary widely (often above 0.6), a program's pacing little.")
     solver_agreement: float | None = Field(description="Share of the moves that follow the solver's line in order.")
     par: int | None
+    regularity_words: str = Field(description="`regularity` in words (\"varies as a person's\", \"steady as a "
+                                              "program's\", ...).")
+    solver_words: str = Field(description="`solver_agreement` in words (\"its own way\", ...).")
+    unusual: list[Literal["regularity", "solver_line"]] = Field(description="The signals of this game that stand "
+                                                                            "out.")
+
+
+class ModMeaning(Message):
+    """What a signal of the evidence means, and which of its values are unusual, in a moderator's words."""
+
+    signal: str
+    meaning: str
 
 
 class ModRating(Message):
@@ -204,14 +219,26 @@ class ModRating(Message):
     history: list[RatingPoint]
 
 
+class ModToken(Message):
+    """One of the player's session or bot tokens, as evidence: how old, last used when, revoked or not (a ban revokes
+    them all). Never its secret nor its hash: a moderator has no use for naming it."""
+
+    kind: Literal["session", "bot"]
+    created_at: datetime
+    last_used_at: datetime | None
+    revoked: bool
+
+
 class ModEvidenceMessage(Message):
     type: Literal["mod_evidence"] = "mod_evidence"
     id: RequestId = None
     player: ModPlayer
     saved_at: datetime | None
-    tokens: list[TokenView]
+    tokens: list[ModToken] = Field(description="The player's tokens, oldest first (an unsaved player has none).")
     games: list[ModGame]
-    suspicion: list[str] = Field(description="What the signals say, in words (empty: nothing unusual).")
+    summary: str = Field(description="What was measured over the games, in one sentence, whatever stands out.")
+    suspicion: list[str] = Field(description="What stands out in the signals, in words (empty: nothing does).")
+    meanings: list[ModMeaning] = Field(description="What each signal means and which values are unusual.")
     ratings: list[ModRating]
     reports: list[ModReport]
     in_force: list[ModSanction]
@@ -224,7 +251,8 @@ class ModLogEntry(Message):
     moderator: str
     action: Literal["grant", "revoke", "mark", "ban", "rename", "void", "lift", "dismiss"]
     player_id: str
-    name: str
+    name: str = Field(description="The name the player went by when the action was taken (a rename's: the name it "
+                                  "replaced).")
     game_id: str | None
     lifts: int | None
     reason: str
@@ -235,6 +263,14 @@ class ModLogMessage(Message):
     type: Literal["mod_log"] = "mod_log"
     id: RequestId = None
     entries: list[ModLogEntry]
+
+
+class ModLoggedMessage(Message):
+    """Moderators with the console open (they asked for `mod_queue` on this connection): an action the mod log
+    gained, from any console, any process or the command line. The queue and the log are stale: ask again."""
+
+    type: Literal["mod_logged"] = "mod_logged"
+    entry: ModLogEntry
 
 
 class ModActionMessage(Message):

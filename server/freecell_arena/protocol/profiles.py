@@ -177,8 +177,9 @@ class PlayerMessage(Message):
     name: str
     bot: bool
     variants: list[PlayerVariant]
-    notice: str | None = Field(default=None, description="A moderator's public notice (marked as playing with "
-                                                          "help: results count with the programs').")
+    notice: str | None = Field(default=None, description="A moderator's public notice: marked as playing with "
+                                                          "help (results count with the programs'), and how many "
+                                                          "games were voided (counted nowhere, `variants` included).")
 
 
 class ReviewRow(Message):

@@ -123,6 +123,7 @@ ServerMessage = Annotated[
     | moderation.ModEvidenceMessage
     | moderation.ModLogMessage
     | moderation.ModActionMessage
+    | moderation.ModLoggedMessage
     | moderation.ModSearchMessage
     | play.HintMessage
     | rooms.QuickRacesMessage

@@ -33,6 +33,8 @@ class StoredReport:
     game_id: str | None
     created_at: datetime
     status: str
+    opponent: bool = False
+    """The reporter raced the target: in the race of the game the report names (or, naming none, in any race)."""
 
 
 @dataclass(frozen=True, slots=True)

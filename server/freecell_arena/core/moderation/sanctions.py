@@ -75,6 +75,13 @@ class LoggedAction:
     public_reason: str
     detail: dict[str, Any] = field(default_factory=dict)
 
+    def name_then(self) -> str | None:
+        """The name the player went by when the action was taken (a later rename does not rewrite the log): kept in
+        `detail` since issue 53; before that, only a rename and its lift knew it (the name replaced). None: not
+        known (the name they go by now stands in)."""
+        known = self.detail.get("name") or self.detail.get("old" if self.act is Act.RENAME else "replaced")
+        return str(known) if known else None
+
 
 @dataclass(frozen=True, slots=True)
 class InForce:
@@ -86,6 +93,8 @@ class InForce:
     game_id: str | None
     public_reason: str
     at: datetime
+    reason: str = ""
+    """Why, as the mod log keeps it (moderators read it; the player is told only `public_reason`)."""
 
 
 def in_force(log: Iterable[LoggedAction]) -> dict[int, InForce]:
@@ -94,7 +103,7 @@ def in_force(log: Iterable[LoggedAction]) -> dict[int, InForce]:
     for entry in log:
         if entry.act in SANCTIONS:
             held[entry.action_id] = InForce(entry.action_id, entry.target_id, entry.act, entry.game_id,
-                                            entry.public_reason, entry.at)  # fmt: skip
+                                            entry.public_reason, entry.at, entry.reason)  # fmt: skip
         elif entry.act is Act.LIFT and entry.lifts is not None:
             held.pop(entry.lifts, None)
     return held
@@ -146,6 +155,22 @@ def counted_placements(placements: Sequence[Placement], voided_players: Iterable
                   sanctions.counts_as_bot(placement.player_id, placement.bot))
         for placement in kept
     )  # fmt: skip
+
+
+def public_notice(held: Iterable[InForce]) -> str | None:
+    """What a player's page says of the sanctions in force on them that change what it counts (None: nothing): a
+    mark (their wins are the programs') and void games (counted nowhere, the page's figures included). A ban and a
+    rename say nothing there: the player is told themselves."""
+    held = list(held)
+    said = []
+    if any(sanction.kind is Act.MARK for sanction in held):
+        said.append("Marked by a moderator as playing with help: their results count with the programs', not the "
+                    "humans'.")  # fmt: skip
+    voided = sum(sanction.kind is Act.VOID for sanction in held)
+    if voided:
+        games, count = ("1 game", "it counts") if voided == 1 else (f"{voided} games", "they count")
+        said.append(f"A moderator voided {games} of theirs: {count} nowhere, this page included.")
+    return " ".join(said) or None
 
 
 def counted_days(won: frozenset[date], void_days: Iterable[date], marked: bool) -> frozenset[date]:

@@ -81,11 +81,13 @@ class Player:
         await expect(connected).to_be_attached()
 
     async def create_race(self, variant: str = "freecell", *, deal: int | None = None, autoplay: bool = True,
-                          countdown_s: float = 0, undo: str | None = None,
-                          ranked: str | None = None) -> str:  # fmt: skip
+                          countdown_s: float = 0, undo: str | None = None, ranked: str | None = None,
+                          practice: bool = False, max_players: int | None = None) -> str:  # fmt: skip
         """Fill the landing page's form as a player would; return the new room's code."""
         page = self.page
         await page.get_by_role("radio", name=VARIANT_NAMES[variant], exact=True).check()
+        if practice:
+            await page.get_by_role("radio", name="Practice (hints on)").check()
         if deal is not None:
             await page.get_by_role("radio", name="Choose the deal").check()
             await page.get_by_role("spinbutton", name="Deal number").fill(str(deal))
@@ -96,6 +98,8 @@ class Player:
             await page.get_by_role("combobox", name="Undo").select_option(undo)
         if ranked is not None:  # "auto", "yes" or "no"
             await page.get_by_role("combobox", name="On the leaderboard").select_option(ranked)
+        if max_players is not None:
+            await page.get_by_role("spinbutton", name="Players at most").fill(str(max_players))
         await page.get_by_role("button", name="Create race").click()
         await expect(page).to_have_url(ROOM_PATH)
         match = ROOM_PATH.search(page.url)

@@ -16,6 +16,7 @@ import { cardsWords, countsText, formatDuration, genericWords, ordinal, parseGen
 import { BoardRenderer } from './render-board.js';
 import { settings } from './settings.js';
 import { pileCards } from './view-state.js';
+import { placeSoFar, solvedSoFarText } from './race-words.js';
 
 const PENDING_MARK_DELAY_MS = 150;
 const FINISH_STEP_MS = 120; // auto-finish plays one card at a time, so it can be seen (and announced)
@@ -269,11 +270,16 @@ export class GameView {
   }
 
   outcomeTitle(game, place) {
-    if (!place) return OUTCOME_TITLES[game.status] ?? game.status;
-    if (place.rank === null) return game.status === 'won' ? 'Solved! Waiting for the others\u2026' : OUTCOME_TITLES[game.status] ?? game.status;
+    const title = OUTCOME_TITLES[game.status] ?? game.status;
+    if (!place) return title;
+    if (place.rank === null) { // the race goes on: a solve's place so far, never "won" before the race is decided
+      if (game.status !== 'won') return title;
+      const soFar = placeSoFar(this.session.room, this.session.playerId);
+      return soFar ? solvedSoFarText(this.session.room, game.counts, soFar) : 'Solved! Waiting for the others\u2026';
+    }
     const where = `${ordinal(place.rank)} of ${place.racers}${place.tie ? ' (a tie)' : ''}`;
-    if (place.rank === 1 && !place.tie) return game.status === 'won' ? 'You won the race!' : `You came first (${where})`;
-    return `${game.status === 'won' ? 'Solved' : OUTCOME_TITLES[game.status] ?? game.status} \u00b7 ${where}`;
+    if (game.status === 'won') return place.rank === 1 && !place.tie ? 'You won the race!' : `Solved \u00b7 ${where}`;
+    return `${title} \u00b7 ${where}${place.rank === 1 ? ', nobody solved it' : ''}`; // first on cards home is no win
   }
 
   updateOutcome(game) {

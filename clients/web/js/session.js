@@ -8,6 +8,7 @@ import { Connection, IdentityStore, RequestError, serverUrl, takeEarly } from '.
 import { GameState } from './view-state.js';
 import { applyMembership, applyProgress, clockOffsetFromCountdown } from './room-state.js';
 import { counted, countsText, deltaText, moveWords, ordinal } from './notation.js';
+import { progressStatus } from './race-words.js';
 
 const OUTCOME_WORDS = {
   won: 'You won!', resigned: 'You resigned.', stuck: 'No move is left: the game is stuck.',
@@ -315,7 +316,7 @@ export class Session {
     this.room = applyProgress(this.room, message);
     const row = message.progress;
     if (row.status !== 'playing' && row.player_id !== this.playerId) {
-      this.say(`${row.name}: ${row.status}, ${counted(row.cards_on_foundations, 'card')} home in ${counted(row.moves, 'move')}.`, 'race');
+      this.say(`${row.name}: ${progressStatus(row)}, ${counted(row.cards_on_foundations, 'card')} home in ${counted(row.moves, 'move')}.`, 'race');
     }
   }
 

@@ -7,14 +7,14 @@
 import { confirmAction } from '../dialog.js';
 import { h, replace } from '../dom.js';
 import { GameView, dealLabel } from '../game-view.js';
-import { formatDuration, variantById, variantName } from '../notation.js';
+import { counted, formatDuration, variantById, variantName } from '../notation.js';
 import { players, progressTable, secondsUntil, spectators } from '../room-state.js';
+import { progressCounts, progressStatus, ratingNote } from '../race-words.js';
 import { roomHref, roomLink, viewHref } from '../router.js';
 import { PROVISIONAL_NOTE, deltaText, playerLink, ratingText, shareButton } from '../compete.js';
 import { reportButton } from '../moderation.js';
 
 const STATUS_WORDS = { lobby: 'Waiting for players', countdown: 'Starting', running: 'Racing', finished: 'Finished' };
-const PLAYER_STATUS = { waiting: 'waiting', playing: 'playing', won: 'won', resigned: 'resigned', stuck: 'stuck', timeout: 'out of time' };
 
 const JOIN_ERRORS = {
   unknown_room: (code) => `There is no room ${code}. Check the code, or create a race.`,
@@ -26,10 +26,10 @@ function optionsSummary(room) {
   const parts = [
     options.autoplay ? 'autoplay on' : 'autoplay off',
     (options.undo_allowed ?? variantById(room.variant)?.undoByDefault ?? true) ? 'undo allowed' : 'no undo',
-    `up to ${options.max_players} players`,
+    `up to ${counted(options.max_players, 'player')}`,
     options.time_limit_s ? `${formatDuration(options.time_limit_s * 1000)} time limit` : 'no time limit',
     options.ranking === 'speed' ? 'fastest wins' : 'fewest moves wins',
-    !options.ranked ? 'unranked' : room.host_chose_deal ? 'on the deal’s leaderboard, not rated (the host chose the deal)' : 'ranked and rated',
+    ratingNote(room),
   ];
   if (room.quick) parts.push('quick race: it starts by itself');
   return parts.join(' · ');
@@ -120,7 +120,8 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   }
 
   function renderHeader(current) {
-    const key = JSON.stringify([current.status, String(current.seed), current.host_id, current.options, session.playerId]);
+    const seated = players(current).map((member) => [member.player_id, member.bot]); // the rating note counts them
+    const key = JSON.stringify([current.status, String(current.seed), current.host_id, current.options, session.playerId, seated]);
     page.dataset.roomStatus = current.status;
     if (key === lastHeaderKey) return;
     lastHeaderKey = key;
@@ -224,7 +225,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
       },
       h('span', { class: 'member-name' }, row.name, row.player_id === session.playerId ? ' (you)' : ''),
       h('meter', { min: '0', max: String(total), value: String(row.cards_on_foundations), 'aria-label': `${row.name}: cards home` }),
-      h('span', { class: 'progress-counts' }, `${row.cards_on_foundations}/${total} home · ${row.moves} moves · ${PLAYER_STATUS[row.status] ?? row.status}`)))));
+      h('span', { class: 'progress-counts' }, progressCounts(row, total, row.rank))))));
   }
 
   function renderGame(current) {
@@ -307,7 +308,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
           .map((title) => h('th', { scope: 'col', class: title === 'Cards home' ? 'cards-home' : null }, title)))),
         h('tbody', {}, over.standings.map((row) => h('tr', { dataset: { playerId: row.player_id, rank: row.rank }, class: row.player_id === session.playerId ? 'me' : '' },
           h('td', {}, String(row.rank)), h('td', { class: 'player-cell' }, playerLink(location, row.player_id, row.name), ' ',
-            reportButton(session, { playerId: row.player_id, name: row.name, gameId: row.game_id })), h('td', {}, PLAYER_STATUS[row.outcome] ?? row.outcome),
+            reportButton(session, { playerId: row.player_id, name: row.name, gameId: row.game_id })), h('td', {}, progressStatus({ status: row.outcome }, row.rank)),
           rateable ? h('td', { class: 'rating-cell' }, ratingCell(row)) : null,
           h('td', {}, String(row.moves)), h('td', {}, formatDuration(row.time_ms)), h('td', { class: 'cards-home' }, String(row.cards_on_foundations)),
           h('td', {}, h('a', { href: viewHref(location, `/replay/${encodeURIComponent(row.game_id)}`), 'aria-label': `Replay of ${row.name}` }, 'Replay')))))),

@@ -1,0 +1,88 @@
+"""Issue 53, what a race says, in Chromium at 1366x768 and 390x844: each defect a player met, with the words they
+should see instead (the server runs in this process on a clock the test moves: tests/web/racing_pages.py).
+
+- A race of one and a race with the house bot rate nobody, and their rooms say so (never "ranked and rated").
+- A fewest-moves race is decided only when nobody still racing can do better: the first to solve reads "Solved in 38
+  moves, best so far", the others see "solved", and "You won the race!" waits for the standings.
+- The counts say "1 move", a FreeCell deal number shows whole, "Copy link" answers where it was pressed.
+- A refused move is told in words where the move was made; Finish pressed too early says so under the board.
+- "Practice (hints on)" is a choice where a race is created.
+- Once the race is over, the standings come before the board (a phone sees them without scrolling two screens).
+- After resigning to the house bot a player is offered another race at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from arena_client import connect_player
+from boards_helpers import ManualClock, play
+from playwright.async_api import expect
+from racing_pages import PAR_LINE, quick_arena, race_a_program, site
+from webpages import DESKTOP, PHONE, NewPlayer
+
+from freecell_arena.net.app import ArenaServer
+
+SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
+LONG_DEAL = 1_606_060_671
+"""A FreeCell deal number of ten digits (the server draws them up to 2^31 - 1)."""
+
+
+@pytest.fixture
+async def arena(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
+    async with quick_arena(sqlite_url) as served:
+        yield served
+
+
+@pytest.fixture
+async def slow_bot(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
+    """The house bot at a person's pace (a move every 2 s): it plays on for minutes after a player resigns."""
+    async with quick_arena(sqlite_url, house_bot_moves_per_s=0.5) as served:
+        yield served
+
+
+async def test_a_race_of_one_and_a_race_with_the_bot_rate_nobody(arena: tuple[ArenaServer, ManualClock],
+                                                                  new_player: NewPlayer) -> None:  # fmt: skip
+    server, _ = arena
+    player = await new_player("Alone", site(server)[0], viewport=DESKTOP)
+    await player.open("/")
+    await player.create_race(max_players=1)
+    options = player.page.locator(".room-options")
+    await expect(options).to_contain_text("a race of one rates nobody")
+    await expect(options).not_to_contain_text("ranked and rated")
+    await player.page.get_by_role("button", name="Leave room").click()
+
+    await player.page.get_by_role("button", name="Play now").click()  # nobody waits: the house bot races
+    await expect(player.page.get_by_role("list", name="Players")).to_contain_text("House bot")
+    await expect(options).to_contain_text("a race with a bot changes no rating")
+    await expect(options).not_to_contain_text("ranked and rated")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_fewest_moves_race_is_decided_when_nobody_can_do_better(
+    arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer, size: dict[str, int]
+) -> None:
+    server, _ = arena
+    base, url = site(server)
+    player = await new_player("Quick", base, viewport=size)
+    watcher = await new_player("Watcher", base, viewport=size)
+    rival = await connect_player(url, "Slow")
+    try:
+        code = await race_a_program(player, rival, deal=1)
+        await watcher.open(f"/r/{code}?watch=1")
+        for notation in PAR_LINE:
+            await player.type_move(notation)
+        outcome = player.page.locator(".outcome")
+        await expect(outcome).to_contain_text(f"Solved in {len(PAR_LINE)} moves, best so far")
+        await expect(outcome).not_to_contain_text("won")
+        await expect(player.page.get_by_role("log")).not_to_contain_text("You won")
+        mine = watcher.page.get_by_role("list", name="Progress of every player").locator("li", has_text="Quick")
+        await expect(mine).to_contain_text("solved")
+        await expect(mine).not_to_contain_text("won")
+        await play(rival, ["t1-c1"])
+        assert (await rival.request({"type": "resign"}))["outcome"] == "resigned"
+        await expect(outcome).to_contain_text("You won the race!")
+        await expect(mine).to_contain_text("won")  # decided: the standings say it
+    finally:
+        await rival.close()

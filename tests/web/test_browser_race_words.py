@@ -86,3 +86,48 @@ async def test_a_fewest_moves_race_is_decided_when_nobody_can_do_better(
         await expect(mine).to_contain_text("won")  # decided: the standings say it
     finally:
         await rival.close()
+
+
+async def test_counts_deal_numbers_and_the_copied_link(arena: tuple[ArenaServer, ManualClock],
+                                                       new_player: NewPlayer) -> None:  # fmt: skip
+    server, _ = arena
+    base, url = site(server)
+    player = await new_player("Counter", base, viewport=DESKTOP, permissions=["clipboard-read", "clipboard-write"])
+    rival = await connect_player(url, "Other")
+    try:
+        await player.open("/")
+        code = await player.create_race(deal=LONG_DEAL, autoplay=False)
+        await expect(player.page.locator(".room-meta")).to_contain_text(f"deal #{LONG_DEAL}")
+        await player.page.get_by_role("button", name="Copy link").click()
+        await expect(player.page.get_by_role("status").filter(has_text="Copied")).to_be_visible()
+        assert (await rival.request({"type": "join_room", "code": code}))["type"] == "room"
+        await player.start_race()
+        await expect(player.page.locator(".game-title")).to_contain_text(f"deal #{LONG_DEAL}")
+        await player.type_move("t1-c1")
+        me = player.page.get_by_role("list", name="Progress of every player").locator("li.me")
+        await expect(me).to_contain_text("1 move ·")
+    finally:
+        await rival.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_refusal_and_an_early_finish_are_said_under_the_board(
+    arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer, size: dict[str, int]
+) -> None:
+    server, _ = arena
+    player = await new_player("Learner", site(server)[0], viewport=size)
+    await player.open("/")
+    await player.create_race(deal=1, practice=True)
+    await expect(player.page.locator(".room-options")).to_contain_text("practice")
+    await player.start_race()
+    box = player.page.get_by_role("textbox", name="Move")
+    await box.fill("t1-t2")  # deal 1: the 6 of spades cannot go on the 9 of clubs
+    await box.press("Enter")
+    refusal = player.page.locator(".refusal")
+    await expect(refusal).to_be_visible()
+    await expect(refusal).to_contain_text("6 of spades cannot go on 9 of clubs")
+    await expect(refusal).not_to_contain_text("6S")
+    await player.page.get_by_role("button", name="Finish").click()
+    said = player.page.locator(".game").get_by_role("status")
+    await expect(said).to_contain_text("Not yet")
+    await expect(said).to_be_in_viewport()

@@ -12,7 +12,7 @@ import { buzz, cascade, sound } from './celebrate.js';
 import { confirmAction } from './dialog.js';
 import { h, replace } from './dom.js';
 import { BoardInput, KEY_HELP } from './input.js';
-import { cardsWords, countsText, formatDuration, genericWords, ordinal, parseGeneric, pileLabel, parsePileId, shortSeed, variantById, variantName } from './notation.js';
+import { cardsWords, countsText, formatDuration, genericWords, ordinal, parseGeneric, pileLabel, parsePileId, refusalWords, shortSeed, variantById, variantName } from './notation.js';
 import { BoardRenderer } from './render-board.js';
 import { settings } from './settings.js';
 import { pileCards } from './view-state.js';
@@ -26,9 +26,11 @@ const OUTCOME_TITLES = {
 };
 export const NO_HINTS = 'Hints and auto-finish are off here: ranked races and the daily challenge count each player\u2019s own play on the boards.';
 
+/** "deal #1606060671" (a FreeCell deal number, at most ten digits, whole: players look deals up by it), "seed
+ * 7654…397" (another variant's seed, up to 19 digits, shortened: whole in the title's tooltip and the replay). */
 export function dealLabel(variant, seed) {
   if (seed === null || seed === undefined) return 'deal hidden until the race ends';
-  return variant === 'freecell' ? `deal #${shortSeed(seed)}` : `seed ${shortSeed(seed)}`;
+  return variant === 'freecell' ? `deal #${seed}` : `seed ${shortSeed(seed)}`;
 }
 
 function check(label, name, hint = null) {
@@ -57,6 +59,7 @@ export class GameView {
     this.outcome = h('div', { class: 'outcome', hidden: true, dataset: { outcome: '' } });
     this.refusal = h('p', { class: 'refusal', hidden: true });
     this.hintNote = h('p', { class: 'hint-note hint', hidden: true });
+    this.told = h('p', { class: 'game-told', role: 'status' }); // what Hint and Finish answered, under the board
     this.rotate = h('p', { class: 'rotate-hint hint' }, 'A wide board: turn your phone sideways for bigger cards, or press Zoom.');
     this.holder = h('div', { class: 'board-holder' });
     this.moveInput = h('input', {
@@ -73,7 +76,7 @@ export class GameView {
     this.actions = h('div', { class: 'game-actions' }, this.hintButton, this.finishButton, this.undoButton,
       h('span', { class: 'spacer' }), this.zoomButton, this.resignButton);
     this.element = h('section', { class: 'game', 'aria-label': 'Your game' },
-      this.bar, this.outcome, this.rotate, this.holder, this.actions, this.hintNote, this.refusal,
+      this.bar, this.outcome, this.rotate, this.holder, this.actions, this.told, this.hintNote, this.refusal,
       h('div', { class: 'game-tools' }, moveForm,
         h('div', { class: 'settings-row' }, check('Four-colour suits', 'fourColour'), check('Sounds', 'sounds'), check('Vibration', 'vibration')),
         h('details', { class: 'help' }, h('summary', {}, 'Keyboard help'),
@@ -162,12 +165,18 @@ export class GameView {
     this.session.say(`Picked up ${cardsWords(cards)} from ${pileLabel(zone, index).toLowerCase()}. Now choose where it goes.`, 'move');
   }
 
+  /** What Hint and Finish answered: under the board, where the button was pressed, and in the events. */
+  tell(text, kind) {
+    this.told.textContent = text;
+    this.session.say(text, kind);
+  }
+
   /** The server's hint for this game (its `move` and `finish`), or null once the refusal is said. */
   async askHint() {
     try {
       return await this.session.hint();
     } catch (error) {
-      this.session.say(error.message, 'error');
+      this.tell(error.message, 'error');
       return null;
     }
   }
@@ -177,18 +186,19 @@ export class GameView {
     const reply = await this.askHint();
     if (!reply) return;
     if (!reply.move) {
-      this.session.say('No hint: no move leads to a win from here. Undo or resign.', 'info');
+      this.tell('No hint: no move leads to a win from here. Undo or resign.', 'info');
       return;
     }
     const move = parseGeneric(reply.move);
     this.hinted = move;
     this.holder.querySelector(`[data-pile="${move.source}"]`)?.classList.add('hint-from');
     this.holder.querySelector(`[data-pile="${move.target}"]`)?.classList.add('hint-to');
-    this.session.say(`Hint: ${genericWords(reply.move, this.session.game.view)}.`, 'info');
+    this.tell(`Hint: ${genericWords(reply.move, this.session.game.view)}.`, 'info');
   }
 
   clearHint() {
     this.hinted = null;
+    setText(this.told, '');
     this.holder.querySelectorAll('.hint-from, .hint-to').forEach((node) => node.classList.remove('hint-from', 'hint-to'));
   }
 
@@ -198,11 +208,11 @@ export class GameView {
     const reply = await this.askHint();
     if (!reply) return;
     if (!reply.finish.length) {
-      this.session.say('Not yet: some cards still need moving before everything can go home.', 'info');
+      this.tell('Not yet: some cards still need moving before everything can go home.', 'info');
       return;
     }
     this.finishing = true;
-    this.session.say(`Finishing: ${reply.finish.length} moves send every card home.`, 'info');
+    this.tell(`Finishing: ${reply.finish.length} moves send every card home.`, 'info');
     for (const move of reply.finish) {
       if (!this.finishing || !this.session.game.playing) break;
       if (!await this.play(move)) break;
@@ -247,7 +257,7 @@ export class GameView {
     if (reason === 'refused' && refusal) {
       this.refusal.hidden = false;
       this.refusal.dataset.reason = refusal.reason ?? refusal.code ?? '';
-      this.refusal.textContent = `${refusal.move}: ${refusal.message}`;
+      this.refusal.textContent = refusalWords(refusal);
       sound('refused');
       buzz('refused');
     } else if (reason === 'move_accepted') {

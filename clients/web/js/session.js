@@ -7,7 +7,7 @@
 import { Connection, IdentityStore, RequestError, serverUrl, takeEarly } from './connection.js';
 import { GameState } from './view-state.js';
 import { applyMembership, applyProgress, clockOffsetFromCountdown } from './room-state.js';
-import { counted, countsText, deltaText, moveWords, ordinal } from './notation.js';
+import { counted, countsText, deltaText, moveWords, ordinal, refusalWords } from './notation.js';
 import { progressStatus } from './race-words.js';
 
 const OUTCOME_WORDS = {
@@ -173,7 +173,7 @@ export class Session {
       (error) => {
         game.settle(id);
         this.lastRefusal = error instanceof RequestError ? { move: notation, code: error.code, reason: error.reason, message: error.message } : null;
-        this.say(error instanceof RequestError ? `${notation} refused: ${error.message}` : `${notation} not sent: ${error.message}`, 'refusal');
+        this.say(this.lastRefusal ? refusalWords(this.lastRefusal) : `${notation} not sent: ${error.message}`, 'refusal');
         this.notify('refused');
         return null;
       },

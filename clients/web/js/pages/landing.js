@@ -23,7 +23,7 @@ function optionsFrom(form) {
   };
   const undo = data.get('undo');
   if (undo !== 'default') options.undo_allowed = undo === 'on';
-  const ranked = data.get('ranked');
+  const ranked = data.get('kind') === 'practice' ? 'no' : data.get('ranked'); // practice: hints on, off the boards
   if (ranked !== 'auto') options.ranked = ranked === 'yes';
   const minutes = String(data.get('time_limit') ?? '').trim();
   if (minutes) options.time_limit_s = Math.round(Number(minutes) * 60);
@@ -43,6 +43,7 @@ export function landingPage(main, { session, navigate, location, badCode, needPl
   const dealNumber = h('input', { type: 'number', name: 'deal', min: '0', step: '1', inputmode: 'numeric', disabled: true });
   const chooseDeal = h('input', { type: 'radio', name: 'deal_choice', value: 'chosen', onchange: () => { dealNumber.disabled = false; dealNumber.focus(); } });
   const randomDeal = h('input', { type: 'radio', name: 'deal_choice', value: 'random', checked: true, onchange: () => { dealNumber.disabled = true; } });
+  const leaderboard = select('ranked', [['auto', 'When the options are standard'], ['yes', 'Yes'], ['no', 'No']], 'auto');
   const variantChoices = VARIANTS.map((variant, index) => h('label', { class: 'variant-choice' },
     h('input', {
       type: 'radio', name: 'variant', value: variant.id, checked: index === 0, 'aria-label': variant.name,
@@ -79,6 +80,10 @@ export function landingPage(main, { session, navigate, location, badCode, needPl
   },
   h('h2', { id: 'create-title' }, 'Create a race'),
   h('fieldset', { class: 'variants' }, h('legend', {}, 'Variant'), variantChoices),
+  h('fieldset', { class: 'race-kind' }, h('legend', {}, 'Kind'),
+    h('label', { class: 'check' }, h('input', { type: 'radio', name: 'kind', value: 'race', checked: true, onchange: () => { leaderboard.disabled = false; } }), 'A race (ranked when the options are standard)'),
+    h('label', { class: 'check' }, h('input', { type: 'radio', name: 'kind', value: 'practice', 'aria-describedby': 'practice-blurb', onchange: () => { leaderboard.disabled = true; } }), 'Practice (hints on)'),
+    h('small', { class: 'hint', id: 'practice-blurb' }, 'Practice: Hint and Finish help you; the game is on no leaderboard and rates nobody.')),
   h('fieldset', {}, h('legend', {}, 'Deal'),
     h('label', { class: 'check' }, randomDeal, 'Random deal'),
     h('label', { class: 'check' }, chooseDeal, 'Choose the deal'),
@@ -91,7 +96,7 @@ export function landingPage(main, { session, navigate, location, badCode, needPl
       h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Time limit (minutes, empty for none)'), h('input', { type: 'number', name: 'time_limit', min: '1', max: '1440', step: 'any' })),
       h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Winners ranked by'), select('ranking', [['moves', 'Fewest moves, then time'], ['speed', 'Fastest time, then moves']], 'moves')),
       h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Countdown (seconds)'), h('input', { type: 'number', name: 'countdown_s', min: '0', max: '30', step: 'any', value: '3' })),
-      h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'On the leaderboard'), select('ranked', [['auto', 'When the options are standard'], ['yes', 'Yes'], ['no', 'No']], 'auto')))),
+      h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'On the leaderboard'), leaderboard))),
   h('button', { type: 'submit', class: 'primary' }, 'Create race'));
 
   const codeInput = h('input', { type: 'text', name: 'code', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', placeholder: 'ABCD2345 or a link' });

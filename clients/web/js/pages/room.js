@@ -109,14 +109,18 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     }
   }
 
-  async function copyLink(input) {
+  /** The link to the clipboard; what happened is said beside the button (and in the events). */
+  async function copyLink(input, status) {
+    let said;
     try {
       await navigator.clipboard.writeText(input.value);
-      session.say('The room link is copied.', 'info');
+      said = 'Copied: send it to whoever you race.';
     } catch {
       input.select();
-      session.say('Copying is not allowed here: the link is selected, copy it with Ctrl+C.', 'info');
+      said = 'Copying is not allowed here: the link is selected, copy it with Ctrl+C.';
     }
+    status.textContent = said;
+    session.say(said, 'info');
   }
 
   function renderHeader(current) {
@@ -126,13 +130,14 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     if (key === lastHeaderKey) return;
     lastHeaderKey = key;
     const link = h('input', { type: 'text', readonly: true, value: roomLink(location, code, { by: session.name, variant: current.variant }), class: 'room-link' });
+    const copied = h('span', { class: 'copy-status hint', role: 'status' });
     replace(header,
       h('h1', {}, `Room ${code}`, ' ', h('span', { class: `badge status-${current.status}`, dataset: { roomStatus: current.status } }, STATUS_WORDS[current.status] ?? current.status)),
       h('p', { class: 'room-meta' }, `${variantName(current.variant)} · ${dealLabel(current.variant, current.seed)}`),
       h('p', { class: 'room-options' }, optionsSummary(current)),
       h('div', { class: 'share' }, h('label', { class: 'field inline' }, h('span', { class: 'field-label' }, 'Room link'), link),
-        h('button', { type: 'button', onclick: () => copyLink(link) }, 'Copy link'),
-        h('button', { type: 'button', class: 'quiet', onclick: leave }, 'Leave room')));
+        h('button', { type: 'button', onclick: () => copyLink(link, copied) }, 'Copy link'),
+        h('button', { type: 'button', class: 'quiet', onclick: leave }, 'Leave room'), copied));
   }
 
   async function leave() {

@@ -20,7 +20,7 @@ from arena_client import connect_player
 from boards_helpers import ManualClock, play
 from playwright.async_api import expect
 from racing_pages import PAR_LINE, quick_arena, race_a_program, site
-from webpages import DESKTOP, PHONE, NewPlayer
+from webpages import DESKTOP, PHONE, NewPlayer, Player
 
 from freecell_arena.net.app import ArenaServer
 
@@ -37,8 +37,8 @@ async def arena(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock
 
 @pytest.fixture
 async def slow_bot(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
-    """The house bot at a person's pace (a move every 2 s): it plays on for minutes after a player resigns."""
-    async with quick_arena(sqlite_url, house_bot_moves_per_s=0.5) as served:
+    """The house bot at a move a second: it plays on for minutes after a player resigns."""
+    async with quick_arena(sqlite_url, house_bot_moves_per_s=1.0) as served:
         yield served
 
 
@@ -131,3 +131,46 @@ async def test_a_refusal_and_an_early_finish_are_said_under_the_board(
     said = player.page.locator(".game").get_by_role("status")
     await expect(said).to_contain_text("Not yet")
     await expect(said).to_be_in_viewport()
+
+
+async def play_now_against_the_bot(player: Player) -> None:
+    """Play now with nobody waiting: the house bot joins (its greeting at its own pace)."""
+    await player.page.get_by_role("button", name="Play now").click()
+    await expect(player.page.get_by_role("list", name="Players")).to_contain_text("House bot", timeout=15_000)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_after_resigning_to_the_bot_the_next_race_is_offered(
+    slow_bot: tuple[ArenaServer, ManualClock], new_player: NewPlayer, size: dict[str, int]
+) -> None:
+    server, clock = slow_bot
+    player = await new_player("Impatient", site(server)[0], viewport=size)
+    await player.open("/")
+    await play_now_against_the_bot(player)
+    clock.advance(2)
+    await player.wait_for_board()
+    await player.resign()
+    again = player.page.get_by_role("button", name="Play again")
+    await expect(again).to_be_in_viewport()
+    first = player.page.url
+    await again.click()
+    await expect(player.page).not_to_have_url(first)  # a new quick race, the house bot at once: nobody waits
+    await expect(player.page.get_by_role("list", name="Players")).to_contain_text("House bot", timeout=15_000)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_standings_come_before_the_board(arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer,
+                                                   size: dict[str, int]) -> None:  # fmt: skip
+    server, _ = arena
+    base, url = site(server)
+    player = await new_player("Loser", base, viewport=size)
+    rival = await connect_player(url, "Winner")
+    try:
+        await race_a_program(player, rival, deal=1)
+        await play(rival, PAR_LINE)
+        await player.resign()
+        standings = player.page.get_by_role("region", name="Standings")
+        await expect(standings).to_be_visible()
+        await expect(standings.get_by_role("button", name="Race again")).to_be_in_viewport()
+    finally:
+        await rival.close()

@@ -352,6 +352,18 @@ export class Session {
     return reply.room.code;
   }
 
+  /** "Play now": the variant's quick race, and the house bot at once when nobody was waiting in it (and this
+   * server has one); resolves to the room's code. */
+  async playNow(variant) {
+    const waiting = await this.ask({ type: 'get_quick_races' }).catch(() => null);
+    const code = await this.quickRace(variant);
+    const race = waiting?.races.find((item) => item.variant === variant);
+    if (race && !race.players && waiting.bot_after_s !== null) {
+      await this.raceBot().then((reply) => this.say(`Nobody was waiting: ${reply.name} races you.`, 'race'), () => null);
+    }
+    return code;
+  }
+
   /** The house bot to the quick race we wait in alone (`race_bot`). */
   raceBot() {
     return this.ask({ type: 'race_bot' });

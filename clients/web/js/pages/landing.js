@@ -71,6 +71,7 @@ export function landingPage(main, { session, navigate, location, badCode, needPl
         else request.seed = number;
       }
       try {
+        if (!await leftIdleRoom()) return;
         const reply = await session.ask(request);
         navigate(roomHref(location, reply.room.code));
       } catch (failure) {
@@ -131,17 +132,30 @@ export function landingPage(main, { session, navigate, location, badCode, needPl
       h('a', { href: viewHref(location, '/tournaments') }, 'Tournaments'), ' \u00b7 ',
       h('a', { href: viewHref(location, '/history') }, 'Your games')));
 
+  /**
+   * A new race starts from no room: a lobby you wait in (or a race your game in is over) is left by itself, as you
+   * asked for another; a game still running is not given up behind your back: the page says where it is instead.
+   * Resolves to whether you are free now.
+   */
+  async function leftIdleRoom() {
+    const room = session.room;
+    if (!room || room.status === 'finished') return true;
+    const playing = session.game.playing && session.game.game?.room_code === room.code;
+    if (playing) {
+      error.hidden = false;
+      replace(error, `Your race in room ${room.code} is still running. `, h('a', { href: roomHref(location, room.code) }, 'Back to your race'));
+      return false;
+    }
+    await session.ask({ type: 'leave_room' }).catch(() => null);
+    return true;
+  }
+
   async function quickRace(variant, { botIfAlone = false } = {}) {
     error.hidden = true;
     try {
       await needPlayer('Pick the name the others in the race will see.');
-      const waiting = botIfAlone ? await apiGet(location, '/api/quick-races').catch(() => null) : null;
-      const code = await session.quickRace(variant);
-      const race = waiting?.races.find((item) => item.variant === variant);
-      if (botIfAlone && race && !race.players && waiting.bot_after_s !== null) {
-        await session.raceBot().then((reply) => session.say(`Nobody was waiting: ${reply.name} races you.`, 'race'), () => null);
-      }
-      navigate(roomHref(location, code));
+      if (!await leftIdleRoom()) return;
+      navigate(roomHref(location, await (botIfAlone ? session.playNow(variant) : session.quickRace(variant))));
     } catch (failure) {
       showError(failure.message);
     }

@@ -43,8 +43,8 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   const race = h('aside', { class: 'race-panel', 'aria-label': 'Race' });
   const results = h('div', { class: 'room-results' });
   const invite = h('div', { class: 'room-invite' });
-  const page = h('div', { class: 'room-page', dataset: { roomCode: code } }, header, invite, notice, lobby,
-    h('div', { class: 'room-play' }, arena, race), results);
+  const play = h('div', { class: 'room-play' }, arena, race);
+  const page = h('div', { class: 'room-page', dataset: { roomCode: code } }, header, invite, notice, lobby, play, results);
   main.replaceChildren(page);
   let gameView = null;
   let countdownTimer = null;
@@ -263,6 +263,46 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
       h('span', {}, ' Same options, a new deal; everyone here is invited.'));
   }
 
+  /** Another quick race of this variant (the house bot at once when nobody waits): this room is left; a game
+   * over here keeps its result. */
+  async function newQuickRace(current) {
+    try {
+      await session.request({ type: 'leave_room' }).catch(() => null);
+      navigate(roomHref(location, await session.playNow(current.variant)));
+    } catch (error) {
+      showNotice(error.message);
+    }
+  }
+
+  function playAgainButton(current) {
+    return current.quick ? h('p', { class: 'after-race' },
+      h('button', { type: 'button', class: 'primary', onclick: () => newQuickRace(current) }, 'Play again'),
+      h('span', {}, ' A new quick race of this variant.')) : null;
+  }
+
+  /** Your game is over and the others race on: who is still playing, and (a quick race) another race at once. */
+  function raceGoesOn(current) {
+    const racing = progressTable(current).filter((row) => row.status === 'playing' && row.player_id !== session.playerId);
+    return h('section', { class: 'card-panel race-goes-on', 'aria-labelledby': 'goes-on-title' },
+      h('h2', { id: 'goes-on-title' }, 'The race goes on'),
+      h('p', {}, racing.length
+        ? `${racing.map((row) => row.name).join(', ')} ${racing.length === 1 ? 'is' : 'are'} still playing: the standings come when everyone is done.`
+        : 'The standings come when everyone is done.'),
+      playAgainButton(current));
+  }
+
+  /** The results go above the board once they are what matters (your game over): in view without scrolling past
+   * the board, a phone's two screens of it; brought into view when they first appear. */
+  function placeResults(shown) {
+    const above = results.nextElementSibling === play;
+    if (shown && !above) {
+      play.before(results);
+      requestAnimationFrame(() => results.scrollIntoView({ block: 'start' }));
+    } else if (!shown && above) {
+      play.after(results);
+    }
+  }
+
   async function raceAgain() {
     try {
       navigate(roomHref(location, await session.raceAgain()));
@@ -274,14 +314,18 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   function renderResults(current) {
     const over = session.raceOver?.code === code ? session.raceOver : null;
     const ownGame = session.game.game?.room_code === code ? session.game.game.game_id : null;
-    const key = [current.status, current.next_code, me() !== null, over !== null, session.raceRatings?.code === code, ownGame].join('|');
+    const gameOver = ownGame !== null && !session.game.playing && me()?.role === 'player';
+    const stillRacing = progressTable(current).filter((row) => row.status === 'playing').map((row) => row.player_id);
+    const key = JSON.stringify([current.status, current.next_code, me() !== null, over !== null, session.raceRatings?.code === code, ownGame, gameOver, stillRacing]);
     if (key === lastResultsKey) return; // drawn again only when what it shows changed, not on every message
     lastResultsKey = key;
     if (current.status !== 'finished') {
-      replace(results);
+      replace(results, gameOver && current.status === 'running' ? raceGoesOn(current) : null);
       replace(invite);
+      placeResults(gameOver && current.status === 'running');
       return;
     }
+    placeResults(true);
     const member = me() !== null;
     replace(invite, member && current.next_code ? h('p', { class: 'card-panel invite', role: 'status' },
       `The next race of this series is open in room ${current.next_code}. `,
@@ -304,7 +348,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     const own = over.standings.find((row) => row.player_id === session.playerId);
     const rateable = rated !== null; // the server says which races it rates, with `race_ratings`
     const again = current.variant === 'cell-eleven' ? null
-      : h('button', { type: 'button', onclick: () => playAgain(current, over.seed), title: 'A room of your own on this deal: on the deal’s leaderboard, never rated (you know the deal)' }, 'Race this deal again');
+      : h('button', { type: 'button', onclick: () => raceThisDealAgain(current, over.seed), title: 'A room of your own on this deal: on the deal’s leaderboard, never rated (you know the deal)' }, 'Race this deal again');
     replace(results, h('section', { class: 'card-panel standings', 'aria-labelledby': 'standings-title' },
       h('h2', { id: 'standings-title' }, 'Standings'),
       h('p', {}, `${variantName(current.variant)} · ${dealLabel(current.variant, over.seed)}`),
@@ -320,10 +364,10 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
       rateable && [...rated.values()].some((change) => change.after.provisional) ? h('p', { class: 'hint' }, PROVISIONAL_NOTE) : null,
       h('p', { class: 'after-race' }, h('a', { href: viewHref(location, `/review/${encodeURIComponent(code)}`) }, 'Review against par'), ' ', again),
       own ? (share ??= shareButton(session, own.game_id, location)) : null, // kept when the ratings arrive: its text stays
-      member ? raceAgainBlock(current) : null));
+      member ? raceAgainBlock(current) : null, member ? playAgainButton(current) : null));
   }
 
-  async function playAgain(current, seed) {
+  async function raceThisDealAgain(current, seed) {
     const request = { type: 'create_room', variant: current.variant, options: { ...current.options, ranked: null } };
     if (current.variant === 'freecell') request.deal = seed;
     else request.seed = seed;

@@ -1,16 +1,21 @@
 """Issue 53, what newcomers and players met around the races, in Chromium at 1366x768 and 390x844 (the server in this
 process, tests/web/racing_pages.py):
 
+- A new player's practice daily, won: the calendar's day reads "played, no ranked win" to a screen reader (not
+  "played, not won" under "You won!"), the shared text says practice, and the page no longer says the daily "counts
+  each player's own play on the boards" of a game that counts on none.
 - "Quick race" or "Play now" from a room's lobby leaves the lobby by itself (it answered "you are in room …: leave it
   first", raw and red); a race still running is not given up behind the player's back: the page leads back to it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 
 import pytest
 from boards_helpers import ManualClock
+from clocked_server import clocked_daily_server
 from playwright.async_api import expect
 from racing_pages import quick_arena, site
 from webpages import DESKTOP, PHONE, ROOM_PATH, NewPlayer
@@ -18,6 +23,7 @@ from webpages import DESKTOP, PHONE, ROOM_PATH, NewPlayer
 from freecell_arena.net.app import ArenaServer
 
 SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
+SECRET = "the browser test's secret for issue 53"
 
 
 @pytest.fixture
@@ -48,3 +54,37 @@ async def test_a_quick_race_from_a_lobby_leaves_the_lobby(arena: tuple[ArenaServ
     await expect(back).to_be_visible()
     await back.click()
     await expect(player.board).to_have_attribute("data-status", "playing")
+
+
+@pytest.fixture
+async def daily_arena(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
+    async with clocked_daily_server(sqlite_url, days_ago=0, secret=SECRET) as served:
+        yield served
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_practice_daily_won_says_practice(daily_arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer,
+                                                   size: dict[str, int]) -> None:  # fmt: skip
+    server, clock = daily_arena
+    await server.daily.run_once()
+    deal = await server.store.dailies.deal("freecell", clock.now().date())
+    assert deal is not None and deal.solution
+    clipboard = ["clipboard-read", "clipboard-write"]
+    player = await new_player("Novice", site(server)[0], viewport=size, permissions=clipboard)
+    await player.open("/#/daily/freecell")  # made today: today's deal is practice
+    await player.page.get_by_role("button", name="Play today\u2019s deal as practice").click()
+    await player.wait_for_board()
+    note = player.page.locator(".hint-note")
+    await expect(note).to_contain_text("practice included")
+    await expect(note).not_to_contain_text("count each player")
+    for notation in deal.solution:
+        await player.type_move(notation)
+    await expect(player.board).to_have_attribute("data-status", "won")
+    result = player.page.get_by_role("region", name="Your day")
+    today = result.locator(f'.calendar [data-day="{clock.now().date()}"]')
+    await expect(today).to_have_attribute("data-mark", "played")
+    await expect(today).to_contain_text("played, no ranked win")
+    await expect(today).not_to_contain_text("not won")
+    await result.get_by_role("button", name="Share").click()
+    shared = result.get_by_role("textbox", name="Text to share")
+    await expect(shared).to_have_value(re.compile(r"daily .*\nPractice: not on the day"))

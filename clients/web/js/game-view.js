@@ -25,6 +25,8 @@ const OUTCOME_TITLES = {
   won: 'You won!', resigned: 'You resigned', stuck: 'Stuck: no move is left', timeout: 'Time is up',
 };
 export const NO_HINTS = 'Hints and auto-finish are off here: ranked races and the daily challenge count each player\u2019s own play on the boards.';
+/** A practice daily counts on no board, yet the server gives no hint in any daily: the deal is still being played. */
+export const NO_HINTS_IN_PRACTICE = 'Hints and auto-finish are off in the daily challenge, practice included: everyone plays today\u2019s deal on their own until it closes.';
 
 /** "deal #1606060671" (a FreeCell deal number, at most ten digits, whole: players look deals up by it), "seed
  * 7654…397" (another variant's seed, up to 19 digits, shortened: whole in the title's tooltip and the replay). */
@@ -41,10 +43,12 @@ function check(label, name, hint = null) {
 
 export class GameView {
   /** `hintsAllowed()`: whether this game may ask for hints (the page knows: an unranked room, not a daily);
+   * `noHints()`: why not, when not;
    * `scrollToStart`: bring the game to the top of the window once its board is laid out (a game starting now). */
-  constructor(session, { hintsAllowed = () => false, scrollToStart = false } = {}) {
+  constructor(session, { hintsAllowed = () => false, noHints = () => NO_HINTS, scrollToStart = false } = {}) {
     this.session = session;
     this.hintsAllowed = hintsAllowed;
+    this.noHints = noHints;
     this.scrollPending = scrollToStart;
     this.celebration = null; // the win's cascade while it falls (celebrate.js)
     this.moves = h('strong', { dataset: { moves: '0' } }, '0');
@@ -245,7 +249,7 @@ export class GameView {
     setProperty(this.hintButton, 'disabled', !game.playing);
     setProperty(this.finishButton, 'disabled', !game.playing);
     setProperty(this.hintNote, 'hidden', hints || !game.playing);
-    setText(this.hintNote, hints ? '' : NO_HINTS);
+    setText(this.hintNote, hints ? '' : this.noHints());
     setProperty(this.undoButton, 'hidden', !undoAllowed);
     setProperty(this.undoButton, 'disabled', !game.playing || game.actions.length === 0);
     setProperty(this.resignButton, 'disabled', !game.playing);

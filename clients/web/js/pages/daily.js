@@ -5,7 +5,7 @@
  */
 
 import { dataTable, formatClock, formatTime, h, notice, replace } from '../dom.js';
-import { GameView } from '../game-view.js';
+import { GameView, NO_HINTS, NO_HINTS_IN_PRACTICE } from '../game-view.js';
 import { VARIANTS, formatDuration, variantName } from '../notation.js';
 import { viewHref } from '../router.js';
 import { loadStreak, playerLink, shareButton } from '../compete.js';
@@ -118,7 +118,8 @@ function dailyGame(main, { session, location, variant }) {
     const game = myDaily();
     if (!game) return;
     if (!gameView) {
-      gameView = new GameView(session, { scrollToStart: session.game.playing });
+      const practice = () => session.daily?.variant === variant && !session.daily.ranked;
+      gameView = new GameView(session, { scrollToStart: session.game.playing, noHints: () => (practice() ? NO_HINTS_IN_PRACTICE : NO_HINTS) });
       arena.replaceChildren(gameView.element);
     }
     const daily = session.daily?.variant === variant ? session.daily : null;
@@ -151,7 +152,7 @@ function dailyGame(main, { session, location, variant }) {
     replace(after, h('section', { class: 'card-panel daily-result', 'aria-labelledby': 'daily-result-title' },
       h('h2', { id: 'daily-result-title' }, 'Your day'),
       practice ? h('p', { class: 'practice-note', dataset: { unrankedReason: daily.unranked_reason ?? '' } }, 'This game was practice, so it is not on the day\u2019s board and no streak grows from it. ', ...practiceWhy(daily.unranked_reason, location)) : null,
-      streak, shareButton(session, gameId, location)),
+      streak, shareButton(session, gameId, location, practice ? 'Practice: not on the day\u2019s board' : null)),
     h('section', { class: 'card-panel', 'aria-labelledby': 'daily-board-title' },
       h('h2', { id: 'daily-board-title' }, `The day\u2019s board (${reply.total} ${reply.total === 1 ? 'winner' : 'winners'})`),
       reply.par !== null ? h('p', {}, `Par: ${reply.par} moves.`) : null,

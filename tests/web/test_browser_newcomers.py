@@ -4,6 +4,8 @@ process, tests/web/racing_pages.py):
 - A new player's practice daily, won: the calendar's day reads "played, no ranked win" to a screen reader (not
   "played, not won" under "You won!"), the shared text says practice, and the page no longer says the daily "counts
   each player's own play on the boards" of a game that counts on none.
+- A first visit opens Tournaments, Leaderboards and Daily without choosing a name (they read over HTTP), enters a
+  tournament by giving one when it is needed, and finds "Sign in" (a passkey) without going through "Choose a name".
 - "Quick race" or "Play now" from a room's lobby leaves the lobby by itself (it answered "you are in room …: leave it
   first", raw and red); a race still running is not given up behind the player's back: the page leads back to it.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
+from datetime import timedelta
 
 import pytest
 from boards_helpers import ManualClock
@@ -20,6 +23,8 @@ from playwright.async_api import expect
 from racing_pages import quick_arena, site
 from webpages import DESKTOP, PHONE, ROOM_PATH, NewPlayer
 
+from freecell_arena.core.competition.tournaments.rules import TournamentRules
+from freecell_arena.core.competition.tournaments.schedule import tournament_record
 from freecell_arena.net.app import ArenaServer
 
 SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
@@ -88,3 +93,42 @@ async def test_a_practice_daily_won_says_practice(daily_arena: tuple[ArenaServer
     await result.get_by_role("button", name="Share").click()
     shared = result.get_by_role("textbox", name="Text to share")
     await expect(shared).to_have_value(re.compile(r"daily .*\nPractice: not on the day"))
+
+
+ARENA = TournamentRules(kind="arena", variant="freecell", time_limit_s=600, ranked=True, race_size=2, cap=10,
+                        duration_s=1800, late_entry_s=600, berserk=True)  # fmt: skip
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_first_visit_reads_the_public_pages_and_finds_sign_in(
+    daily_arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer, size: dict[str, int]
+) -> None:
+    server, clock = daily_arena
+    await server.daily.run_once()
+    record = tournament_record("Morning Arena", ARENA, clock.now() + timedelta(minutes=5), clock.now(), b"secret")
+    await server.store.write([record])
+    visitor = await new_player("Visitor", site(server)[0], viewport=size)
+    page = visitor.page
+    await page.goto(site(server)[0] + "/")
+    main = page.get_by_role("navigation", name="Main")
+    await main.get_by_role("link", name="Tournaments").click()
+    await expect(page.get_by_role("region", name="Upcoming")).to_contain_text("Morning Arena")
+    await main.get_by_role("link", name="Leaderboards").click()
+    await expect(page.get_by_role("heading", name="Leaderboards \u00b7 FreeCell")).to_be_visible()
+    await expect(page.get_by_role("region", name="Results")).to_contain_text("on the board")
+    await main.get_by_role("link", name="Daily").click()
+    await expect(page.locator('section[data-variant="freecell"]')).to_contain_text("par")
+    await expect(page.get_by_role("textbox", name="Name", exact=True)).to_have_count(0)  # nothing asked yet
+
+    await page.get_by_role("button", name="Sign in", exact=True).click()
+    passkey = page.get_by_role("button", name="Sign in with a passkey")
+    await expect(passkey).to_be_in_viewport()
+    name_box = page.get_by_role("textbox", name="Name", exact=True)
+    first, then = await passkey.bounding_box(), await name_box.bounding_box()
+    assert first and then and first["y"] < then["y"], "a returning player's passkey comes first"
+
+    await page.goto(f"{site(server)[0]}/#/tournament/{record.tournament_id}")
+    await page.get_by_role("button", name="Enter").click()
+    await name_box.fill("Visitor")  # the name, when it is needed
+    await name_box.press("Enter")
+    await expect(page.get_by_role("button", name="Withdraw")).to_be_visible()

@@ -27,8 +27,11 @@ const PAGES = {
   mod: () => import('./pages/mod.js').then((module) => module.modPage),
   rules: () => import('./pages/rules.js').then((module) => module.rulesPage),
 };
-const OPEN_TO_ALL = new Set(['landing', 'rules']);
-/** Pages a first visit sees before giving a name: they read only public things, over plain HTTP. */
+/** Pages a first visit sees before giving a name: they read only public things, over plain HTTP (`session.read`);
+ * the daily challenge's list is one of them, playing a daily is not. */
+function openToAll(route) {
+  return ['landing', 'rules', 'leaderboards', 'tournaments', 'tournament'].includes(route.page) || (route.page === 'daily' && !route.variant);
+}
 
 const CONNECTION_WORDS = {
   idle: 'Not connected', connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…',
@@ -112,7 +115,8 @@ class App {
     const name = this.session.name;
     replace(this.who, name && state !== 'signed_out'
       ? h('a', { href: viewHref(window.location, '/player'), class: 'who-link', 'aria-label': `Your page: ${name}`, title: 'Your games, ratings and daily calendar' }, name)
-      : h('button', { type: 'button', class: 'quiet', onclick: () => this.askName() }, 'Choose a name'));
+      : [h('button', { type: 'button', class: 'quiet', onclick: () => this.askName() }, 'Choose a name'),
+        h('button', { type: 'button', class: 'quiet', onclick: () => this.askName('', null, { signIn: true }), title: 'A player saved with a passkey, on another device or here before' }, 'Sign in')]);
   }
 
   /**
@@ -127,9 +131,10 @@ class App {
     });
   }
 
-  /** The name page (a first visit, another name, a refused name or a revoked session). It takes the place of a
-   * view still loading (a reload whose hello is then refused must not end on that view's "Loading…"). */
-  askName(current = '', why = null) {
+  /** The name page (a first visit, another name, a refused name or a revoked session; `signIn`: a returning
+   * player's passkey first). It takes the place of a view still loading (a reload whose hello is then refused must
+   * not end on that view's "Loading…"). */
+  askName(current = '', why = null, { signIn = false } = {}) {
     const generation = ++this.generation;
     this.page?.destroy();
     this.page = null;
@@ -138,7 +143,7 @@ class App {
     import('./pages/name.js').then(({ namePage }) => {
       if (generation !== this.generation) return;
       this.page = namePage(this.main, {
-        session: this.session, current, why, invite: route.page === 'room' ? { code: route.code, ...route.invite } : null,
+        session: this.session, current, why, signIn, invite: route.page === 'room' ? { code: route.code, ...route.invite } : null,
         home: viewHref(window.location, '/'),
         done: () => {
           this.showConnection();
@@ -153,7 +158,7 @@ class App {
     const generation = ++this.generation;
     const route = parseRoute(window.location);
     const named = this.session.name && this.session.state !== 'signed_out';
-    if (!named && !OPEN_TO_ALL.has(route.page)) { // a revoked session: a passkey or a new name
+    if (!named && !openToAll(route)) { // a revoked session: a passkey or a new name
       this.askName('', route.page === 'room' ? null : 'This page shows your games: pick the name other players will see, or sign in.');
       return;
     }

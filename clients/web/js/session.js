@@ -6,6 +6,7 @@
 
 import { Connection, IdentityStore, RequestError, serverUrl, takeEarly } from './connection.js';
 import { GameState } from './view-state.js';
+import { readOverHttp } from './http-api.js';
 import { applyMembership, applyProgress, clockOffsetFromCountdown } from './room-state.js';
 import { counted, countsText, deltaText, moveWords, ordinal, refusalWords } from './notation.js';
 import { progressStatus } from './race-words.js';
@@ -54,6 +55,11 @@ export class Session {
 
   get isOpen() {
     return this.state === 'open';
+  }
+
+  /** No player on this page: a first visit (no name yet) or a browser signed out. It reads over HTTP (`read`). */
+  get anonymous() {
+    return !this.name || this.state === 'signed_out';
   }
 
   /** Connects with `name` (kept for next time); resolves once the server has said welcome. */
@@ -153,6 +159,12 @@ export class Session {
   /** Quiet variant: the caller shows the error where it belongs (a form, a page). */
   ask(message) {
     return this.connection.request(message);
+  }
+
+  /** A read of public things (boards, tournaments, dailies): on the socket when it is open, else over HTTP, so a
+   * first visit reads them before it has a name. */
+  read(message) {
+    return this.isOpen ? this.ask(message) : readOverHttp(this.url, message);
   }
 
   // ------------------------------------------------------------------ playing

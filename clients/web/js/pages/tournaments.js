@@ -39,21 +39,21 @@ function describe(summary) {
 /** Refreshes `load` every `REFRESH_MS` and a countdown `tick` every second, while the page is shown. */
 function livePage(session, load, tick = () => {}) {
   const page = lifecycle(session, load);
-  const timers = [setInterval(() => { if (session.isOpen) load(); }, REFRESH_MS), setInterval(tick, 1000)];
+  const timers = [setInterval(() => { if (session.isOpen || session.anonymous) load(); }, REFRESH_MS), setInterval(tick, 1000)];
   const unsubscribe = session.subscribe((reason) => {
     if (reason === 'race_over' || reason === 'tournament_race') load();
   });
   return { destroy: () => { page.destroy(); unsubscribe(); timers.forEach(clearInterval); } };
 }
 
-export function tournamentsPage(main, { session, location, navigate }) {
+export function tournamentsPage(main, { session, location, navigate, needPlayer }) {
   const sections = Object.fromEntries(['upcoming', 'running', 'finished'].map((phase) => [phase, h('div', { class: 'board-table' }, h('p', {}, 'Loading…'))]));
   const countdowns = [];
   main.replaceChildren(h('h1', {}, 'Tournaments'),
     h('section', { class: 'card-panel', 'aria-labelledby': 'running-title' }, h('h2', { id: 'running-title' }, 'Running'), sections.running),
     h('section', { class: 'card-panel', 'aria-labelledby': 'upcoming-title' }, h('h2', { id: 'upcoming-title' }, 'Upcoming'), sections.upcoming),
     h('section', { class: 'card-panel', 'aria-labelledby': 'finished-title' }, h('h2', { id: 'finished-title' }, 'Finished'), sections.finished),
-    createForm(session, location, navigate));
+    createForm(session, location, navigate, needPlayer));
 
   function table(phase, items) {
     if (!items.length) return h('p', {}, phase === 'running' ? 'No tournament is running now.' : phase === 'upcoming' ? 'Nothing is scheduled yet.' : 'None finished yet.');
@@ -74,7 +74,7 @@ export function tournamentsPage(main, { session, location, navigate }) {
 
   async function load() {
     try {
-      const reply = await session.ask({ type: 'get_tournaments' });
+      const reply = await session.read({ type: 'get_tournaments' });
       countdowns.length = 0;
       for (const phase of Object.keys(sections)) replace(sections[phase], table(phase, reply[phase]));
     } catch (error) {
@@ -86,7 +86,7 @@ export function tournamentsPage(main, { session, location, navigate }) {
 }
 
 /** A saved player's private tournament for friends: the reply's link enters it. */
-function createForm(session, location, navigate) {
+function createForm(session, location, navigate, needPlayer) {
   const error = h('p', { class: 'form-error', role: 'alert', hidden: true });
   const number = (name, value, min, max) => h('input', { type: 'number', name, value: String(value), min: String(min), max: String(max), step: '1', inputmode: 'numeric' });
   const form = h('form', {
@@ -95,6 +95,7 @@ function createForm(session, location, navigate) {
       event.preventDefault();
       const data = new FormData(form);
       error.hidden = true;
+      await needPlayer('Pick the name your friends will see in your tournament.');
       try {
         const reply = await session.ask({
           type: 'create_tournament', name: String(data.get('name')).trim(), kind: data.get('kind'),
@@ -121,7 +122,7 @@ function createForm(session, location, navigate) {
     h('p', {}, 'Saved players can open one; friends enter by its link.'), form);
 }
 
-export function tournamentPage(main, { session, location, navigate, tournamentId, query }) {
+export function tournamentPage(main, { session, location, navigate, needPlayer, tournamentId, query }) {
   const title = h('h1', {}, 'Tournament');
   const facts = h('p', { class: 'tournament-facts' });
   const actions = h('div', { class: 'tournament-actions', role: 'group', 'aria-label': 'Your entry' });
@@ -137,6 +138,7 @@ export function tournamentPage(main, { session, location, navigate, tournamentId
   let lastActions = '';
 
   async function act(message, done) {
+    await needPlayer('Pick the name the other entrants will see.');
     try {
       await session.ask({ ...message, tournament_id: tournamentId });
       session.say(done, 'info');
@@ -212,7 +214,7 @@ export function tournamentPage(main, { session, location, navigate, tournamentId
 
   async function load() {
     try {
-      view = await session.ask({ type: 'get_tournament', tournament_id: tournamentId, around: session.playerId ?? undefined });
+      view = await session.read({ type: 'get_tournament', tournament_id: tournamentId, around: session.anonymous ? undefined : session.playerId ?? undefined });
       render();
     } catch (error) {
       replace(standings, notice(error.code === 'unknown_tournament' ? 'There is no such tournament.' : error.message));

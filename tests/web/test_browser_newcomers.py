@@ -6,6 +6,7 @@ process, tests/web/racing_pages.py):
   each player's own play on the boards" of a game that counts on none.
 - A first visit opens Tournaments, Leaderboards and Daily without choosing a name (they read over HTTP), enters a
   tournament by giving one when it is needed, and finds "Sign in" (a passkey) without going through "Choose a name".
+- The top bar's links ask before leaving the board of a race that runs, and every page then leads back to it.
 - "Quick race" or "Play now" from a room's lobby leaves the lobby by itself (it answered "you are in room …: leave it
   first", raw and red); a race still running is not given up behind the player's back: the page leads back to it.
 """
@@ -54,6 +55,7 @@ async def test_a_quick_race_from_a_lobby_leaves_the_lobby(arena: tuple[ArenaServ
     await player.create_race(deal=1)
     await player.start_race()  # a race of one, running
     await player.page.get_by_role("navigation", name="Main").get_by_role("link", name="Play").click()
+    await player.page.get_by_role("button", name="Leave the board").click()
     await player.page.get_by_role("button", name="Play now").click()
     back = player.page.get_by_role("alert").get_by_role("link", name="Back to your race")
     await expect(back).to_be_visible()
@@ -132,3 +134,28 @@ async def test_a_first_visit_reads_the_public_pages_and_finds_sign_in(
     await name_box.fill("Visitor")  # the name, when it is needed
     await name_box.press("Enter")
     await expect(page.get_by_role("button", name="Withdraw")).to_be_visible()
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_leaving_a_running_race_asks_and_every_page_leads_back(
+    arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer, size: dict[str, int]
+) -> None:
+    server, _ = arena
+    player = await new_player("Wanderer", site(server)[0], viewport=size)
+    await player.open("/")
+    code = await player.create_race(deal=1)
+    await player.start_race()
+    daily = player.page.get_by_role("navigation", name="Main").get_by_role("link", name="Daily")
+    await daily.click()
+    ask = player.page.get_by_role("dialog", name="Leave your race\u2019s board?")
+    await expect(ask).to_contain_text("goes on")
+    await ask.get_by_role("button", name="Stay in the race").click()
+    await expect(player.board).to_have_attribute("data-status", "playing")
+    await daily.click()
+    await ask.get_by_role("button", name="Leave the board").click()
+    await expect(player.page.get_by_role("heading", name="Daily challenge")).to_be_visible()
+    back = player.page.get_by_role("status").get_by_role("link", name="Back to your race")
+    await expect(back).to_be_in_viewport()
+    await back.click()
+    await expect(player.page).to_have_url(f"{site(server)[0]}/r/{code}")
+    await expect(player.board).to_have_attribute("data-status", "playing")

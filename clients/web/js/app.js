@@ -8,6 +8,7 @@
 
 import { Announcer } from './announcer.js';
 import { h, replace } from './dom.js';
+import { confirmAction } from './dialog.js';
 import { parseRoute, roomHref, viewHref } from './router.js';
 import { Session } from './session.js';
 import { settings } from './settings.js';
@@ -49,7 +50,11 @@ class App {
     this.generation = 0;
     this.shownKey = null;
     this.waitingForName = [];
+    this.resume = h('div', { class: 'resume' });
+    this.main.before(this.resume);
+    this.resumeKey = '';
     this.session.subscribe((reason) => {
+      if (reason !== 'pending' && reason !== 'move_accepted') this.showResume();
       if (reason === 'connection' || reason === 'welcome') this.showConnection();
       if (reason === 'connection' && ['refused', 'signed_out'].includes(this.session.state)) this.askName(); // another name, or a passkey
       if (reason === 'tournament_race') this.openTournamentRace(this.session.tournamentRace);
@@ -70,14 +75,46 @@ class App {
     this.show();
   }
 
-  /** In-app links change the view without reloading the page (the session and its socket stay). */
-  followLink(event) {
+  /** In-app links change the view without reloading the page (the session and its socket stay). Leaving the board
+   * of your race while it runs asks first: the race and its clock go on without you. */
+  async followLink(event) {
     const link = event.target.closest?.('a[href]');
     if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || link.target) return;
     const url = new URL(link.href, window.location.href);
     if (url.origin !== window.location.origin) return;
     event.preventDefault();
-    this.navigate(url.pathname + url.search + url.hash);
+    const href = url.pathname + url.search + url.hash;
+    const racing = this.racingHere();
+    if (racing && parseRoute(url).code !== racing && !await confirmAction({
+      title: 'Leave your race\u2019s board?', confirm: 'Leave the board', cancel: 'Stay in the race',
+      text: `Your race in room ${racing} goes on, its clock running: the page offers the way back at the top.`,
+    })) return;
+    this.navigate(href);
+  }
+
+  /** The room code of the race whose board this page shows while your game in it runs; null otherwise. */
+  racingHere() {
+    const game = this.session.game;
+    const route = parseRoute(window.location);
+    return game.playing && game.game?.room_code && route.page === 'room' && route.code === game.game.room_code ? route.code : null;
+  }
+
+  /** Away from your race (or your daily game) while it goes on: the way back, above every page. */
+  showResume() {
+    const route = parseRoute(window.location);
+    const room = this.session.room;
+    const game = this.session.game;
+    let back = null;
+    if (room && room.status !== 'finished' && !(route.page === 'room' && route.code === room.code)) {
+      back = [room.status === 'lobby' ? `You are waiting in room ${room.code}. ` : `Your race in room ${room.code} is on. `,
+        h('a', { href: roomHref(window.location, room.code) }, room.status === 'lobby' ? 'Back to the room' : 'Back to your race')];
+    } else if (game.playing && game.game?.daily && !(route.page === 'daily' && route.variant === game.game.variant)) {
+      back = ['Your daily game is still running. ', h('a', { href: viewHref(window.location, `/daily/${game.game.variant}`) }, 'Back to it')];
+    }
+    const key = back ? `${room?.code} ${room?.status} ${route.page} ${route.code ?? route.variant}` : '';
+    if (key === this.resumeKey) return;
+    this.resumeKey = key;
+    replace(this.resume, back ? h('p', { class: 'card-panel resume-banner', role: 'status' }, ...back) : null);
   }
 
   /** Your next tournament race is formed: its room opens by itself, with a tone (and a notification if allowed). */
@@ -157,6 +194,7 @@ class App {
   async show() {
     const generation = ++this.generation;
     const route = parseRoute(window.location);
+    this.showResume();
     const named = this.session.name && this.session.state !== 'signed_out';
     if (!named && !openToAll(route)) { // a revoked session: a passkey or a new name
       this.askName('', route.page === 'room' ? null : 'This page shows your games: pick the name other players will see, or sign in.');

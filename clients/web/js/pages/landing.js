@@ -200,29 +200,13 @@ export function landingPage(main, { session, navigate, location, badCode, needPl
     }));
   }
 
-  const resume = h('div', { class: 'resume' });
-  const showResume = () => {
-    const room = session.room;
-    const game = session.game.game;
-    if (room && room.status !== 'finished') {
-      replace(resume, h('p', { class: 'card-panel' }, `You are in room ${room.code} (${room.status}). `,
-        h('a', { href: roomHref(location, room.code) }, 'Back to the room')));
-    } else if (game && game.daily && session.game.playing) {
-      replace(resume, h('p', { class: 'card-panel' }, 'Your daily game is still running. ',
-        h('a', { href: viewHref(location, `/daily/${game.variant}`) }, 'Back to it')));
-    } else {
-      replace(resume);
-    }
-  };
-  const unsubscribe = session.subscribe(showResume);
-  showResume();
   const notice = badCode ? h('p', { class: 'form-error', role: 'alert' }, `\u201c${badCode}\u201d is not a room code.`) : null;
   main.replaceChildren(h('div', { class: 'landing' },
-    notice, resume, error, hero,
+    notice, error, hero,
     h('div', { class: 'landing-now' }, quick, daily),
     h('div', { class: 'landing-grid' }, createForm, h('div', { class: 'landing-side' }, joinForm))));
   refresh();
   loadDailies();
   const timer = setInterval(refresh, REFRESH_MS);
-  return { destroy() { unsubscribe(); clearInterval(timer); } };
+  return { destroy() { clearInterval(timer); } };
 }

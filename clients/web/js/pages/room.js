@@ -114,7 +114,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     let said;
     try {
       await navigator.clipboard.writeText(input.value);
-      said = 'Copied: send it to whoever you race.';
+      said = 'Link copied: send it to whoever you race.';
     } catch {
       input.select();
       said = 'Copying is not allowed here: the link is selected, copy it with Ctrl+C.';

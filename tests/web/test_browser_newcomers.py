@@ -7,6 +7,8 @@ process, tests/web/racing_pages.py):
 - A first visit opens Tournaments, Leaderboards and Daily without choosing a name (they read over HTTP), enters a
   tournament by giving one when it is needed, and finds "Sign in" (a passkey) without going through "Choose a name".
 - The top bar's links ask before leaving the board of a race that runs, and every page then leads back to it.
+- On a phone the top bar takes two rows, links are a finger's height, classic FreeCell offers no Zoom that would only
+  push the foundations to a second row, and a friend opening a started race sees which deal it is.
 - "Quick race" or "Play now" from a room's lobby leaves the lobby by itself (it answered "you are in room …: leave it
   first", raw and red); a race still running is not given up behind the player's back: the page leads back to it.
 """
@@ -16,12 +18,14 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from datetime import timedelta
+from typing import Any
 
 import pytest
+from arena_client import connect_player
 from boards_helpers import ManualClock
 from clocked_server import clocked_daily_server
 from playwright.async_api import expect
-from racing_pages import quick_arena, site
+from racing_pages import quick_arena, race_a_program, site
 from webpages import DESKTOP, PHONE, ROOM_PATH, NewPlayer
 
 from freecell_arena.core.competition.tournaments.rules import TournamentRules
@@ -159,3 +163,35 @@ async def test_leaving_a_running_race_asks_and_every_page_leads_back(
     await back.click()
     await expect(player.page).to_have_url(f"{site(server)[0]}/r/{code}")
     await expect(player.board).to_have_attribute("data-status", "playing")
+
+
+TAPS = """() => ({
+  bar: document.querySelector('.top-bar').getBoundingClientRect().height,
+  small: [...document.querySelectorAll('.top-bar a, main a')].filter((link) => link.offsetParent !== null)
+    .map((link) => [link.textContent, link.getBoundingClientRect().height]).filter(([, height]) => height < 24),
+})"""
+
+
+async def test_a_phone_has_a_short_top_bar_links_to_tap_and_no_useless_zoom(
+    arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer
+) -> None:
+    server, _ = arena
+    base, url = site(server)
+    player = await new_player("Thumbs", base, viewport=PHONE, has_touch=True, is_mobile=True)
+    await player.page.goto(base + "/")
+    first: dict[str, Any] = await player.page.evaluate(TAPS)
+    assert first["bar"] <= 80 and not first["small"], f"two rows; every link at least 24 px tall: {first}"
+    rival = await connect_player(url, "Friend")
+    try:
+        code = await race_a_program(player, rival, deal=1)
+        named: dict[str, Any] = await player.page.evaluate(TAPS)
+        assert named["bar"] <= 80 and not named["small"], f"named, racing: {named}"
+        await expect(player.page.get_by_role("button", name="Zoom")).to_be_hidden()  # every pile is 40 px already
+        top = await player.board.locator(".board-top").bounding_box()
+        cell = await player.pile("c1").bounding_box()
+        assert top and cell and top["height"] < cell["height"] * 1.5, "cells and foundations on one row"
+        friend = await new_player("Watcher", base, viewport=PHONE, has_touch=True, is_mobile=True)
+        await friend.open(f"/r/{code}")  # started: they watch
+        await expect(friend.page.get_by_text("FreeCell \u00b7 deal #1")).to_be_visible()
+    finally:
+        await rival.close()

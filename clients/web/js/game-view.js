@@ -77,11 +77,13 @@ export class GameView {
       h('span', { class: 'counter' }, 'Moves ', this.moves),
       h('span', { class: 'counter' }, 'Time ', this.timer),
       this.status);
-    this.actions = h('div', { class: 'game-actions' }, this.hintButton, this.finishButton, this.undoButton,
+    // The Move box sits with the buttons, in the height kept for them beside the board: typing a move never scrolls
+    // the counters or the cells out of view.
+    this.actions = h('div', { class: 'game-actions' }, this.hintButton, this.finishButton, this.undoButton, moveForm,
       h('span', { class: 'spacer' }), this.zoomButton, this.resignButton);
     this.element = h('section', { class: 'game', 'aria-label': 'Your game' },
       this.bar, this.outcome, this.rotate, this.holder, this.actions, this.told, this.hintNote, this.refusal,
-      h('div', { class: 'game-tools' }, moveForm,
+      h('div', { class: 'game-tools' },
         h('div', { class: 'settings-row' }, check('Four-colour suits', 'fourColour'), check('Sounds', 'sounds'), check('Vibration', 'vibration')),
         h('details', { class: 'help' }, h('summary', {}, 'Keyboard help'),
           h('p', {}, 'Sounds, vibration and the win\u2019s cascade stay off while your system asks for reduced motion. '),
@@ -89,6 +91,7 @@ export class GameView {
           h('table', {}, h('tbody', {}, KEY_HELP.map(([keys, what]) => h('tr', {}, h('th', { scope: 'row' }, h('kbd', {}, keys)), h('td', {}, what))))))));
     this.renderer = new BoardRenderer(this.holder);
     this.renderer.zoom = settings.zoom;
+    this.renderer.onLayout = ({ zoomHelps }) => setProperty(this.zoomButton, 'hidden', !zoomHelps); // offered where it helps
     this.input = new BoardInput(this.holder, {
       play: (notation, meta) => this.play(notation, meta),
       undo: () => (this.session.game.game?.undo_allowed ? this.session.undo() : null),
@@ -118,7 +121,7 @@ export class GameView {
   /** What must stay in view with the board: the bar above, the buttons below (measured when they change size,
    * never during a move). */
   measure() {
-    const reserve = this.bar.offsetHeight + this.actions.offsetHeight + 40;
+    const reserve = this.bar.offsetHeight + this.actions.offsetHeight + 28; // and their margins, the scroll margin
     if (reserve !== this.renderer.reserve) {
       this.renderer.reserve = reserve;
       this.renderer.layout();

@@ -236,6 +236,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   function renderGame(current) {
     const game = session.game.game;
     const mine = game && game.room_code === code;
+    page.classList.toggle('has-game', Boolean(mine));
     if (mine && !gameView) {
       gameView = new GameView(session, { hintsAllowed: () => room()?.options.ranked === false, scrollToStart: game.status === 'playing' });
       arena.replaceChildren(gameView.element);

@@ -117,9 +117,14 @@ class App {
     replace(this.resume, back ? h('p', { class: 'card-panel resume-banner', role: 'status' }, ...back) : null);
   }
 
-  /** Your next tournament race is formed: its room opens by itself, with a tone (and a notification if allowed). */
+  /** Your next tournament race is formed: its room opens by itself, with a tone (and a notification if allowed).
+   * From the room of the same tournament's race just over, not at once: its result and points stay in view, with
+   * the way on, until the next race starts (the room page goes then). */
   openTournamentRace(message) {
     import('./pages/tournaments.js').then(({ announceRace }) => announceRace(message));
+    const here = parseRoute(window.location);
+    const last = here.page === 'room' ? this.session.tournamentRaces.of(here.code) : null;
+    if (last && last.code !== message.code && last.tournament_id === message.tournament_id) return;
     this.navigate(roomHref(window.location, message.code));
   }
 

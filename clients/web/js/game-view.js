@@ -45,8 +45,11 @@ export class GameView {
   /** `hintsAllowed()`: whether this game may ask for hints (the page knows: an unranked room, not a daily);
    * `noHints()`: why not, when not;
    * `scrollToStart`: bring the game to the top of the window once its board is laid out (a game starting now). */
-  constructor(session, { hintsAllowed = () => false, noHints = () => NO_HINTS, scrollToStart = false } = {}) {
+  constructor(session, { hintsAllowed = () => false, noHints = () => NO_HINTS, scrollToStart = false,
+    race = () => ({ room: session.room, over: session.raceOver }), clocks = () => [] } = {}) {
     this.session = session;
+    this.race = race; // the room and its standings as the page shows them
+    this.clocks = clocks; // the race's clocks beside the game's (time left, berserk's)
     this.hintsAllowed = hintsAllowed;
     this.noHints = noHints;
     this.scrollPending = scrollToStart;
@@ -54,6 +57,8 @@ export class GameView {
     this.moves = h('strong', { dataset: { moves: '0' } }, '0');
     this.timer = h('strong', { dataset: { timeMs: '0' } }, '0:00');
     this.status = h('span', { class: 'game-status', dataset: { gameStatus: '' } });
+    this.clockBox = h('span', { class: 'race-clocks' });
+    this.clocksShown = '';
     this.title = h('h2', { class: 'game-title' });
     this.hintButton = h('button', { type: 'button', onclick: () => this.hint() }, 'Hint');
     this.finishButton = h('button', { type: 'button', onclick: () => this.finish(), title: 'Send every card home, once nothing else is left to do' }, 'Finish');
@@ -75,7 +80,7 @@ export class GameView {
       h('button', { type: 'submit' }, 'Play move'));
     this.bar = h('div', { class: 'game-bar' }, this.title,
       h('span', { class: 'counter' }, 'Moves ', this.moves),
-      h('span', { class: 'counter' }, 'Time ', this.timer),
+      h('span', { class: 'counter' }, 'Time ', this.timer), this.clockBox,
       this.status);
     // The Move box sits with the buttons, in the height kept for them beside the board: typing a move never scrolls
     // the counters or the cells out of view.
@@ -276,9 +281,9 @@ export class GameView {
 
   /** Your place in the race once the standings are in; before that, in a race of several, only that you solved. */
   racePlace(game) {
-    const room = this.session.room;
+    const { room, over: standings } = this.race();
     if (!room || game.game.room_code !== room.code) return null;
-    const over = this.session.raceOver?.code === room.code ? this.session.raceOver : null;
+    const over = standings?.code === room.code ? standings : null;
     const mine = over?.standings.find((row) => row.player_id === this.session.playerId);
     const racers = over ? over.standings.length : room.members.filter((member) => member.role === 'player').length;
     if (racers < 2) return null;
@@ -291,8 +296,9 @@ export class GameView {
     if (!place) return title;
     if (place.rank === null) { // the race goes on: a solve's place so far, never "won" before the race is decided
       if (game.status !== 'won') return title;
-      const soFar = placeSoFar(this.session.room, this.session.playerId);
-      return soFar ? solvedSoFarText(this.session.room, game.counts, soFar) : 'Solved! Waiting for the others\u2026';
+      const { room } = this.race();
+      const soFar = placeSoFar(room, this.session.playerId);
+      return soFar ? solvedSoFarText(room, game.counts, soFar) : 'Solved! Waiting for the others\u2026';
     }
     const where = `${ordinal(place.rank)} of ${place.racers}${place.tie ? ' (a tie)' : ''}`;
     if (game.status === 'won') return place.rank === 1 && !place.tie ? 'You won the race!' : `Solved \u00b7 ${where}`;
@@ -330,6 +336,12 @@ export class GameView {
     const elapsed = game.elapsedMs(Date.now());
     setText(this.timer, formatDuration(elapsed));
     this.timer.dataset.timeMs = String(elapsed);
+    const clocks = this.clocks();
+    const shown = JSON.stringify(clocks);
+    if (shown !== this.clocksShown) { // a second's change, not a frame's
+      this.clocksShown = shown;
+      replace(this.clockBox, clocks.map(({ label, text, over }) => h('span', { class: `counter${over ? ' over' : ''}`, dataset: { clock: label } }, `${label} `, h('strong', {}, text))));
+    }
   }
 }
 

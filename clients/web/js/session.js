@@ -7,6 +7,7 @@
 import { Connection, IdentityStore, RequestError, serverUrl, takeEarly } from './connection.js';
 import { GameState } from './view-state.js';
 import { readOverHttp } from './http-api.js';
+import { TournamentRaces } from './tournament-race.js';
 import { applyMembership, applyProgress, clockOffsetFromCountdown } from './room-state.js';
 import { counted, countsText, deltaText, moveWords, ordinal, refusalWords } from './notation.js';
 import { progressStatus } from './race-words.js';
@@ -31,7 +32,8 @@ export class Session {
     this.raceRatings = null; // the rating changes of the race just over (`race_ratings`, right after race_over)
     this.countdown = null;
     this.daily = null;
-    this.tournamentRace = null; // the latest `tournament_race`: your tournament race's room and its berserk
+    this.tournamentRace = null; // the latest `tournament_race`: your next tournament race's room
+    this.tournamentRaces = new TournamentRaces(storage); // every room known to be a tournament's race, kept
     this.clockOffsetMs = 0;
     this.lastRefusal = null;
     this.ready = null;
@@ -232,9 +234,10 @@ export class Session {
     }
   }
 
-  /** Your next tournament race is formed (app.js opens its room): kept for the room page's berserk. */
+  /** Your next tournament race is formed (app.js opens its room): kept, so its room knows it is a tournament's. */
   on_tournament_race(message) {
     this.tournamentRace = message;
+    this.tournamentRaces.remember(message);
     this.say(`Your next tournament race is ready: room ${message.code}.`, 'race');
   }
 

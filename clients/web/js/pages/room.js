@@ -13,6 +13,8 @@ import { progressCounts, progressStatus, ratingNote } from '../race-words.js';
 import { roomHref, roomLink, viewHref } from '../router.js';
 import { PROVISIONAL_NOTE, deltaText, playerLink, ratingText, shareButton } from '../compete.js';
 import { reportButton } from '../moderation.js';
+import { tournamentRoomPanel } from '../tournament-race.js';
+import { raceClocks } from '../tournament-words.js';
 
 const STATUS_WORDS = { lobby: 'Waiting for players', countdown: 'Starting', running: 'Racing', finished: 'Finished' };
 
@@ -43,8 +45,9 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   const race = h('aside', { class: 'race-panel', 'aria-label': 'Race' });
   const results = h('div', { class: 'room-results' });
   const invite = h('div', { class: 'room-invite' });
+  const nextRace = h('div', { class: 'room-invite' });
   const play = h('div', { class: 'room-play' }, arena, race);
-  const page = h('div', { class: 'room-page', dataset: { roomCode: code } }, header, invite, notice, lobby, play, results);
+  const page = h('div', { class: 'room-page', dataset: { roomCode: code } }, header, nextRace, invite, notice, lobby, play, results);
   main.replaceChildren(page);
   let gameView = null;
   let countdownTimer = null;
@@ -52,9 +55,16 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   let lastHeaderKey = '';
   let lastResultsKey = '';
   let share = null;
-  let berserked = false; // a tournament race's berserk, chosen in its countdown
+  const tournamentRace = session.tournamentRaces.of(code); // a tournament's race (null: any other room)
+  const kept = { room: null, over: null, ratings: null }; // what the page showed, kept once a tournament seats you elsewhere
 
-  const room = () => (session.room?.code === code ? session.room : null);
+  /** The room as the page shows it: the session's while you are in it; after a tournament seated you in its next
+   * race, what it last was (its standings stay until you go). */
+  const room = () => (session.room?.code === code ? session.room : movedOn() ? kept.room : null);
+  const movedOn = () => tournamentRace !== null && kept.room !== null && session.room?.code !== code;
+  const raceOver = () => (session.raceOver?.code === code ? session.raceOver : movedOn() ? kept.over : null);
+  const raceRatings = () => (session.raceRatings?.code === code ? session.raceRatings : movedOn() ? kept.ratings : null);
+  const tournament = tournamentRace ? tournamentRoomPanel(session, location, tournamentRace, () => room()?.status) : null;
   const botOffer = h('div', { class: 'bot-offer', hidden: true },
     h('p', {}, 'Nobody else is here yet. Race the house bot now? It plays at a person’s pace, and a race with a bot changes no rating.'),
     h('button', { type: 'button', class: 'primary', onclick: () => callBot() }, 'Race the house bot'));
@@ -181,29 +191,62 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
           h('p', {}, 'Share the link; start when everyone is in.'))
         : h('p', { class: 'start' }, me()?.role === 'spectator' ? 'You are watching. The race begins when the host starts it.' : 'Waiting for the host to start the race.'));
     }
+    if (current.status === 'lobby' && me()?.role === 'player') parts.push(enteredElsewhere());
     if (current.status === 'countdown') parts.push(h('p', { class: 'countdown', dataset: { countdown: '' } }));
-    const tournament = session.tournamentRace?.code === code ? session.tournamentRace : null;
-    if (tournament) parts.push(tournamentPanel(tournament, current));
+    if (tournament) {
+      tournament.update();
+      parts.push(tournament.element);
+    }
     replace(lobby, parts);
     updateCountdown();
   }
 
-  /** A tournament's race: back to its page, and berserk in the countdown when offered (half the time, a bonus). */
-  function tournamentPanel(tournament, current) {
-    const berserk = async () => {
-      try {
-        await session.ask({ type: 'berserk', tournament_id: tournament.tournament_id });
-        berserked = true;
-        session.say('Berserk: half the time, a bonus point if you solve it.', 'race');
-        update();
-      } catch (error) {
-        session.say(error.message, 'error');
-      }
-    };
-    return h('p', { class: 'tournament-race' }, h('a', { href: viewHref(location, `/tournament/${encodeURIComponent(tournament.tournament_id)}`) }, 'Tournament page'),
-      berserked ? [' ', h('span', { class: 'badge berserk' }, 'berserk')] : null,
-      tournament.berserk_allowed && current.status === 'countdown' && !berserked
-        ? [' ', h('button', { type: 'button', onclick: berserk }, 'Berserk (half the time, +1 if solved)')] : null);
+  /** A lobby holds you out of a running tournament's pairing (the server seats nobody from a lobby): said here, with
+   * the way to the tournament. Asked once, when the lobby is first shown. */
+  const running = h('div', { class: 'entered-elsewhere' });
+  let runningAsked = false;
+  function enteredElsewhere() {
+    if (!runningAsked) {
+      runningAsked = true;
+      session.ask({ type: 'get_tournaments', player_id: session.playerId }).then((reply) => {
+        const entered = reply.running[0];
+        replace(running, entered ? h('p', { class: 'card-panel note', role: 'status' },
+          `You entered ${entered.name}, running now: waiting in this lobby, you are not paired in it. `,
+          h('button', { type: 'button', onclick: async () => {
+            await session.request({ type: 'leave_room' }).catch(() => null);
+            navigate(viewHref(location, `/tournament/${encodeURIComponent(entered.tournament_id)}`));
+          } }, 'Leave for the tournament')) : null);
+      }, () => null);
+    }
+    return running;
+  }
+
+  /** The clocks beside the game's own while you play a race with a time limit: time left, and berserk's half. */
+  function raceClocksNow() {
+    const current = room();
+    const game = session.game;
+    if (!current?.options.time_limit_s || !game.playing || game.game?.room_code !== code) return [];
+    return raceClocks(current.options.time_limit_s * 1000, game.elapsedMs(Date.now()), tournament?.berserked() ?? false);
+  }
+
+  /** A tournament seated you in its next race while this one's results show: they stay, with the way on; the page
+   * goes there by itself when that race starts. Drawn once per next race; its seconds tick in place. */
+  let nextShown = null;
+  function showNextRace() {
+    const next = session.tournamentRace;
+    const formed = tournamentRace && next && next.code !== code && next.tournament_id === tournamentRace.tournament_id ? next : null;
+    if (formed?.code !== nextShown) {
+      nextShown = formed?.code ?? null;
+      replace(nextRace, formed ? h('p', { class: 'card-panel invite next-race', role: 'status' },
+        `Your next race is formed: room ${formed.code}, starting `, h('span', { class: 'next-race-starts' }),
+        `${formed.berserk_allowed ? ' (berserk is chosen there, before the start)' : ''}. `,
+        h('button', { type: 'button', class: 'primary', onclick: () => navigate(roomHref(location, formed.code)) }, 'Go to it now')) : null);
+    }
+    const starts = nextRace.querySelector('.next-race-starts');
+    if (formed && starts) {
+      const left = secondsUntil(formed.starts_at, Date.now(), session.clockOffsetMs);
+      setText(starts, left > 0 ? `in ${left} s` : 'now');
+    }
   }
 
   function updateCountdown() {
@@ -216,7 +259,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   }
 
   function renderRace(current) {
-    const over = session.raceOver?.code === code ? session.raceOver : null;
+    const over = raceOver();
     const rows = progressTable(current, over?.standings);
     if (!rows.length || current.status === 'lobby') {
       replace(race);
@@ -238,7 +281,10 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     const mine = game && game.room_code === code;
     page.classList.toggle('has-game', Boolean(mine));
     if (mine && !gameView) {
-      gameView = new GameView(session, { hintsAllowed: () => room()?.options.ranked === false, scrollToStart: game.status === 'playing' });
+      gameView = new GameView(session, {
+        hintsAllowed: () => room()?.options.ranked === false, scrollToStart: game.status === 'playing',
+        race: () => ({ room: room(), over: raceOver() }), clocks: raceClocksNow,
+      });
       arena.replaceChildren(gameView.element);
     } else if (!mine && gameView) {
       gameView.destroy();
@@ -313,11 +359,11 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   }
 
   function renderResults(current) {
-    const over = session.raceOver?.code === code ? session.raceOver : null;
+    const over = raceOver();
     const ownGame = session.game.game?.room_code === code ? session.game.game.game_id : null;
     const gameOver = ownGame !== null && !session.game.playing && me()?.role === 'player';
     const stillRacing = progressTable(current).filter((row) => row.status === 'playing').map((row) => row.player_id);
-    const key = JSON.stringify([current.status, current.next_code, me() !== null, over !== null, session.raceRatings?.code === code, ownGame, gameOver, stillRacing]);
+    const key = JSON.stringify([current.status, current.next_code, me() !== null, over !== null, raceRatings() !== null, ownGame, gameOver, stillRacing]);
     if (key === lastResultsKey) return; // drawn again only when what it shows changed, not on every message
     lastResultsKey = key;
     if (current.status !== 'finished') {
@@ -336,11 +382,10 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
         h('h2', { id: 'standings-title' }, 'The race is over'),
         h('p', {}, 'The final counts of every player are in the race panel.', ownGame ? ' ' : '',
           ownGame ? h('a', { href: viewHref(location, `/replay/${encodeURIComponent(ownGame)}`) }, 'Your replay') : ''),
-        member ? raceAgainBlock(current) : null));
+        member && !tournamentRace ? raceAgainBlock(current) : null));
       return;
     }
-    const rated = session.raceRatings?.code === code
-      ? new Map(session.raceRatings.changes.map((change) => [change.player_id, change])) : null;
+    const rated = raceRatings() ? new Map(raceRatings().changes.map((change) => [change.player_id, change])) : null;
     const ratingCell = (row) => {
       const change = rated?.get(row.player_id);
       return change ? h('span', { class: `rating-change ${change.delta >= 0 ? 'up' : 'down'}`, dataset: { delta: change.delta } },
@@ -365,7 +410,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
       rateable && [...rated.values()].some((change) => change.after.provisional) ? h('p', { class: 'hint' }, PROVISIONAL_NOTE) : null,
       h('p', { class: 'after-race' }, h('a', { href: viewHref(location, `/review/${encodeURIComponent(code)}`) }, 'Review against par'), ' ', again),
       own ? (share ??= shareButton(session, own.game_id, location)) : null, // kept when the ratings arrive: its text stays
-      member ? raceAgainBlock(current) : null, member ? playAgainButton(current) : null));
+      member && !tournamentRace ? raceAgainBlock(current) : null, member ? playAgainButton(current) : null)); // a tournament pairs its own races
   }
 
   async function raceThisDealAgain(current, seed) {
@@ -382,6 +427,12 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
   }
 
   function update() {
+    if (session.room?.code === code) { // kept for when a tournament seats you in its next race (a room races once:
+      kept.room = session.room; // its standings, once come, stay, whatever the next race's countdown clears)
+      kept.over = raceOver() ?? kept.over;
+      kept.ratings = raceRatings() ?? kept.ratings;
+    }
+    showNextRace();
     const current = room();
     if (!current) {
       if (joined && session.isOpen) showNotice('You are no longer in this room.', h('a', { href: viewHref(location, '/') }, 'Back to the start'));
@@ -400,10 +451,17 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
       joined = false; // back after a drop: the resumed state says whether the seat is still ours
       join();
     }
+    if (reason === 'race_started' && movedOn() && session.game.game?.room_code === session.tournamentRace?.code) {
+      navigate(roomHref(location, session.tournamentRace.code)); // the next race began: its board is there
+      return;
+    }
     if (reason === 'move_accepted' && room()) renderRace(room()); // the board redraws itself; the lobby did not change
     else if (reason !== 'pending' && reason !== 'refused') update();
   });
-  countdownTimer = setInterval(updateCountdown, 200);
+  countdownTimer = setInterval(() => {
+    updateCountdown();
+    if (nextShown) showNextRace(); // its seconds
+  }, 200);
   if (session.isOpen) join();
   update();
   return {
@@ -411,6 +469,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
       unsubscribe();
       clearInterval(countdownTimer);
       clearTimeout(botTimer);
+      tournament?.destroy();
       gameView?.destroy();
     },
   };
@@ -423,6 +482,10 @@ function seriesPanel(current, playerId) {
     h('ol', { class: 'series-tally', 'aria-label': 'Wins in this series' }, current.series.tally.map((row) => h('li', {
       dataset: { playerId: row.player_id, wins: row.wins }, class: row.player_id === playerId ? 'me' : '',
     }, h('span', { class: 'member-name' }, row.name), ` ${row.wins} ${row.wins === 1 ? 'win' : 'wins'}`))));
+}
+
+function setText(element, text) {
+  if (element.textContent !== text) element.textContent = text;
 }
 
 function deckSize(variant) {

@@ -7,8 +7,9 @@ real server whose clock the test moves, the words each sees at each step checked
 4. the race over: the result and the points it earned stay in view (the next race's room waits until it starts), with
    the place in the tournament; the one left over reads that the next race forms when someone is free;
 5. an entrant who made no move is paused, and the page says why it may be; Withdraw (for good) asks first;
-6. the arena's end reaches the room: it is over, with the final place, and no "Race again" (a tournament pairs its
-   own races).
+6. the arena's end reaches the room: a race nobody solved is no win ("nobody solved it", never "You came first"), its
+   final progress says "out of time" (not "playing"), the tournament is over, with the final place, and no "Race
+   again" (a tournament pairs its own races).
 
 And around it: an hourly schedule is one row (it listed 26 alike), an unsaved player's private tournament leads to
 saving, and an entrant waiting in a quick race's lobby is told the arena does not pair them there.
@@ -142,6 +143,12 @@ async def test_an_arena_says_what_comes_next_at_every_step(clocked: tuple[ArenaS
     await alice.wait_for_board()
     clock.advance(ARENA.duration_s)
     await expect(alice.board).to_have_attribute("data-status", "timeout")
+    outcome = alice.page.locator(".outcome")
+    await expect(outcome).to_contain_text("nobody solved it")  # not "You came first": it scored nothing
+    await expect(outcome).not_to_contain_text("came first")
+    progress = alice.page.get_by_role("list", name="Progress of every player")
+    await expect(progress).to_contain_text("out of time")  # the final progress, not "playing" after "Time is up"
+    await expect(progress).not_to_contain_text("playing")
     over = alice.page.locator(".tournament-next")
     await expect(over).to_contain_text("Evening Arena is over: you finished 1st of 3 with 3 points", timeout=15_000)
     await expect(over.get_by_role("link", name="See the podium")).to_be_visible()

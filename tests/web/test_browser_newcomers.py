@@ -16,30 +16,19 @@ process, tests/web/racing_pages.py):
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from arena_client import connect_player
 from boards_helpers import ManualClock
-from clocked_server import clocked_daily_server
 from playwright.async_api import expect
-from racing_pages import quick_arena, race_a_program, site
-from webpages import DESKTOP, PHONE, ROOM_PATH, NewPlayer
+from racing_pages import race_a_program, site
+from webpages import DESKTOP, PHONE, ROOM_PATH, SIZES, NewPlayer
 
 from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
 from freecell_arena.net.app import ArenaServer
-
-SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
-SECRET = "the browser test's secret for issue 53"
-
-
-@pytest.fixture
-async def arena(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
-    async with quick_arena(sqlite_url) as served:
-        yield served
 
 
 async def test_a_quick_race_from_a_lobby_leaves_the_lobby(arena: tuple[ArenaServer, ManualClock],
@@ -65,12 +54,6 @@ async def test_a_quick_race_from_a_lobby_leaves_the_lobby(arena: tuple[ArenaServ
     await expect(back).to_be_visible()
     await back.click()
     await expect(player.board).to_have_attribute("data-status", "playing")
-
-
-@pytest.fixture
-async def daily_arena(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
-    async with clocked_daily_server(sqlite_url, days_ago=0, secret=SECRET) as served:
-        yield served
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -23,30 +23,19 @@ vibration either), the review's first point where your line got longer, a histor
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
 from arena_client import ArenaClient, connect_player
 from boards_helpers import ManualClock, play
-from clocked_server import clocked_daily_server
 from playwright.async_api import expect
-from racing_pages import PAR_LINE, quick_arena, race_a_program, site
-from webpages import DESKTOP, PHONE, ROOM_PATH, SOLUTION, NewPlayer, assert_accessible
+from racing_pages import PAR_LINE, race_a_program, site
+from webpages import DESKTOP, PHONE, ROOM_PATH, SIZES, SOLUTION, NewPlayer, assert_accessible
 
 from freecell_arena.core.records.review import solve_par
 from freecell_arena.engine import VARIANTS, Game, format_generic
 from freecell_arena.engine.solver import finish
 from freecell_arena.net.app import ArenaServer
-
-SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
-SECRET = "the browser test's secret for issue 33"
-
-
-@pytest.fixture
-async def arena(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
-    async with quick_arena(sqlite_url) as served:
-        yield served
 
 
 async def test_1_giving_up_first_wins_nothing(arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer) -> None:
@@ -72,12 +61,6 @@ async def test_1_giving_up_first_wins_nothing(arena: tuple[ArenaServer, ManualCl
         assert stored is not None and await server.store.ratings.changes_of(stored.room.room_id) == []
     finally:
         await rival.close()
-
-
-@pytest.fixture
-async def daily_arena(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
-    async with clocked_daily_server(sqlite_url, days_ago=0, secret=SECRET) as served:
-        yield served
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -20,19 +20,12 @@ from arena_client import connect_player
 from boards_helpers import ManualClock, play
 from playwright.async_api import expect
 from racing_pages import PAR_LINE, quick_arena, race_a_program, site
-from webpages import DESKTOP, PHONE, NewPlayer, Player
+from webpages import DESKTOP, SIZES, NewPlayer, Player
 
 from freecell_arena.net.app import ArenaServer
 
-SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
 LONG_DEAL = 1_606_060_671
 """A FreeCell deal number of ten digits (the server draws them up to 2^31 - 1)."""
-
-
-@pytest.fixture
-async def arena(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
-    async with quick_arena(sqlite_url) as served:
-        yield served
 
 
 @pytest.fixture

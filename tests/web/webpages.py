@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Page, expect
 
@@ -20,6 +21,8 @@ SOLUTION = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn"
 """A solution of Microsoft deal 1 in single-card moves, played with autoplay off."""
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
+SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
+"""A test at both sizes: `@pytest.mark.parametrize("size", SIZES)`."""
 VARIANT_NAMES = {
     "freecell": "FreeCell",
     "chinese-freecell": "Chinese FreeCell",

@@ -69,6 +69,7 @@ async def test_a_fewest_moves_race_is_decided_when_nobody_can_do_better(
         outcome = player.page.locator(".outcome")
         await expect(outcome).to_contain_text(f"Solved in {len(PAR_LINE)} moves, best so far")
         await expect(outcome).not_to_contain_text("won")
+        await expect(player.page.locator(".game-status")).to_have_text("Solved")  # the bar said "You won!"
         await expect(player.page.get_by_role("log")).not_to_contain_text("You won")
         mine = watcher.page.get_by_role("list", name="Progress of every player").locator("li", has_text="Quick")
         await expect(mine).to_contain_text("solved")
@@ -76,6 +77,7 @@ async def test_a_fewest_moves_race_is_decided_when_nobody_can_do_better(
         await play(rival, ["t1-c1"])
         assert (await rival.request({"type": "resign"}))["outcome"] == "resigned"
         await expect(outcome).to_contain_text("You won the race!")
+        await expect(player.page.locator(".game-status")).to_have_text("You won!")
         await expect(mine).to_contain_text("won")  # decided: the standings say it
     finally:
         await rival.close()

@@ -249,7 +249,7 @@ export class GameView {
     if (seed !== null && seed !== undefined) setAttribute(this.title, 'title', `${variantName(variant)}, ${variant === 'freecell' ? 'deal' : 'seed'} ${seed}`);
     setText(this.moves, String(game.counts.player_moves));
     setData(this.moves, 'moves', String(game.counts.player_moves));
-    setText(this.status, game.playing ? (game.onlyUndoLeft ? 'No move left: undo or resign' : 'Playing') : (OUTCOME_TITLES[game.status] ?? game.status));
+    setText(this.status, game.playing ? (game.onlyUndoLeft ? 'No move left: undo or resign' : 'Playing') : this.statusWords(game));
     setData(this.status, 'gameStatus', game.status ?? '');
     const hints = this.hintsAllowed();
     setProperty(this.hintButton, 'hidden', !hints);
@@ -289,6 +289,13 @@ export class GameView {
     if (racers < 2) return null;
     if (!mine) return { racers, rank: null };
     return { racers, rank: mine.rank, tie: over.standings.filter((row) => row.rank === mine.rank).length > 1 };
+  }
+
+  /** The bar's word for a game over: a solve in a race is "Solved" until the standings rank it first. */
+  statusWords(game) {
+    const place = game.status === 'won' ? this.racePlace(game) : null;
+    if (place && !(place.rank === 1 && !place.tie)) return 'Solved';
+    return OUTCOME_TITLES[game.status] ?? game.status;
   }
 
   outcomeTitle(game, place) {

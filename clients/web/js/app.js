@@ -105,7 +105,9 @@ class App {
     const room = this.session.room;
     const game = this.session.game;
     let back = null;
-    if (room && room.status !== 'finished' && !(route.page === 'room' && route.code === room.code)) {
+    const shownRace = route.page === 'room' ? this.session.tournamentRaces.of(route.code) : null;
+    const saidThere = shownRace && room && this.session.tournamentRaces.of(room.code)?.tournament_id === shownRace.tournament_id; // its next race's notice
+    if (room && room.status !== 'finished' && !(route.page === 'room' && route.code === room.code) && !saidThere) {
       back = [room.status === 'lobby' ? `You are waiting in room ${room.code}. ` : `Your race in room ${room.code} is on. `,
         h('a', { href: roomHref(window.location, room.code) }, room.status === 'lobby' ? 'Back to the room' : 'Back to your race')];
     } else if (game.playing && game.game?.daily && !(route.page === 'daily' && route.variant === game.game.variant)) {

@@ -109,7 +109,7 @@ export function tournamentRoomPanel(session, location, race, roomStatus) {
     replace(element,
       h('p', {}, view ? h('strong', {}, view.tournament.name) : null, standingWords() ? `: ${standingWords()}` : '', running, view ? ' \u00b7 ' : null,
         h('a', { href: link() }, 'Tournament page')),
-      berserked ? h('p', {}, h('span', { class: 'badge berserk' }, 'berserk'), ' half the time; a solve within it earns a point more') : null,
+      berserked && status !== 'finished' ? h('p', {}, h('span', { class: 'badge berserk' }, 'berserk'), ' half the time; a solve within it earns a point more') : null,
       race.berserk_allowed && status === 'countdown' && !berserked
         ? h('p', {}, h('button', { type: 'button', onclick: berserk }, 'Berserk (half the time, +1 if solved)')) : null,
       thisRace(status), whatNext(status));

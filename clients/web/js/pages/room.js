@@ -237,7 +237,7 @@ export function roomPage(main, { session, navigate, location, code, watch }) {
     const formed = tournamentRace && next && next.code !== code && next.tournament_id === tournamentRace.tournament_id ? next : null;
     if (formed?.code !== nextShown) {
       nextShown = formed?.code ?? null;
-      replace(nextRace, formed ? h('p', { class: 'card-panel invite next-race', role: 'status' },
+      replace(nextRace, formed ? h('p', { class: 'card-panel next-race', role: 'status' },
         `Your next race is formed: room ${formed.code}, starting `, h('span', { class: 'next-race-starts' }),
         `${formed.berserk_allowed ? ' (berserk is chosen there, before the start)' : ''}. `,
         h('button', { type: 'button', class: 'primary', onclick: () => navigate(roomHref(location, formed.code)) }, 'Go to it now')) : null);

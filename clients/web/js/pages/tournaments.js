@@ -169,6 +169,7 @@ export function tournamentPage(main, { session, location, navigate, needPlayer, 
   function myState() {
     const { tournament } = view;
     const me = view.me;
+    if (view.entered && tournament.phase === 'upcoming') return `You are entered: your first race opens by itself when it starts, ${startsIn(tournament.starts_at)}.`;
     if (!view.entered || !me || tournament.phase !== 'running') return null;
     if (me.status === 'withdrawn') return 'You withdrew: you are not paired any more; your points stay in the table.';
     if (me.status === 'paused') {

@@ -91,26 +91,18 @@ export async function loadStreak(session, holder, variant, playerId = null) {
   }
 }
 
-/** The server's share text with `note` as its second line, under the title (a practice daily says so). */
-export function withNote(text, note) {
-  if (!note) return text;
-  const [title, ...rest] = text.split('\n');
-  return [title, note, ...rest].join('\n');
-}
-
 /**
  * A "Share" button for a finished game: asks the server for the spoiler-free text, copies it, and shows it
- * (selected, to copy by hand, when the Clipboard API is refused: an http page, a denied permission). `note` is a
- * line the page adds under its title ("Practice: not on the day's board").
+ * (selected, to copy by hand, when the Clipboard API is refused: an http page, a denied permission). The server
+ * words it, a practice daily's "Practice: not on the day's board" included.
  */
-export function shareButton(session, gameId, location, note = null) {
+export function shareButton(session, gameId, location) {
   const output = h('div', { class: 'share-output' });
   const button = h('button', { type: 'button', class: 'share-button', onclick: share }, 'Share');
   async function share() {
     let reply;
     try {
       reply = await session.ask({ type: 'get_share', game_id: gameId, origin: location.origin });
-      reply = { ...reply, text: withNote(reply.text, note) };
     } catch (error) {
       replace(output, notice(error.message));
       return;

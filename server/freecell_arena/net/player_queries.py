@@ -197,7 +197,8 @@ class PlayerQueries:
             url = f"{origin}/#/daily/{variant.id}"
             text = daily_text(variant_name=variant.name, day=game.daily_day,
                               result=replace(counts, rank=place[0], of=place[1]), par=deal.par if deal else None,
-                              streak=streak(days.won, daily.today(self.clock.now())).current, url=url)  # fmt: skip
+                              streak=streak(days.won, daily.today(self.clock.now())).current, url=url,
+                              practice=not game.ranked)  # fmt: skip
             return ShareMessage(id=request.id, game_id=game.game_id, text=text, url=url)
         room = await self.store.room(game.room_id) if game.room_id else None
         if room is None or room.status != FINISHED:

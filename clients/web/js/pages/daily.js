@@ -152,7 +152,7 @@ function dailyGame(main, { session, location, variant }) {
     replace(after, h('section', { class: 'card-panel daily-result', 'aria-labelledby': 'daily-result-title' },
       h('h2', { id: 'daily-result-title' }, 'Your day'),
       practice ? h('p', { class: 'practice-note', dataset: { unrankedReason: daily.unranked_reason ?? '' } }, 'This game was practice, so it is not on the day\u2019s board and no streak grows from it. ', ...practiceWhy(daily.unranked_reason, location)) : null,
-      streak, shareButton(session, gameId, location, practice ? 'Practice: not on the day\u2019s board' : null)),
+      streak, shareButton(session, gameId, location)),
     h('section', { class: 'card-panel', 'aria-labelledby': 'daily-board-title' },
       h('h2', { id: 'daily-board-title' }, `The day\u2019s board (${reply.total} ${reply.total === 1 ? 'winner' : 'winners'})`),
       reply.par !== null ? h('p', {}, `Par: ${reply.par} moves.`) : null,

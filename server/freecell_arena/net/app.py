@@ -223,6 +223,7 @@ class ArenaServer:
 
     def forget_connection(self, connection: Connection) -> None:
         self.holder.forget(connection)
+        self.moderation.consoles.forget(connection)
 
     async def take_over(self, player_id: str, connection: Connection) -> None:
         """A player resumed on a new connection: the old one is closed, one seat per identity (in a cluster, on

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import weakref
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Protocol, TypeVar, cast
 
@@ -189,17 +188,21 @@ MY_STATUS = {"open": "received", "acted": "acted_on", "dismissed": "closed"}
 class Consoles:
     """The moderators' consoles open on this process (connections that asked for the queue), told each action the
     mod log gains (`mod_logged`) so a queue and a log refresh after an action taken anywhere: another console, another
-    process, the command line. A closed connection drops out by itself (a weak reference); a moderator whose role
-    was revoked is told nothing more and dropped."""
+    process, the command line. A closed connection is forgotten as it ends (`forget`: a plain set, since the compiled
+    connection takes no weak reference); a moderator whose role was revoked is told nothing more and dropped."""
 
     def __init__(self, store: ModerationPort,
                  views: Callable[[Sequence[LoggedAction]], Awaitable[list[ModLogEntry]]]) -> None:  # fmt: skip
         self.store = store
         self.views = views
-        self._open: weakref.WeakSet[Caller] = weakref.WeakSet()
+        self._open: set[Caller] = set()
 
     def watch(self, console: Caller) -> None:
         self._open.add(console)
+
+    def forget(self, console: Caller) -> None:
+        """The connection ended."""
+        self._open.discard(console)
 
     async def logged(self, entries: Sequence[LoggedAction]) -> None:
         """Tell every console open here (the follower calls this with the actions it has not seen before)."""

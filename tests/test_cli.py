@@ -41,6 +41,28 @@ def test_replay_of_a_freecell_solver_solution_is_won() -> None:
     assert result.stdout.splitlines()[-1] == f"won in {len(moves)} moves"
 
 
+def test_replay_of_a_game_text_holds_it_to_its_tags(tmp_path: Path) -> None:
+    moves = (DATA / "ms-deal-1-atomic.sn").read_text().split("\n")
+    solution = [word for line in moves if not line.lstrip().startswith("#") for word in line.split()]
+    won = f'[Variant "freecell"]\n[Seed "1"]\n[Result "won"]\n[Moves "{len(solution)}"]\n\n{" ".join(solution)}\n'
+    game = tmp_path / "deal-1.fcgame"
+    game.write_text(won)
+    result = run_cli("replay", "--game", str(game))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.endswith(f"won in {len(solution)} moves\n")
+    unfinished = '[Variant "freecell"]\n[Seed "1"]\n[Result "*"]\n\n3a\n'
+    many = run_cli("replay", "--game", "-", stdin=won + "\n" + unfinished)
+    assert (many.returncode, many.stdout) == (0, "2 games replayed, each to the end its record says\n"), many.stderr
+    said_won = won.replace(" ".join(solution), " ".join(solution[:10]))
+    short = run_cli("replay", "--game", "-", stdin=won + "\n" + said_won)
+    assert short.returncode == 1
+    assert short.stderr.startswith("freecell-arena: not a game text: line 8: the record says 'won' but its moves")
+    illegal = run_cli("replay", "--game", "-", stdin='[Variant "freecell"]\n[Seed "1"]\n\n3a 3a\n')
+    assert illegal.returncode == 1 and "the game at line 1: move 2 (3a) refused: cell 1 already holds" in illegal.stderr
+    mixed = run_cli("replay", "freecell", "1", "--game", str(game))
+    assert mixed.returncode == 2 and "give nothing else" in mixed.stderr
+
+
 def test_replay_reads_moves_from_standard_input() -> None:
     result = run_cli("replay", "freecell", "1", "--file", "-", stdin="5a\n5b 5c\n")
     assert result.returncode == 0

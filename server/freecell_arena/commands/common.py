@@ -57,11 +57,14 @@ def database_url_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_variant_and_seed(parser: argparse.ArgumentParser) -> None:
+def add_variant_and_seed(parser: argparse.ArgumentParser, *, optional: bool = False) -> None:
+    """VARIANT SEED, or `[VARIANT SEED]` where the command can read them elsewhere (`replay --game`)."""
+    nargs = "?" if optional else None
     parser.add_argument(
-        "variant", type=variant_argument, metavar="VARIANT", help=f"one of: {', '.join(VARIANTS)}"
+        "variant", nargs=nargs, type=variant_argument, metavar="VARIANT", help=f"one of: {', '.join(VARIANTS)}"
     )
-    parser.add_argument("seed", metavar="SEED", help="the deal number (freecell: Microsoft deal 1..2^31-1)")
+    seed_help = "the deal number (freecell: Microsoft deal 1..2^31-1)"
+    parser.add_argument("seed", nargs=nargs, metavar="SEED", help=seed_help)
 
 
 __all__ = [

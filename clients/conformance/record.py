@@ -39,8 +39,9 @@ VARIABLE_KEYS = ("player_id", "host_id", "token", "game_id", "code", "room_code"
 ANY_KEYS = ("starts_at", "ends_at", "started_at", "finished_at", "time_ms", "created_at", "last_used_at", "opens_at",
             "closes_at", "at", "best_time_ms", "today", "through")  # fmt: skip
 """Times: recorded as `$*`."""
-ANY_IN = {("passkey_options", "options"), ("error", "message")}
-"""(frame type, key) recorded as `$*`: a ceremony's options (a fresh challenge); a sentence for people."""
+ANY_IN = {("passkey_options", "options"), ("error", "message"), ("replay", "game_text")}
+"""(frame type, key) recorded as `$*`: a ceremony's options (a fresh challenge); a sentence for people; a game's
+text (its ids and its day inside one string)."""
 
 BASE_SETTINGS = {
     "FREECELL_ARENA_PROGRESS_WINDOW_MS": "0",  # every move's progress goes out: the same frames every run

@@ -13,6 +13,7 @@ from arena_server import RunningArena
 from racing import choose_move, open_race, server_board, wire_form
 
 from freecell_arena.engine import VARIANTS, Game, variant_by_id
+from freecell_arena.engine.game_text import read_game
 from freecell_arena.engine.view import apply_view_changes, player_view
 
 SOLUTION_DEAL_1 = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn").read_text().split()
@@ -102,6 +103,10 @@ async def test_three_players_race_to_the_end(arena: RunningArena, variant: str) 
             for step in replay["steps"]:
                 view = apply_view_changes(view, step)
             assert len(replay["steps"]) == len(actions) and view == replay["final_view"]
+            text = read_game(replay["game_text"])  # the game to save: it replays to the end it says
+            assert (text.variant, text.seed, list(text.moves)) == (variant, int(replay["seed"]), actions)
+            assert text.tag("Result") == (replay["outcome"] or "*") and text.tag("Game") == game_id
+            assert player_view(text.check().board) == replay["final_view"]
     finally:
         for client in clients:
             await client.close()

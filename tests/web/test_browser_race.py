@@ -13,6 +13,8 @@ from racing import open_race
 from serverprocess import ServerProcess, running_server, server_env
 from webpages import SOLUTION, NewPlayer, Player, engine_piles, shown_piles
 
+from freecell_arena.engine.game_text import read_game
+
 
 def ws_url(server: ServerProcess) -> str:
     return f"ws://127.0.0.1:{server.port}/"
@@ -84,6 +86,14 @@ async def test_two_friends_race_one_deal_from_a_link_to_race_over(base_url: str,
     slider = page.get_by_role("slider", name="Replay position")
     await expect(slider).to_have_value(str(len(SOLUTION)))
     await expect(page.get_by_text("deal #1").first).to_be_visible()  # to play it again
+    async with page.expect_download() as downloading:  # the game as text, to keep: it replays to Alice's win
+        await page.get_by_role("link", name="Download game").click()
+    download = await downloading.value
+    assert download.suggested_filename.endswith(".fcgame")
+    saved = read_game(Path(await download.path()).read_text(encoding="utf-8"))
+    assert (saved.variant, saved.seed, saved.tag("Player")) == ("freecell", 1, "Alice")
+    assert list(saved.moves) == list(SOLUTION)
+    assert saved.check().board.is_won()
     assert shown_piles(await bob.read_board()) == engine_piles(SOLUTION)
     await page.get_by_role("button", name="First position").click()
     assert shown_piles(await bob.read_board()) == engine_piles([])

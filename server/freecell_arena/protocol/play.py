@@ -155,6 +155,10 @@ class ReplayMessage(Message):
         description="Per action, what it changed in the view, as its `move_accepted` `changes` did: `start_view` "
         "with the first n steps put in is the board after n actions (`freecell_arena.engine.view.replay_steps`).",
     )
+    game_text: str = Field(
+        description="The game as game text (docs/notation.md, \"Game text\"): its tags and actions, to save or share "
+        "(`freecell-arena replay --game` replays it)."
+    )
 
 
 class HintMessage(Message):

@@ -74,6 +74,11 @@ export function replayViewer(body, replay, { session, location, navigate, who = 
   const actions = h('ol', { class: 'replay-actions', 'aria-label': 'Moves' }, replay.actions.map((action, index) => h('li', { dataset: { step: String(index + 1) } },
     h('button', { type: 'button', class: 'quiet', onclick: () => go(index + 1), 'aria-label': `Go to move ${index + 1}: ${action}` }, action))));
   const again = replay.variant === 'cell-eleven' || !navigate ? null : h('button', { type: 'button', onclick: () => playDeal() }, 'Race this deal');
+  // the game as game text (docs/notation.md): to keep, share, or replay with `freecell-arena replay --game`
+  const save = replay.game_text ? h('a', {
+    class: 'button-link', download: `${replay.game_id}.fcgame`,
+    href: `data:text/plain;charset=utf-8,${encodeURIComponent(replay.game_text)}`,
+  }, 'Download game') : null;
   const root = h('div', { class: 'replay-viewer', role: 'region', 'aria-label': `Replay${who ? ` of ${who}` : ''}`, tabindex: '-1' },
     h('p', { class: 'room-meta' }, `${variantName(replay.variant)} · ${dealLabel(replay.variant, replay.seed)}`,
       who ? ` · ${who}` : '', replay.outcome ? ` · ${replay.outcome}` : '', ` · ${replay.actions.length} actions`),
@@ -86,7 +91,7 @@ export function replayViewer(body, replay, { session, location, navigate, who = 
       h('button', { type: 'button', onclick: () => go(position + 1) }, 'Next move \u25b6'),
       h('button', { type: 'button', onclick: () => go(last) }, 'Last position'),
       slider, where, h('label', { class: 'field inline' }, h('span', { class: 'field-label' }, 'Speed'), speed)),
-    holder, actions, again);
+    holder, actions, h('p', { class: 'replay-more' }, again, save));
   replace(body, root);
   renderer = new BoardRenderer(holder);
   renderer.reserve = Math.round(holder.getBoundingClientRect().top + window.scrollY) + 24; // what is above it stays in view

@@ -27,6 +27,7 @@ from freecell_arena.engine import (
     move_to_json,
     parse_move,
 )
+from freecell_arena.engine.game_text import GameText
 from freecell_arena.engine.view import replay_steps
 from freecell_arena.protocol.errors import ErrorCode
 from freecell_arena.protocol.play import (
@@ -226,6 +227,7 @@ class Play:
             final_view=game.board_view(),
             start_view=start_view,
             steps=steps,
+            game_text=as_text(game).text(),
         )
         return Effect(replies=[replay])
 
@@ -255,3 +257,18 @@ class Play:
 def _alone(members: Mapping[str, object], player_id: str) -> bool:
     """Nobody but the player in the room (a solo race): no one to tell of the move. No set is built for it."""
     return not members or (len(members) == 1 and player_id in members)
+
+
+def as_text(game: PlayerGame) -> GameText:
+    """The game as game text, its tags what a replay may show (the seed is in the reply already)."""
+    record = game.record
+    tags: dict[str, str | int | None] = {
+        "Date": record.started_at.date().isoformat(),
+        "Player": game.name,
+        "Result": game.finish.outcome if game.finish else "*",
+        "Moves": game.game.player_moves,
+        "PlayerId": record.player_id,
+        "Game": record.game_id,
+        "Room": game.room_code,
+    }
+    return GameText.of(game.variant.id, record.seed, game.game.actions, autoplay=record.autoplay, tags=tags)

@@ -1,6 +1,7 @@
-"""The tournament desk's copy of a tournament against reads from the store: a read that one of this process's own
-changes overtook (taken while an entry was in flight, or before it was adopted) never replaces the newer copy, so
-an entrant is never forgotten (and let in twice) nor counted over a stale count."""
+"""The tournament desk's copy of a tournament against reads from the store: the versions decide. A read taken while a
+change of the tournament is in flight, or one that does not hold what the copy holds (taken before an entry of ours
+was stored, or before a wave formed here), is not adopted, so an entrant is never forgotten (and let in twice) nor
+counted over a stale count, and a wave's players are never paired twice; a read that holds it all is."""
 
 from __future__ import annotations
 
@@ -8,18 +9,20 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
-from core_support import ManualClock
+from core_support import ManualClock, known_player
+from parts import wire
 
 from freecell_arena.core.competition.tournaments.audit import check_tournament
 from freecell_arena.core.competition.tournaments.desk import TournamentDeps, Tournaments
 from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
+from freecell_arena.core.competition.tournaments.scoring import Entrant
 from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.live.players import Players
 from freecell_arena.core.live.shared_state import SharedState
-from freecell_arena.core.ports.records import EntryRecord, PlayerRecord
-from freecell_arena.protocol.messages import EnterTournamentRequest
+from freecell_arena.core.ports.records import EntryRecord, EntryStatusRecord, PlayerRecord
+from freecell_arena.protocol.messages import EnterTournamentRequest, PauseTournamentRequest
 
 RULES = TournamentRules(kind="arena", variant="freecell", time_limit_s=300, ranked=True, race_size=2, cap=8,
                         duration_s=1800, late_entry_s=600)  # fmt: skip
@@ -52,16 +55,22 @@ def stored(effect: Effect) -> None:
     effect.changes.stored()
 
 
+def with_entrants(snapshot: TournamentSnapshot, *entrants: Entrant) -> TournamentSnapshot:
+    """The store's read of the tournament with these entries."""
+    entries = {entrant.player_id: entrant for entrant in entrants}
+    return replace(snapshot, stored=replace(snapshot.stored, entrants=len(entries)), entries=entries)
+
+
 def test_a_read_taken_before_an_entry_was_adopted_does_not_undo_that_entry(clock: ManualClock) -> None:
     state = SharedState(clock)
     desk, empty = desk_with_players(state, clock, "ada", "bob", "cy")
     tournament_id = empty.tournament_id
-    assert desk.know(empty, desk.read_mark(tournament_id))
-    mark = desk.read_mark(tournament_id)  # net begins to read: the store still has no entrant...
+    assert desk.know(empty)
     effect, entry = entered(desk, empty, "ada")
     assert entry.cap == RULES.cap
-    stored(effect)  # ... ada's entry is stored and adopted before the read comes back
-    assert desk.know(empty, mark)  # the desk's copy is newer, and fit: nothing to read again
+    assert not desk.know(empty)  # read while ada's entry is in flight: it may have been taken before it is stored
+    stored(effect)
+    assert not desk.know(empty)  # ... and it comes back after: older than the copy by an entry, not adopted
     known = desk.snapshot(tournament_id)
     assert known.stored.entrants == 1 and "ada" in known.entries  # not the read's: ada would be let in twice
     with pytest.raises(Refusal) as twice:
@@ -69,26 +78,73 @@ def test_a_read_taken_before_an_entry_was_adopted_does_not_undo_that_entry(clock
     assert twice.value.code == "already_entered"
 
     effect, _ = entered(desk, empty, "bob")
-    mark = desk.read_mark(tournament_id)  # a read begun while bob's entry is in flight
     stored(effect)
-    with_both = replace(empty, stored=replace(empty.stored, entrants=2))
-    assert desk.know(with_both, mark)
-    assert desk.snapshot(tournament_id).entries.keys() == {"ada", "bob"}
+    ada, bob = (desk.snapshot(tournament_id).entries[name] for name in ("ada", "bob"))
+    cy = Entrant("cy", "cy", False, clock.now())  # entered on another process meanwhile
+    with_all = with_entrants(empty, ada, bob, cy)
+    assert desk.know(with_all)  # it holds all the copy holds, and more: the store's word is taken
+    assert desk.snapshot(tournament_id).entries.keys() == {"ada", "bob", "cy"}
+    assert desk.snapshot(tournament_id).stored.entrants == 3
+    assert not desk.know(with_entrants(empty, ada, bob))  # a read from before cy's entry: older, not adopted
+    assert desk.snapshot(tournament_id).entries.keys() == {"ada", "bob", "cy"}
 
-    mark = desk.read_mark(tournament_id)  # nothing changed here meanwhile: the store's word is taken
-    assert desk.know(with_both, mark)
-    assert desk.snapshot(tournament_id) is with_both
+
+def test_a_read_from_before_a_change_of_an_entrys_status_does_not_undo_it(clock: ManualClock) -> None:
+    state = SharedState(clock)
+    desk, empty = desk_with_players(state, clock, "ada")
+    tournament_id = empty.tournament_id
+    desk.know(empty)
+    effect, _ = entered(desk, empty, "ada")
+    stored(effect)
+    before_pause = desk.snapshot(tournament_id)
+    effect = desk.pause("ada", PauseTournamentRequest(type="pause_tournament", id=3, tournament_id=tournament_id,
+                                                       paused=True))  # fmt: skip
+    effect.claim()
+    status = effect.records[0]
+    assert isinstance(status, EntryStatusRecord) and status.version == 2  # written over the entry's version 1
+    stored(effect)
+    assert not desk.know(before_pause)  # the entry at version 1: older than the copy's
+    assert desk.snapshot(tournament_id).entries["ada"].status == "paused"
 
 
-def test_a_wave_formed_here_leaves_the_copy_unfit_until_read_again(clock: ManualClock) -> None:
+def test_a_refused_change_leaves_the_copy_as_it_was_and_a_later_read_is_taken(clock: ManualClock) -> None:
     state = SharedState(clock)
     desk, empty = desk_with_players(state, clock, "ada")
     assert desk.know(empty)
-    mark = desk.read_mark(empty.tournament_id)
-    desk.mark_stale(empty.tournament_id)
-    assert not desk.know(empty, mark)  # read again: the copy lacks the wave's races
-    assert desk.pair(empty.tournament_id) is None and desk.settle(empty.tournament_id) is None
-    assert desk.know(empty, desk.read_mark(empty.tournament_id))
+    effect, _ = entered(desk, empty, "ada")
+    assert effect.changes is not None
+    effect.changes.refused()  # another process filled the tournament first, say
+    assert desk.snapshot(empty.tournament_id) is empty
+    full = replace(empty, stored=replace(empty.stored, entrants=RULES.cap))
+    assert desk.know(full)
+    with pytest.raises(Refusal) as refused:
+        desk.enter("ada", EnterTournamentRequest(type="enter_tournament", id=4, tournament_id=empty.tournament_id))
+    assert refused.value.code == "tournament_full"
+
+
+def test_a_wave_formed_here_is_in_the_copy_and_a_read_from_before_it_is_not_adopted(clock: ManualClock) -> None:
+    state = SharedState(clock)
+    parts = wire(state).raw
+    lobby, players = parts.lobby, parts.players
+    desk = Tournaments(TournamentDeps(state, lobby.open_room, lobby.seat, lobby.drawn_seed, players.is_connected))
+    for name in ("ada", "bob"):
+        known_player(state, name)
+    record = tournament_record("Now", RULES, clock.now(), clock.now(), b"secret")
+    entrants = [Entrant(name, name, False, clock.now()) for name in ("ada", "bob")]
+    before_wave = with_entrants(TournamentSnapshot(StoredTournament(record)), *entrants)
+    assert desk.know(before_wave)
+    clock.advance(5)
+    effect = desk.pair(record.tournament_id)
+    assert effect is not None
+    effect.claim()
+    stored(effect)
+    copy = desk.snapshot(record.tournament_id)
+    assert copy.stored.wave == 1 and [race.members for race in copy.races] == [("ada", "bob")]
+    assert desk.pair(record.tournament_id) is None  # both race now: nobody to pair
+    assert not desk.know(before_wave)  # taken before the wave: it would free them to be paired again
+    assert desk.snapshot(record.tournament_id) is copy
+    after_wave = replace(copy, seated=frozenset())
+    assert desk.know(after_wave) and desk.snapshot(record.tournament_id).seated == frozenset()
 
 
 def test_the_audit_counts_the_entries_behind_the_stored_count(clock: ManualClock) -> None:

@@ -65,9 +65,6 @@ SCHEDULE_EVERY = timedelta(minutes=1)
 TABLE_ROWS = 50
 AROUND = 3
 OVERDUE_GRACE = timedelta(seconds=5)
-READS = 4
-"""A tournament read overtaken by this process's own changes is read again at most this many times in all (the
-last read is taken whatever: a decision over it is a compare-and-set the store refuses if stale)."""
 PRIVATE_PER_DAY = 5
 """A saved player creates at most this many private tournaments a day."""
 
@@ -146,19 +143,16 @@ class TournamentService:
 
     async def load(self, tournament_id: str) -> TournamentSnapshot | None:
         """The tournament as stored, told to core, with every entrant's identity known here (a pairing seats
-        players connected to other processes too). A read that a change of this process overtook (an entry stored
-        while it was read) is read again, a few times at most, unless core's own copy is newer and fit."""
-        for attempt in range(1, READS + 1):
-            mark = self.desk.read_mark(tournament_id)
-            snapshot = await self.store.tournaments.snapshot(tournament_id)
-            if snapshot is None:
-                self.desk.forget(tournament_id)
-                return None
-            missing = [player_id for player_id in snapshot.entries if not self.copies.knows(player_id)]
-            for record in await self.store.tournaments.players(missing):
-                self.copies.adopt_player(record)
-            if self.desk.know(snapshot, mark if attempt < READS else None):
-                return snapshot
+        players connected to other processes too). Core takes the read unless it holds more already (a change of
+        its own stored since the read began, or in flight): the versions decide (`core.live.versioned`)."""
+        snapshot = await self.store.tournaments.snapshot(tournament_id)
+        if snapshot is None:
+            self.desk.forget(tournament_id)
+            return None
+        missing = [player_id for player_id in snapshot.entries if not self.copies.knows(player_id)]
+        for record in await self.store.tournaments.players(missing):
+            self.copies.adopt_player(record)
+        self.desk.know(snapshot)
         return snapshot
 
     async def _step(self, decide: Callable[[], Effect | None]) -> bool:

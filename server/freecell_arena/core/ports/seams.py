@@ -13,7 +13,7 @@ from datetime import date
 from typing import Any, Protocol
 
 from freecell_arena.core.competition.race_ratings import FinishedRace
-from freecell_arena.core.competition.tournaments.state import ReadMark, TournamentSnapshot
+from freecell_arena.core.competition.tournaments.state import TournamentSnapshot
 from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.live.replica import RemoteEvent, RoomCopy
 from freecell_arena.core.live.rooms import Busy
@@ -152,9 +152,9 @@ class TournamentDesk(Protocol):
     """What the tournament director and the requests' preparation hand core (`Tournaments`): the store's tournament,
     then a step whose effect is stored before anything is adopted."""
 
-    def read_mark(self, tournament_id: str) -> ReadMark: ...
-
-    def know(self, snapshot: TournamentSnapshot, mark: ReadMark | None = None) -> bool: ...
+    def know(self, snapshot: TournamentSnapshot) -> bool:
+        """The store's tournament as read: adopted unless core holds more of it (whether it did)."""
+        ...
 
     def forget(self, tournament_id: str) -> None: ...
 

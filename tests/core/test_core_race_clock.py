@@ -10,8 +10,8 @@ from core_support import ManualClock
 from freecell_arena.core.effects import Effect
 from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.player_game import PlayerGame
-from freecell_arena.core.live.race_clock import FORGET_FINISHED_AFTER, TAKEOVER_GRACE, RaceClock
-from freecell_arena.core.live.room import Room
+from freecell_arena.core.live.race_clock import FORGET_FINISHED_AFTER, RaceClock
+from freecell_arena.core.live.room import TAKEOVER_GRACE, Room
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import GameRecord, RoomRecord
 from freecell_arena.engine import variant_by_id

@@ -18,13 +18,13 @@ from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.events import room_topic
 from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.daily_play import refuse_while_playing
-from freecell_arena.core.live.lobby import RoomPlan, begin_countdown, refuse_while_in_a_room
+from freecell_arena.core.live.lobby import begin_countdown, refuse_while_in_a_room
 from freecell_arena.core.live.race_clock import RaceClock
-from freecell_arena.core.live.room import Room
+from freecell_arena.core.live.room import Room, RoomPlan
 from freecell_arena.core.live.room_messages import Connected, whole_room
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.live.versioned import VersionedOwner
-from freecell_arena.core.ports.records import QuickRoomRecord, RoomStatusRecord
+from freecell_arena.core.ports.records import QuickRoomRecord
 from freecell_arena.core.records.leaderboard import resolve_ranked
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import Variant
@@ -119,12 +119,10 @@ class QuickRaces:
         if not self._later(room.starts_at):
             return Effect()  # it begins at this tick
         now = self.deps.state.clock.now()
-        room, version = room.changed(status=LOBBY, starts_at=None)
-        draft.put(room)
-        return Effect(
-            records=[RoomStatusRecord(room.room_id, LOBBY, now, version)],
-            publications=[whole_room(room, now, self.deps.connected, version)],
-        )
+        waiting = room.stop_countdown(now)
+        draft.put(waiting.room)
+        return Effect(records=list(waiting.records),
+                      publications=[whole_room(waiting.room, now, self.deps.connected, waiting.version)])  # fmt: skip
 
     def filling_room(self, variant_id: str) -> Room | None:
         """The variant's room that takes players now, if this process holds it."""
@@ -163,12 +161,12 @@ class QuickRaces:
     def _schedule(self, draft: Draft, room: Room, starts_at: datetime, player_id: str) -> Effect:
         now = self.deps.state.clock.now()
         countdown = begin_countdown(draft, room, starts_at, now)
-        room_now = whole_room(countdown.room, now, self.deps.connected, countdown.version)
+        everyone = whole_room(countdown.room, now, self.deps.connected, countdown.version)
         return Effect(
             records=[countdown.record],
-            replies=[room_now.message, countdown.message],
+            replies=[everyone.message, countdown.message],
             publications=[
                 Publication(room_topic(room.code), countdown.message, skip=player_id, version=countdown.version),
-                replace(room_now, skip=player_id),
+                replace(everyone, skip=player_id),
             ],
         )

@@ -9,9 +9,10 @@ second for nothing). What a ringing timer does is not the clock's business: it c
 `SeatKeeper` it is handed.
 
 The clock follows the rooms: every room value memory adopts is shown to it (`room_changed`), and it watches the
-deadline that value has; a deadline that moved later is found when the old one comes up, and waited for. A room
-whose change is in flight when its timer rings is looked at again on the next tick; one whose change the store
-refused is looked at again at once (`released`). The clock keeps room ids and reads each room's current value.
+deadline that value says it has (`Room.deadline`); a deadline that moved later is found when the old one comes
+up, and waited for. A room whose change is in flight when its timer rings is looked at again on the next tick;
+one whose change the store refused is looked at again at once (`released`). The clock keeps room ids and reads
+each room's current value.
 
 Shared rooms (other processes hold some of their players' games): a race that may be over is not finished
 here from memory but handed out by `take_due`, for the adapter to re-read its games from the store first.
@@ -30,9 +31,6 @@ from freecell_arena.core.live.room import Room
 from freecell_arena.core.live.rooms import Rooms
 from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED, RUNNING
 
-TAKEOVER_GRACE = timedelta(seconds=2)
-"""A race's countdown end or time limit, seen by a process that did not start the race: it acts this much later,
-only if the room's keeper has not (the keeper's process may have died); the room's version check lets one win."""
 FORGET_FINISHED_AFTER = timedelta(seconds=30)
 """How long a finished race stays in memory at least, even when nobody of it is connected."""
 SWEEP_INTERVAL = timedelta(seconds=1)
@@ -217,17 +215,9 @@ class RaceClock:
         return effects
 
     def _deadline(self, room: Room) -> datetime | None:
-        """When the room's timer rings: a countdown's end or a running race's time limit, later by a grace for a
-        shared room this process did not start; None when it has neither."""
-        if room.status == COUNTDOWN:
-            moment = room.starts_at
-        elif room.status == RUNNING:
-            moment = room.ends_at
-        else:
-            return None
-        if moment is None:
-            return None
-        return moment + TAKEOVER_GRACE if self.shared and not room.keeps_time else moment
+        """When the room's timer rings, as the room says (`Room.deadline`: later by a grace for a shared room this
+        process did not start)."""
+        return room.deadline(self.shared)
 
     def _compact_if_stale(self) -> None:
         """Drop the stale entries once they outnumber the live ones (each holds a room id until its deadline would

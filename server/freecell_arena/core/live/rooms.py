@@ -11,18 +11,15 @@ adoption are the ones every versioned value of core has (`live.versioned`); room
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import fields
 
 from freecell_arena.core.live.dict_view import DictView
-from freecell_arena.core.live.room import Room
+from freecell_arena.core.live.room import Room, merged
 from freecell_arena.core.live.versioned import Busy, VersionedOwner
 
-__all__ = ["Busy", "RoomVersions", "Rooms", "merged"]
+__all__ = ["Busy", "RoomVersions", "Rooms"]
 
 RoomListener = Callable[[Room | None, Room | None], None]
 """Told (before, after) after every adoption (after None: the room left memory): the race clock follows."""
-
-_MAPPINGS = ("members", "games")
 
 
 class RoomVersions:
@@ -99,31 +96,3 @@ class Rooms(DictView[str, Room]):
         """The room leaves memory (a lobby everyone left, a finished race nobody watches, closed elsewhere)."""
         self.owner.drop(room.room_id)
 
-
-def merged(before: Room, after: Room, current: Room) -> Room:
-    """`current` with what the change from `before` to `after` changed (a three-way merge, field by field; member
-    by member and game by game in the mappings)."""
-    changes: dict[str, object] = {}
-    for field in fields(Room):
-        name = field.name
-        old, new = getattr(before, name), getattr(after, name)
-        if name in _MAPPINGS:
-            if old is not new:
-                changes[name] = _merged_mapping(old, new, getattr(current, name))
-        elif old is not new and old != new:
-            changes[name] = new
-    return current.but(**changes)
-
-
-def _merged_mapping(old: Mapping[str, object], new: Mapping[str, object], current: Mapping[str, object]) -> (
-    dict[str, object]
-):
-    result = dict(current)
-    for key in old.keys() | new.keys():
-        if old.get(key) is new.get(key):
-            continue
-        if key in new:
-            result[key] = new[key]
-        else:
-            result.pop(key, None)
-    return result

@@ -38,7 +38,8 @@ from freecell_arena.core.competition.tournaments.state import TournamentSnapshot
 from freecell_arena.core.effects import Effect, Publication, Refusal
 from freecell_arena.core.events import player_topic, room_topic
 from freecell_arena.core.live.changes import Draft
-from freecell_arena.core.live.lobby import RoomPlan, begin_countdown
+from freecell_arena.core.live.lobby import begin_countdown
+from freecell_arena.core.live.room import RoomPlan
 from freecell_arena.core.live.room_messages import Connected, whole_room
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.live.versioned import VersionedOwner

@@ -1,7 +1,7 @@
-"""The tournament desk's copy of a tournament against reads from the store: the versions decide. A read taken while a
-change of the tournament is in flight, or one that does not hold what the copy holds (taken before an entry of ours
-was stored, or before a wave formed here), is not adopted, so an entrant is never forgotten (and let in twice) nor
-counted over a stale count, and a wave's players are never paired twice; a read that holds it all is."""
+"""The tournament desk's copy of a tournament against reads from the store: the versions decide. A read that does not
+hold what the copy holds (taken before an entry of ours was stored, or before a wave formed here) is not adopted,
+so an entrant is never forgotten (and let in twice) nor counted over a stale count, and a wave's players are never
+paired twice; a read that holds it all is, even while a change of ours is in flight, which then merges over it."""
 
 from __future__ import annotations
 
@@ -20,9 +20,10 @@ from freecell_arena.core.competition.tournaments.scoring import Entrant
 from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.live.players import Players
+from freecell_arena.core.live.rooms import Busy
 from freecell_arena.core.live.shared_state import SharedState
-from freecell_arena.core.ports.records import EntryRecord, EntryStatusRecord, PlayerRecord
-from freecell_arena.protocol.messages import EnterTournamentRequest, PauseTournamentRequest
+from freecell_arena.core.ports.records import EntryRecord, EntryStatusRecord, MemberRecord, PlayerRecord
+from freecell_arena.protocol.messages import CreateRoomRequest, EnterTournamentRequest, PauseTournamentRequest
 
 RULES = TournamentRules(kind="arena", variant="freecell", time_limit_s=300, ranked=True, race_size=2, cap=8,
                         duration_s=1800, late_entry_s=600)  # fmt: skip
@@ -68,9 +69,8 @@ def test_a_read_taken_before_an_entry_was_adopted_does_not_undo_that_entry(clock
     assert desk.know(empty)
     effect, entry = entered(desk, empty, "ada")
     assert entry.cap == RULES.cap
-    assert not desk.know(empty)  # read while ada's entry is in flight: it may have been taken before it is stored
     stored(effect)
-    assert not desk.know(empty)  # ... and it comes back after: older than the copy by an entry, not adopted
+    assert not desk.know(empty)  # a read taken before ada's entry was stored: older than the copy, not adopted
     known = desk.snapshot(tournament_id)
     assert known.stored.entrants == 1 and "ada" in known.entries  # not the read's: ada would be let in twice
     with pytest.raises(Refusal) as twice:
@@ -87,6 +87,27 @@ def test_a_read_taken_before_an_entry_was_adopted_does_not_undo_that_entry(clock
     assert desk.snapshot(tournament_id).stored.entrants == 3
     assert not desk.know(with_entrants(empty, ada, bob))  # a read from before cy's entry: older, not adopted
     assert desk.snapshot(tournament_id).entries.keys() == {"ada", "bob", "cy"}
+
+
+def test_a_read_taken_while_an_entry_is_in_flight_is_taken_and_the_entry_counted_over_it(clock: ManualClock) -> None:
+    """Entries of one process in a row keep one change of the tournament in flight nearly all the time: reads taken
+    meanwhile still bring what other processes stored (here cy's), and the entry, once stored, is counted once."""
+    state = SharedState(clock)
+    desk, empty = desk_with_players(state, clock, "ada", "bob", "cy")
+    tournament_id = empty.tournament_id
+    assert desk.know(empty)
+    effect, _ = entered(desk, empty, "ada")
+    cy = Entrant("cy", "cy", False, clock.now())
+    before_ada = with_entrants(empty, cy)  # the store had cy's entry, not yet ada's
+    assert desk.know(before_ada)
+    stored(effect)
+    known = desk.snapshot(tournament_id)
+    assert known.entries.keys() == {"ada", "cy"} and known.stored.entrants == 2
+    effect, _ = entered(desk, known, "bob")
+    after_bob = with_entrants(empty, cy, known.entries["ada"], Entrant("bob", "bob", False, clock.now()))
+    assert desk.know(after_bob)  # taken after bob's entry was stored: it counts it already
+    stored(effect)
+    assert desk.snapshot(tournament_id).stored.entrants == 3
 
 
 def test_a_read_from_before_a_change_of_an_entrys_status_does_not_undo_it(clock: ManualClock) -> None:
@@ -145,6 +166,37 @@ def test_a_wave_formed_here_is_in_the_copy_and_a_read_from_before_it_is_not_adop
     assert desk.snapshot(record.tournament_id) is copy
     after_wave = replace(copy, seated=frozenset())
     assert desk.know(after_wave) and desk.snapshot(record.tournament_id).seated == frozenset()
+
+
+def test_a_player_moving_between_rooms_is_not_paired_and_a_pairing_holds_the_seats_it_moves(clock: ManualClock) -> (
+    None
+):
+    """A player's own request that moves them (opening a room, say) and a pairing that seats them, each built over
+    the seat memory holds, would seat them twice: one move of a player's seat is in flight at a time."""
+    state = SharedState(clock)
+    parts = wire(state).raw
+    desk = Tournaments(TournamentDeps(state, parts.lobby.open_room, parts.lobby.seat, parts.lobby.drawn_seed,
+                                      parts.players.is_connected))  # fmt: skip
+    names = ("ada", "bob", "cy")
+    for name in names:
+        known_player(state, name)
+    record = tournament_record("Now", RULES, clock.now(), clock.now(), b"secret")
+    desk.know(with_entrants(TournamentSnapshot(StoredTournament(record)),
+                            *(Entrant(name, name, False, clock.now()) for name in names)))  # fmt: skip
+    clock.advance(5)
+    opening = parts.lobby.create_room("ada", CreateRoomRequest(variant="freecell"))
+    opening.claim()  # ada's own request, in flight
+    pairing = desk.pair(record.tournament_id)
+    assert pairing is not None
+    pairing.claim()
+    assert [race.members for race in desk.snapshot(record.tournament_id).races] == []  # not adopted yet
+    seated = {record.player_id for record in pairing.records if isinstance(record, MemberRecord)}
+    assert seated == {"bob", "cy"}  # ada is being moved: left out of this wave
+    with pytest.raises(Busy):
+        parts.lobby.create_room("bob", CreateRoomRequest(variant="freecell")).claim()  # bob's seat: the pairing's
+    stored(opening)
+    stored(pairing)
+    assert state.seats.of("ada").room_code != state.seats.of("bob").room_code == state.seats.of("cy").room_code
 
 
 def test_the_audit_counts_the_entries_behind_the_stored_count(clock: ManualClock) -> None:

@@ -163,8 +163,9 @@ class Arena:
         if state is None or state.connections or state.seat.room_code is None:
             return Effect()
         room = self.rooms.get(state.seat.room_code)
-        if room is not None and room.status == LOBBY and self.state.rooms.in_flight(room.room_id):
-            self.timers.give_up_absent(room)  # the lobby has a change in flight: its absent members leave next tick
+        busy = room is not None and (self.state.rooms.in_flight(room.room_id) or self.state.seats.in_flight(player_id))
+        if room is not None and room.status == LOBBY and busy:
+            self.timers.give_up_absent(room)  # a change of the lobby or of the seat in flight: they leave next tick
             return Effect()
         if room is not None and room.status == LOBBY:
             draft = Draft(self.state)

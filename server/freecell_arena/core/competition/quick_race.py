@@ -65,20 +65,20 @@ class Filling:
 
 class FillingVersions:
     """A pointer moved by compare-and-set from the code this process knew, with no version to order two copies by:
-    a read is the latest word this process has, adopted whenever no move of ours is in flight (`VersionedOwner`
-    never adopts one then), and a move of ours, once stored, is what the store holds."""
+    a read is the latest word this process has, adopted whenever no move of ours is in flight (one could not be
+    ordered against it), and a move of ours, once stored, is what the store holds."""
 
     def key(self, value: Filling) -> str:
         return value.variant_id
 
     def holds(self, current: Filling, other: Filling) -> bool:
-        return True
+        return current == other
 
     def merged(self, before: Filling, after: Filling, current: Filling) -> Filling:
         return after
 
-    def read_over(self, current: Filling, read: Filling) -> Filling:
-        return read
+    def read_over(self, current: Filling, read: Filling, in_flight: bool) -> Filling | None:
+        return None if in_flight else read
 
 
 class QuickRaces:

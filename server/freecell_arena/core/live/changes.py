@@ -23,7 +23,7 @@ from freecell_arena.core.live.player_game import Finish, PlayerGame
 from freecell_arena.core.live.room import Room
 from freecell_arena.core.live.seats import Seat, SeatChange
 from freecell_arena.core.live.shared_state import SharedState
-from freecell_arena.core.live.versioned import ValueChange, VersionedOwner, claim_all, release_all
+from freecell_arena.core.live.versioned import Claim, Claimable, ValueChange, VersionedOwner, claim_all, release_all
 from freecell_arena.protocol.vocabulary import FINISHED
 
 _KEEP = "\0keep"
@@ -45,8 +45,6 @@ class Extra(Protocol):
 
 RoomChange = ValueChange[Room]
 """A room's next value in a change (`before` None: a room the change opens)."""
-Claim = tuple[VersionedOwner[Any], str]
-"""A key a change holds in flight, with its owner."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +59,8 @@ class Changes:
     values: tuple[ValueChange[Any], ...] = ()
     """The next values of what other owners hold (a tournament, a quick race's filling room)."""
     holds: tuple[Claim, ...] = ()
-    """What else the change holds while in flight, changing it or not (a quick race's filling room: `Draft.hold`)."""
+    """What else the change holds while in flight, changing it or not (a quick race's filling room: `Draft.hold`;
+    the seat of each player it moves from one room to another)."""
 
     def claims(self) -> list[Claim]:
         rooms: VersionedOwner[Any] = self.state.rooms.owner
@@ -161,6 +160,8 @@ class Draft:
         after = Seat(current.room_code if room_code == _KEEP else room_code,
                      current.game_id if game_id == _KEEP else game_id)  # fmt: skip
         self._seats[player_id] = SeatChange(player_id, before, after)
+        if after.room_code != current.room_code:
+            self._holds.append((self.state.seats, player_id))  # one move of a player between rooms at a time
 
     # ------------------------------------------------------------------ games
 
@@ -193,7 +194,7 @@ class Draft:
         self._values[(id(owner), key)] = ValueChange(owner, before, after)
         return after
 
-    def hold(self, owner: VersionedOwner[Any], key: str) -> None:
+    def hold(self, owner: Claimable, key: str) -> None:
         """A value one change at a time may move (a quick race's filling room), held while this change is in flight
         whether it moves it or not: a second request that holds it waits, as for a room."""
         self._holds.append((owner, key))

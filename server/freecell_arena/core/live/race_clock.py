@@ -28,7 +28,7 @@ from typing import Protocol
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.effects import Effect
 from freecell_arena.core.live.room import Room
-from freecell_arena.core.live.rooms import Rooms
+from freecell_arena.core.live.rooms import Busy, Rooms
 from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED, RUNNING
 
 FORGET_FINISHED_AFTER = timedelta(seconds=30)
@@ -163,15 +163,21 @@ class RaceClock:
     def ring(self, races: RaceTimers, seats: SeatKeeper) -> list[Effect]:
         """Begin the races whose countdown is over; finish those out of time or done (or, shared, hand them
         out by `take_due`); give up the seats of picked-up lobbies whose members did not come back. Each effect's
-        room is claimed (in flight) as it is made; a room with a change in flight is looked at on the next tick."""
+        room is claimed (in flight) as it is made; a room with a change in flight, or a change that would move a
+        seat another change is moving (`Busy`), is looked at on the next tick."""
         now = self.clock.now()
         effects: list[Effect] = []
         later: list[tuple[datetime, str]] = []
 
-        def made(effect: Effect | None) -> None:
+        def made(effect: Effect | None) -> bool:
+            """Whether the room's timer is done with (False: it rings again at the next tick)."""
             if effect is not None:
-                effect.claim()
+                try:
+                    effect.claim()
+                except Busy:
+                    return False
                 effects.append(effect)
+            return True
 
         deadlines, rooms = self._deadlines, self.rooms
         while deadlines and deadlines[0][0] <= now:
@@ -188,19 +194,20 @@ class RaceClock:
             elif rooms.in_flight(room_id):
                 later.append((current, room_id))
             elif room.status == COUNTDOWN:
-                made(races.begin_race(room))
+                if not made(races.begin_race(room)):
+                    later.append((current, room_id))
             elif self.shared:
                 self._due[room_id] = None
-            else:
-                made(races.finish_race(room))
+            elif not made(races.finish_race(room)):
+                later.append((current, room_id))
         for deadline, room_id in later:
             self._watched[room_id] = deadline
             heapq.heappush(deadlines, (deadline, next(self._order), room_id))
         for room_id, deadline in list(self._lobby_returns.items()):
             if deadline <= now and not rooms.in_flight(room_id):
-                del self._lobby_returns[room_id]
-                if (room := rooms.by_id.get(room_id)) is not None:
-                    made(seats.give_up_seats(room))
+                room = rooms.by_id.get(room_id)
+                if room is None or made(seats.give_up_seats(room)):
+                    del self._lobby_returns[room_id]
         checking, self._checking = self._checking, {}
         for room_id in checking:
             room = rooms.by_id.get(room_id)
@@ -210,8 +217,8 @@ class RaceClock:
                 self._checking[room_id] = None
             elif self.shared:
                 self._due[room_id] = None
-            elif room.everyone_done():
-                made(races.finish_race(room))
+            elif room.everyone_done() and not made(races.finish_race(room)):
+                self._checking[room_id] = None
         return effects
 
     def _deadline(self, room: Room) -> datetime | None:

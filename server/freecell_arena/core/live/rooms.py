@@ -34,8 +34,9 @@ class RoomVersions:
     def merged(self, before: Room, after: Room, current: Room) -> Room:
         return merged(before, after, current)
 
-    def read_over(self, current: Room, read: Room) -> Room:
-        return read
+    def read_over(self, current: Room, read: Room, in_flight: bool) -> Room | None:
+        """A room read back is the replica's to take (`Replica.resync`): by version, in flight or not."""
+        return None if current.seq > read.seq else read
 
 
 class Rooms(DictView[str, Room]):

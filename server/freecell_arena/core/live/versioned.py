@@ -6,10 +6,12 @@ A kind of shared value (a room, a tournament, a quick race's filling room) has o
 - a change of this process the store accepted (`adopt_change`): computed as a value over the one memory held
   (`before`), claimed while it is written (`claim`: a second change of the same key meanwhile is refused with
   `Busy`, and handled again once the first is stored or refused), adopted once stored, released either way;
-- what the store says the value is now (`adopt_read`), which is adopted only when no change of it is in flight
-  and it is not older than what memory holds: the version decides, never a guess about when the read was taken.
+- what the store says the value is now (`adopt_read`), which is adopted only when it is not older than what memory
+  holds: the version decides, never a guess about when the read was taken. A kind whose versions order a read
+  against a change in flight (a room, a tournament) takes the read meanwhile and merges the change over it once
+  stored; one that cannot (a pointer, which has no version) takes no read while a change of it is in flight.
 
-The version is the kind's (`Versions`): a room's number and tag, a tournament's row version. The store's
+The version is the kind's (`Versions`): a room's number and tag, a tournament's counters and entries. The store's
 compare-and-set on it decides between processes; memory holds only what the store accepted, so a refused change
 leaves nothing to put back. Colyseus and lila-ws apply a room's changes the same way, one at a time in its owner.
 """
@@ -37,6 +39,38 @@ class Busy(Exception):
         self.keys = keys
 
 
+class InFlight:
+    """Keys with a change of this process in flight: at most one change a key."""
+
+    def __init__(self) -> None:
+        self._keys: set[str] = set()
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def claim(self, keys: Collection[str]) -> None:
+        """A change of these keys goes to the store: refused with `Busy` (nothing claimed) while one is in flight."""
+        busy = [key for key in keys if key in self._keys]
+        if busy:
+            raise Busy(tuple(busy))
+        self._keys.update(keys)
+
+    def release(self, keys: Collection[str]) -> None:
+        self._keys.difference_update(keys)
+
+
+class Claimable(Protocol):
+    """An owner whose keys a change holds while in flight (`VersionedOwner`, and the seats of `live.seats`)."""
+
+    def claim(self, keys: Collection[str]) -> None: ...
+
+    def release(self, keys: Collection[str], *, refused: bool) -> None: ...
+
+
+Claim = tuple[Claimable, str]
+"""A key a change holds in flight, with its owner."""
+
+
 class Versions(Protocol[V]):
     """How one kind of value is keyed and ordered, and how a change of it lands on a value that moved on."""
 
@@ -50,9 +84,9 @@ class Versions(Protocol[V]):
         """`current` (memory moved on since `before`) with what the stored change from `before` to `after` changed."""
         ...
 
-    def read_over(self, current: V, read: V) -> V:
-        """A read at `current`'s version or a later one, as memory takes it over `current` (what the version does
-        not cover and memory knows better, kept)."""
+    def read_over(self, current: V, read: V, in_flight: bool) -> V | None:
+        """The read as memory takes it over `current` (what the version does not cover and memory knows better,
+        kept), or None: not taken, being older than `current`, or unordered against the change in flight."""
         ...
 
 
@@ -63,7 +97,7 @@ class VersionedOwner(DictView[str, V], Generic[V]):
         self._values: dict[str, V] = {}
         super().__init__(self._values)
         self.versions = versions
-        self._in_flight: set[str] = set()
+        self._in_flight = InFlight()
         self.listener: Listener[V] = lambda before, after: None
         self.released: Callable[[V], None] = lambda value: None
         """Told of each value whose change was refused: memory still holds what it held."""
@@ -77,13 +111,10 @@ class VersionedOwner(DictView[str, V], Generic[V]):
 
     def claim(self, keys: Collection[str]) -> None:
         """A change of these keys goes to the store: refused with `Busy` (nothing claimed) while one is in flight."""
-        busy = [key for key in keys if key in self._in_flight]
-        if busy:
-            raise Busy(tuple(busy))
-        self._in_flight.update(keys)
+        self._in_flight.claim(keys)
 
     def release(self, keys: Collection[str], *, refused: bool) -> None:
-        self._in_flight.difference_update(keys)
+        self._in_flight.release(keys)
         if refused:
             for key in keys:
                 value = self._values.get(key)
@@ -112,18 +143,14 @@ class VersionedOwner(DictView[str, V], Generic[V]):
             self.adopt(self.versions.merged(before, after, current))
 
     def adopt_read(self, read: V) -> bool:
-        """What the store said when read: adopted unless a change of it is in flight (the read may have been taken
-        before that change is stored) or memory holds a later version. Whether memory took it."""
+        """What the store said when read, as the kind takes it over what memory holds (`Versions.read_over`): never
+        when memory holds a later version. Whether memory took it."""
         key = self.versions.key(read)
-        if key in self._in_flight:
-            return False
         current = self._values.get(key)
-        if current is None:
-            self.adopt(read)
-            return True
-        if not self.versions.holds(read, current):
+        taken = read if current is None else self.versions.read_over(current, read, key in self._in_flight)
+        if taken is None:
             return False
-        self.adopt(self.versions.read_over(current, read))
+        self.adopt(taken)
         return True
 
     def drop(self, key: str) -> None:
@@ -155,14 +182,14 @@ class ValueChange(Generic[V]):
             self.owner.adopt_change(self.before, self.after)
 
 
-def claim_all(claims: Collection[tuple[VersionedOwner[V], str]]) -> None:
+def claim_all(claims: Collection[Claim]) -> None:
     """Claim every key with its owner, or none: `Busy` if one has a change in flight."""
-    by_owner: dict[int, tuple[VersionedOwner[V], list[str]]] = {}
+    by_owner: dict[int, tuple[Claimable, list[str]]] = {}
     for owner, key in claims:
         keys = by_owner.setdefault(id(owner), (owner, []))[1]
         if key not in keys:
             keys.append(key)
-    claimed: list[tuple[VersionedOwner[V], list[str]]] = []
+    claimed: list[tuple[Claimable, list[str]]] = []
     try:
         for owner, keys in by_owner.values():
             owner.claim(keys)
@@ -173,7 +200,7 @@ def claim_all(claims: Collection[tuple[VersionedOwner[V], str]]) -> None:
         raise
 
 
-def release_all(claims: Collection[tuple[VersionedOwner[V], str]], *, refused: bool) -> None:
+def release_all(claims: Collection[Claim], *, refused: bool) -> None:
     done: set[tuple[int, str]] = set()
     for owner, key in claims:
         if (id(owner), key) not in done:

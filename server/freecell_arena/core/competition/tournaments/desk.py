@@ -5,8 +5,9 @@ What the store says of a tournament (its row, entries, races and results) is rea
 entrants, start a cup's round, store the table) is decided over what this desk holds and returns an `Effect`
 whose records the store takes first, carrying the tournament's next value; only then does the desk adopt it, and a
 refused write adopts nothing. The desk's copies are versioned values (`core.live.versioned`, ordered by
-`state.TournamentVersions`): one change of a tournament in flight at a time, and a read adopted only when none is
-and it holds all that the copy holds, so a read taken before a change of ours was stored never undoes it.
+`state.TournamentVersions`): one change of a tournament in flight at a time, and a read adopted only when it holds
+all that the copy holds, so a read taken before a change of ours was stored never undoes it (a change in flight
+merges over a read taken meanwhile once it is stored).
 
 Races are ordinary rooms: a pairing opens a room through the lobby's own verbs (`open_room`, `seat`) and starts
 its countdown (`begin_countdown`), so races, ratings, the fair-play screen and replays work as for any race. A
@@ -94,9 +95,9 @@ class Tournaments:
     # ------------------------------------------------------------------ what net reads
 
     def know(self, snapshot: TournamentSnapshot) -> bool:
-        """The store's tournament as net read it (before a request or a director's step): adopted unless a change of
-        it is in flight here or the desk's copy holds more than the read (a read taken before a change of ours was
-        stored: it would forget an entrant, and let them in twice). Whether the desk took it."""
+        """The store's tournament as net read it (before a request or a director's step): adopted unless the desk's
+        copy holds more than the read (a read taken before a change of ours was stored: it would forget an entrant,
+        and let them in twice). Whether the desk took it."""
         return self.known.adopt_read(snapshot)
 
     def forget(self, tournament_id: str) -> None:
@@ -273,8 +274,9 @@ class Tournaments:
         return candidates
 
     def _may_seat(self, player_id: str) -> bool:
-        """Known here (net loads every entrant's identity first), and not in a race or lobby of this process."""
-        if player_id not in self.state.players:
+        """Known here (net loads every entrant's identity first), not in a race or lobby of this process, and not
+        being moved by a change in flight (their own request, say)."""
+        if player_id not in self.state.players or self.state.seats.in_flight(player_id):
             return False
         room = self.state.room_of_player(player_id)
         return room is None or room.status == FINISHED

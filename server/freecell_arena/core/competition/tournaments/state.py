@@ -136,7 +136,9 @@ class TournamentVersions:
     (moved by its entrant's changes, one at a time), and what is only ever added (entries, races with their
     results, berserks). One copy holds another when it is at least as far on in every one of them: a read that does
     not hold what memory holds was taken before a change memory has (ours, or one read earlier) and is not adopted.
-    What no version orders (who sits in a live room elsewhere, the sanctions in force) is taken from the later read."""
+    What no version orders (who sits in a live room elsewhere, the sanctions in force) is taken from the later read.
+    A read is taken while a change of ours is in flight too (the change merges over it once stored): several entries
+    of one process in a row must not keep it from learning what other processes stored meanwhile."""
 
     def key(self, value: TournamentSnapshot) -> str:
         return value.tournament_id
@@ -156,10 +158,18 @@ class TournamentVersions:
     def merged(self, before: TournamentSnapshot, after: TournamentSnapshot, current: TournamentSnapshot) -> (
         TournamentSnapshot
     ):
-        return joined(current, after)
+        """Our stored change over a read taken meanwhile: each part as far on as either has it, and the count of
+        entrants the read's plus ours when the read lacks our entrant (it was taken before our entry was stored,
+        so its count lacks it too: both are one transaction)."""
+        ours = [player_id for player_id in after.entries if player_id not in before.entries]
+        counted = current.stored.entrants + sum(player_id not in current.entries for player_id in ours)
+        merged = joined(after, current)  # what no version orders: the read's, the later
+        return replace(merged, stored=replace(merged.stored, entrants=max(counted, current.stored.entrants)))
 
-    def read_over(self, current: TournamentSnapshot, read: TournamentSnapshot) -> TournamentSnapshot:
-        return joined(current, read)
+    def read_over(self, current: TournamentSnapshot, read: TournamentSnapshot, in_flight: bool) -> (
+        TournamentSnapshot | None
+    ):
+        return joined(current, read) if self.holds(read, current) else None
 
 
 def joined(earlier: TournamentSnapshot, later: TournamentSnapshot) -> TournamentSnapshot:

@@ -17,13 +17,15 @@ when the versions say it may.
 Invariants, after every step:
 - a refused write leaves no trace: every room, seat and game in memory is as it was just before the refusal;
 - a process's copy of a room only moves forward (its version never goes back, and one version is one value), and
-  so does its copy of the tournament (each copy holds all the one before held: `TournamentVersions`);
+  so does its copy of the tournament (each copy holds all the one before held: `TournamentVersions`), which holds
+  every entry its process stored;
 - in the store, no player sits in two live rooms (lobby, countdown or running) or plays two unfinished games, no
   entrant is seated in two unfinished races of the tournament, and no wave is formed twice (each wave number is one
   pairing's races, the stored wave their count);
 and once everything in flight is stored or refused, every event delivered and every room whose events were lost
 re-read (the periodic check's job):
-- each process's copy of a room equals the store's (status, version, host, members);
+- each process's copy of a room equals the store's (status, version, host, members), and has every member it does
+  not have connected here connected elsewhere (every player of the model is connected somewhere);
 - no seat is lost: a player's process seats them in the store's live room they belong to, playing its running game;
 - each process's copy of the tournament takes the store's read (it never holds what the store does not) and then
   equals it; the table a director stores then equals the audit's recomputation, and the count of entrants its
@@ -69,7 +71,7 @@ from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.identity import room_code_of
 from freecell_arena.core.live import lobby
 from freecell_arena.core.live.rooms import Busy
-from freecell_arena.core.ports.records import PlayerRecord, StoredGame, StoredRoom
+from freecell_arena.core.ports.records import EntryRecord, PlayerRecord, RoomRecord, StoredGame, StoredRoom
 from freecell_arena.engine import format_move
 from freecell_arena.net.cluster import ClusterBridge
 from freecell_arena.net.next_rooms import prepare_next_room
@@ -153,6 +155,10 @@ class Process:
     """Reads of the tournament queried and not yet answered (the director's, between its query and `know`)."""
     tournament_seen: TournamentSnapshot | None = None
     """The copy of the tournament this process held after the last step."""
+    entered: set[str] = field(default_factory=set)
+    """The players whose entry this process stored: its copy of the tournament holds them from then on."""
+    opened: set[str] = field(default_factory=set)
+    """The rooms this process opened (and stored): it follows their members' connections from the start."""
 
     def __post_init__(self) -> None:
         self.bridge = ClusterBridge(self, "redis://127.0.0.1:1/0")  # never started: the machine is its Redis
@@ -387,6 +393,8 @@ class ClusterModel(RuleBasedStateMachine):
             here.to_read.extend(code for code in here.arena.rooms if code in touched)
             return
         effect.stored()
+        here.entered.update(record.player_id for record in effect.records if isinstance(record, EntryRecord))
+        here.opened.update(record.room_id for record in effect.records if isinstance(record, RoomRecord))
         for publication in effect.publications:
             here.bridge.publisher.publish(publication.topic, publication.message, publication.skip,
                                           publication.version)  # fmt: skip
@@ -515,6 +523,13 @@ class ClusterModel(RuleBasedStateMachine):
             here.tournament_seen = copy
 
     @invariant()
+    def a_copy_holds_the_entries_its_process_stored(self) -> None:
+        for here in self.processes:
+            copy = here.arena.tournaments.known.get(self.tournament_id) if here.entered else None
+            missing = here.entered - set(copy.entries) if copy is not None else here.entered
+            assert not missing, f"{here.name}'s tournament lacks the entries it stored: {missing}"
+
+    @invariant()
     def no_entrant_seated_twice_nor_wave_formed_twice(self) -> None:
         if not hasattr(self, "tournament_id"):
             return
@@ -609,6 +624,23 @@ class ClusterModel(RuleBasedStateMachine):
                 mine = (room.status, room.seq, room.tag, room.host_id, set(room.members))
                 theirs = (stored.status, stored.seq, stored.tag, stored.room.host_id, members)
                 assert mine == theirs, f"{here.name}'s copy of {room.code} is {mine}, the store's {theirs}"
+                if room.room_id in here.opened - self.tournament_rooms():
+                    self.members_connected(here, room.code, room.members.values())
+
+    def tournament_rooms(self) -> set[str]:
+        rows = self.run(self.query("SELECT room_id FROM tournament_races"))
+        return {row[0] for row in rows}
+
+    def members_connected(self, here: Process, code: str, members: Any) -> None:
+        """Every player of the model is connected somewhere: in a room it opened, a member a process does not have
+        connected here it has connected elsewhere (told by the events of other processes, or a re-read). Not held
+        of a room picked up from the store (a lobby's members not connected here count as gone until they answer
+        its roll call; a race's stay as read) nor of a tournament's races (the process that pairs a player
+        connected to another process seats them as not connected until that process says so): known
+        inaccuracies of the view, left alone."""
+        for member in members:
+            if not here.arena.is_connected(member.player_id):
+                assert member.elsewhere, f"{here.name}'s copy of {code} has {member.player_id} connected nowhere"
 
     def tournament_copies_equal_the_store(self) -> None:
         """Each process reads the tournament once more (its director's next turn): its copy takes the read, as it

@@ -53,6 +53,7 @@ from freecell_arena.protocol.messages import (
     TournamentSummary,
     WithdrawTournamentRequest,
 )
+from freecell_arena.protocol.vocabulary import CLOSED
 from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -130,7 +131,7 @@ class TournamentService:
         snapshot = await self.load(tournament_id)
         if snapshot is None:
             return
-        await self._finish_overdue(snapshot)
+        await self._pick_up_races(snapshot)
         rules = snapshot.rules
         reveal: dict[str, Any] | None = None
         if rules.kind == ARENA:
@@ -167,14 +168,19 @@ class TournamentService:
         self.steps_stored += stored
         return stored
 
-    async def _finish_overdue(self, snapshot: TournamentSnapshot) -> None:
-        """Races of the tournament that are still live in the store past their time limit, held by no process
-        here: their keeper died. This process picks them up; its race clock finishes them from the store."""
+    async def _pick_up_races(self, snapshot: TournamentSnapshot) -> None:
+        """Races of the tournament this process does not hold, picked up from the store: those still live past
+        their time limit (their keeper died: this process's race clock finishes them from the store), and those a
+        player connected here was seated in by another process (its `tournament_race` on their channel may have
+        been lost, Redis delivering at most once: they sit in it from now on, as that event would have had it)."""
         limit = timedelta(seconds=snapshot.rules.time_limit_s) + OVERDUE_GRACE
-        for code in await self.store.tournaments.overdue_rooms(snapshot.tournament_id, self.clock.now() - limit):
+        overdue = await self.store.tournaments.overdue_rooms(snapshot.tournament_id, self.clock.now() - limit)
+        playing_here = [race.code for race in snapshot.races
+                        if not race.finished and any(map(self.copies.is_connected, race.members))]  # fmt: skip
+        for code in dict.fromkeys([*overdue, *playing_here]):
             if not self.copies.holds_room(code):
                 stored = await self.store.room_by_code(code)
-                if stored is not None:
+                if stored is not None and stored.status != CLOSED:
                     await adopt_room(self.copies, self.store, stored)
 
     # ------------------------------------------------------------------ requests and queries

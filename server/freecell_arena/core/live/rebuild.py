@@ -54,6 +54,9 @@ class Rebuild:
     def holds_room_id(self, room_id: str) -> bool:
         return room_id in self.state.rooms_by_id
 
+    def is_connected(self, player_id: str) -> bool:
+        return self.players.is_connected(player_id)
+
     # ------------------------------------------------------------------ bringing back
 
     def adopt_player(self, record: PlayerRecord) -> None:

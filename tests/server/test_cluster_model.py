@@ -63,35 +63,32 @@ from sqlalchemy import text
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.competition.quick_race import QuickRaceRules
 from freecell_arena.core.competition.tournaments.audit import check_tournament
-from freecell_arena.core.competition.tournaments.desk import table_of
-from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
-from freecell_arena.core.competition.tournaments.state import TournamentSnapshot, TournamentVersions
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.identity import room_code_of
 from freecell_arena.core.live import lobby
 from freecell_arena.core.live.rooms import Busy
 from freecell_arena.core.ports.records import EntryRecord, PlayerRecord, RoomRecord, StoredGame, StoredRoom
+from freecell_arena.core.records.tournaments.rules import TournamentRules
+from freecell_arena.core.records.tournaments.state import TournamentSnapshot, TournamentVersions, table_of
 from freecell_arena.engine import format_move
 from freecell_arena.net.cluster import ClusterBridge
 from freecell_arena.net.next_rooms import prepare_next_room
 from freecell_arena.net.restore import load_room, restore_for, restore_player
 from freecell_arena.net.tournaments import TournamentService
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.play import MoveRequest, ResignRequest
+from freecell_arena.protocol.rooms import (
     CreateRoomRequest,
-    EnterTournamentRequest,
-    HelloRequest,
     JoinRoomRequest,
     LeaveRoomRequest,
-    Message,
-    MoveRequest,
-    PauseTournamentRequest,
     QuickRaceRequest,
     RaceAgainRequest,
-    ResignRequest,
     RoomOptions,
     StartRaceRequest,
 )
+from freecell_arena.protocol.session import HelloRequest
+from freecell_arena.protocol.tournaments import EnterTournamentRequest, PauseTournamentRequest
+from freecell_arena.protocol.wire import Message
 from freecell_arena.settings import Settings
 from freecell_arena.store import SqlStore
 from freecell_arena.store.errors import RecordRefusedError

@@ -27,8 +27,8 @@ from freecell_arena.core.accounts.steps import Revocation
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Subscriber, player_topic, room_topic
 from freecell_arena.core.identity import hash_token
-from freecell_arena.core.ports.reads import ServerStore
-from freecell_arena.core.ports.seams import Busy, Sessions, StoredCopies
+from freecell_arena.core.seams import Busy, Sessions, StoredCopies
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
 from freecell_arena.net.direct_write import plain_below, write_now
 from freecell_arena.net.game_socket import GameConnection
@@ -40,18 +40,12 @@ from freecell_arena.net.restore import restore_player
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.net.watch import ConnectionWatch
 from freecell_arena.protocol.codec import decode, request_id_of
-from freecell_arena.protocol.messages import (
-    CloseCode,
-    ErrorCode,
-    ErrorMessage,
-    HelloRequest,
-    Message,
-    MoveRequest,
-    NameReplacedMessage,
-    RequestId,
-    WelcomeMessage,
-)
+from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
+from freecell_arena.protocol.moderation import NameReplacedMessage
+from freecell_arena.protocol.play import MoveRequest
+from freecell_arena.protocol.session import CloseCode, HelloRequest, WelcomeMessage
 from freecell_arena.protocol.trusted import Reply
+from freecell_arena.protocol.wire import Message, RequestId
 from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -181,11 +175,11 @@ class Connection:
         self.server = server
         self.websocket = websocket
         self.address = address
-        settings = server.settings
-        self.bucket = TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst)
+        limits = server.settings.connection
+        self.bucket = TokenBucket(limits.rate_limit_per_s, limits.rate_limit_burst)
         below = plain_below(websocket.protocol.extensions)  # the handshake fixed the extensions: read them once
         self.outbox = Outbox(
-            websocket, settings.outbox_limit_bytes, websocket.transport.abort,
+            websocket, limits.outbox_limit_bytes, websocket.transport.abort,
             functools.partial(write_now, websocket, plain_below_bytes=below),
         )  # fmt: skip
         """A close handshake would wait behind the unread frames: an overflowing client's transport is aborted."""
@@ -232,20 +226,20 @@ class Connection:
         the connection is closed (its reader then sees the close and ends it). True when a ping is due."""
         if self._hanging_up is not None:
             return False
-        settings = self.server.settings
-        if self.player_id is None and now - self._opened_at >= settings.hello_timeout_s:
-            self._hang_up(CloseCode.policy_violation, f"no hello within {settings.hello_timeout_s:g} s")
+        limits = self.server.settings.connection
+        if self.player_id is None and now - self._opened_at >= limits.hello_timeout_s:
+            self._hang_up(CloseCode.policy_violation, f"no hello within {limits.hello_timeout_s:g} s")
             return False
         since = self._waiting_since
-        if since is not None and now - since >= settings.idle_timeout_s:
-            self._hang_up(CloseCode.policy_violation, f"idle timeout: no message for {settings.idle_timeout_s:g} s")
+        if since is not None and now - since >= limits.idle_timeout_s:
+            self._hang_up(CloseCode.policy_violation, f"idle timeout: no message for {limits.idle_timeout_s:g} s")
             return False
         pong = self._pong
         if pong is not None and not pong.done():
-            if now - self._pinged_at >= settings.ping_timeout_s:
+            if now - self._pinged_at >= limits.ping_timeout_s:
                 self._hang_up(CloseCode.internal_error, "keepalive ping timeout")
             return False
-        return now - self._pinged_at >= settings.ping_interval_s
+        return now - self._pinged_at >= limits.ping_interval_s
 
     async def ping(self, now: float) -> None:
         """The keepalive ping (websockets measures the latency on its answer). A client whose socket must wait is
@@ -281,21 +275,21 @@ class Connection:
 
     async def _handle_frame(self, frame: str | bytes) -> None:
         received_at = time.perf_counter()
-        settings = self.server.settings
+        limits = self.server.settings.connection
         if not self.bucket.allow():
             self.server.metrics.rate_limited += 1
-            request_id = request_id_of(frame) if len(frame) <= settings.max_message_bytes else None
+            request_id = request_id_of(frame) if len(frame) <= limits.max_message_bytes else None
             message = f"rate limit: {self.bucket.describe()}; this message was dropped"
             self.send(ErrorMessage(id=request_id, code=ErrorCode.rate_limited, message=message))
             return
         size = len(frame)
-        if size > settings.max_message_bytes // 4 and isinstance(frame, str):  # UTF-8: at most 4 bytes a character
+        if size > limits.max_message_bytes // 4 and isinstance(frame, str):  # UTF-8: at most 4 bytes a character
             size = len(frame.encode())
-        if size > settings.max_message_bytes:
+        if size > limits.max_message_bytes:
             self.send(
                 ErrorMessage(
                     code=ErrorCode.message_too_large,
-                    message=f"messages are limited to {settings.max_message_bytes} bytes, this one has {size}",
+                    message=f"messages are limited to {limits.max_message_bytes} bytes, this one has {size}",
                 )
             )
             return
@@ -449,8 +443,8 @@ class Connection:
         sockets): the limits of a connection and the sizes of a quick race."""
         welcome = effect.replies[0]
         assert isinstance(welcome, WelcomeMessage)
-        welcome.limits = self.server.settings.limits
-        welcome.quick_race = self.server.settings.quick_race
+        welcome.limits = self.server.settings.connection.limits
+        welcome.quick_race = self.server.settings.quick_race.sizes
         return welcome
 
     def _become(self, player_id: str, token_hash: str) -> None:

@@ -29,22 +29,29 @@ from freecell_arena.core.ports.records import Record, RoomVersion
 from freecell_arena.core.records.leaderboard import resolve_ranked
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import Variant
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.rooms import (
     CountdownMessage,
     CreateRoomRequest,
-    ErrorCode,
     JoinRoomRequest,
     LeaveRoomRequest,
     LeftRoomMessage,
     MemberConnectionMessage,
     MemberJoinedMessage,
     MemberLeftMessage,
-    RequestId,
     RoomMessage,
     StartRaceRequest,
 )
 from freecell_arena.protocol.trusted import Reply
-from freecell_arena.protocol.vocabulary import FINISHED, LOBBY, PLAYER, RUNNING, SPECTATOR, MemberRole
+from freecell_arena.protocol.vocabulary import (
+    FINISHED,
+    LOBBY,
+    PLAYER,
+    RUNNING,
+    SPECTATOR,
+    MemberRole,
+)
+from freecell_arena.protocol.wire import RequestId
 
 DEFAULT_MAX_SPECTATORS = 64
 """Every spectator gets every room event: a cap keeps one room from costing the server without bound."""

@@ -35,14 +35,9 @@ from freecell_arena.core.ports.records import (
     StoredGame,
     StoredRoom,
 )
-from freecell_arena.protocol.messages import (
-    MemberConnectionMessage,
-    Message,
-    ProgressMessage,
-    RaceOverMessage,
-    RoomMessage,
-)
+from freecell_arena.protocol.rooms import MemberConnectionMessage, ProgressMessage, RaceOverMessage, RoomMessage
 from freecell_arena.protocol.vocabulary import CLOSED, FINISHED, PLAYER, RUNNING, RoomStatus
+from freecell_arena.protocol.wire import Message
 
 RemoteEvent = Literal["applied", "seen", "gap", "unknown"]
 """What applying another process's room event did: `applied`; `seen` (a version this copy has had already);

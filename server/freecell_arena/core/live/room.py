@@ -28,9 +28,7 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from freecell_arena.core.competition.series_tally import Tally
 from freecell_arena.core.live.player_game import Finish, PlayerGame
-from freecell_arena.core.live.ranking import rank
 from freecell_arena.core.ports.records import (
     MemberLeftRecord,
     MemberRecord,
@@ -41,13 +39,14 @@ from freecell_arena.core.ports.records import (
     RoomVersion,
     StoredRoom,
 )
+from freecell_arena.core.records.ranking import rank
+from freecell_arena.core.records.series_tally import Tally
 from freecell_arena.engine import Variant, variant_by_id
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.rooms import (
     CountdownMessage,
     MemberConnectionMessage,
     MemberJoinedMessage,
     MemberLeftMessage,
-    Message,
     Progress,
     RoomMember,
     RoomMessage,
@@ -67,6 +66,7 @@ from freecell_arena.protocol.vocabulary import (
     MemberRole,
     RoomStatus,
 )
+from freecell_arena.protocol.wire import Message
 
 NO_FINISHES: Mapping[str, Finish] = {}
 TAKEOVER_GRACE = timedelta(seconds=2)

@@ -12,13 +12,14 @@ import freecell_arena.core
 
 CORE = Path(freecell_arena.core.__file__).parent
 OWNER = CORE / "live" / "room.py"
-DERIVING = {"but", "changed", "at_version"}
+DERIVING = {"at_same_version", "changed", "at_version"}
 """`Room`'s own ways of deriving a value (its verbs are built on them)."""
 
 
 def room_values_made(source: str) -> list[str]:
-    """Where `source` builds a room's value itself: `Room(...)`, `Room.new(...)`, `x.but(...)`, `x.changed(...)`,
-    `x.at_version(...)`, or `replace(room, ...)` of anything named like a room. One line a finding: `LINE: what`."""
+    """Where `source` builds a room's value itself: `Room(...)`, `Room.new(...)`, `x.at_same_version(...)`,
+    `x.changed(...)`, `x.at_version(...)`, or `replace(room, ...)` of anything named like a room. One line a finding:
+    `LINE: what`."""
     findings = []
     for node in ast.walk(ast.parse(source)):
         if not isinstance(node, ast.Call):
@@ -68,7 +69,7 @@ def test_the_rule_finds_each_way_of_making_a_room_value() -> None:
 room = Room(record, variant, options)
 fresh = Room.new(record, variant, options)
 moved, version = room.changed(status="countdown")
-told = room.but(next_code="NEXT")
+told = room.at_same_version(next_code="NEXT")
 heard = room.at_version(version)
 same = replace(room, host_id="bob")
 other = dataclasses.replace(self.room, host_id="bob")
@@ -76,6 +77,6 @@ seat = replace(seat, room_code=None)
 opened = Room.open(plan, room_id, code, host, now)
 """
     assert room_values_made(source) == [
-        "2: Room(...)", "3: Room.new(...)", "4: .changed(...)", "5: .but(...)", "6: .at_version(...)",
+        "2: Room(...)", "3: Room.new(...)", "4: .changed(...)", "5: .at_same_version(...)", "6: .at_version(...)",
         "7: replace(room, ...)", "8: replace(room, ...)",
     ]  # fmt: skip

@@ -149,7 +149,7 @@ class Process:
     versions: dict[str, tuple[int, str]] = field(default_factory=dict)
     director: TournamentService = field(init=False)
     tournament_reads: list[TournamentSnapshot] = field(default_factory=list)
-    """Reads of the tournament queried and not yet answered (the director's, between its query and `know`)."""
+    """Reads of the tournament queried and not yet answered (the director's, between its query and `adopt_read`)."""
     tournament_seen: TournamentSnapshot | None = None
     """The copy of the tournament this process held after the last step."""
     entered: set[str] = field(default_factory=set)
@@ -466,7 +466,7 @@ class ClusterModel(RuleBasedStateMachine):
         here = self.processes[process]
         if not here.tournament_reads:
             here = self.processes[1 - process]
-        here.arena.tournaments.know(here.tournament_reads.pop(0))
+        here.arena.tournaments.adopt_read(here.tournament_reads.pop(0))
 
     # ------------------------------------------------------------------ re-reads
 
@@ -591,7 +591,7 @@ class ClusterModel(RuleBasedStateMachine):
                     here.arena.replica.resync(read.stored, read.games, read.players)
                 here.reads.clear()
                 for snapshot in here.tournament_reads:
-                    here.arena.tournaments.know(snapshot)
+                    here.arena.tournaments.adopt_read(snapshot)
                 here.tournament_reads.clear()
             if not busy:
                 busy = any(self.check(here) for here in self.processes)
@@ -645,7 +645,7 @@ class ClusterModel(RuleBasedStateMachine):
         stored = self.run(self.store.tournaments.snapshot(self.tournament_id))
         assert stored is not None
         for here in self.processes:
-            assert here.arena.tournaments.know(stored), f"{here.name}'s tournament holds what the store does not"
+            assert here.arena.tournaments.adopt_read(stored), f"{here.name}'s tournament holds what the store does not"
             assert shape(here.arena.tournaments.snapshot(self.tournament_id)) == shape(stored), here.name
         effect = self.processes[0].arena.tournaments.settle(self.tournament_id)
         if effect is not None:

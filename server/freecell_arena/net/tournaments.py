@@ -25,13 +25,13 @@ from typing import Any, Protocol
 
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.competition.tournaments.cup import cup_deals
-from freecell_arena.core.competition.tournaments.desk import ROUND_LEAD
+from freecell_arena.core.competition.tournaments.owner import ROUND_LEAD
 from freecell_arena.core.competition.tournaments.schedule import parse_schedule, planned, tournament_record
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.records.tournaments.rules import ARENA, CUP, TournamentRules
 from freecell_arena.core.records.tournaments.scoring import StandingRow
 from freecell_arena.core.records.tournaments.state import StoredTournament, TournamentSnapshot, table_of
-from freecell_arena.core.seams import Busy, StoredCopies, TournamentDesk
+from freecell_arena.core.seams import Busy, StoredCopies, TournamentOwner
 from freecell_arena.core.server_store import ServerStore
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.net.background import cancel_quietly, every
@@ -75,11 +75,11 @@ class DirectorHost(Protocol):
 
 
 class TournamentService:
-    def __init__(self, settings: Settings, store: ServerStore, desk: TournamentDesk, copies: StoredCopies,
+    def __init__(self, settings: Settings, store: ServerStore, owner: TournamentOwner, copies: StoredCopies,
                  clock: Clock, secret: Callable[[], Awaitable[bytes]], host: DirectorHost) -> None:  # fmt: skip
         self.settings = settings
         self.store = store
-        self.desk = desk
+        self.owner = owner
         self.copies = copies
         self.clock = clock
         self.secret = secret
@@ -135,12 +135,12 @@ class TournamentService:
         rules = snapshot.rules
         reveal: dict[str, Any] | None = None
         if rules.kind == ARENA:
-            await self._step(lambda: self.desk.pair(tournament_id))
+            await self._step(lambda: self.owner.pair(tournament_id))
         else:
             deals = cup_deals(await self.secret(), tournament_id, rules.variant, rules.rounds, rules.seed)
-            await self._step(lambda: self.desk.start_round(tournament_id, lambda index: deals.seeds[index]))
+            await self._step(lambda: self.owner.start_round(tournament_id, lambda index: deals.seeds[index]))
             reveal = {"deals": list(deals.seeds), "nonce": deals.nonce}
-        await self._step(lambda: self.desk.settle(tournament_id, reveal))
+        await self._step(lambda: self.owner.settle(tournament_id, reveal))
 
     async def load(self, tournament_id: str) -> TournamentSnapshot | None:
         """The tournament as stored, told to core, with every entrant's identity known here (a pairing seats
@@ -148,12 +148,12 @@ class TournamentService:
         its own stored since the read began, or in flight): the versions decide (`core.live.versioned`)."""
         snapshot = await self.store.tournaments.snapshot(tournament_id)
         if snapshot is None:
-            self.desk.forget(tournament_id)
+            self.owner.forget(tournament_id)
             return None
         missing = [player_id for player_id in snapshot.entries if not self.copies.knows(player_id)]
         for record in await self.store.tournaments.players(missing):
             self.copies.adopt_player(record)
-        self.desk.know(snapshot)
+        self.owner.adopt_read(snapshot)
         return snapshot
 
     async def _step(self, decide: Callable[[], Effect | None]) -> bool:

@@ -94,7 +94,7 @@ class QuickRaces:
         refuse_while_playing(state, player_id)
         draft = Draft(state)
         refuse_while_in_a_room(draft, player_id)
-        draft.hold(self.filling, variant.id)  # one change of the variant's filling room at a time
+        draft.claim_key(self.filling, variant.id)  # one change of the variant's filling room at a time
         room = self.filling_room(variant.id)
         if room is not None:
             room, effect = self.deps.seat(draft, player_id, room, request.id)

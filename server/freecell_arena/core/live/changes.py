@@ -30,7 +30,7 @@ _KEEP = "\0keep"
 V = TypeVar("V")
 
 
-class Extra(Protocol):
+class UnversionedChange(Protocol):
     """A change of state another part of core keeps without a version (a daily's bookkeeping, a new identity),
     adopted with the rest."""
 
@@ -55,11 +55,11 @@ class Changes:
     dealt: tuple[PlayerGame, ...] = ()
     ended: tuple[tuple[PlayerGame, Finish], ...] = ()
     dropped: tuple[str, ...] = ()
-    extras: tuple[Extra, ...] = ()
+    unversioned: tuple[UnversionedChange, ...] = ()
     values: tuple[ValueChange[Any], ...] = ()
     """The next values of what other owners hold (a tournament, a quick race's filling room)."""
     holds: tuple[Claim, ...] = ()
-    """What else the change holds while in flight, changing it or not (a quick race's filling room: `Draft.hold`;
+    """What else the change holds while in flight, changing it or not (a quick race's filling room: `Draft.claim_key`;
     the seat of each player it moves from one room to another)."""
 
     def claims(self) -> list[Claim]:
@@ -88,7 +88,7 @@ class Changes:
             state.seats.adopt(seat)
         for value in self.values:
             value.adopt()
-        for extra in self.extras:
+        for extra in self.unversioned:
             extra.adopt()
 
     def stored(self) -> None:
@@ -99,7 +99,7 @@ class Changes:
     def refused(self) -> None:
         """The store refused the records: memory adopts nothing; the values are free for the next change."""
         release_all(self.claims(), refused=True)
-        for extra in self.extras:
+        for extra in self.unversioned:
             extra.refused()
 
 
@@ -113,7 +113,7 @@ class Draft:
     _dealt: list[PlayerGame] = field(default_factory=list)
     _ended: dict[str, tuple[PlayerGame, Finish]] = field(default_factory=dict)
     _dropped: list[str] = field(default_factory=list)
-    _extras: list[Extra] = field(default_factory=list)
+    _unversioned: list[UnversionedChange] = field(default_factory=list)
     _values: dict[tuple[int, str], ValueChange[Any]] = field(default_factory=dict)
     _holds: list[Claim] = field(default_factory=list)
 
@@ -194,19 +194,19 @@ class Draft:
         self._values[(id(owner), key)] = ValueChange(owner, before, after)
         return after
 
-    def hold(self, owner: Claimable, key: str) -> None:
+    def claim_key(self, owner: Claimable, key: str) -> None:
         """A value one change at a time may move (a quick race's filling room), held while this change is in flight
         whether it moves it or not: a second request that holds it waits, as for a room."""
         self._holds.append((owner, key))
 
     # ------------------------------------------------------------------ the rest
 
-    def also(self, extra: Extra) -> None:
-        self._extras.append(extra)
+    def add_unversioned(self, change: UnversionedChange) -> None:
+        self._unversioned.append(change)
 
     def changes(self) -> Changes:
         return Changes(self.state, tuple(self._rooms.values()), tuple(self._seats.values()), tuple(self._dealt),
-                       tuple(self._ended.values()), tuple(self._dropped), tuple(self._extras),
+                       tuple(self._ended.values()), tuple(self._dropped), tuple(self._unversioned),
                        tuple(self._values.values()), tuple(self._holds))  # fmt: skip
 
     def seal(self, effect: Effect) -> Effect:

@@ -2,7 +2,7 @@
 
 A room is watched while it has a deadline (a countdown's end, a running race's time limit), checked once
 after a game of it ended (is everyone done?), remembered once finished (it leaves memory when nobody of it is
-connected), and, for a lobby picked up from the store, given a while for its members to come back. `ring`
+connected), and, for a lobby picked up from the store, given a while for its members to come back. `run_due_timers`
 looks only at what is due: the deadlines sit in a heap, so a tick that finds nothing due costs one comparison
 however many races run (a scan of every running race, 20 times a second, cost 10,000 rooms 200,000 looks a
 second for nothing). What a ringing timer does is not the clock's business: it calls the `RaceTimers` and
@@ -160,7 +160,7 @@ class RaceClock:
 
     # ------------------------------------------------------------------ the tick
 
-    def ring(self, races: RaceTimers, seats: SeatKeeper) -> list[Effect]:
+    def run_due_timers(self, races: RaceTimers, seats: SeatKeeper) -> list[Effect]:
         """Begin the races whose countdown is over; finish those out of time or done (or, shared, hand them
         out by `take_due`); give up the seats of picked-up lobbies whose members did not come back. Each effect's
         room is claimed (in flight) as it is made; a room with a change in flight, or a change that would move a
@@ -232,7 +232,7 @@ class RaceClock:
         if len(self._deadlines) <= 2 * len(self._watched) + 64:
             return
         live = [entry for entry in self._deadlines if self._watched.get(entry[2]) == entry[0]]
-        self._deadlines[:] = live  # in place: `ring` may be popping this very list when a `watch` compacts it
+        self._deadlines[:] = live  # in place: `run_due_timers` may be popping this very list when a `watch` compacts it
         heapq.heapify(self._deadlines)
 
     def deadlines_held(self) -> int:

@@ -153,7 +153,7 @@ class Room:
         version = RoomVersion(self.seq + 1, secrets.token_hex(6), self.tag)
         return replace(self, seq=version.seq, tag=version.tag, **fields), version
 
-    def but(self, **fields: Any) -> Room:
+    def at_same_version(self, **fields: Any) -> Room:
         """The room with `fields` changed at the same version: what this process knows beyond the store's
         version (who is connected elsewhere, the series' pointer, a race another process finished)."""
         return replace(self, **fields)
@@ -236,7 +236,7 @@ class Room:
     def finished_elsewhere(self, standings: tuple[Standing, ...] | None, version: RoomVersion | None = None) -> Room:
         """Another process finished the race (at `version`, when its event said so), with its standings if told."""
         room = self.at_version(version) if version is not None else self
-        return room.but(status=FINISHED, final_standings=standings or self.final_standings)
+        return room.at_same_version(status=FINISHED, final_standings=standings or self.final_standings)
 
     # ------------------------------------------------------------------ its life: the series
 
@@ -244,11 +244,11 @@ class Room:
         """The series' next room is `code`, written over the pointer the store was known to hold (never over one only
         heard of): the room at the same version (the pointer is a compare-and-set of its own) and the record."""
         record = NextRoomRecord(self.record.room_id, code, self.stored_next_code)
-        return self.but(next_code=code, stored_next_code=code), record
+        return self.at_same_version(next_code=code, stored_next_code=code), record
 
     def pointing_as_stored(self, next_code: str | None) -> Room:
         """The store's pointer to the series' next room (None: none yet), read before `race_again`."""
-        return self.but(stored_next_code=next_code, next_code=next_code or self.next_code)
+        return self.at_same_version(stored_next_code=next_code, next_code=next_code or self.next_code)
 
     # ------------------------------------------------------------------ what other processes and the store say
 
@@ -262,17 +262,17 @@ class Room:
         if isinstance(message, MemberJoinedMessage):
             new = message.member
             joined = Member(new.player_id, new.name, new.bot, new.role, elsewhere=new.connected)
-            return room.but(members={**self.members, new.player_id: joined})
+            return room.at_same_version(members={**self.members, new.player_id: joined})
         if isinstance(message, MemberLeftMessage):
-            return room.but(members=self._without(message.player_id), host_id=message.host_id)
+            return room.at_same_version(members=self._without(message.player_id), host_id=message.host_id)
         if isinstance(message, MemberConnectionMessage):
             member = self.members.get(message.player_id)
             if member is None:
                 return room
             moved = replace(member, elsewhere=message.connected)
-            return room.but(members={**self.members, member.player_id: moved})
+            return room.at_same_version(members={**self.members, member.player_id: moved})
         if isinstance(message, CountdownMessage):
-            return room.but(status=COUNTDOWN, starts_at=message.starts_at, keeps_time=False)
+            return room.at_same_version(status=COUNTDOWN, starts_at=message.starts_at, keeps_time=False)
         if isinstance(message, RoomMessage) and message.room is not None:
             view = message.room
             if view.status in (RUNNING, FINISHED) and not self.games:
@@ -282,10 +282,10 @@ class Room:
                                          elsewhere=member.connected and not connected_here(member.player_id))
                 for member in view.members
             }  # fmt: skip
-            return room.but(status=view.status, host_id=view.host_id, starts_at=view.starts_at,
+            return room.at_same_version(status=view.status, host_id=view.host_id, starts_at=view.starts_at,
                             ends_at=view.ends_at, members=members)  # fmt: skip
         if isinstance(message, SeriesInviteMessage):
-            return room.but(next_code=message.next_code)
+            return room.at_same_version(next_code=message.next_code)
         return room
 
     @classmethod
@@ -293,7 +293,7 @@ class Room:
         """A room brought back by replay (after a restart, or from another process): another process (alive or not)
         started it, so its timers wait out `TAKEOVER_GRACE` here."""
         room = cls.new(stored.room, variant_by_id(stored.room.variant), RoomOptions.model_validate(stored.room.options))
-        return room.as_stored(stored, members).but(keeps_time=False, games=games)
+        return room.as_stored(stored, members).at_same_version(keeps_time=False, games=games)
 
     def as_stored(self, stored: StoredRoom, members: Mapping[str, Member]) -> Room:
         """The room with its host, status, version, start and members as the store has them (a started race's end
@@ -301,7 +301,7 @@ class Room:
         kept."""
         assert stored.status != CLOSED, "a closed room is never brought back"
         started = stored.started_at if stored.status in (RUNNING, FINISHED) else None
-        return self.but(
+        return self.at_same_version(
             status=stored.status,
             host_id=stored.room.host_id,
             seq=stored.seq,
@@ -315,7 +315,7 @@ class Room:
 
     def refreshed(self, games: Mapping[str, PlayerGame], members: Mapping[str, Member]) -> Room:
         """The race's games (and their players' seats) as re-read from the store, at the same version."""
-        return self.but(games=games, members=members)
+        return self.at_same_version(games=games, members=members)
 
     def _without(self, player_id: str) -> dict[str, Member]:
         return {key: member for key, member in self.members.items() if key != player_id}
@@ -465,7 +465,7 @@ def merged(before: Room, after: Room, current: Room) -> Room:
                 changes[name] = _merged_mapping(old, new, getattr(current, name))
         elif old is not new and old != new:
             changes[name] = new
-    return current.but(**changes)
+    return current.at_same_version(**changes)
 
 
 def _merged_mapping(old: Mapping[str, object], new: Mapping[str, object], current: Mapping[str, object]) -> (

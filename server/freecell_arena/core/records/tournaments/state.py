@@ -1,4 +1,4 @@
-"""A tournament as the store has it, read back whole: what the desk decides over (entries, races, results), its
+"""A tournament as the store has it, read back whole: what its owner decides over (entries, races, results), its
 table as the stored results make it, how two copies of one are ordered (`TournamentVersions`), and the store's port
 that reads it."""
 

@@ -1,10 +1,10 @@
 """The tournaments in the arena: the one owner of what this process knows of each, and the verbs that change them.
 
 What the store says of a tournament (its row, entries, races and results) is read by net and handed here whole
-(`know`): a request (enter, withdraw, pause, berserk) and each step of the director (pair an arena's free
-entrants, start a cup's round, store the table) is decided over what this desk holds and returns an `Effect`
-whose records the store takes first, carrying the tournament's next value; only then does the desk adopt it, and a
-refused write adopts nothing. The desk's copies are versioned values (`core.live.versioned`, ordered by
+(`adopt_read`): a request (enter, withdraw, pause, berserk) and each step of the director (pair an arena's free
+entrants, start a cup's round, store the table) is decided over what this owner holds and returns an `Effect`
+whose records the store takes first, carrying the tournament's next value; only then does the owner adopt it, and a
+refused write adopts nothing. The owner's copies are versioned values (`core.live.versioned`, ordered by
 `state.TournamentVersions`): one change of a tournament in flight at a time, and a read adopted only when it holds
 all that the copy holds, so a read taken before a change of ours was stored never undoes it (a change in flight
 merges over a read taken meanwhile once it is stored).
@@ -94,10 +94,10 @@ class Tournaments:
 
     # ------------------------------------------------------------------ what net reads
 
-    def know(self, snapshot: TournamentSnapshot) -> bool:
-        """The store's tournament as net read it (before a request or a director's step): adopted unless the desk's
+    def adopt_read(self, snapshot: TournamentSnapshot) -> bool:
+        """The store's tournament as net read it (before a request or a director's step): adopted unless the owner's
         copy holds more than the read (a read taken before a change of ours was stored: it would forget an entrant,
-        and let them in twice). Whether the desk took it."""
+        and let them in twice). Whether the owner took it."""
         return self.known.adopt_read(snapshot)
 
     def forget(self, tournament_id: str) -> None:

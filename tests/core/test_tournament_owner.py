@@ -1,4 +1,4 @@
-"""The tournament desk's copy of a tournament against reads from the store: the versions decide. A read that does not
+"""The tournament owner's copy of a tournament against reads from the store: the versions decide. A read that does not
 hold what the copy holds (taken before an entry of ours was stored, or before a wave formed here) is not adopted,
 so an entrant is never forgotten (and let in twice) nor counted over a stale count, and a wave's players are never
 paired twice; a read that holds it all is, even while a change of ours is in flight, which then merges over it."""
@@ -13,7 +13,7 @@ from core_support import ManualClock, known_player
 from parts import wire
 
 from freecell_arena.core.competition.tournaments.audit import check_tournament
-from freecell_arena.core.competition.tournaments.desk import TournamentDeps, Tournaments
+from freecell_arena.core.competition.tournaments.owner import TournamentDeps, Tournaments
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.live.players import Players
@@ -34,17 +34,17 @@ def unused(*_: object) -> object:
     raise AssertionError("entering opens no room")
 
 
-def desk_with_players(state: SharedState, clock: ManualClock, *names: str) -> tuple[Tournaments, TournamentSnapshot]:
+def owner_with_players(state: SharedState, clock: ManualClock, *names: str) -> tuple[Tournaments, TournamentSnapshot]:
     players = Players(state)
     for name in names:
         players.adopt(PlayerRecord(name, name, f"hash-{name}", False, clock.now()))
-    desk = Tournaments(TournamentDeps(state, unused, unused, unused, unused))  # type: ignore[arg-type]
+    owner = Tournaments(TournamentDeps(state, unused, unused, unused, unused))  # type: ignore[arg-type]
     record = tournament_record("Evening", RULES, clock.now() + timedelta(minutes=5), clock.now(), b"secret")
-    return desk, TournamentSnapshot(StoredTournament(record))
+    return owner, TournamentSnapshot(StoredTournament(record))
 
 
-def entered(desk: Tournaments, snapshot: TournamentSnapshot, player_id: str) -> tuple[Effect, EntryRecord]:
-    effect = desk.enter(player_id, EnterTournamentRequest(type="enter_tournament", id=1,
+def entered(owner: Tournaments, snapshot: TournamentSnapshot, player_id: str) -> tuple[Effect, EntryRecord]:
+    effect = owner.enter(player_id, EnterTournamentRequest(type="enter_tournament", id=1,
                                                           tournament_id=snapshot.tournament_id))  # fmt: skip
     effect.claim()
     entry = effect.records[0]
@@ -65,82 +65,82 @@ def with_entrants(snapshot: TournamentSnapshot, *entrants: Entrant) -> Tournamen
 
 def test_a_read_taken_before_an_entry_was_adopted_does_not_undo_that_entry(clock: ManualClock) -> None:
     state = SharedState(clock)
-    desk, empty = desk_with_players(state, clock, "ada", "bob", "cy")
+    owner, empty = owner_with_players(state, clock, "ada", "bob", "cy")
     tournament_id = empty.tournament_id
-    assert desk.know(empty)
-    effect, entry = entered(desk, empty, "ada")
+    assert owner.adopt_read(empty)
+    effect, entry = entered(owner, empty, "ada")
     assert entry.cap == RULES.cap
     stored(effect)
-    assert not desk.know(empty)  # a read taken before ada's entry was stored: older than the copy, not adopted
-    known = desk.snapshot(tournament_id)
+    assert not owner.adopt_read(empty)  # a read taken before ada's entry was stored: older than the copy, not adopted
+    known = owner.snapshot(tournament_id)
     assert known.stored.entrants == 1 and "ada" in known.entries  # not the read's: ada would be let in twice
     with pytest.raises(Refusal) as twice:
-        desk.enter("ada", EnterTournamentRequest(type="enter_tournament", id=2, tournament_id=tournament_id))
+        owner.enter("ada", EnterTournamentRequest(type="enter_tournament", id=2, tournament_id=tournament_id))
     assert twice.value.code == "already_entered"
 
-    effect, _ = entered(desk, empty, "bob")
+    effect, _ = entered(owner, empty, "bob")
     stored(effect)
-    ada, bob = (desk.snapshot(tournament_id).entries[name] for name in ("ada", "bob"))
+    ada, bob = (owner.snapshot(tournament_id).entries[name] for name in ("ada", "bob"))
     cy = Entrant("cy", "cy", False, clock.now())  # entered on another process meanwhile
     with_all = with_entrants(empty, ada, bob, cy)
-    assert desk.know(with_all)  # it holds all the copy holds, and more: the store's word is taken
-    assert desk.snapshot(tournament_id).entries.keys() == {"ada", "bob", "cy"}
-    assert desk.snapshot(tournament_id).stored.entrants == 3
-    assert not desk.know(with_entrants(empty, ada, bob))  # a read from before cy's entry: older, not adopted
-    assert desk.snapshot(tournament_id).entries.keys() == {"ada", "bob", "cy"}
+    assert owner.adopt_read(with_all)  # it holds all the copy holds, and more: the store's word is taken
+    assert owner.snapshot(tournament_id).entries.keys() == {"ada", "bob", "cy"}
+    assert owner.snapshot(tournament_id).stored.entrants == 3
+    assert not owner.adopt_read(with_entrants(empty, ada, bob))  # a read from before cy's entry: older, not adopted
+    assert owner.snapshot(tournament_id).entries.keys() == {"ada", "bob", "cy"}
 
 
 def test_a_read_taken_while_an_entry_is_in_flight_is_taken_and_the_entry_counted_over_it(clock: ManualClock) -> None:
     """Entries of one process in a row keep one change of the tournament in flight nearly all the time: reads taken
     meanwhile still bring what other processes stored (here cy's), and the entry, once stored, is counted once."""
     state = SharedState(clock)
-    desk, empty = desk_with_players(state, clock, "ada", "bob", "cy")
+    owner, empty = owner_with_players(state, clock, "ada", "bob", "cy")
     tournament_id = empty.tournament_id
-    assert desk.know(empty)
-    effect, _ = entered(desk, empty, "ada")
+    assert owner.adopt_read(empty)
+    effect, _ = entered(owner, empty, "ada")
     cy = Entrant("cy", "cy", False, clock.now())
     before_ada = with_entrants(empty, cy)  # the store had cy's entry, not yet ada's
-    assert desk.know(before_ada)
+    assert owner.adopt_read(before_ada)
     stored(effect)
-    known = desk.snapshot(tournament_id)
+    known = owner.snapshot(tournament_id)
     assert known.entries.keys() == {"ada", "cy"} and known.stored.entrants == 2
-    effect, _ = entered(desk, known, "bob")
+    effect, _ = entered(owner, known, "bob")
     after_bob = with_entrants(empty, cy, known.entries["ada"], Entrant("bob", "bob", False, clock.now()))
-    assert desk.know(after_bob)  # taken after bob's entry was stored: it counts it already
+    assert owner.adopt_read(after_bob)  # taken after bob's entry was stored: it counts it already
     stored(effect)
-    assert desk.snapshot(tournament_id).stored.entrants == 3
+    assert owner.snapshot(tournament_id).stored.entrants == 3
 
 
 def test_a_read_from_before_a_change_of_an_entrys_status_does_not_undo_it(clock: ManualClock) -> None:
     state = SharedState(clock)
-    desk, empty = desk_with_players(state, clock, "ada")
+    owner, empty = owner_with_players(state, clock, "ada")
     tournament_id = empty.tournament_id
-    desk.know(empty)
-    effect, _ = entered(desk, empty, "ada")
+    owner.adopt_read(empty)
+    effect, _ = entered(owner, empty, "ada")
     stored(effect)
-    before_pause = desk.snapshot(tournament_id)
-    effect = desk.pause("ada", PauseTournamentRequest(type="pause_tournament", id=3, tournament_id=tournament_id,
+    before_pause = owner.snapshot(tournament_id)
+    effect = owner.pause("ada", PauseTournamentRequest(type="pause_tournament", id=3, tournament_id=tournament_id,
                                                        paused=True))  # fmt: skip
     effect.claim()
     status = effect.records[0]
     assert isinstance(status, EntryStatusRecord) and status.version == 2  # written over the entry's version 1
     stored(effect)
-    assert not desk.know(before_pause)  # the entry at version 1: older than the copy's
-    assert desk.snapshot(tournament_id).entries["ada"].status == "paused"
+    assert not owner.adopt_read(before_pause)  # the entry at version 1: older than the copy's
+    assert owner.snapshot(tournament_id).entries["ada"].status == "paused"
 
 
 def test_a_refused_change_leaves_the_copy_as_it_was_and_a_later_read_is_taken(clock: ManualClock) -> None:
     state = SharedState(clock)
-    desk, empty = desk_with_players(state, clock, "ada")
-    assert desk.know(empty)
-    effect, _ = entered(desk, empty, "ada")
+    owner, empty = owner_with_players(state, clock, "ada")
+    assert owner.adopt_read(empty)
+    effect, _ = entered(owner, empty, "ada")
     assert effect.changes is not None
     effect.changes.refused()  # another process filled the tournament first, say
-    assert desk.snapshot(empty.tournament_id) is empty
+    assert owner.snapshot(empty.tournament_id) is empty
     full = replace(empty, stored=replace(empty.stored, entrants=RULES.cap))
-    assert desk.know(full)
+    assert owner.adopt_read(full)
     with pytest.raises(Refusal) as refused:
-        desk.enter("ada", EnterTournamentRequest(type="enter_tournament", id=4, tournament_id=empty.tournament_id))
+        owner.enter("ada", EnterTournamentRequest(type="enter_tournament", id=4, tournament_id=empty.tournament_id))
     assert refused.value.code == "tournament_full"
 
 
@@ -148,25 +148,25 @@ def test_a_wave_formed_here_is_in_the_copy_and_a_read_from_before_it_is_not_adop
     state = SharedState(clock)
     parts = wire(state).raw
     lobby, players = parts.lobby, parts.players
-    desk = Tournaments(TournamentDeps(state, lobby.open_room, lobby.seat, lobby.drawn_seed, players.is_connected))
+    owner = Tournaments(TournamentDeps(state, lobby.open_room, lobby.seat, lobby.drawn_seed, players.is_connected))
     for name in ("ada", "bob"):
         known_player(state, name)
     record = tournament_record("Now", RULES, clock.now(), clock.now(), b"secret")
     entrants = [Entrant(name, name, False, clock.now()) for name in ("ada", "bob")]
     before_wave = with_entrants(TournamentSnapshot(StoredTournament(record)), *entrants)
-    assert desk.know(before_wave)
+    assert owner.adopt_read(before_wave)
     clock.advance(5)
-    effect = desk.pair(record.tournament_id)
+    effect = owner.pair(record.tournament_id)
     assert effect is not None
     effect.claim()
     stored(effect)
-    copy = desk.snapshot(record.tournament_id)
+    copy = owner.snapshot(record.tournament_id)
     assert copy.stored.wave == 1 and [race.members for race in copy.races] == [("ada", "bob")]
-    assert desk.pair(record.tournament_id) is None  # both race now: nobody to pair
-    assert not desk.know(before_wave)  # taken before the wave: it would free them to be paired again
-    assert desk.snapshot(record.tournament_id) is copy
+    assert owner.pair(record.tournament_id) is None  # both race now: nobody to pair
+    assert not owner.adopt_read(before_wave)  # taken before the wave: it would free them to be paired again
+    assert owner.snapshot(record.tournament_id) is copy
     after_wave = replace(copy, seated=frozenset())
-    assert desk.know(after_wave) and desk.snapshot(record.tournament_id).seated == frozenset()
+    assert owner.adopt_read(after_wave) and owner.snapshot(record.tournament_id).seated == frozenset()
 
 
 def test_a_player_moving_between_rooms_is_not_paired_and_a_pairing_holds_the_seats_it_moves(clock: ManualClock) -> (
@@ -176,21 +176,21 @@ def test_a_player_moving_between_rooms_is_not_paired_and_a_pairing_holds_the_sea
     the seat memory holds, would seat them twice: one move of a player's seat is in flight at a time."""
     state = SharedState(clock)
     parts = wire(state).raw
-    desk = Tournaments(TournamentDeps(state, parts.lobby.open_room, parts.lobby.seat, parts.lobby.drawn_seed,
+    owner = Tournaments(TournamentDeps(state, parts.lobby.open_room, parts.lobby.seat, parts.lobby.drawn_seed,
                                       parts.players.is_connected))  # fmt: skip
     names = ("ada", "bob", "cy")
     for name in names:
         known_player(state, name)
     record = tournament_record("Now", RULES, clock.now(), clock.now(), b"secret")
-    desk.know(with_entrants(TournamentSnapshot(StoredTournament(record)),
+    owner.adopt_read(with_entrants(TournamentSnapshot(StoredTournament(record)),
                             *(Entrant(name, name, False, clock.now()) for name in names)))  # fmt: skip
     clock.advance(5)
     opening = parts.lobby.create_room("ada", CreateRoomRequest(variant="freecell"))
     opening.claim()  # ada's own request, in flight
-    pairing = desk.pair(record.tournament_id)
+    pairing = owner.pair(record.tournament_id)
     assert pairing is not None
     pairing.claim()
-    assert [race.members for race in desk.snapshot(record.tournament_id).races] == []  # not adopted yet
+    assert [race.members for race in owner.snapshot(record.tournament_id).races] == []  # not adopted yet
     seated = {record.player_id for record in pairing.records if isinstance(record, MemberRecord)}
     assert seated == {"bob", "cy"}  # ada is being moved: left out of this wave
     with pytest.raises(Busy):
@@ -204,11 +204,11 @@ def test_the_audit_counts_the_entries_behind_the_stored_count(clock: ManualClock
     """The count of entrants the listings show is recomputed from the stored entries: a count that differs is a
     line of `freecell-arena audit` (a final tournament's table is held to its results besides)."""
     state = SharedState(clock)
-    desk, empty = desk_with_players(state, clock, "ada")
-    desk.know(empty)
-    effect, _ = entered(desk, empty, "ada")
+    owner, empty = owner_with_players(state, clock, "ada")
+    owner.adopt_read(empty)
+    effect, _ = entered(owner, empty, "ada")
     stored(effect)
-    one = desk.snapshot(empty.tournament_id)
+    one = owner.snapshot(empty.tournament_id)
     assert check_tournament(one) == []
     wrong = replace(one, stored=replace(one.stored, entrants=2))
     assert check_tournament(wrong) == [f"tournament {one.tournament_id}: stored entrants=2, its entries are 1"]

@@ -18,7 +18,8 @@ Invariants, after every step:
 - a refused write leaves no trace: every room, seat and game in memory is as it was just before the refusal;
 - a process's copy of a room only moves forward (its version never goes back, and one version is one value), and
   so does its copy of the tournament (each copy holds all the one before held: `TournamentVersions`), which holds
-  every entry its process stored;
+  every entry its process stored, at the version it stored or a later one;
+- no two stored changes of one tournament entry carry the same version (each is written over the one before);
 - in the store, no player sits in two live rooms (lobby, countdown or running) or plays two unfinished games, no
   entrant is seated in two unfinished races of the tournament, and no wave is formed twice (each wave number is one
   pairing's races, the stored wave their count);
@@ -68,7 +69,14 @@ from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.identity import room_code_of
 from freecell_arena.core.live import lobby
 from freecell_arena.core.live.rooms import Busy
-from freecell_arena.core.ports.records import EntryRecord, PlayerRecord, RoomRecord, StoredGame, StoredRoom
+from freecell_arena.core.ports.records import (
+    EntryRecord,
+    EntryStatusRecord,
+    PlayerRecord,
+    RoomRecord,
+    StoredGame,
+    StoredRoom,
+)
 from freecell_arena.core.records.tournaments.rules import TournamentRules
 from freecell_arena.core.records.tournaments.state import TournamentSnapshot, TournamentVersions, table_of
 from freecell_arena.engine import format_move
@@ -152,8 +160,10 @@ class Process:
     """Reads of the tournament queried and not yet answered (the director's, between its query and `adopt_read`)."""
     tournament_seen: TournamentSnapshot | None = None
     """The copy of the tournament this process held after the last step."""
-    entered: set[str] = field(default_factory=set)
-    """The players whose entry this process stored: its copy of the tournament holds them from then on."""
+    entered: dict[str, int] = field(default_factory=dict)
+    """The entries this process stored, each at the version it stored last (an entry is stored at version 1, each
+    pause, return or withdrawal one more): its copy of the tournament holds each from then on, at that version or
+    a later one."""
     opened: set[str] = field(default_factory=set)
     """The rooms this process opened (and stored): it follows their members' connections from the start."""
 
@@ -213,6 +223,8 @@ class ClusterModel(RuleBasedStateMachine):
             stale.unlink()
         shutil.copyfile(self.template, database)
         self.store = SqlStore(f"sqlite+aiosqlite:///{database}")
+        self.entry_changes: set[tuple[str, int]] = set()
+        """Each entry's changes stored, by entrant and version: an entry's version is one change of it."""
         self.sequence.last = 0  # the same ids each example: an example replays alike
         self.clock = Clock()
         self.processes = [Process(name, Arena(self.clock, shared=True, quick=QUICK), self.store) for name in "AB"]
@@ -390,7 +402,14 @@ class ClusterModel(RuleBasedStateMachine):
             here.to_read.extend(code for code in here.arena.rooms if code in touched)
             return
         effect.stored()
-        here.entered.update(record.player_id for record in effect.records if isinstance(record, EntryRecord))
+        for record in effect.records:
+            if isinstance(record, EntryRecord):
+                here.entered[record.player_id] = 1
+            elif isinstance(record, EntryStatusRecord):
+                change = (record.player_id, record.version)
+                assert change not in self.entry_changes, f"two stored changes of an entry are one version: {change}"
+                self.entry_changes.add(change)
+                here.entered[record.player_id] = max(here.entered.get(record.player_id, 0), record.version)
         here.opened.update(record.room_id for record in effect.records if isinstance(record, RoomRecord))
         for publication in effect.publications:
             here.bridge.publisher.publish(publication.topic, publication.message, publication.skip,
@@ -523,8 +542,10 @@ class ClusterModel(RuleBasedStateMachine):
     def a_copy_holds_the_entries_its_process_stored(self) -> None:
         for here in self.processes:
             copy = here.arena.tournaments.known.get(self.tournament_id) if here.entered else None
-            missing = here.entered - set(copy.entries) if copy is not None else here.entered
-            assert not missing, f"{here.name}'s tournament lacks the entries it stored: {missing}"
+            entries = copy.entries if copy is not None else {}
+            behind = {player_id: version for player_id, version in here.entered.items()
+                      if player_id not in entries or entries[player_id].version < version}  # fmt: skip
+            assert not behind, f"{here.name}'s tournament lacks the entries it stored, at their versions: {behind}"
 
     @invariant()
     def no_entrant_seated_twice_nor_wave_formed_twice(self) -> None:

@@ -48,7 +48,7 @@ def cup_round(count: int, heat_size: int) -> tuple[float, float, int, int]:
                             round_interval_s=600, heat_size=heat_size)  # fmt: skip
     record = tournament_record("Bench cup", rules, clock.now(), clock.now(), b"secret")
     entries = {player_id: Entrant(player_id, player_id, False, clock.now() - timedelta(minutes=2)) for player_id in ids}
-    arena.tournaments.know(TournamentSnapshot(StoredTournament(record, entrants=count), entries))
+    arena.tournaments.adopt_read(TournamentSnapshot(StoredTournament(record, entrants=count), entries))
     started = time.process_time()
     effect = arena.tournaments.start_round(record.tournament_id, lambda index: 1000 + index)
     assert effect is not None

@@ -60,12 +60,12 @@ def tick_us(races: int, ticks: int) -> float:
     for number in range(races):
         record = RoomRecord(f"r_{number}", f"C{number}", "freecell", 1, "host", {}, clock.now())
         room = Room.new(record, variant, RoomOptions(countdown_s=0, time_limit_s=3600))
-        rooms.adopt(room.but(status="running", starts_at=clock.now(), ends_at=room.limit_from(clock.now()),
+        rooms.adopt(room.at_same_version(status="running", starts_at=clock.now(), ends_at=room.limit_from(clock.now()),
                              games={"host": running_game(room, clock.now())}))
     start = time.process_time()
     for _ in range(ticks):
         clock.instant += timedelta(seconds=0.05)
-        timers.ring(nothing, nothing)
+        timers.run_due_timers(nothing, nothing)
     return (time.process_time() - start) / ticks * 1e6
 
 

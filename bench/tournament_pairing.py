@@ -55,7 +55,7 @@ def pairing(count: int, size: int) -> tuple[float, int]:
     rules = TournamentRules(kind="arena", variant="freecell", time_limit_s=300, ranked=True, race_size=size)
     record = tournament_record("Bench", rules, clock.now() - timedelta(minutes=1), clock.now(), b"secret")
     entries = {player_id: Entrant(player_id, player_id, False, clock.now() - timedelta(minutes=2)) for player_id in ids}
-    arena.tournaments.know(TournamentSnapshot(StoredTournament(record, entrants=count), entries))
+    arena.tournaments.adopt_read(TournamentSnapshot(StoredTournament(record, entrants=count), entries))
     started = time.process_time()
     effect = arena.tournaments.pair(record.tournament_id)
     assert effect is not None

@@ -308,7 +308,7 @@ def core_findings(house: House) -> list[str]:
 
 def test_each_layer_loads_only_itself_and_the_layers_below(house: House) -> None:
     """`LAYERS`, on what each module loads however indirectly: `store.tournaments` may not reach live play through
-    a desk of competition's, nor the SDK net through a helper of the server's."""
+    a verb of competition's, nor the SDK net through a helper of the server's."""
     assert not (findings := layer_findings(house)), "\n".join(findings)
 
 

@@ -82,7 +82,7 @@ class RawParts:
 
     def tick(self) -> list[Effect]:
         """A tick's effects, claimed and in flight (the store has not answered)."""
-        return self.timers.ring(self.races, self.lobby)
+        return self.timers.run_due_timers(self.races, self.lobby)
 
 
 @dataclass

@@ -10,8 +10,8 @@ from core_support import ManualClock
 from freecell_arena.core.effects import Effect
 from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.player_game import PlayerGame
-from freecell_arena.core.live.race_clock import FORGET_FINISHED_AFTER, TAKEOVER_GRACE, RaceClock
-from freecell_arena.core.live.room import Room
+from freecell_arena.core.live.race_clock import FORGET_FINISHED_AFTER, RaceClock
+from freecell_arena.core.live.room import TAKEOVER_GRACE, Room
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import GameRecord, RoomRecord
 from freecell_arena.engine import variant_by_id
@@ -61,9 +61,9 @@ def clocked(clock: ManualClock, *, shared: bool = False) -> tuple[SharedState, R
     return state, timers, Recorder(state)
 
 
-def ring(timers: RaceClock, recorder: Recorder) -> list[Effect]:
+def run_due_timers(timers: RaceClock, recorder: Recorder) -> list[Effect]:
     """A tick whose effects the store accepts."""
-    effects = timers.ring(recorder, recorder)
+    effects = timers.run_due_timers(recorder, recorder)
     for effect in effects:
         effect.stored()
     return effects
@@ -75,10 +75,11 @@ def room(state: SharedState, code: str, status: str = "lobby", *, keeps_time: bo
     record = RoomRecord(f"r_{code}", code, "freecell", 1, "host", {}, clock.now())
     value = Room.new(record, variant_by_id("freecell"), RoomOptions.model_validate(options))
     if status == "countdown":
-        value = value.but(status="countdown", starts_at=clock.now() + timedelta(seconds=value.options.countdown_s))
+        starts_at = clock.now() + timedelta(seconds=value.options.countdown_s)
+        value = value.at_same_version(status="countdown", starts_at=starts_at)
     elif status in ("running", "finished"):
-        value = value.but(status=status, starts_at=clock.now(), ends_at=value.limit_from(clock.now()))
-    value = value.but(keeps_time=keeps_time)
+        value = value.at_same_version(status=status, starts_at=clock.now(), ends_at=value.limit_from(clock.now()))
+    value = value.at_same_version(keeps_time=keeps_time)
     state.rooms.adopt(value)
     return value
 
@@ -86,12 +87,12 @@ def room(state: SharedState, code: str, status: str = "lobby", *, keeps_time: bo
 def test_a_countdown_begins_the_race_then_its_time_limit_finishes_it(clock: ManualClock) -> None:
     state, timers, recorder = clocked(clock)
     room(state, "A", "countdown", countdown_s=3, time_limit_s=60)
-    assert ring(timers, recorder) == [] and recorder.rang == []
+    assert run_due_timers(timers, recorder) == [] and recorder.rang == []
     clock.advance(3)
-    ring(timers, recorder)
+    run_due_timers(timers, recorder)
     assert state.rooms["A"].status == "running"
     clock.advance(60)
-    ring(timers, recorder)
+    run_due_timers(timers, recorder)
     assert recorder.rang == [("begin", "A"), ("finish", "A")]
 
 
@@ -99,9 +100,9 @@ def test_a_race_a_game_ended_in_is_finished_only_when_everyone_is_done(clock: Ma
     state, timers, recorder = clocked(clock)
     race = room(state, "B", "running")
     timers.check_if_over(race)
-    ring(timers, recorder)
+    run_due_timers(timers, recorder)
     assert recorder.rang == [("finish", "B")], "no games: everyone is done"
-    ring(timers, recorder)
+    run_due_timers(timers, recorder)
     assert recorder.rang == [("finish", "B")], "checked once per game that ended"
 
 
@@ -109,7 +110,7 @@ def test_a_shared_race_is_handed_out_once_instead_of_finished_here(clock: Manual
     state, timers, recorder = clocked(clock, shared=True)
     race = room(state, "C", "running", countdown_s=0, time_limit_s=5)
     clock.advance(5)
-    ring(timers, recorder)
+    run_due_timers(timers, recorder)
     assert recorder.rang == [] and timers.take_due() == [race]
     assert timers.take_due() == [], "handed out and cleared"
     timers.settle_later(race)
@@ -120,10 +121,10 @@ def test_a_process_that_did_not_start_the_race_waits_a_grace_period(clock: Manua
     state, timers, recorder = clocked(clock, shared=True)
     room(state, "D", "countdown", keeps_time=False, countdown_s=1)
     clock.advance(1)
-    ring(timers, recorder)
+    run_due_timers(timers, recorder)
     assert recorder.rang == []
     clock.advance(TAKEOVER_GRACE.total_seconds())
-    ring(timers, recorder)
+    run_due_timers(timers, recorder)
     assert recorder.rang == [("begin", "D")]
 
 
@@ -134,7 +135,7 @@ def test_a_lobby_waits_for_its_members_and_a_forgotten_room_rings_no_more(clock:
     timers.await_return(gone, clock.now() + timedelta(seconds=10))
     state.rooms.drop(gone)
     clock.advance(10)
-    ring(timers, recorder)
+    run_due_timers(timers, recorder)
     assert recorder.rang == [("give_up", "E")]
 
 
@@ -149,7 +150,7 @@ def test_finished_races_are_swept_after_their_grace_at_most_once_a_second(clock:
     state.rooms.claim([race.room_id])
     assert timers.finished_long_enough() == [], "a room with a change in flight stays"
     state.rooms.release([race.room_id], refused=True)
-    state.rooms.adopt(race.but(status="running"))  # a re-read: the race runs on
+    state.rooms.adopt(race.at_same_version(status="running"))  # a re-read: the race runs on
     assert timers.finished_long_enough() == []
 
 
@@ -157,16 +158,17 @@ def test_deadlines_ring_in_their_order_and_a_changed_one_counts_from_its_new_tim
     state, timers, recorder = clocked(clock)
     races = {code: room(state, code, "countdown", countdown_s=seconds) for code, seconds in (("H", 3), ("I", 1),
                                                                                              ("J", 2))}
-    state.rooms.adopt(races["J"].but(starts_at=clock.now() + timedelta(seconds=5)))  # moved later: waited for
-    state.rooms.adopt(races["H"].but(starts_at=clock.now() + timedelta(seconds=1.5)))  # earlier: rings once
+    later = clock.now() + timedelta(seconds=5)
+    state.rooms.adopt(races["J"].at_same_version(starts_at=later))  # moved later: waited for
+    state.rooms.adopt(races["H"].at_same_version(starts_at=clock.now() + timedelta(seconds=1.5)))  # earlier: rings once
     clock.advance(2)
-    ring(timers, recorder)
+    run_due_timers(timers, recorder)
     assert recorder.rang == [("begin", "I"), ("begin", "H")]
     clock.advance(2)
-    ring(timers, recorder)
+    run_due_timers(timers, recorder)
     assert recorder.rang == [("begin", "I"), ("begin", "H")], "J's old deadline passed: its new one has not"
     clock.advance(1)
-    ring(timers, recorder)
+    run_due_timers(timers, recorder)
     assert recorder.rang == [("begin", "I"), ("begin", "H"), ("begin", "J")]
 
 
@@ -174,11 +176,11 @@ def test_a_race_whose_finish_was_refused_rings_again_at_the_next_tick(clock: Man
     state, timers, recorder = clocked(clock)
     room(state, "K", "running", countdown_s=0, time_limit_s=5)
     clock.advance(5)
-    (finish,) = timers.ring(recorder, recorder)
+    (finish,) = timers.run_due_timers(recorder, recorder)
     assert state.rooms.in_flight("r_K")
     finish.refused()
     assert not state.rooms.in_flight("r_K") and state.rooms["K"].status == "running"
-    ring(timers, recorder)
+    run_due_timers(timers, recorder)
     assert recorder.rang == [("finish", "K"), ("finish", "K")] and state.rooms["K"].status == "finished"
 
 
@@ -189,9 +191,9 @@ def test_a_room_with_a_change_in_flight_rings_on_the_next_tick_after_it(clock: M
     race = room(state, "M", "countdown", countdown_s=1)
     state.rooms.claim([race.room_id])
     clock.advance(1)
-    assert ring(timers, recorder) == [] and recorder.rang == []
+    assert run_due_timers(timers, recorder) == [] and recorder.rang == []
     state.rooms.release([race.room_id], refused=False)
-    ring(timers, recorder)
+    run_due_timers(timers, recorder)
     assert recorder.rang == [("begin", "M")]
 
 

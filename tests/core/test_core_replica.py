@@ -121,7 +121,7 @@ def test_a_resync_takes_the_store_and_its_effect_tells_the_members_here(state: S
 
 def test_a_shared_race_that_may_be_over_is_handed_out_once_then_settled(state: SharedState, clock: ManualClock) -> None:
     parts = adopted(state)
-    state.rooms.adopt(state.rooms["ROOM1"].but(status="running", games={"far": playing_elsewhere(state)}))
+    state.rooms.adopt(state.rooms["ROOM1"].at_same_version(status="running", games={"far": playing_elsewhere(state)}))
     progress = ProgressMessage.model_validate(
         {"code": "ROOM1", "progress": {"player_id": "far", "name": "far", "status": "won", "cards_on_foundations": 52,
                                        "moves": 80, "time_ms": 1000}})  # fmt: skip
@@ -404,7 +404,8 @@ def test_a_lobby_another_process_went_back_to_first_stays_when_ours_is_refused(
     ours.claim()
     assert latest(state, room).status == "countdown"
     theirs = theirs_over(room, ours, changes=2)  # dan's leave, then the lobby again: the whole room
-    waiting = RoomMessage(room=room.but(status="lobby", starts_at=None).view(clock.now(), lambda player_id: False))
+    lobby_again = room.at_same_version(status="lobby", starts_at=None)
+    waiting = RoomMessage(room=lobby_again.view(clock.now(), lambda player_id: False))
     assert parts.replica.apply_remote(waiting, theirs) == "gap"
     parts.replica.resync(stored_room(room, "lobby", "ada", seq=theirs.seq, tag=theirs.tag), [],
                          [player_record(state, "ada")])  # fmt: skip

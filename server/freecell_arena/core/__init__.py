@@ -9,6 +9,6 @@ Its parts are folders and a few top-level modules, in layers, each importing onl
 (docs/architecture.md, tests/test_import_graph.py): `ports` (records the store takes, rows it reads back), the
 kernel (`effects`, `events`, `clock`, `identity`, `variant_request`), `accounts`, `records` (dailies, boards,
 seasons, streaks, ranking and ratings, series tallies, tournaments as stored, the audit), `moderation`, `live`
-(rooms, races, seats, games, the clock), `competition` (race again, quick races, the tournaments' desk), and at the
+(rooms, races, seats, games, the clock), `competition` (race again, quick races, the tournaments' owner), and at the
 top what net may ask (`seams`, `server_store`) and the `arena`.
 """

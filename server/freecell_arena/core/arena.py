@@ -21,7 +21,7 @@ from typing import Any
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.competition.quick_race import QuickRaceDeps, QuickRaceRules, QuickRaces
 from freecell_arena.core.competition.series import Series, SeriesDeps
-from freecell_arena.core.competition.tournaments.desk import TournamentDeps, Tournaments
+from freecell_arena.core.competition.tournaments.owner import TournamentDeps, Tournaments
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.daily_play import DailyChallenges
@@ -160,8 +160,9 @@ class Arena:
         if state is None or state.connections or state.seat.room_code is None:
             return Effect()
         room = self.rooms.get(state.seat.room_code)
-        if room is not None and room.status == LOBBY and self.state.rooms.in_flight(room.room_id):
-            self.timers.give_up_absent(room)  # the lobby has a change in flight: its absent members leave next tick
+        busy = room is not None and (self.state.rooms.in_flight(room.room_id) or self.state.seats.in_flight(player_id))
+        if room is not None and room.status == LOBBY and busy:
+            self.timers.give_up_absent(room)  # a change of the lobby or of the seat in flight: they leave next tick
             return Effect()
         if room is not None and room.status == LOBBY:
             draft = Draft(self.state)
@@ -231,7 +232,7 @@ class Arena:
     def tick(self) -> list[Effect]:
         """Start the races whose countdown is over; end the races that are done or out of time; let go of what
         nobody needs in memory any more; close the dailies of a day that ended."""
-        effects = self.timers.ring(self.races, self.lobby)
+        effects = self.timers.run_due_timers(self.races, self.lobby)
         if self.timers.time_to_sweep(idle_players=self.identities.any_unconnected()):
             self.races.forget_unwatched()
             self.identities.forget_idle(self.clock.now())

@@ -1,7 +1,7 @@
 """What `net` may ask of core: a few narrow protocols, each a handful of verbs, never core's dicts or rooms.
 
 A connection needs `Sessions`; bringing stored things back needs `StoredCopies`; the cluster bridge needs
-`SharedRooms`; the daily service needs `DailyDesk`. `Arena` and its parts implement them (`Arena` itself,
+`SharedRooms`; the daily service needs `DailyPreload`. `Arena` and its parts implement them (`Arena` itself,
 `Arena.rebuild`, `Arena.replica`, `Arena.dailies`); net imports this module, not the parts. It sits at the top of
 core, above the parts whose verbs it names; the `Arena` above net, which only net's root builds
 (tests/test_import_graph.py's layers).
@@ -18,12 +18,12 @@ from freecell_arena.core.live.replica import RemoteEvent, RoomCopy
 from freecell_arena.core.live.rooms import Busy
 from freecell_arena.core.ports.records import DailyRecord, PlayerRecord, Record, RoomVersion, StoredGame, StoredRoom
 from freecell_arena.core.records.race_ratings import FinishedRace
-from freecell_arena.core.records.tournaments.state import ReadMark, TournamentSnapshot
+from freecell_arena.core.records.tournaments.state import TournamentSnapshot
 from freecell_arena.protocol.session import HelloRequest
 from freecell_arena.protocol.wire import Message
 
-__all__ = ["Busy", "DailyDesk", "NextRooms", "RemoteEvent", "RoomCopy", "Sessions", "SharedRooms", "StoredCopies",
-           "TournamentDesk"]
+__all__ = ["Busy", "DailyPreload", "NextRooms", "RemoteEvent", "RoomCopy", "Sessions", "SharedRooms", "StoredCopies",
+           "TournamentOwner"]
 
 
 class Sessions(Protocol):
@@ -70,6 +70,10 @@ class StoredCopies(Protocol):
     def holds_room(self, code: str) -> bool: ...
 
     def holds_room_id(self, room_id: str) -> bool: ...
+
+    def is_connected(self, player_id: str) -> bool:
+        """A connection of the player's is on this process."""
+        ...
 
     def adopt_player(self, record: PlayerRecord) -> None: ...
 
@@ -124,7 +128,7 @@ class SharedRooms(Protocol):
     def settle(self, code: str) -> Effect | None: ...
 
 
-class DailyDesk(Protocol):
+class DailyPreload(Protocol):
     """What the daily service loads into core before a `play_daily` reaches it (`DailyChallenges`)."""
 
     offered: set[str] | None
@@ -150,13 +154,13 @@ class NextRooms(Protocol):
         ...
 
 
-class TournamentDesk(Protocol):
+class TournamentOwner(Protocol):
     """What the tournament director and the requests' preparation hand core (`Tournaments`): the store's tournament,
     then a step whose effect is stored before anything is adopted."""
 
-    def read_mark(self, tournament_id: str) -> ReadMark: ...
-
-    def know(self, snapshot: TournamentSnapshot, mark: ReadMark | None = None) -> bool: ...
+    def adopt_read(self, snapshot: TournamentSnapshot) -> bool:
+        """The store's tournament as read: adopted unless core holds more of it (whether it did)."""
+        ...
 
     def forget(self, tournament_id: str) -> None: ...
 

@@ -22,7 +22,7 @@ from datetime import date, timedelta
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.ports.records import DailyRecord
 from freecell_arena.core.records import daily
-from freecell_arena.core.seams import DailyDesk
+from freecell_arena.core.seams import DailyPreload
 from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.background import cancel_quietly, every
 from freecell_arena.net.solver_pool import SolverPool
@@ -38,10 +38,10 @@ LOADS_FOR = (PlayDailyRequest,)
 
 
 class DailyService:
-    def __init__(self, settings: Settings, store: ServerStore, desk: DailyDesk, clock: Clock) -> None:
+    def __init__(self, settings: Settings, store: ServerStore, preload: DailyPreload, clock: Clock) -> None:
         self.settings = settings
         self.store = store
-        self.desk = desk
+        self.preload = preload
         self.clock = clock
         self._secret: bytes | None = None
         self._solver = SolverPool()
@@ -49,7 +49,7 @@ class DailyService:
         self._deals: dict[tuple[str, date], DailyRecord] = {}
         self._preparing = asyncio.Lock()
         self.failures = ThrottledLog(log)
-        desk.offered = set(settings.daily.variant_ids)
+        preload.offered = set(settings.daily.variant_ids)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -141,13 +141,13 @@ class DailyService:
         """Before `play_daily` reaches core: today's deal, and whether this player already had a ranked try."""
         if not isinstance(request, LOADS_FOR):
             return
-        day = self.desk.today()
+        day = self.preload.today()
         found = await self.deal(request.variant, day)
         if found is None:
             return  # core refuses with daily_not_ready (or unknown_variant)
-        self.desk.know_deal(found)
+        self.preload.know_deal(found)
         variant = found.variant
-        if self.desk.may_be_ranked(player_id, variant, day) and await self.store.dailies.has_ranked_attempt(
+        if self.preload.may_be_ranked(player_id, variant, day) and await self.store.dailies.has_ranked_attempt(
             player_id, variant, day
         ):
-            self.desk.know_attempt(player_id, variant, day)
+            self.preload.know_attempt(player_id, variant, day)

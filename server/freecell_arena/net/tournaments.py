@@ -25,13 +25,13 @@ from typing import Any, Protocol
 
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.competition.tournaments.cup import cup_deals
-from freecell_arena.core.competition.tournaments.desk import ROUND_LEAD
+from freecell_arena.core.competition.tournaments.owner import ROUND_LEAD
 from freecell_arena.core.competition.tournaments.schedule import parse_schedule, planned, tournament_record
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.records.tournaments.rules import ARENA, CUP, TournamentRules
 from freecell_arena.core.records.tournaments.scoring import StandingRow
 from freecell_arena.core.records.tournaments.state import StoredTournament, TournamentSnapshot, table_of
-from freecell_arena.core.seams import Busy, StoredCopies, TournamentDesk
+from freecell_arena.core.seams import Busy, StoredCopies, TournamentOwner
 from freecell_arena.core.server_store import ServerStore
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.net.background import cancel_quietly, every
@@ -52,6 +52,7 @@ from freecell_arena.protocol.tournaments import (
     TournamentSummary,
     WithdrawTournamentRequest,
 )
+from freecell_arena.protocol.vocabulary import CLOSED
 from freecell_arena.protocol.wire import Message
 from freecell_arena.settings import Settings
 
@@ -65,9 +66,6 @@ SCHEDULE_EVERY = timedelta(minutes=1)
 TABLE_ROWS = 50
 AROUND = 3
 OVERDUE_GRACE = timedelta(seconds=5)
-READS = 4
-"""A tournament read overtaken by this process's own changes is read again at most this many times in all (the
-last read is taken whatever: a decision over it is a compare-and-set the store refuses if stale)."""
 PRIVATE_PER_DAY = 5
 """A saved player creates at most this many private tournaments a day."""
 
@@ -77,11 +75,11 @@ class DirectorHost(Protocol):
 
 
 class TournamentService:
-    def __init__(self, settings: Settings, store: ServerStore, desk: TournamentDesk, copies: StoredCopies,
+    def __init__(self, settings: Settings, store: ServerStore, owner: TournamentOwner, copies: StoredCopies,
                  clock: Clock, secret: Callable[[], Awaitable[bytes]], host: DirectorHost) -> None:  # fmt: skip
         self.settings = settings
         self.store = store
-        self.desk = desk
+        self.owner = owner
         self.copies = copies
         self.clock = clock
         self.secret = secret
@@ -133,32 +131,29 @@ class TournamentService:
         snapshot = await self.load(tournament_id)
         if snapshot is None:
             return
-        await self._finish_overdue(snapshot)
+        await self._pick_up_races(snapshot)
         rules = snapshot.rules
         reveal: dict[str, Any] | None = None
         if rules.kind == ARENA:
-            await self._step(lambda: self.desk.pair(tournament_id))
+            await self._step(lambda: self.owner.pair(tournament_id))
         else:
             deals = cup_deals(await self.secret(), tournament_id, rules.variant, rules.rounds, rules.seed)
-            await self._step(lambda: self.desk.start_round(tournament_id, lambda index: deals.seeds[index]))
+            await self._step(lambda: self.owner.start_round(tournament_id, lambda index: deals.seeds[index]))
             reveal = {"deals": list(deals.seeds), "nonce": deals.nonce}
-        await self._step(lambda: self.desk.settle(tournament_id, reveal))
+        await self._step(lambda: self.owner.settle(tournament_id, reveal))
 
     async def load(self, tournament_id: str) -> TournamentSnapshot | None:
         """The tournament as stored, told to core, with every entrant's identity known here (a pairing seats
-        players connected to other processes too). A read that a change of this process overtook (an entry stored
-        while it was read) is read again, a few times at most, unless core's own copy is newer and fit."""
-        for attempt in range(1, READS + 1):
-            mark = self.desk.read_mark(tournament_id)
-            snapshot = await self.store.tournaments.snapshot(tournament_id)
-            if snapshot is None:
-                self.desk.forget(tournament_id)
-                return None
-            missing = [player_id for player_id in snapshot.entries if not self.copies.knows(player_id)]
-            for record in await self.store.tournaments.players(missing):
-                self.copies.adopt_player(record)
-            if self.desk.know(snapshot, mark if attempt < READS else None):
-                return snapshot
+        players connected to other processes too). Core takes the read unless it holds more already (a change of
+        its own stored since the read began, or in flight): the versions decide (`core.live.versioned`)."""
+        snapshot = await self.store.tournaments.snapshot(tournament_id)
+        if snapshot is None:
+            self.owner.forget(tournament_id)
+            return None
+        missing = [player_id for player_id in snapshot.entries if not self.copies.knows(player_id)]
+        for record in await self.store.tournaments.players(missing):
+            self.copies.adopt_player(record)
+        self.owner.adopt_read(snapshot)
         return snapshot
 
     async def _step(self, decide: Callable[[], Effect | None]) -> bool:
@@ -173,14 +168,19 @@ class TournamentService:
         self.steps_stored += stored
         return stored
 
-    async def _finish_overdue(self, snapshot: TournamentSnapshot) -> None:
-        """Races of the tournament that are still live in the store past their time limit, held by no process
-        here: their keeper died. This process picks them up; its race clock finishes them from the store."""
+    async def _pick_up_races(self, snapshot: TournamentSnapshot) -> None:
+        """Races of the tournament this process does not hold, picked up from the store: those still live past
+        their time limit (their keeper died: this process's race clock finishes them from the store), and those a
+        player connected here was seated in by another process (its `tournament_race` on their channel may have
+        been lost, Redis delivering at most once: they sit in it from now on, as that event would have had it)."""
         limit = timedelta(seconds=snapshot.rules.time_limit_s) + OVERDUE_GRACE
-        for code in await self.store.tournaments.overdue_rooms(snapshot.tournament_id, self.clock.now() - limit):
+        overdue = await self.store.tournaments.overdue_rooms(snapshot.tournament_id, self.clock.now() - limit)
+        playing_here = [race.code for race in snapshot.races
+                        if not race.finished and any(map(self.copies.is_connected, race.members))]  # fmt: skip
+        for code in dict.fromkeys([*overdue, *playing_here]):
             if not self.copies.holds_room(code):
                 stored = await self.store.room_by_code(code)
-                if stored is not None:
+                if stored is not None and stored.status != CLOSED:
                     await adopt_room(self.copies, self.store, stored)
 
     # ------------------------------------------------------------------ requests and queries

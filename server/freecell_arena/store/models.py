@@ -521,6 +521,8 @@ class TournamentEntry(Base):
     entered_at: Mapped[datetime]
     status: Mapped[str] = mapped_column(String(16))
     status_at: Mapped[datetime | None]
+    version: Mapped[int] = mapped_column(Integer, server_default=text("1"))
+    """Moved by the entrant's changes of status, one at a time (migration 0015)."""
 
 
 class TournamentRace(Base):

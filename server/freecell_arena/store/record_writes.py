@@ -261,14 +261,16 @@ def _entered(entry: EntryRecord) -> tuple[Write, ...]:
     refusal = f"tournament {entry.tournament_id!r} is full ({entry.cap} entrants)"
     count = CountUp(tournaments, "entrants", {"id": entry.tournament_id}, entry.cap, refusal)
     row = {"tournament_id": entry.tournament_id, "player_id": entry.player_id, "name": entry.name, "bot": entry.bot,
-           "entered_at": entry.at, "status": "active", "status_at": None}  # fmt: skip
+           "entered_at": entry.at, "status": "active", "status_at": None, "version": 1}  # fmt: skip
     return count, Inserts(tournament_entries, [row])
 
 
 def _entry_status(status: EntryStatusRecord) -> tuple[Write, ...]:
-    where = {"tournament_id": status.tournament_id, "player_id": status.player_id}
-    refusal = f"{status.player_id!r} has not entered tournament {status.tournament_id!r}"
-    return (RowUpdate(tournament_entries, {"status": status.status, "status_at": status.at}, where, refusal),)
+    """The entry's next version, only over the one before it."""
+    where = {"tournament_id": status.tournament_id, "player_id": status.player_id, "version": status.version - 1}
+    refusal = f"{status.player_id!r} has no entry in {status.tournament_id!r} at version {status.version - 1}"
+    values = {"status": status.status, "status_at": status.at, "version": status.version}
+    return (RowUpdate(tournament_entries, values, where, refusal),)
 
 
 def _wave(wave: TournamentWaveRecord) -> tuple[Write, ...]:

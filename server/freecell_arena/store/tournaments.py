@@ -197,7 +197,7 @@ async def snapshot_in(connection: AsyncConnection, tournament_id: str, *,
                    frozenset(berserked[race.room_id]), tuple(sorted(seated[race.room_id])), race.finished_at)
         for race in race_rows)  # fmt: skip
     entrants = {entry.player_id: Entrant(entry.player_id, entry.name, entry.bot, entry.entered_at, entry.status,
-                                         entry.status_at) for entry in entry_rows}  # fmt: skip
+                                         entry.status_at, entry.version) for entry in entry_rows}  # fmt: skip
     marked = frozenset(item.player_id for item in held if item.kind == Act.MARK.value)
     banned = frozenset(item.player_id for item in held if item.kind == Act.BAN.value)
     return TournamentSnapshot(_stored(row), entrants, stored_races, Sanctions(marked, void), banned, in_live_rooms)

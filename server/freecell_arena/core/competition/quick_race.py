@@ -18,12 +18,13 @@ from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.events import room_topic
 from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.daily_play import refuse_while_playing
-from freecell_arena.core.live.lobby import RoomPlan, begin_countdown, refuse_while_in_a_room
+from freecell_arena.core.live.lobby import begin_countdown, refuse_while_in_a_room
 from freecell_arena.core.live.race_clock import RaceClock
-from freecell_arena.core.live.room import Room
+from freecell_arena.core.live.room import Room, RoomPlan
 from freecell_arena.core.live.room_messages import Connected, whole_room
 from freecell_arena.core.live.shared_state import SharedState
-from freecell_arena.core.ports.records import QuickRoomRecord, RoomStatusRecord
+from freecell_arena.core.live.versioned import VersionedOwner
+from freecell_arena.core.ports.records import QuickRoomRecord
 from freecell_arena.core.records.leaderboard import resolve_ranked
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import Variant
@@ -54,12 +55,38 @@ class QuickRaceDeps:
     rules: QuickRaceRules
 
 
+@dataclass(frozen=True, slots=True)
+class Filling:
+    """A variant's filling room, as the store's pointer names it (`QuickRoomRecord`)."""
+
+    variant_id: str
+    code: str
+
+
+class FillingVersions:
+    """A pointer moved by compare-and-set from the code this process knew, with no version to order two copies by:
+    a read is the latest word this process has, adopted whenever no move of ours is in flight (one could not be
+    ordered against it), and a move of ours, once stored, is what the store holds."""
+
+    def key(self, value: Filling) -> str:
+        return value.variant_id
+
+    def holds(self, current: Filling, other: Filling) -> bool:
+        return current == other
+
+    def merged(self, before: Filling, after: Filling, current: Filling) -> Filling:
+        return after
+
+    def read_over(self, current: Filling, read: Filling, in_flight: bool) -> Filling | None:
+        return None if in_flight else read
+
+
 class QuickRaces:
     def __init__(self, deps: QuickRaceDeps) -> None:
         self.deps = deps
         self.rules = deps.rules
-        self.filling: dict[str, str] = {}
-        """Variant -> the code of its filling room, as this process last knew it."""
+        self.filling: VersionedOwner[Filling] = VersionedOwner(FillingVersions())
+        """Each variant's filling room, as this process last knew it; one change of it at a time."""
 
     def quick_race(self, player_id: str, request: QuickRaceRequest) -> Effect:
         state = self.deps.state
@@ -67,7 +94,7 @@ class QuickRaces:
         refuse_while_playing(state, player_id)
         draft = Draft(state)
         refuse_while_in_a_room(draft, player_id)
-        draft.hold(f"quick:{variant.id}")  # one change of the variant's filling room at a time
+        draft.claim_key(self.filling, variant.id)  # one change of the variant's filling room at a time
         room = self.filling_room(variant.id)
         if room is not None:
             room, effect = self.deps.seat(draft, player_id, room, request.id)
@@ -77,7 +104,7 @@ class QuickRaces:
 
     def know_filling(self, variant_id: str, code: str) -> None:
         """The store's pointer for the variant (net read it before `quick_race`)."""
-        self.filling[variant_id] = code
+        self.filling.adopt_read(Filling(variant_id, code))
 
     def after_join(self, draft: Draft, room: Room, player_id: str) -> Effect:
         """A player joined a quick race by its code (its link): enough players start it as `quick_race` does."""
@@ -92,16 +119,15 @@ class QuickRaces:
         if not self._later(room.starts_at):
             return Effect()  # it begins at this tick
         now = self.deps.state.clock.now()
-        room, version = room.changed(status=LOBBY, starts_at=None)
-        draft.put(room)
-        return Effect(
-            records=[RoomStatusRecord(room.room_id, LOBBY, now, version)],
-            publications=[whole_room(room, now, self.deps.connected, version)],
-        )
+        waiting = room.stop_countdown(now)
+        draft.put(waiting.room)
+        return Effect(records=list(waiting.records),
+                      publications=[whole_room(waiting.room, now, self.deps.connected, waiting.version)])  # fmt: skip
 
     def filling_room(self, variant_id: str) -> Room | None:
         """The variant's room that takes players now, if this process holds it."""
-        room = self.deps.state.rooms.get(self.filling.get(variant_id, ""))
+        filling = self.filling.get(variant_id)
+        room = self.deps.state.rooms.get(filling.code) if filling is not None else None
         if room is None or not room.record.quick or room.is_full():
             return None
         if room.status == LOBBY:
@@ -117,8 +143,9 @@ class QuickRaces:
         plan = RoomPlan(variant, resolve_ranked(variant, wanted), self.deps.draw(variant), quick=True)
         room, opened = self.deps.open_room(draft, player_id, plan, request.id)
         previous = self.filling.get(variant.id)
-        draft.also(_Filling(self.filling, variant.id, room.code))
-        return room, opened.merge(Effect(records=[QuickRoomRecord(variant.id, room.code, previous)]))
+        draft.change(self.filling, Filling(variant.id, room.code))
+        known = previous.code if previous is not None else None
+        return room, opened.merge(Effect(records=[QuickRoomRecord(variant.id, room.code, known)]))
 
     def _maybe_start(self, draft: Draft, room: Room, player_id: str) -> Effect:
         """Enough players: the countdown starts; full: the race starts now. The player whose seat did it hears
@@ -134,27 +161,12 @@ class QuickRaces:
     def _schedule(self, draft: Draft, room: Room, starts_at: datetime, player_id: str) -> Effect:
         now = self.deps.state.clock.now()
         countdown = begin_countdown(draft, room, starts_at, now)
-        room_now = whole_room(countdown.room, now, self.deps.connected, countdown.version)
+        everyone = whole_room(countdown.room, now, self.deps.connected, countdown.version)
         return Effect(
             records=[countdown.record],
-            replies=[room_now.message, countdown.message],
+            replies=[everyone.message, countdown.message],
             publications=[
                 Publication(room_topic(room.code), countdown.message, skip=player_id, version=countdown.version),
-                replace(room_now, skip=player_id),
+                replace(everyone, skip=player_id),
             ],
         )
-
-
-@dataclass(frozen=True, slots=True)
-class _Filling:
-    """The variant's filling room, once the store's pointer names it."""
-
-    filling: dict[str, str]
-    variant_id: str
-    code: str
-
-    def adopt(self) -> None:
-        self.filling[self.variant_id] = self.code
-
-    def refused(self) -> None:
-        pass

@@ -18,10 +18,8 @@ from freecell_arena.core.effects import Effect, Publication, Refusal
 from freecell_arena.core.events import room_topic
 from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.daily_play import refuse_while_playing
-from freecell_arena.core.live.lobby import RoomPlan
-from freecell_arena.core.live.room import Room
+from freecell_arena.core.live.room import Room, RoomPlan
 from freecell_arena.core.live.shared_state import SharedState
-from freecell_arena.core.ports.records import NextRoomRecord
 from freecell_arena.core.records.series_tally import Tally
 from freecell_arena.engine import Variant
 from freecell_arena.protocol.errors import ErrorCode
@@ -75,7 +73,7 @@ class Series:
         room = self.state.rooms.get(code)
         if room is not None:
             draft = Draft(self.state)
-            draft.put(room.but(stored_next_code=next_code, next_code=next_code or room.next_code))
+            draft.put(room.pointing_as_stored(next_code))
             draft.adopt_now()
 
     def _join_next(self, draft: Draft, player_id: str, room: Room, request_id: RequestId) -> Effect:
@@ -89,13 +87,10 @@ class Series:
         tally = (finished.tally or Tally.first(finished.record.room_id)).next_race(finished.standings())
         plan = RoomPlan(finished.variant, finished.options, self.draw(finished.variant), tally=tally)
         name = self.state.players[player_id].record.display_name
-        known = finished.stored_next_code
         following, opened = self.open_room(draft, player_id, plan, request_id)
         latest = draft.room_by_id(finished.room_id) or finished  # the player left it to open the next one
-        draft.put(latest.but(next_code=following.code, stored_next_code=following.code))
+        pointing, record = latest.point_next(following.code)
+        draft.put(pointing)
         invite = SeriesInviteMessage(code=finished.code, next_code=following.code, by=name)
-        pointer = Effect(
-            records=[NextRoomRecord(finished.record.room_id, following.code, known)],
-            publications=[Publication(room_topic(finished.code), invite, skip=player_id)],
-        )
-        return opened.merge(pointer)
+        told = Publication(room_topic(finished.code), invite, skip=player_id)
+        return opened.merge(Effect(records=[record], publications=[told]))

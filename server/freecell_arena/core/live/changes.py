@@ -1,35 +1,38 @@
-"""Changes as values: what a request would make of the rooms, seats and games it touches, built without touching
-them, then adopted once the store has the request's records.
+"""Changes as values: what a request would make of the rooms, seats and games it touches (and of any other
+versioned value of core: a tournament, a quick race's filling room), built without touching them, then adopted
+once the store has the request's records.
 
 A handler opens a `Draft` over the shared state, reads the rooms and seats through it (seeing its own changes so
 far), puts their next values into it, and hands `draft.changes()` to its `Effect`. Net stores the effect's records;
-only then does memory adopt the changes (`Changes.adopt`: one assignment per room, one per seat); a refused write
+only then does memory adopt the changes (`Changes.adopt`: one assignment per value, one per seat); a refused write
 adopts nothing (`Changes.refused`), so memory is as it was, or as a re-read left it, and the request is handled
 again as before. Nothing is ever put back, so nothing has to guess whether what it would put back is still there.
 
-`claim` marks the rooms a change touches as in flight: a second change of one of them waits (`rooms.Busy`) until
-the first is stored or refused, then is built over what memory holds then.
+`claim` marks every value a change touches as in flight with its owner (`live.versioned`): a second change of one
+of them waits (`Busy`) until the first is stored or refused, then is built over what memory holds then.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from freecell_arena.core.effects import Effect
 from freecell_arena.core.live.player_game import Finish, PlayerGame
 from freecell_arena.core.live.room import Room
 from freecell_arena.core.live.seats import Seat, SeatChange
 from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.live.versioned import Claim, Claimable, ValueChange, VersionedOwner, claim_all, release_all
 from freecell_arena.protocol.vocabulary import FINISHED
 
 _KEEP = "\0keep"
+V = TypeVar("V")
 
 
-class Extra(Protocol):
-    """A change of state another part of core owns (a quick race's pointer, a daily's bookkeeping, a new
-    identity), adopted with the rest."""
+class UnversionedChange(Protocol):
+    """A change of state another part of core keeps without a version (a daily's bookkeeping, a new identity),
+    adopted with the rest."""
 
     def adopt(self) -> None:
         """The store has the change."""
@@ -40,13 +43,8 @@ class Extra(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class RoomChange:
-    before: Room | None
-    """The room as the change found it (None: a room the change opens)."""
-    after: Room
-    drop: bool = False
-    """The room leaves memory once the change is adopted (a lobby everyone left, closed)."""
+RoomChange = ValueChange[Room]
+"""A room's next value in a change (`before` None: a room the change opens)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,16 +55,21 @@ class Changes:
     dealt: tuple[PlayerGame, ...] = ()
     ended: tuple[tuple[PlayerGame, Finish], ...] = ()
     dropped: tuple[str, ...] = ()
-    extras: tuple[Extra, ...] = ()
-    keys: tuple[str, ...] = ()
-    """What else the change holds while in flight besides its rooms (a quick race's pointer: `Draft.hold`)."""
+    unversioned: tuple[UnversionedChange, ...] = ()
+    values: tuple[ValueChange[Any], ...] = ()
+    """The next values of what other owners hold (a tournament, a quick race's filling room)."""
+    holds: tuple[Claim, ...] = ()
+    """What else the change holds while in flight, changing it or not (a quick race's filling room: `Draft.claim_key`;
+    the seat of each player it moves from one room to another)."""
 
-    def room_ids(self) -> list[str]:
-        return [change.after.room_id for change in self.rooms] + list(self.keys)
+    def claims(self) -> list[Claim]:
+        rooms: VersionedOwner[Any] = self.state.rooms.owner
+        return ([(rooms, change.key) for change in self.rooms] + [(change.owner, change.key) for change in self.values]
+                + list(self.holds))  # fmt: skip
 
     def claim(self) -> None:
-        """Mark the rooms in flight; `rooms.Busy` (nothing marked) if one of them has a change in flight."""
-        self.state.rooms.claim(self.room_ids())
+        """Mark what it changes as in flight; `Busy` (nothing marked) if one of them has a change in flight."""
+        claim_all(self.claims())
 
     def adopt(self) -> None:
         """Memory takes the change. Games first (a room's games are in memory before
@@ -80,24 +83,23 @@ class Changes:
         for game_id in self.dropped:
             state.games.drop(game_id)
         for change in self.rooms:
-            if change.drop:
-                state.rooms.drop(change.after)
-            else:
-                state.rooms.adopt_change(change.before, change.after)
+            change.adopt()
         for seat in self.seats:
             state.seats.adopt(seat)
-        for extra in self.extras:
+        for value in self.values:
+            value.adopt()
+        for extra in self.unversioned:
             extra.adopt()
 
     def stored(self) -> None:
-        """The store has the records of the change this request claimed: memory takes it, the rooms are free."""
+        """The store has the records of the change this request claimed: memory takes it, the values are free."""
         self.adopt()
-        self.state.rooms.release(self.room_ids(), refused=False)
+        release_all(self.claims(), refused=False)
 
     def refused(self) -> None:
-        """The store refused the records: memory adopts nothing; the rooms are free for the next change."""
-        self.state.rooms.release(self.room_ids(), refused=True)
-        for extra in self.extras:
+        """The store refused the records: memory adopts nothing; the values are free for the next change."""
+        release_all(self.claims(), refused=True)
+        for extra in self.unversioned:
             extra.refused()
 
 
@@ -111,8 +113,9 @@ class Draft:
     _dealt: list[PlayerGame] = field(default_factory=list)
     _ended: dict[str, tuple[PlayerGame, Finish]] = field(default_factory=dict)
     _dropped: list[str] = field(default_factory=list)
-    _extras: list[Extra] = field(default_factory=list)
-    _keys: list[str] = field(default_factory=list)
+    _unversioned: list[UnversionedChange] = field(default_factory=list)
+    _values: dict[tuple[int, str], ValueChange[Any]] = field(default_factory=dict)
+    _holds: list[Claim] = field(default_factory=list)
 
     # ------------------------------------------------------------------ rooms
 
@@ -134,14 +137,14 @@ class Draft:
         """The room's next value (a room the request opens, too)."""
         earlier = self._rooms.get(room.room_id)
         before = earlier.before if earlier is not None else self.state.rooms_by_id.get(room.room_id)
-        self._rooms[room.room_id] = RoomChange(before, room)
+        self._rooms[room.room_id] = ValueChange(self.state.rooms.owner, before, room)
         return room
 
     def drop(self, room: Room) -> None:
         """The room leaves memory once the change is adopted."""
         earlier = self._rooms.get(room.room_id)
         before = earlier.before if earlier is not None else self.state.rooms_by_id.get(room.room_id)
-        self._rooms[room.room_id] = RoomChange(before, room, drop=True)
+        self._rooms[room.room_id] = ValueChange(self.state.rooms.owner, before, room, drop=True)
 
     # ------------------------------------------------------------------ seats
 
@@ -157,6 +160,8 @@ class Draft:
         after = Seat(current.room_code if room_code == _KEEP else room_code,
                      current.game_id if game_id == _KEEP else game_id)  # fmt: skip
         self._seats[player_id] = SeatChange(player_id, before, after)
+        if after.room_code != current.room_code:
+            self._holds.append((self.state.seats, player_id))  # one move of a player between rooms at a time
 
     # ------------------------------------------------------------------ games
 
@@ -174,20 +179,35 @@ class Draft:
         """The games this change ends, by id, with how."""
         return {game_id: finish for game_id, (_, finish) in self._ended.items()}
 
+    # ------------------------------------------------------------------ other owners' values
+
+    def value(self, owner: VersionedOwner[V], key: str) -> V | None:
+        """The value as this request leaves it so far."""
+        change = self._values.get((id(owner), key))
+        return change.after if change is not None else owner.get(key)
+
+    def change(self, owner: VersionedOwner[V], after: V) -> V:
+        """The next value of one another owner holds (a tournament, a quick race's filling room)."""
+        key = owner.versions.key(after)
+        earlier = self._values.get((id(owner), key))
+        before = earlier.before if earlier is not None else owner.get(key)
+        self._values[(id(owner), key)] = ValueChange(owner, before, after)
+        return after
+
+    def claim_key(self, owner: Claimable, key: str) -> None:
+        """A value one change at a time may move (a quick race's filling room), held while this change is in flight
+        whether it moves it or not: a second request that holds it waits, as for a room."""
+        self._holds.append((owner, key))
+
     # ------------------------------------------------------------------ the rest
 
-    def also(self, extra: Extra) -> None:
-        self._extras.append(extra)
-
-    def hold(self, key: str) -> None:
-        """Something besides rooms that one change at a time may move (a quick race's pointer): a second request
-        that holds it waits while this change is in flight, as for a room."""
-        self._keys.append(key)
+    def add_unversioned(self, change: UnversionedChange) -> None:
+        self._unversioned.append(change)
 
     def changes(self) -> Changes:
         return Changes(self.state, tuple(self._rooms.values()), tuple(self._seats.values()), tuple(self._dealt),
-                       tuple(self._ended.values()), tuple(self._dropped), tuple(self._extras),
-                       tuple(self._keys))  # fmt: skip
+                       tuple(self._ended.values()), tuple(self._dropped), tuple(self._unversioned),
+                       tuple(self._values.values()), tuple(self._holds))  # fmt: skip
 
     def seal(self, effect: Effect) -> Effect:
         """The request's effect, carrying its changes: memory takes them once the store has its records."""

@@ -152,7 +152,7 @@ class DailyChallenges:
         )
         draft.deal(game)
         draft.sit(player_id, game_id=game.game_id)
-        draft.also(_Started(self, game))
+        draft.add_unversioned(_Started(self, game))
         started = Effect(records=[game.record], replies=[self._started(request, game, deal, now)])
         return draft.seal(leaving.merge(started))
 
@@ -194,7 +194,7 @@ class DailyChallenges:
         finish = game.ending("timeout", daily.closes_at(day))
         draft = Draft(self.shared)
         draft.end(game, finish)
-        draft.also(_Closed(self, game.game_id))
+        draft.add_unversioned(_Closed(self, game.game_id))
         self._closing.add(game.game_id)
         effect = Effect(records=[game.result_record(finish)], publications=[game_over_to_player(game, finish)])
         return draft.seal(effect)

@@ -1,10 +1,11 @@
 """Rooms before and around their race: create, join, leave, start; who sits where, and who is told.
 
-Every membership or status change is the room's next value in the request's `Draft` and a record carrying the
-room's next version (the store writes it as a compare-and-set, which is how processes sharing a database agree on
-one history of a room), and a small room event to the others (`member_joined`, `member_left`,
-`member_connection`); the whole room goes out only when its status changes. Memory takes the new values once the
-store has the records (`core.live.changes`).
+Every membership or status change is a step of the room's life (`room.Room`'s verbs: its next value and a record
+carrying its next version, which the store writes as a compare-and-set: how processes sharing a database agree on
+one history of a room), proposed in the request's `Draft`, with the seats it moves and a small room event to the
+others (`member_joined`, `member_left`, `member_connection`); the whole room goes out only when its status
+changes. Memory takes the new values once the store has the records (`core.live.changes`). The policies over
+rooms (series, quick races, tournaments) open, seat and count down through these same verbs.
 """
 
 from __future__ import annotations
@@ -21,19 +22,11 @@ from freecell_arena.core.live.daily_play import refuse_while_playing
 from freecell_arena.core.live.player_game import PlayerGame
 from freecell_arena.core.live.players import Players
 from freecell_arena.core.live.race_clock import RaceClock
-from freecell_arena.core.live.room import Member, Room
+from freecell_arena.core.live.room import Member, Room, RoomPlan
 from freecell_arena.core.live.room_messages import whole_room
 from freecell_arena.core.live.shared_state import SharedState
-from freecell_arena.core.ports.records import (
-    MemberLeftRecord,
-    MemberRecord,
-    Record,
-    RoomRecord,
-    RoomStatusRecord,
-    RoomVersion,
-)
+from freecell_arena.core.ports.records import Record, RoomVersion
 from freecell_arena.core.records.leaderboard import resolve_ranked
-from freecell_arena.core.records.series_tally import Tally
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import Variant
 from freecell_arena.protocol.errors import ErrorCode
@@ -47,13 +40,10 @@ from freecell_arena.protocol.rooms import (
     MemberJoinedMessage,
     MemberLeftMessage,
     RoomMessage,
-    RoomOptions,
     StartRaceRequest,
 )
 from freecell_arena.protocol.trusted import Reply
 from freecell_arena.protocol.vocabulary import (
-    CLOSED,
-    COUNTDOWN,
     FINISHED,
     LOBBY,
     PLAYER,
@@ -71,19 +61,6 @@ reconnect before their seats are given up (a member who closes their connection 
 
 SeedDraw = Callable[[int, int], int]
 """Where seeds nobody chose come from (a secret random draw between two bounds); injected for tests."""
-
-
-@dataclass(frozen=True)
-class RoomPlan:
-    """What a new room is: checked by whoever opens it (a host's request, a series, a quick race)."""
-
-    variant: Variant
-    options: RoomOptions
-    seed: int
-    seed_chosen: bool = False
-    tally: Tally | None = None
-    quick: bool = False
-    seed_sealed_until: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -132,28 +109,13 @@ class Lobby:
         code = new_room_code()
         while draft.room(code) is not None:
             code = new_room_code()
-        record = RoomRecord(
-            room_id=new_ordered_id("r", now),
-            code=code,
-            variant=plan.variant.id,
-            seed=plan.seed,
-            host_id=player_id,
-            options=plan.options.model_dump(mode="json"),
-            created_at=now,
-            seed_chosen=plan.seed_chosen,
-            series=plan.tally.to_json() if plan.tally is not None else None,
-            quick=plan.quick,
-            seed_sealed_until=plan.seed_sealed_until,
-        )
         player = self.state.players[player_id].record
         host = Member(player_id, player.display_name, player.bot, PLAYER)
-        room, version = Room.new(record, plan.variant, plan.options).changed(members={player_id: host})
-        draft.put(room)
+        opened = Room.open(plan, new_ordered_id("r", now), code, host, now)
+        room = draft.put(opened.room)
         draft.sit(player_id, room_code=code)
-        joined = MemberRecord(record.room_id, player_id, PLAYER, now, version)
         reply = RoomMessage(id=request_id, room=room.view(now, self.players.is_connected))
-        records: list[Record] = [record, RoomStatusRecord(record.room_id, LOBBY, now), joined]
-        return room, leaving.merge(Effect(records=records, replies=[reply]))
+        return room, leaving.merge(Effect(records=list(opened.records), replies=[reply]))
 
     def join_room(self, player_id: str, request: JoinRoomRequest) -> Effect:
         code = normalize_room_code(request.code)
@@ -185,17 +147,15 @@ class Lobby:
         player = self.state.players[player_id].record
         leaving = self.leave_finished_room(draft, player_id)
         room = draft.room_by_id(room.room_id) or room
-        member = Member(player_id, player.display_name, player.bot, role)
-        room, version = room.changed(members=room.with_member(member))
-        draft.put(room)
-        draft.sit(player_id, room_code=room.code)
         now = self.state.clock.now()
-        record = MemberRecord(room.room_id, player_id, role, now, version)
+        seated = room.seat(Member(player_id, player.display_name, player.bot, role), now)
+        room, version = draft.put(seated.room), seated.version
+        draft.sit(player_id, room_code=room.code)
         view = room.view(now, self.players.is_connected)
         reply = RoomMessage(id=request_id, room=view)
         joined = MemberJoinedMessage(code=room.code, member=next(m for m in view.members if m.player_id == player_id))
         publication = Publication(room_topic(room.code), joined, skip=player_id, version=version)
-        return room, leaving.merge(Effect(records=[record], replies=[reply], publications=[publication]))
+        return room, leaving.merge(Effect(records=list(seated.records), replies=[reply], publications=[publication]))
 
     def leave_room(self, player_id: str, request: LeaveRoomRequest) -> Effect:
         draft = Draft(self.state)
@@ -252,25 +212,20 @@ class Lobby:
         game = room.games.get(player_id)
         if room.status == RUNNING and game is not None and game.running:
             effect = self.resign(game)
-        members = room.without_member(player_id)
-        host = room.host_id
-        if host == player_id:
-            successors = [member for member in members.values() if member.role == PLAYER] or list(members.values())
-            if successors:
-                host = successors[0].player_id
-        room, version = room.changed(members=members, host_id=host)
+        unseated = room.unseat(player_id)
+        room, version = unseated.room, unseated.version
         draft.sit(player_id, room_code=None)
-        records: list[Record] = [MemberLeftRecord(room.room_id, player_id, host, version)]
-        if not members and room.status not in (RUNNING, FINISHED):  # a finished race goes with the sweep
-            room, closing = room.changed()
-            records.append(RoomStatusRecord(room.room_id, CLOSED, self.state.clock.now(), closing))
-            draft.drop(room)  # a lobby everyone left leaves memory; the store keeps it as `closed`
+        records: list[Record] = list(unseated.records)
+        if room.closes_when_empty():
+            closed = room.close(self.state.clock.now())
+            records.extend(closed.records)
+            draft.drop(closed.room)  # a lobby everyone left leaves memory; the store keeps it as `closed`
         else:
             draft.put(room)
         replies: list[Reply] = [LeftRoomMessage(id=request_id, code=room.code)] if reply else []
         left = Effect(records=records, replies=replies)
-        if members:
-            gone = MemberLeftMessage(code=room.code, player_id=player_id, host_id=host)
+        if room.members:
+            gone = MemberLeftMessage(code=room.code, player_id=player_id, host_id=room.host_id)
             left.publications.append(Publication(room_topic(room.code), gone, version=version))
             left = left.merge(self.after_leave(draft, room))
         return effect.merge(left)
@@ -292,9 +247,9 @@ class Lobby:
             effect = effect.merge(self.leave(draft, player_id, None, reply=False))
         latest = draft.room_by_id(room.room_id)
         if latest is not None and not latest.members:  # stored with no members (before migration 0004)
-            closed, closing = latest.changed()
-            effect.records.append(RoomStatusRecord(room.room_id, CLOSED, self.state.clock.now(), closing))
-            draft.drop(closed)
+            closed = latest.close(self.state.clock.now())
+            effect.records.extend(closed.records)
+            draft.drop(closed.room)
         return draft.seal(effect) if effect.records else None
 
     def await_return(self, room: Room) -> None:
@@ -344,14 +299,15 @@ class Countdown:
 
     room: Room
     version: RoomVersion
-    record: RoomStatusRecord
+    record: Record
     message: CountdownMessage
 
 
 def begin_countdown(draft: Draft, room: Room, starts_at: datetime, now: datetime) -> Countdown:
-    """The race of `room` starts at `starts_at` (the host's start, or a quick race with enough players in)."""
-    room, version = room.counting_down(starts_at)
-    draft.put(room)
+    """The race of `room` starts at `starts_at` (the host's start, a quick race with enough players in, a
+    tournament's race)."""
+    counting = room.count_down(starts_at)
+    room = draft.put(counting.room)
     seconds = max(0.0, (starts_at - now).total_seconds())
     message = CountdownMessage(code=room.code, starts_at=starts_at, seconds=seconds)
-    return Countdown(room, version, RoomStatusRecord(room.room_id, COUNTDOWN, starts_at, version), message)
+    return Countdown(room, counting.version, counting.records[0], message)

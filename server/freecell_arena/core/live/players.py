@@ -44,7 +44,7 @@ class Players:
             id=request.id, player_id=record.player_id, name=record.display_name, token=token, resumed=False
         )
         draft = Draft(self.state)
-        draft.also(_Registered(self, record))
+        draft.add_unversioned(_Registered(self, record))
         return record.player_id, draft.seal(Effect(records=[record], replies=[welcome]))
 
     def registered(self, record: PlayerRecord) -> None:

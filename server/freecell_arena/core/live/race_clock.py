@@ -2,16 +2,17 @@
 
 A room is watched while it has a deadline (a countdown's end, a running race's time limit), checked once
 after a game of it ended (is everyone done?), remembered once finished (it leaves memory when nobody of it is
-connected), and, for a lobby picked up from the store, given a while for its members to come back. `ring`
+connected), and, for a lobby picked up from the store, given a while for its members to come back. `run_due_timers`
 looks only at what is due: the deadlines sit in a heap, so a tick that finds nothing due costs one comparison
 however many races run (a scan of every running race, 20 times a second, cost 10,000 rooms 200,000 looks a
 second for nothing). What a ringing timer does is not the clock's business: it calls the `RaceTimers` and
 `SeatKeeper` it is handed.
 
 The clock follows the rooms: every room value memory adopts is shown to it (`room_changed`), and it watches the
-deadline that value has; a deadline that moved later is found when the old one comes up, and waited for. A room
-whose change is in flight when its timer rings is looked at again on the next tick; one whose change the store
-refused is looked at again at once (`released`). The clock keeps room ids and reads each room's current value.
+deadline that value says it has (`Room.deadline`); a deadline that moved later is found when the old one comes
+up, and waited for. A room whose change is in flight when its timer rings is looked at again on the next tick;
+one whose change the store refused is looked at again at once (`released`). The clock keeps room ids and reads
+each room's current value.
 
 Shared rooms (other processes hold some of their players' games): a race that may be over is not finished
 here from memory but handed out by `take_due`, for the adapter to re-read its games from the store first.
@@ -27,12 +28,9 @@ from typing import Protocol
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.effects import Effect
 from freecell_arena.core.live.room import Room
-from freecell_arena.core.live.rooms import Rooms
+from freecell_arena.core.live.rooms import Busy, Rooms
 from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED, RUNNING
 
-TAKEOVER_GRACE = timedelta(seconds=2)
-"""A race's countdown end or time limit, seen by a process that did not start the race: it acts this much later,
-only if the room's keeper has not (the keeper's process may have died); the room's version check lets one win."""
 FORGET_FINISHED_AFTER = timedelta(seconds=30)
 """How long a finished race stays in memory at least, even when nobody of it is connected."""
 SWEEP_INTERVAL = timedelta(seconds=1)
@@ -162,18 +160,24 @@ class RaceClock:
 
     # ------------------------------------------------------------------ the tick
 
-    def ring(self, races: RaceTimers, seats: SeatKeeper) -> list[Effect]:
+    def run_due_timers(self, races: RaceTimers, seats: SeatKeeper) -> list[Effect]:
         """Begin the races whose countdown is over; finish those out of time or done (or, shared, hand them
         out by `take_due`); give up the seats of picked-up lobbies whose members did not come back. Each effect's
-        room is claimed (in flight) as it is made; a room with a change in flight is looked at on the next tick."""
+        room is claimed (in flight) as it is made; a room with a change in flight, or a change that would move a
+        seat another change is moving (`Busy`), is looked at on the next tick."""
         now = self.clock.now()
         effects: list[Effect] = []
         later: list[tuple[datetime, str]] = []
 
-        def made(effect: Effect | None) -> None:
+        def made(effect: Effect | None) -> bool:
+            """Whether the room's timer is done with (False: it rings again at the next tick)."""
             if effect is not None:
-                effect.claim()
+                try:
+                    effect.claim()
+                except Busy:
+                    return False
                 effects.append(effect)
+            return True
 
         deadlines, rooms = self._deadlines, self.rooms
         while deadlines and deadlines[0][0] <= now:
@@ -190,19 +194,20 @@ class RaceClock:
             elif rooms.in_flight(room_id):
                 later.append((current, room_id))
             elif room.status == COUNTDOWN:
-                made(races.begin_race(room))
+                if not made(races.begin_race(room)):
+                    later.append((current, room_id))
             elif self.shared:
                 self._due[room_id] = None
-            else:
-                made(races.finish_race(room))
+            elif not made(races.finish_race(room)):
+                later.append((current, room_id))
         for deadline, room_id in later:
             self._watched[room_id] = deadline
             heapq.heappush(deadlines, (deadline, next(self._order), room_id))
         for room_id, deadline in list(self._lobby_returns.items()):
             if deadline <= now and not rooms.in_flight(room_id):
-                del self._lobby_returns[room_id]
-                if (room := rooms.by_id.get(room_id)) is not None:
-                    made(seats.give_up_seats(room))
+                room = rooms.by_id.get(room_id)
+                if room is None or made(seats.give_up_seats(room)):
+                    del self._lobby_returns[room_id]
         checking, self._checking = self._checking, {}
         for room_id in checking:
             room = rooms.by_id.get(room_id)
@@ -212,22 +217,14 @@ class RaceClock:
                 self._checking[room_id] = None
             elif self.shared:
                 self._due[room_id] = None
-            elif room.everyone_done():
-                made(races.finish_race(room))
+            elif room.everyone_done() and not made(races.finish_race(room)):
+                self._checking[room_id] = None
         return effects
 
     def _deadline(self, room: Room) -> datetime | None:
-        """When the room's timer rings: a countdown's end or a running race's time limit, later by a grace for a
-        shared room this process did not start; None when it has neither."""
-        if room.status == COUNTDOWN:
-            moment = room.starts_at
-        elif room.status == RUNNING:
-            moment = room.ends_at
-        else:
-            return None
-        if moment is None:
-            return None
-        return moment + TAKEOVER_GRACE if self.shared and not room.keeps_time else moment
+        """When the room's timer rings, as the room says (`Room.deadline`: later by a grace for a shared room this
+        process did not start)."""
+        return room.deadline(self.shared)
 
     def _compact_if_stale(self) -> None:
         """Drop the stale entries once they outnumber the live ones (each holds a room id until its deadline would
@@ -235,7 +232,7 @@ class RaceClock:
         if len(self._deadlines) <= 2 * len(self._watched) + 64:
             return
         live = [entry for entry in self._deadlines if self._watched.get(entry[2]) == entry[0]]
-        self._deadlines[:] = live  # in place: `ring` may be popping this very list when a `watch` compacts it
+        self._deadlines[:] = live  # in place: `run_due_timers` may be popping this very list when a `watch` compacts it
         heapq.heapify(self._deadlines)
 
     def deadlines_held(self) -> int:

@@ -1,7 +1,8 @@
 """A race's life after its countdown: every player dealt the same game at the same instant, the race finished
 when everyone is done or time is up, and a finished race that nobody watches any more let go of.
 
-The race clock (`race_clock.RaceClock`) says when; this module says what happens then.
+The race clock (`race_clock.RaceClock`) says when; this module says what happens then: the games dealt or ended,
+the messages, and the room's step (`Room.begin`, `Room.finish`, `Room.finished_elsewhere`).
 """
 
 from __future__ import annotations
@@ -17,11 +18,10 @@ from freecell_arena.core.live.race_clock import RaceClock
 from freecell_arena.core.live.room import Room
 from freecell_arena.core.live.room_messages import Connected, game_over_to_player, race_over, race_started, whole_room
 from freecell_arena.core.live.shared_state import SharedState
-from freecell_arena.core.ports.records import Record, RoomStatusRecord, RoomVersion
+from freecell_arena.core.ports.records import Record, RoomVersion
 from freecell_arena.core.records.leaderboard import deal_board
 from freecell_arena.core.records.race_ratings import RaceEnd, placements_of
 from freecell_arena.protocol.rooms import RaceOverMessage, Standing
-from freecell_arena.protocol.vocabulary import FINISHED, RUNNING
 
 
 @dataclass
@@ -79,10 +79,9 @@ class Races:
             draft.deal(game)
             if member.player_id in state.players:  # else a player of another process (it adopts the game)
                 draft.sit(member.player_id, game_id=game.game_id)
-        room, version = room.begun(games)
-        draft.put(room)
-        records: list[Record] = [RoomStatusRecord(room.room_id, RUNNING, started_at, version)]
-        records.extend(game.record for game in games.values())
+        begun = room.begin(games)
+        room, version = draft.put(begun.room), begun.version
+        records: list[Record] = list(begun.records)
         publications = [race_started(room, game, now) for game in games.values()]
         publications.extend(self._whole_room(room, now, version))
         return draft.seal(Effect(records=records, publications=publications))
@@ -99,10 +98,9 @@ class Races:
             finish = game.ending("timeout", now)
             draft.end(game, finish)
             records.append(game.result_record(finish))
-        standings = tuple(room.standings(draft.finishes()))
-        room, version = room.changed(status=FINISHED, final_standings=standings)
-        draft.put(room)
-        records.append(RoomStatusRecord(room.room_id, FINISHED, now, version))
+        finished = room.finish(tuple(room.standings(draft.finishes())), now)
+        room, version = draft.put(finished.room), finished.version
+        records.extend(finished.records)
         publications = [game_over_to_player(game, draft.finishes()[game.game_id]) for game in timed_out]
         over = race_over(room, version)
         publications.append(over)
@@ -126,16 +124,17 @@ class Races:
         bots.update(player_id for player_id in room.games if (player := players.get(player_id)) and player.record.bot)
         return bots
 
-    def end_race_here(self, draft: Draft, room: Room, standings: tuple[Standing, ...] | None = None) -> Room:
+    def end_race_here(self, draft: Draft, room: Room, standings: tuple[Standing, ...] | None = None,
+                      version: RoomVersion | None = None) -> Room:  # fmt: skip
         """Another process finished the race (and stored every result): games still running here end too (with its
         standings, when its `race_over` told them): the games' ends in the draft, and the room's finished value (the
-        caller puts it, at the version the other process's change brought it to)."""
+        caller puts it), at the version the other process's change brought it to when its event said so."""
         now = self.state.clock.now()
         ended_at = min(now, room.ends_at) if room.ends_at is not None else now
         for game in room.games.values():
             if game.running:
                 draft.end(game, game.ending("timeout", ended_at))
-        return room.but(status=FINISHED, final_standings=standings or room.final_standings)
+        return room.finished_elsewhere(standings, version)
 
     def forget_unwatched(self) -> None:
         """A finished race whose members have all gone leaves memory, its games with it.

@@ -18,8 +18,7 @@ from freecell_arena.core.live.room import Member, Room
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import PlayerRecord, StoredGame, StoredRoom
 from freecell_arena.engine import variant_by_id
-from freecell_arena.protocol.rooms import RoomOptions
-from freecell_arena.protocol.vocabulary import FINISHED, LOBBY, PLAYER, RUNNING
+from freecell_arena.protocol.vocabulary import LOBBY, PLAYER
 
 
 @dataclass(frozen=True)
@@ -55,6 +54,9 @@ class Rebuild:
     def holds_room_id(self, room_id: str) -> bool:
         return room_id in self.state.rooms_by_id
 
+    def is_connected(self, player_id: str) -> bool:
+        return self.players.is_connected(player_id)
+
     # ------------------------------------------------------------------ bringing back
 
     def adopt_player(self, record: PlayerRecord) -> None:
@@ -66,9 +68,6 @@ class Rebuild:
         existing = self.state.rooms.by_id.get(stored.room.room_id)
         if existing is not None:
             return existing
-        variant = variant_by_id(stored.room.variant)
-        room = stored_value(Room.new(stored.room, variant, RoomOptions.model_validate(stored.room.options)), stored)
-        room = room.but(keeps_time=False)  # another process (alive or not) started it: see race_clock.TAKEOVER_GRACE
         names = {record.player_id: record for record in players}
         for record in players:
             self.players.adopt(record)
@@ -83,12 +82,12 @@ class Rebuild:
         for stored_game in games:
             player = names.get(stored_game.game.player_id)
             name = player.display_name if player else stored_game.game.player_id
-            game = self._adopt_game(stored_game, name, room.code)
+            game = self._adopt_game(stored_game, name, stored.room.code)
             games_here[game.player_id] = game
             members.setdefault(game.player_id, Member(game.player_id, name, bool(player and player.bot), PLAYER))
             if game.player_id in self.state.players and game.running:  # a finished game never replaces a current one
-                draft.sit(game.player_id, room_code=room.code, game_id=game.game_id)
-        room = draft.put(room.but(members=members, games=games_here))
+                draft.sit(game.player_id, room_code=stored.room.code, game_id=game.game_id)
+        room = draft.put(Room.from_store(stored, members, games_here))
         reseat(draft, room)
         draft.adopt_now()  # the clock watches its countdown or time limit, or remembers it finished
         if room.status == LOBBY:
@@ -121,19 +120,3 @@ class Rebuild:
         self.track_daily(game)
         return game
 
-
-def stored_value(room: Room, stored: StoredRoom) -> Room:
-    """The room with its host, status, version and start as the store has them (a started race's end follows
-    from its start); a pointer to the series' next room this copy knows and the store does not yet keeps."""
-    assert stored.status != "closed", "a closed room is never brought back"
-    started = stored.started_at if stored.status in (RUNNING, FINISHED) else None
-    return room.but(
-        status=stored.status,
-        host_id=stored.room.host_id,
-        seq=stored.seq,
-        tag=stored.tag,
-        starts_at=stored.started_at,
-        ends_at=room.limit_from(started),
-        next_code=stored.next_code or room.next_code,  # one heard of from another process's invitation
-        stored_next_code=stored.next_code or room.stored_next_code,
-    )

@@ -19,7 +19,7 @@ from freecell_arena.core.live.player_game import PlayerGame
 from freecell_arena.core.live.players import Players
 from freecell_arena.core.live.race_clock import RaceClock
 from freecell_arena.core.live.races import Races, forget_room
-from freecell_arena.core.live.rebuild import Rebuild, stored_value
+from freecell_arena.core.live.rebuild import Rebuild
 from freecell_arena.core.live.room import Member, Room
 from freecell_arena.core.live.room_messages import race_over, race_started, whole_room
 from freecell_arena.core.live.shared_state import SharedState
@@ -35,17 +35,8 @@ from freecell_arena.core.ports.records import (
     StoredGame,
     StoredRoom,
 )
-from freecell_arena.protocol.rooms import (
-    CountdownMessage,
-    MemberConnectionMessage,
-    MemberJoinedMessage,
-    MemberLeftMessage,
-    ProgressMessage,
-    RaceOverMessage,
-    RoomMessage,
-    SeriesInviteMessage,
-)
-from freecell_arena.protocol.vocabulary import CLOSED, COUNTDOWN, FINISHED, PLAYER, RUNNING, RoomStatus
+from freecell_arena.protocol.rooms import MemberConnectionMessage, ProgressMessage, RaceOverMessage, RoomMessage
+from freecell_arena.protocol.vocabulary import CLOSED, FINISHED, PLAYER, RUNNING, RoomStatus
 from freecell_arena.protocol.wire import Message
 
 RemoteEvent = Literal["applied", "seen", "gap", "unknown"]
@@ -138,50 +129,19 @@ class Replica:
             if version.previous != room.tag:
                 return "gap"
         draft = Draft(self.state)
-        after = self._apply_event(draft, room, message)
+        if isinstance(message, RaceOverMessage):
+            after: Room | None = self.races.end_race_here(draft, room, tuple(message.standings), version)
+        else:
+            after = room.heard(message, version, self.players.is_connected)
         if after is None:
-            return "gap"
-        after = draft.put(after.at_version(version) if version is not None else after)
+            return "gap"  # it needs what only the store has (a race dealt elsewhere): re-read the room
+        if isinstance(message, ProgressMessage) and message.progress.status not in ("playing", "waiting"):
+            self.timers.check_if_over(room)  # a game ended on another process: maybe the race is over
+        draft.put(after)
         if after.members is not room.members:
             reseat(draft, after)
         draft.adopt_now()
         return "applied"
-
-    def _apply_event(self, draft: Draft, room: Room, message: Message) -> Room | None:
-        """The room as the event leaves it (None: a gap, re-read the store)."""
-        if isinstance(message, MemberJoinedMessage):
-            new = message.member
-            joined = Member(new.player_id, new.name, new.bot, new.role, elsewhere=new.connected)
-            return room.but(members=room.with_member(joined))
-        if isinstance(message, MemberLeftMessage):
-            return room.but(members=room.without_member(message.player_id), host_id=message.host_id)
-        if isinstance(message, MemberConnectionMessage):
-            member = room.members.get(message.player_id)
-            if member is None:
-                return room
-            return room.but(members=room.with_member(replace(member, elsewhere=message.connected)))
-        if isinstance(message, CountdownMessage):
-            return room.but(status=COUNTDOWN, starts_at=message.starts_at, keeps_time=False)
-        if isinstance(message, RoomMessage) and message.room is not None:
-            view = message.room
-            if view.status in (RUNNING, FINISHED) and not room.games:
-                return None  # the games were dealt by another process: they are in the store
-            members = {
-                member.player_id: Member(
-                    member.player_id, member.name, member.bot, member.role,
-                    elsewhere=member.connected and not self.players.is_connected(member.player_id),
-                )
-                for member in view.members
-            }  # fmt: skip
-            return room.but(status=view.status, host_id=view.host_id, starts_at=view.starts_at,
-                            ends_at=view.ends_at, members=members)  # fmt: skip
-        if isinstance(message, RaceOverMessage):
-            return self.races.end_race_here(draft, room, tuple(message.standings))
-        if isinstance(message, SeriesInviteMessage):
-            return room.but(next_code=message.next_code)
-        if isinstance(message, ProgressMessage) and message.progress.status not in ("playing", "waiting"):
-            self.timers.check_if_over(room)  # a game ended on another process: maybe the race is over
-        return room
 
     # ------------------------------------------------------------------ picked-up lobbies: who is connected where
 
@@ -243,7 +203,7 @@ class Replica:
                     player.player_id, player.display_name, player.bot, stored_member.role, elsewhere=elsewhere
                 )
         draft = Draft(self.state)
-        after = self._refreshed(draft, stored_value(room, stored).but(members=members), games, names)
+        after = self._refreshed(draft, room.as_stored(stored, members), games, names)
         if after.status == FINISHED:
             after = self.races.end_race_here(draft, after)
         draft.put(after)
@@ -289,7 +249,7 @@ class Replica:
             if player_id in self.state.players and (game.running or seat.game_id in (None, current and
                                                                                      current.game_id)):
                 draft.sit(player_id, room_code=seat.room_code or room.code, game_id=game.game_id)
-        return room.but(games=room_games, members=members)
+        return room.refreshed(room_games, members)
 
     def refresh_game(self, stored: StoredGame) -> None:
         """A game another process may have played (a daily, or a racer's game seen from here, before its replay):

@@ -1,131 +1,99 @@
 """The rooms in memory: the one owner of which value each room holds, and of which rooms have a change in flight.
 
-A room changes only by adopting a value (`adopt`): a change the store accepted (`live.changes`), or what the
-store or another process says the room is now (a re-read, a remote event). A room has at most one change of
-this process in flight (`claim`): a request that would change it meanwhile waits for that change to be stored
-or refused (`Busy`), then is handled again over what memory then holds, as lila-ws and Colyseus apply a room's
-changes one at a time. That is what makes a change's base the room it was built on: nothing is ever put back.
+A room changes only by adopting a value: a change the store accepted (`live.changes`), or what the store or
+another process says the room is now (a re-read, a remote event). A room has at most one change of this process
+in flight (`claim`): a request that would change it meanwhile waits for that change to be stored or refused
+(`Busy`), then is handled again over what memory then holds, as lila-ws and Colyseus apply a room's changes one at
+a time. That is what makes a change's base the room it was built on: nothing is ever put back. The claim and the
+adoption are the ones every versioned value of core has (`live.versioned`); rooms add their index by code.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import fields
 
 from freecell_arena.core.live.dict_view import DictView
-from freecell_arena.core.live.room import Room
+from freecell_arena.core.live.room import Room, merged
+from freecell_arena.core.live.versioned import Busy, VersionedOwner
+
+__all__ = ["Busy", "RoomVersions", "Rooms"]
 
 RoomListener = Callable[[Room | None, Room | None], None]
 """Told (before, after) after every adoption (after None: the room left memory): the race clock follows."""
 
-_MAPPINGS = ("members", "games")
 
+class RoomVersions:
+    """A room's version is its number and tag in the store (`Room.seq`, `Room.tag`)."""
 
-class Busy(Exception):
-    """A change of rooms that have a change of this process in flight: nothing changed; handle the request again
-    once they are stored or refused (net waits for that)."""
+    def key(self, value: Room) -> str:
+        return value.room_id
 
-    def __init__(self, room_ids: tuple[str, ...]) -> None:
-        super().__init__(f"rooms with a change in flight: {', '.join(room_ids)}")
-        self.room_ids = room_ids
+    def holds(self, current: Room, other: Room) -> bool:
+        return current.seq > other.seq or (current.seq == other.seq and current.tag == other.tag)
+
+    def merged(self, before: Room, after: Room, current: Room) -> Room:
+        return merged(before, after, current)
+
+    def read_over(self, current: Room, read: Room, in_flight: bool) -> Room | None:
+        """A room read back is the replica's to take (`Replica.resync`): by version, in flight or not."""
+        return None if current.seq > read.seq else read
 
 
 class Rooms(DictView[str, Room]):
-    """Rooms by code (a read-only mapping), and `by_id`."""
+    """Rooms by code (a read-only mapping), and `by_id`; `owner` is their versioned owner by id."""
 
     def __init__(self) -> None:
         self._by_code: dict[str, Room] = {}
         super().__init__(self._by_code)
-        self._by_id: dict[str, Room] = {}
-        self._in_flight: set[str] = set()
+        self.owner: VersionedOwner[Room] = VersionedOwner(RoomVersions())
+        self.owner.listener = self._adopted
         self.listener: RoomListener = lambda before, after: None
         self.released: Callable[[Room], None] = lambda room: None
         """Told of each room whose change was refused: what memory holds was not changed, and its timers may
         have rung for the change (the race clock looks at it again)."""
+        self.owner.released = self._released
+
+    def _adopted(self, before: Room | None, after: Room | None) -> None:
+        if after is not None:
+            self._by_code[after.code] = after
+        elif before is not None and self._by_code.get(before.code) is before:
+            del self._by_code[before.code]
+        self.listener(before, after)
+
+    def _released(self, room: Room) -> None:
+        self.released(room)
 
     # ------------------------------------------------------------------ reading
 
     @property
     def by_id(self) -> Mapping[str, Room]:
-        return self._by_id
+        return self.owner.entries
 
     def in_flight(self, room_id: str) -> bool:
-        return room_id in self._in_flight
+        return self.owner.in_flight(room_id)
 
     # ------------------------------------------------------------------ changes in flight
 
     def claim(self, room_ids: Collection[str]) -> None:
         """A change of these rooms goes to the store: refused with `Busy` while one of them has one in flight."""
-        busy = [room_id for room_id in room_ids if room_id in self._in_flight]
-        if busy:
-            raise Busy(tuple(busy))
-        self._in_flight.update(room_ids)
+        self.owner.claim(room_ids)
 
     def release(self, room_ids: Collection[str], *, refused: bool) -> None:
-        self._in_flight.difference_update(room_ids)
-        if refused:
-            for room_id in room_ids:
-                room = self._by_id.get(room_id)
-                if room is not None:
-                    self.released(room)
+        self.owner.release(room_ids, refused=refused)
 
     # ------------------------------------------------------------------ adopting
 
     def adopt(self, room: Room) -> None:
         """What the store (or another process) says the room is now, in memory as it is."""
-        before = self._by_id.get(room.room_id)
-        if before is room:
-            return
-        self._by_code[room.code] = self._by_id[room.room_id] = room
-        self.listener(before, room)
+        self.owner.adopt(room)
 
     def adopt_change(self, before: Room | None, after: Room) -> None:
-        """A change of ours the store accepted, built on `before`. Memory still holds `before`: it takes `after`.
-        Memory moved on meanwhile (another process's event, a re-read): if it holds our version or a later one,
-        it stays; else it takes what our change changed, over what it holds (a flag of who is connected where,
-        a pointer heard from another process)."""
-        current = self._by_id.get(after.room_id)
-        if current is None or current is before or before is None:
-            self.adopt(after)
-        elif current.seq > after.seq or current.version() == after.version():
-            return
-        else:
-            self.adopt(merged(before, after, current))
+        """A change of ours the store accepted, built on `before` (`VersionedOwner.adopt_change`): over a room that
+        moved on meanwhile, what our change changed is taken field by field (a flag of who is connected where, a
+        pointer heard from another process stay)."""
+        self.owner.adopt_change(before, after)
 
     def drop(self, room: Room) -> None:
         """The room leaves memory (a lobby everyone left, a finished race nobody watches, closed elsewhere)."""
-        current = self._by_id.pop(room.room_id, None)
-        if current is None:
-            return
-        if self._by_code.get(current.code) is current:
-            del self._by_code[current.code]
-        self.listener(current, None)
+        self.owner.drop(room.room_id)
 
-
-def merged(before: Room, after: Room, current: Room) -> Room:
-    """`current` with what the change from `before` to `after` changed (a three-way merge, field by field; member
-    by member and game by game in the mappings)."""
-    changes: dict[str, object] = {}
-    for field in fields(Room):
-        name = field.name
-        old, new = getattr(before, name), getattr(after, name)
-        if name in _MAPPINGS:
-            if old is not new:
-                changes[name] = _merged_mapping(old, new, getattr(current, name))
-        elif old is not new and old != new:
-            changes[name] = new
-    return current.but(**changes)
-
-
-def _merged_mapping(old: Mapping[str, object], new: Mapping[str, object], current: Mapping[str, object]) -> (
-    dict[str, object]
-):
-    result = dict(current)
-    for key in old.keys() | new.keys():
-        if old.get(key) is new.get(key):
-            continue
-        if key in new:
-            result[key] = new[key]
-        else:
-            result.pop(key, None)
-    return result

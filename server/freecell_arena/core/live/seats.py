@@ -2,14 +2,19 @@
 
 A player's seat is a value (`Seat`); a request that moves a player computes the next seat in its `Draft`, and the
 seat is adopted (one assignment) once the store has the change. The fields a change changed win over what memory
-holds by then (the store accepted them last); the others stay as memory has them.
+holds by then (the store accepted them last); the others stay as memory has them. A change that moves a player
+from one room to another holds their seat while it is in flight (`claim`, as a room's change holds the room): a
+second one meanwhile (the player's own request and a tournament pairing them, say) waits for it (`Busy`), so a
+player is never seated in two rooms by two changes that each saw the seat free.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Protocol
+
+from freecell_arena.core.live.versioned import InFlight
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,10 +44,21 @@ class Seated(Protocol):
 class Seats:
     def __init__(self, players: Mapping[str, Seated]) -> None:
         self._players = players
+        self._moving = InFlight()
+        """Players a change in flight moves from one room to another."""
 
     def of(self, player_id: str) -> Seat:
         player = self._players.get(player_id)
         return player.seat if player is not None else EMPTY
+
+    def in_flight(self, player_id: str) -> bool:
+        return player_id in self._moving
+
+    def claim(self, player_ids: Collection[str]) -> None:
+        self._moving.claim(player_ids)
+
+    def release(self, player_ids: Collection[str], *, refused: bool) -> None:
+        self._moving.release(player_ids)
 
     def adopt(self, change: SeatChange) -> None:
         player = self._players.get(change.player_id)

@@ -228,12 +228,14 @@ class EntryRecord:
 
 @dataclass(frozen=True, slots=True)
 class EntryStatusRecord:
-    """An entrant paused, came back, or withdrew."""
+    """An entrant paused, came back, or withdrew: the entry's `version`, written only over `version - 1` (an
+    entry's changes are its entrant's, one at a time; a copy of it read before one of them is older by its version)."""
 
     tournament_id: str
     player_id: str
     status: str
     at: datetime
+    version: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,6 +68,8 @@ class Entrant:
     entered_at: datetime
     status: EntryStatus = ACTIVE
     status_at: datetime | None = None
+    version: int = 1
+    """The entry's version in the store: moved by each change of its status (`EntryStatusRecord`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,6 @@
-"""A tournament as the store has it, read back whole: what the desk decides over (entries, races, results), its
-table as the stored results make it, and the store's port that reads it."""
+"""A tournament as the store has it, read back whole: what its owner decides over (entries, races, results), its
+table as the stored results make it, how two copies of one are ordered (`TournamentVersions`), and the store's port
+that reads it."""
 
 from __future__ import annotations
 
@@ -137,12 +138,71 @@ def table_of(snapshot: TournamentSnapshot) -> list[StandingRow]:
     return standings(snapshot.rules, entries, snapshot.races, snapshot.excluded, snapshot.sanctions.voided)
 
 
-@dataclass(frozen=True, slots=True)
-class ReadMark:
-    """What the desk had done to a tournament when net began to read it (`Tournaments.read_mark`)."""
+class TournamentVersions:
+    """A tournament's version is the versions of its parts, each moved forward only: its row's counters (`wave`,
+    `standings_seq`: moved by compare-and-set, and `entrants`: counted up under the cap), each entry's `version`
+    (moved by its entrant's changes, one at a time), and what is only ever added (entries, races with their
+    results, berserks). One copy holds another when it is at least as far on in every one of them: a read that does
+    not hold what memory holds was taken before a change memory has (ours, or one read earlier) and is not adopted.
+    What no version orders (who sits in a live room elsewhere, the sanctions in force) is taken from the later read.
+    A read is taken while a change of ours is in flight too (the change merges over it once stored): several entries
+    of one process in a row must not keep it from learning what other processes stored meanwhile."""
 
-    adopted: int
-    in_flight: bool
+    def key(self, value: TournamentSnapshot) -> str:
+        return value.tournament_id
+
+    def holds(self, current: TournamentSnapshot, other: TournamentSnapshot) -> bool:
+        mine, theirs = current.stored, other.stored
+        if mine.wave < theirs.wave or mine.standings_seq < theirs.standings_seq or mine.entrants < theirs.entrants:
+            return False
+        for player_id, entrant in other.entries.items():
+            held = current.entries.get(player_id)
+            if held is None or held.version < entrant.version:
+                return False
+        races = {race.room_id: race for race in current.races}
+        return all((mine_race := races.get(race.room_id)) is not None and _progress(mine_race) >= _progress(race)
+                   and mine_race.berserkers >= race.berserkers for race in other.races)  # fmt: skip
+
+    def merged(self, before: TournamentSnapshot, after: TournamentSnapshot, current: TournamentSnapshot) -> (
+        TournamentSnapshot
+    ):
+        """Our stored change over a read taken meanwhile: each part as far on as either has it, and the count of
+        entrants the read's plus ours when the read lacks our entrant (it was taken before our entry was stored,
+        so its count lacks it too: both are one transaction)."""
+        ours = [player_id for player_id in after.entries if player_id not in before.entries]
+        counted = current.stored.entrants + sum(player_id not in current.entries for player_id in ours)
+        merged = joined(after, current)  # what no version orders: the read's, the later
+        return replace(merged, stored=replace(merged.stored, entrants=max(counted, current.stored.entrants)))
+
+    def read_over(self, current: TournamentSnapshot, read: TournamentSnapshot, in_flight: bool) -> (
+        TournamentSnapshot | None
+    ):
+        return joined(current, read) if self.holds(read, current) else None
+
+
+def joined(earlier: TournamentSnapshot, later: TournamentSnapshot) -> TournamentSnapshot:
+    """The two copies' parts, each as far on as either has it (`later`'s where no version orders them)."""
+    first, second = earlier.stored, later.stored
+    table = second if second.standings_seq >= first.standings_seq else first
+    stored = replace(table, entrants=max(first.entrants, second.entrants), wave=max(first.wave, second.wave))
+    entries = dict(later.entries)
+    for player_id, entrant in earlier.entries.items():
+        if player_id not in entries or entries[player_id].version < entrant.version:
+            entries[player_id] = entrant
+    races = {race.room_id: race for race in later.races}
+    for race in earlier.races:
+        theirs = races.get(race.room_id)
+        if theirs is None:
+            races[race.room_id] = race
+        else:
+            further = race if _progress(theirs) < _progress(race) else theirs
+            races[race.room_id] = replace(further, berserkers=race.berserkers | theirs.berserkers)
+    return replace(later, stored=stored, entries=entries, races=tuple(races.values()))
+
+
+def _progress(race: StoredRace) -> tuple[bool, int]:
+    """How far on a race is: over or not, and how many of its games have ended."""
+    return race.finished, sum(result.outcome is not None for result in race.results)
 
 
 class TournamentReads(Protocol):

@@ -1,9 +1,13 @@
 """The tournaments in the arena: the one owner of what this process knows of each, and the verbs that change them.
 
 What the store says of a tournament (its row, entries, races and results) is read by net and handed here whole
-(`know`): a request (enter, withdraw, pause, berserk) and each step of the director (pair an arena's free
-entrants, start a cup's round, store the table) is decided over it and returns an `Effect` whose records the
-store takes first; only then does this desk adopt what changed (`_Known`), and a refused write adopts nothing.
+(`adopt_read`): a request (enter, withdraw, pause, berserk) and each step of the director (pair an arena's free
+entrants, start a cup's round, store the table) is decided over what this owner holds and returns an `Effect`
+whose records the store takes first, carrying the tournament's next value; only then does the owner adopt it, and a
+refused write adopts nothing. The owner's copies are versioned values (`core.live.versioned`, ordered by
+`state.TournamentVersions`): one change of a tournament in flight at a time, and a read adopted only when it holds
+all that the copy holds, so a read taken before a change of ours was stored never undoes it (a change in flight
+merges over a read taken meanwhile once it is stored).
 
 Races are ordinary rooms: a pairing opens a room through the lobby's own verbs (`open_room`, `seat`) and starts
 its countdown (`begin_countdown`), so races, ratings, the fair-play screen and replays work as for any race. A
@@ -24,9 +28,11 @@ from freecell_arena.core.competition.tournaments.pairing import Candidate, pair
 from freecell_arena.core.effects import Effect, Publication, Refusal
 from freecell_arena.core.events import player_topic, room_topic
 from freecell_arena.core.live.changes import Draft
-from freecell_arena.core.live.lobby import RoomPlan, begin_countdown
+from freecell_arena.core.live.lobby import begin_countdown
+from freecell_arena.core.live.room import RoomPlan
 from freecell_arena.core.live.room_messages import Connected, whole_room
 from freecell_arena.core.live.shared_state import SharedState
+from freecell_arena.core.live.versioned import VersionedOwner
 from freecell_arena.core.ports.records import (
     BerserkRecord,
     EntryRecord,
@@ -46,8 +52,8 @@ from freecell_arena.core.records.tournaments.rules import (
     EntryStatus,
     TournamentRules,
 )
-from freecell_arena.core.records.tournaments.scoring import Entrant
-from freecell_arena.core.records.tournaments.state import ReadMark, TournamentSnapshot, table_of
+from freecell_arena.core.records.tournaments.scoring import Entrant, StoredRace
+from freecell_arena.core.records.tournaments.state import TournamentSnapshot, TournamentVersions, table_of
 from freecell_arena.engine import variant_by_id
 from freecell_arena.protocol.errors import ErrorCode
 from freecell_arena.protocol.rooms import RoomOptions
@@ -83,52 +89,19 @@ class Tournaments:
         self.seat = deps.seat
         self.draw = deps.draw
         self.connected = deps.connected
-        self.known: dict[str, TournamentSnapshot] = {}
-        """What the store said of each tournament when net last read it, and what this process stored since."""
-        self._adopted: dict[str, int] = {}
-        """How many changes of each tournament this desk adopted: a read taken across one is older than memory."""
-        self._stale: set[str] = set()
-        """Tournaments whose known copy is behind the store (`mark_stale`): no director's step is decided over it,
-        and net reads it again before a request, until a read is taken."""
+        self.known: VersionedOwner[TournamentSnapshot] = VersionedOwner(TournamentVersions())
+        """What this process knows of each tournament: the store's reads and its own stored changes."""
 
     # ------------------------------------------------------------------ what net reads
 
-    def read_mark(self, tournament_id: str) -> ReadMark:
-        """Taken just before net reads the tournament from the store, and handed back to `know` with the read."""
-        return ReadMark(self._adopted.get(tournament_id, 0), self._in_flight(tournament_id))
-
-    def know(self, snapshot: TournamentSnapshot, mark: ReadMark | None = None) -> bool:
-        """The store's tournament as read since `mark` (before a request or a director's step). It replaces what
-        this desk knew only when no change of the tournament was in flight here or adopted here meanwhile: such a
-        read may have been taken before the change was stored, and would forget its entrant (two players entering
-        at once: the first let in twice, the count behind). True when the desk now knows the tournament fit to
-        decide over; False when net should read it again (`mark` None: take the read whatever happened meanwhile)."""
-        tournament_id = snapshot.tournament_id
-        if mark is None or (not mark.in_flight and mark == self.read_mark(tournament_id)):
-            self.known[tournament_id] = snapshot
-            self._stale.discard(tournament_id)
-            return True
-        return tournament_id in self.known and tournament_id not in self._stale
+    def adopt_read(self, snapshot: TournamentSnapshot) -> bool:
+        """The store's tournament as net read it (before a request or a director's step): adopted unless the owner's
+        copy holds more than the read (a read taken before a change of ours was stored: it would forget an entrant,
+        and let them in twice). Whether the owner took it."""
+        return self.known.adopt_read(snapshot)
 
     def forget(self, tournament_id: str) -> None:
-        self.known.pop(tournament_id, None)
-        self._stale.discard(tournament_id)
-
-    def _in_flight(self, tournament_id: str) -> bool:
-        return self.state.rooms.in_flight(tournament_key(tournament_id))
-
-    def adopt(self, snapshot: TournamentSnapshot) -> None:
-        """What a change of this process leaves of the tournament, the store having taken it."""
-        tournament_id = snapshot.tournament_id
-        self.known[tournament_id] = snapshot
-        self._adopted[tournament_id] = self._adopted.get(tournament_id, 0) + 1
-
-    def mark_stale(self, tournament_id: str) -> None:
-        """The known copy is behind the store until net reads the tournament again: a wave was formed (here, or first
-        by another process: it lacks its races), or a change of this process was refused (another process moved the
-        tournament first: a retry must decide over what the store says, not over this copy)."""
-        self._adopted[tournament_id] = self._adopted.get(tournament_id, 0) + 1
-        self._stale.add(tournament_id)
+        self.known.drop(tournament_id)
 
     def snapshot(self, tournament_id: str) -> TournamentSnapshot:
         snapshot = self.known.get(tournament_id)
@@ -197,8 +170,8 @@ class Tournaments:
         self._refuse_if_over(snapshot, now)
         if entrant.status == WITHDRAWN:
             raise Refusal(ErrorCode.not_entered, f"you withdrew from {snapshot.stored.record.name}")
-        record = EntryStatusRecord(tournament_id, player_id, status, now)
-        changed = replace(entrant, status=status, status_at=now)
+        record = EntryStatusRecord(tournament_id, player_id, status, now, entrant.version + 1)
+        changed = replace(entrant, status=status, status_at=now, version=record.version)
         after = replace(snapshot, entries={**snapshot.entries, player_id: changed})
         return self._stored(after, [record], self._entry_reply(request_id, after, player_id))
 
@@ -221,15 +194,14 @@ class Tournaments:
 
     def _stored(self, after: TournamentSnapshot, records: list[Record], reply: TournamentEntryMessage) -> Effect:
         draft = Draft(self.state)
-        draft.hold(tournament_key(after.tournament_id))
-        draft.also(_Known(self, after))
+        draft.change(self.known, after)
         return draft.seal(Effect(records=records, replies=[reply]))
 
     # ------------------------------------------------------------------ the director's steps
 
     def pair(self, tournament_id: str) -> Effect | None:
         """An arena's free entrants into their next races (None: nobody to pair now)."""
-        snapshot = self._fit(tournament_id)
+        snapshot = self.known.get(tournament_id)
         now = self.state.clock.now()
         if snapshot is None or snapshot.rules.kind != ARENA or snapshot.stored.phase(now) != "running":
             return None
@@ -245,7 +217,7 @@ class Tournaments:
 
     def start_round(self, tournament_id: str, seed_of_round: Callable[[int], int]) -> Effect | None:
         """A cup's next round, seated in heats a little before its instant, dealt at it (None: not yet)."""
-        snapshot = self._fit(tournament_id)
+        snapshot = self.known.get(tournament_id)
         now = self.state.clock.now()
         if snapshot is None or snapshot.rules.kind != CUP or snapshot.stored.final:
             return None
@@ -265,7 +237,7 @@ class Tournaments:
     def settle(self, tournament_id: str, reveal: dict[str, Any] | None = None) -> Effect | None:
         """The table from the stored results, stored when it changed; final (with a cup's `reveal`) once the
         tournament is over. None: nothing changed."""
-        snapshot = self._fit(tournament_id)
+        snapshot = self.known.get(tournament_id)
         now = self.state.clock.now()
         if snapshot is None or snapshot.stored.final or snapshot.stored.phase(now) == "upcoming":
             return None
@@ -279,13 +251,8 @@ class Tournaments:
         after = replace(snapshot, stored=replace(stored, standings_seq=record.seq, standings=table, final=final,
                                                  reveal=record.reveal))  # fmt: skip
         draft = Draft(self.state)
-        draft.hold(tournament_key(tournament_id))
-        draft.also(_Known(self, after))
+        draft.change(self.known, after)
         return draft.seal(Effect(records=[record]))
-
-    def _fit(self, tournament_id: str) -> TournamentSnapshot | None:
-        """The known tournament, unless it is behind the store (`mark_stale`: a wave's races and seats not in it)."""
-        return None if tournament_id in self._stale else self.known.get(tournament_id)
 
     # ------------------------------------------------------------------ forming races
 
@@ -307,26 +274,34 @@ class Tournaments:
         return candidates
 
     def _may_seat(self, player_id: str) -> bool:
-        """Known here (net loads every entrant's identity first), and not in a race or lobby of this process."""
-        if player_id not in self.state.players:
+        """Known here (net loads every entrant's identity first), not in a race or lobby of this process, and not
+        being moved by a change in flight (their own request, say)."""
+        if player_id not in self.state.players or self.state.seats.in_flight(player_id):
             return False
         room = self.state.room_of_player(player_id)
         return room is None or room.status == FINISHED
 
     def _form(self, snapshot: TournamentSnapshot, groups: Sequence[tuple[str, ...]], seeds: Sequence[int],
               starts_at: datetime) -> Effect:  # fmt: skip
-        """The races of one wave: the wave's compare-and-set first, then each room opened, seated, counting down."""
+        """The races of one wave: the wave's compare-and-set first, then each room opened, seated, counting down; the
+        tournament's next value holds the wave and its races (their members seated, not free)."""
         wave, now = snapshot.stored.wave + 1, self.state.clock.now()
         draft = Draft(self.state)
-        draft.hold(tournament_key(snapshot.tournament_id))
         effect = Effect(records=[TournamentWaveRecord(snapshot.tournament_id, wave)])
+        races: list[StoredRace] = []
         for heat, (group, seed) in enumerate(zip(groups, seeds, strict=True)):
-            effect = effect.merge(self._open_race(draft, snapshot, group, seed, (wave, heat), starts_at, now))
-        draft.also(_Formed(self, snapshot.tournament_id))
+            race, opened = self._open_race(draft, snapshot, group, seed, (wave, heat), starts_at, now)
+            races.append(race)
+            effect = effect.merge(opened)
+        seated = snapshot.seated | {player_id for group in groups for player_id in group}
+        draft.change(self.known, replace(snapshot, stored=replace(snapshot.stored, wave=wave),
+                                         races=(*snapshot.races, *races), seated=seated))  # fmt: skip
         return draft.seal(effect)
 
     def _open_race(self, draft: Draft, snapshot: TournamentSnapshot, players: tuple[str, ...], seed: int,
-                   place: tuple[int, int], starts_at: datetime, now: datetime) -> Effect:  # fmt: skip
+                   place: tuple[int, int], starts_at: datetime, now: datetime) -> (
+        tuple[StoredRace, Effect]
+    ):  # fmt: skip
         """One race of the wave (`place`: the wave and the heat), every race of a wave formed at the same `now`."""
         rules, (wave, heat) = snapshot.rules, place
         variant = variant_by_id(rules.variant)
@@ -347,7 +322,8 @@ class Tournaments:
         started = Effect(records=[countdown.record, race], publications=[
             Publication(room_topic(room.code), countdown.message, version=countdown.version),
             whole_room(room, now, self.connected, countdown.version)])  # fmt: skip
-        return told.merge(Effect(records=effect.records, publications=effect.publications)).merge(started)
+        formed = StoredRace(room.room_id, room.code, wave, heat, now, False, members=tuple(sorted(players)))
+        return formed, told.merge(Effect(records=effect.records, publications=effect.publications)).merge(started)
 
 
 def race_options(rules: TournamentRules, players: int) -> RoomOptions:
@@ -362,38 +338,3 @@ def sealed_until(snapshot: TournamentSnapshot, starts_at: datetime) -> datetime 
     if snapshot.rules.kind != CUP:
         return None
     return max(snapshot.stored.record.ends_at, starts_at + timedelta(seconds=snapshot.rules.time_limit_s))
-
-
-def tournament_key(tournament_id: str) -> str:
-    """What a change of the tournament holds while in flight: one change of a tournament at a time here."""
-    return f"tournament:{tournament_id}"
-
-
-@dataclass(frozen=True, slots=True)
-class _Known:
-    """The tournament as this process's change leaves it, once stored."""
-
-    desk: Tournaments
-    after: TournamentSnapshot
-
-    def adopt(self) -> None:
-        self.desk.adopt(self.after)
-
-    def refused(self) -> None:
-        self.desk.mark_stale(self.after.tournament_id)
-
-
-@dataclass(frozen=True, slots=True)
-class _Formed:
-    """A wave's races, stored or formed first by another process: what this desk knew of the tournament is stale (it
-    holds neither the new races nor their members' seats in them) until net reads it again; no director's step is
-    decided over it meanwhile. Its entries stay fit for a request (entering counts entrants, not races)."""
-
-    desk: Tournaments
-    tournament_id: str
-
-    def adopt(self) -> None:
-        self.desk.mark_stale(self.tournament_id)
-
-    def refused(self) -> None:
-        self.desk.mark_stale(self.tournament_id)

@@ -17,12 +17,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-from websockets.asyncio.server import Server, ServerConnection, serve
+from typing import TYPE_CHECKING, Any
 
 from freecell_arena.core.accounts.steps import Revocation
 from freecell_arena.core.arena import Arena
@@ -36,14 +34,13 @@ from freecell_arena.core.ports.seams import NextRooms, Sessions, SharedRooms, St
 from freecell_arena.net.account_desk import AccountDesk
 from freecell_arena.net.accounts import AccountService
 from freecell_arena.net.background import BackgroundTasks, cancel_quietly, every
-from freecell_arena.net.client_address import client_address, connection_class
 from freecell_arena.net.coalesce import CoalescingPublisher
-from freecell_arena.net.compression import serve_options
+from freecell_arena.net.compression import extensions, plain_below
 from freecell_arena.net.connection import Connection
 from freecell_arena.net.connections import ConnectionHolder
 from freecell_arena.net.daily_service import LOADS_FOR, DailyService
 from freecell_arena.net.effects import EffectRunner
-from freecell_arena.net.game_socket import GameConnection
+from freecell_arena.net.game_socket import GameListener, GameSocket, SocketTerms
 from freecell_arena.net.house_bots import HouseBots
 from freecell_arena.net.http_api import HttpApi
 from freecell_arena.net.http_front import HttpFront
@@ -73,6 +70,8 @@ PREPARED_TYPES = frozenset((*QUERY_TYPES, *LOADS_FOR, *RESTORES_FOR, *NEXT_ROOM_
 """Requests that `answer_or_prepare` answers or loads something for; every other one (a move above all) goes
 straight to core, without a further await on its path."""
 
+CLOSE_TIMEOUT_S = 2.0
+"""How long a closing connection's client has to close its end before the server aborts it."""
 SWEEP_INTERVAL_S = 60.0
 """How often expired passkey challenges (nobody answered) leave the database, and idle attempt counts memory."""
 
@@ -135,7 +134,14 @@ class ArenaServer:
         self.http = HttpFront(settings, store, writer, self.metrics, web, api, self)
         self.tick_failures = ThrottledLog(log)
         self.limit_log = ThrottledLog(log)  # refusals by the per-address limits, naming an address
-        self._server: Server | None = None
+        self.listener = GameListener(SocketTerms(
+            answer_http=self.http.process_request, handle=self._handle,
+            extensions=extensions(settings.compression, settings.compression_min_bytes),  # net/compression.py
+            plain_below=plain_below(settings.compression, settings.compression_min_bytes),
+            max_size=settings.limits.max_frame_bytes,  # beyond, websockets closes (1009): FRAME_SIZE_FACTOR
+            trusted=tuple(settings.trusted_proxy_networks),  # the client behind a balancer (net/client_address.py)
+            close_timeout_s=CLOSE_TIMEOUT_S,
+        ))  # fmt: skip
         self._ticker: asyncio.Task[None] | None = None
         self._loop_lag: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
@@ -270,19 +276,7 @@ class ArenaServer:
             await adopt_room(self.copies, self.store, stored_room)
         if self.cluster is not None:
             self.cluster.start()
-        self._server = await serve(
-            self._handle,
-            settings.host,
-            settings.port,
-            process_request=self.http.process_request,
-            max_size=settings.limits.max_frame_bytes,  # beyond, websockets closes (1009): FRAME_SIZE_FACTOR
-            **serve_options(settings.compression, settings.compression_min_bytes),  # net/compression.py
-            ping_interval=None,  # the keepalive pings are the watch's, one task for all connections (net/watch.py)
-            ping_timeout=None,
-            close_timeout=2,
-            reuse_port=settings.reuse_port,
-            create_connection=connection_class(settings.trusted_proxy_networks),  # the client behind a balancer
-        )
+        await self.listener.start(settings.host, settings.port, reuse_port=settings.reuse_port)
         self.accounts.service.rp = settings.relying_party(self.port)  # the port bound (settings may say 0)
         # a bug in one room's timers must not stop every other room's
         self._ticker = asyncio.create_task(every(self.settings.tick_interval_s, self._tick, self.tick_failures,
@@ -298,9 +292,7 @@ class ArenaServer:
 
     @property
     def port(self) -> int:
-        assert self._server is not None
-        port: int = self._server.sockets[0].getsockname()[1]
-        return port
+        return self.listener.port
 
     def loopback_url(self) -> str:
         """This process's own websocket address, for the house bot (net/house_bots.py) it sends to a player."""
@@ -308,17 +300,21 @@ class ArenaServer:
         host = "127.0.0.1" if host in ("", "0.0.0.0") else "[::1]" if host == "::" else host
         return f"ws://{host}:{self.port}/"
 
-    async def _handle(self, websocket: ServerConnection) -> None:
-        address = client_address(websocket)
+    def _handle(self, websocket: GameSocket) -> Coroutine[Any, Any, None] | None:
+        """An open connection's life (its task's coroutine), or None when its address holds its share already (the
+        connection is closed)."""
+        address = websocket.address
         if not self.limits.connect(address):
             self.metrics.limit_refusals["connections_per_address"] += 1
             cap = self.settings.max_connections_per_address
             self.limit_log.warning("connections", f"closed a connection from {address}: it holds {cap} already")
-            await websocket.close(CloseCode.policy_violation, f"too many connections from your address (at most {cap})")
-            return
-        assert isinstance(websocket, GameConnection)  # `connection_class` makes every connection
+            websocket.close_now(CloseCode.policy_violation, f"too many connections from your address (at most {cap})")
+            return None
+        return self._live(websocket, address)
+
+    async def _live(self, websocket: GameSocket, address: str) -> None:
         try:
-            await Connection(self, websocket, address).run()
+            await Connection(self, websocket).run()
         finally:
             self.limits.disconnect(address)
 
@@ -333,8 +329,7 @@ class ArenaServer:
     async def shutdown(self) -> None:
         """SIGTERM: stop accepting, flush pending writes, close every connection with a reason."""
         self.shutting_down = True
-        if self._server is not None:
-            self._server.close(close_connections=False)
+        self.listener.stop_accepting()
         await self.pars.close()  # first: a review waiting for a solve is answered (par unknown), not waited for
         await self.queries.close()  # so is a hint (refused), and the house bots stop
         await cancel_quietly(self._ticker)
@@ -355,8 +350,6 @@ class ArenaServer:
                 await self.writer.flush()
                 await self.race_end.close()
                 await self.holder.close_all(CloseCode.going_away, "server shutting down")
-                if self._server is not None:
-                    self._server.close(close_connections=True)
-                    await self._server.wait_closed()
+                await self.listener.close(CloseCode.going_away, "server shutting down")
         await self.writer.close()
         await self.store.close()

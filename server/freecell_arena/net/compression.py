@@ -113,6 +113,12 @@ def extensions(compression: Compression, min_bytes: int = DEFAULT_MIN_BYTES) -> 
     return [LargeFramesDeflateFactory(min_bytes)] if compression == "large" else []
 
 
+def plain_below(compression: Compression, min_bytes: int = DEFAULT_MIN_BYTES) -> int:
+    """Once a policy's extension is negotiated, payloads shorter than this leave it unchanged: `large` sends them
+    uncompressed, websockets' own deflate compresses every one (0)."""
+    return min_bytes if compression == "large" else 0
+
+
 def serve_options(compression: Compression, min_bytes: int = DEFAULT_MIN_BYTES) -> dict[str, Any]:
     """The keyword arguments of websockets' `serve` for a policy (the game server and the bench's echoes use the
     same, so that a comparison measures the same frames)."""

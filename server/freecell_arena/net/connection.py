@@ -19,8 +19,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from websockets.asyncio.server import ServerConnection
-from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 
 from freecell_arena.core.accounts.steps import Revocation
@@ -30,8 +28,7 @@ from freecell_arena.core.identity import hash_token
 from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.seams import Busy, Sessions, StoredCopies
 from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
-from freecell_arena.net.direct_write import plain_below, write_now
-from freecell_arena.net.game_socket import GameConnection
+from freecell_arena.net.game_socket import GameSocket
 from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.moderation import CLOSE_BANNED, ModerationDesk, ban_message
 from freecell_arena.net.outbox import Outbox
@@ -165,30 +162,14 @@ class Host(Protocol):
 TOURNAMENT_RACE = "tournament_race"
 
 
-def forget_handshake_headers(websocket: ServerConnection) -> None:
-    """Drop the handshake's request and response headers, read once at the handshake (routing, origin,
-    compression, the client's address, all decided by then): websockets keeps them for the connection's whole
-    life, about 4.5 KiB, a quarter of what an idle connection costs (docs/performance.md, memory per idle
-    connection). The request's path and the response's status stay."""
-    for message in (websocket.request, websocket.response):
-        if message is not None:
-            message.headers = Headers()
-
-
 class Connection:
-    def __init__(self, server: Host, websocket: GameConnection, address: str = "") -> None:
-        forget_handshake_headers(websocket)  # `address` is read from them already (net/client_address.py)
+    def __init__(self, server: Host, websocket: GameSocket) -> None:
         self.server = server
         self.websocket = websocket
-        self.address = address
+        self.address = websocket.address
         settings = server.settings
         self.bucket = TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst)
-        below = plain_below(websocket.protocol.extensions)  # the handshake fixed the extensions: read them once
-        self.outbox = Outbox(
-            websocket, settings.outbox_limit_bytes, websocket.transport.abort,
-            functools.partial(write_now, websocket, plain_below_bytes=below),
-        )  # fmt: skip
-        """A close handshake would wait behind the unread frames: an overflowing client's transport is aborted."""
+        self.outbox = Outbox(websocket, settings.outbox_limit_bytes)
         self.player_id: str | None = None
         self.token_hash: str | None = None
         """The hash of the token the hello carried: the session (or bot token) a revocation closes."""
@@ -247,14 +228,14 @@ class Connection:
             return False
         return now - self._pinged_at >= settings.ping_interval_s
 
-    async def ping(self, now: float) -> None:
-        """The keepalive ping (websockets measures the latency on its answer). A client whose socket must wait is
-        not pinged now (that would hold up the watch): its outbox's limit or the idle timeout ends it if it is
-        gone, and it is pinged once its socket takes frames again."""
-        if getattr(self.websocket, "paused", False):
+    def ping(self, now: float) -> None:
+        """The keepalive ping (the socket measures the latency on its answer). A client whose socket must wait is
+        not pinged now: its outbox's limit or the idle timeout ends it if it is gone, and it is pinged once its
+        socket takes frames again."""
+        if self.websocket.paused:
             return
         self._pinged_at = now
-        self._pong = asyncio.ensure_future(await self.websocket.ping())  # websockets' future: kept as it is
+        self._pong = self.websocket.ping()
 
     def _hang_up(self, code: int, reason: str) -> None:
         self._hanging_up = asyncio.create_task(self.close(code, reason))

@@ -1,7 +1,7 @@
 """What answers plain HTTP on the game's port: `/metrics`, `/healthz`, `/readyz`, the browser app and `/api/`.
 
-websockets hands every request to `process_request` first: a plain HTTP request gets its answer here, a
-websocket handshake gets None and goes on to a `Connection`.
+Every request on the port comes to `process_request` first (net/game_socket.py): a plain HTTP request gets its
+answer here, a websocket handshake gets None and goes on to a `Connection`.
 """
 
 from __future__ import annotations
@@ -15,12 +15,10 @@ import time
 from http import HTTPStatus
 from typing import Protocol
 
-from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
 from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.records import RecordWriter
-from freecell_arena.net.client_address import client_address
 from freecell_arena.net.http_api import API_PREFIX, HttpApi, error_response, method_not_allowed, response
 from freecell_arena.net.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from freecell_arena.net.metrics import ServerMetrics
@@ -60,9 +58,10 @@ class HttpFront:
         """Requests to `/api/` per client address: each may be a database read, a review may solve a par."""
         self.limit_log = ThrottledLog(log)
 
-    async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        answer = self.refuse_over_limit(client_address(connection), request) or await self.answer(request)
-        if answer is not None:  # websockets closes the connection after a plain HTTP answer: say so, or a browser
+    async def process_request(self, address: str, request: Request) -> Response | None:
+        """`address`: the client's (net/client_address.py)."""
+        answer = self.refuse_over_limit(address, request) or await self.answer(request)
+        if answer is not None:  # the connection closes after a plain HTTP answer: say so, or a browser
             answer.headers["Connection"] = "close"  # keeps it for its next file, finds it dead and asks again
         return answer
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from websockets.exceptions import ConnectionClosed
@@ -37,36 +37,35 @@ def encoded(message: Reply) -> str:
 
 
 class Socket(Protocol):
-    """What the outbox writes to (websockets' `ServerConnection`)."""
+    """What the outbox writes to (net/game_socket.py's `GameSocket`)."""
 
-    async def send(self, message: str) -> None: ...
+    def write_now(self, texts: Sequence[str]) -> bool:
+        """Write the frames at once, in one write (True), or none of them (False): the socket must wait."""
+        ...
+
+    async def send(self, text: str) -> None:
+        """Write a frame, then wait until the socket takes more; `ConnectionClosed` once it is closed."""
+        ...
+
+    def abort(self) -> None:
+        """Cut the client off (a close handshake would wait behind the frames it does not read)."""
+        ...
 
 
 BATCH_BYTES = 65_536
-"""The most the sender task hands to one `write_now`: a slow client's transport buffer grows past websockets'
-write limit by at most this much before `send` waits for it (the rest stays queued, under the outbox's limit)."""
-
-
-def never_now(texts: Sequence[str]) -> bool:
-    """A socket without a synchronous write: every frame goes through `Socket.send`."""
-    return False
+"""The most the sender task hands to one `write_now`: a slow client's transport buffer grows past its write limit
+by at most this much before `send` waits for it (the rest stays queued, under the outbox's limit)."""
 
 
 class Outbox:
-    def __init__(
-        self,
-        socket: Socket,
-        limit_bytes: int,
-        on_overflow: Callable[[], None],
-        write_now: Callable[[Sequence[str]], bool] = never_now,
-    ) -> None:
-        """`on_overflow` is called once, when the queue would pass `limit_bytes`: it cuts the client off.
-        `write_now` writes frames at once, in one write, when the socket need not wait (net/direct_write.py), else
-        returns False and they go through `socket.send`, one by one."""
+    def __init__(self, socket: Socket, limit_bytes: int) -> None:
+        """Once the queue would pass `limit_bytes`, the client is cut off (`socket.abort`, once). Frames are written
+        at once, in one write, while the socket takes them (`socket.write_now`), else through `socket.send`, one by
+        one."""
         self.socket = socket
-        self.write_now = write_now
+        self.write_now = socket.write_now
         self.limit_bytes = limit_bytes
-        self.on_overflow = on_overflow
+        self.on_overflow = socket.abort
         self.frames: deque[str] = deque()
         self.queued_bytes = 0  # their size in UTF-8: the limit counts bytes (a frame may be 100 bytes or 6 KB)
         self.overflowed = False
@@ -139,7 +138,7 @@ class Outbox:
 
     def _flush(self) -> None:
         """Write the queue at once, in batches, while the socket takes it without waiting; what is left goes to a
-        sender task (a client reading slowly, or a frame that websockets must send itself)."""
+        sender task (a client reading slowly)."""
         self._flush_due = False
         if self._sender is None and not self._write_batches_now():
             self._sender = asyncio.get_running_loop().create_task(self._send_then_end())

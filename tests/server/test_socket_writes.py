@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -41,6 +43,14 @@ def on_loop(request: pytest.FixtureRequest) -> OnLoop:
             runner.run(scenario)
 
     return run
+
+
+@dataclass
+class FrameCounts:
+    """What an outbox counts (the server's are its metrics')."""
+
+    errors: Counter[str] = field(default_factory=Counter)
+    frames_dropped: int = 0
 
 
 async def no_http(address: str, request: Request) -> Response | None:
@@ -166,7 +176,7 @@ def test_a_closing_connection_is_left_to_send(on_loop: OnLoop) -> None:
 def test_an_outbox_writes_its_queue_in_batches_in_order_without_a_task(on_loop: OnLoop) -> None:
     async def scenario() -> None:
         async with pair() as (socket, client):
-            outbox = Outbox(socket, 10_000_000)
+            outbox = Outbox(socket, 10_000_000, FrameCounts())
             texts = [Encoded("progress", f'{{"type":"progress","n":{i},"pad":"{"x" * 1000}"}}') for i in range(300)]
             tasks_before = len(asyncio.all_tasks())
             for text in texts:  # 300 KB queued in one turn of the loop: several batches of BATCH_BYTES
@@ -186,7 +196,7 @@ def test_an_outbox_writes_its_queue_in_batches_in_order_without_a_task(on_loop: 
 def test_an_outbox_hands_a_slow_reader_to_a_sender_task_which_ends_when_the_queue_is_written(on_loop: OnLoop) -> None:
     async def scenario() -> None:
         async with pair("none", None, write_limit=4096) as (socket, client):
-            outbox = Outbox(socket, 100_000_000)
+            outbox = Outbox(socket, 100_000_000, FrameCounts())
             client.transport.pause_reading()  # the client stops reading: the kernel's buffers, then the server's, fill
             chunk = os.urandom(16_384).hex()
             texts = [Encoded("progress", f'{{"n":{i},"pad":"{chunk}"}}') for i in range(400)]  # 13 MB
@@ -215,11 +225,12 @@ def test_an_outbox_hands_a_slow_reader_to_a_sender_task_which_ends_when_the_queu
 def test_an_outbox_past_its_limit_cuts_the_client_off_once(on_loop: OnLoop) -> None:
     async def scenario() -> None:
         async with pair("none", None, write_limit=4096) as (socket, client):
-            outbox = Outbox(socket, 100_000)
+            outbox = Outbox(socket, 100_000, metrics := FrameCounts())
             client.transport.pause_reading()
             texts = [Encoded("progress", f'{{"n":{i},"pad":"{"x" * 10_000}"}}') for i in range(100)]  # 1 MB
             taken = [outbox.put(text) for text in texts]
             assert taken.count(False) > 0 and outbox.overflowed
+            assert metrics.frames_dropped == taken.count(False), "every frame dropped is counted"
             closed = await asyncio.wait_for(socket.closed(), 5)
             assert closed.sent is None and closed.rcvd is None, "aborted: no close handshake behind unread frames"
 
@@ -255,5 +266,36 @@ def test_only_frames_no_extension_would_change_skip_websockets_framing(
             monkeypatch.setattr(Frame, "serialize", serialize)
             assert [await asyncio.wait_for(client.recv(), 5) for _ in texts] == texts
             assert serialized == [len(text) for text in texts if len(text) >= below]
+
+    on_loop(scenario())
+
+
+def test_replies_go_ahead_of_what_is_published_after_them_when_the_socket_must_wait_too(on_loop: OnLoop) -> None:
+    """The effect runner's order (net/effects.py): the replies, then the publications. Written at once when the
+    socket takes them; else the reader waits for them to be written, and what is published meanwhile waits behind."""
+
+    async def scenario() -> None:
+        async with pair("none", None, write_limit=4096) as (socket, client):
+            outbox = Outbox(socket, 100_000_000, FrameCounts())
+            assert outbox.reply([Encoded("move_accepted", '{"n":1}')]) is None, "written at once"
+            assert outbox.put(Encoded("progress", '{"p":1}'))
+            assert [await asyncio.wait_for(client.recv(), 5) for _ in range(2)] == ['{"n":1}', '{"p":1}']
+            client.transport.pause_reading()
+            chunk = os.urandom(16_384).hex()
+            while socket.write_now([chunk]):  # the transport's buffer fills
+                pass
+            writing = outbox.reply([Encoded("move_accepted", '{"n":2}'), Encoded("game_over", '{"n":3}')])
+            assert writing is not None, "the socket must wait: the reader awaits the replies"
+            assert outbox.put(Encoded("progress", '{"p":2}'))
+            waiting = asyncio.create_task(writing)
+            await asyncio.sleep(0.1)
+            assert not waiting.done()
+            client.transport.resume_reading()
+            await asyncio.wait_for(waiting, 10)
+            received = []
+            while len(received) < 3:
+                if (text := await asyncio.wait_for(client.recv(), 10)) != chunk:
+                    received.append(text)
+            assert received == ['{"n":2}', '{"n":3}', '{"p":2}']
 
     on_loop(scenario())

@@ -29,7 +29,7 @@ from freecell_arena.core.competition.quick_race import QuickRaceRules
 from freecell_arena.core.effects import Effect, RaceFinish, Refusal
 from freecell_arena.core.events import InProcessPublisher
 from freecell_arena.core.ports.reads import ServerStore
-from freecell_arena.core.ports.records import RecordWriter
+from freecell_arena.core.ports.records import RecordWriter, ResultRecord, RoomStatusRecord
 from freecell_arena.core.ports.seams import NextRooms, Sessions, SharedRooms, StoredCopies
 from freecell_arena.net.account_desk import AccountDesk
 from freecell_arena.net.accounts import AccountService
@@ -39,7 +39,7 @@ from freecell_arena.net.compression import extensions, plain_below
 from freecell_arena.net.connection import Connection
 from freecell_arena.net.connections import ConnectionHolder
 from freecell_arena.net.daily_service import LOADS_FOR, DailyService
-from freecell_arena.net.effects import EffectRunner
+from freecell_arena.net.effects import AfterStored, EffectRunner
 from freecell_arena.net.game_socket import GameListener, GameSocket, SocketTerms
 from freecell_arena.net.house_bots import HouseBots
 from freecell_arena.net.http_api import HttpApi
@@ -120,8 +120,11 @@ class ArenaServer:
         writer.on_commit = self.metrics.observe_commit
         self.moderation = ModerationDesk(store.moderation, store.ratings, self.pars, self.clock, self)
         self.follower = LogFollower(store.moderation, self)
-        self.win_screen = WinScreen(writer, store.moderation, self.clock)
-        self.runner = EffectRunner(self.win_screen, self.publisher, self.metrics)
+        self.win_screen = WinScreen(store.moderation, self.clock)
+        # what waits for a kind of record once it is durable: nothing for a move
+        after_stored: AfterStored = {RoomStatusRecord: self.metrics.room_status_stored,
+                                     ResultRecord: self.win_screen.result_stored}  # fmt: skip
+        self.runner = EffectRunner(writer, self.publisher, after_stored)
         self.runner.rereader = self.cluster
         # what a connection calls on every move: core and the runner themselves, not a property and a coroutine of
         # this (interpreted) class around them (two frames less a move)
@@ -133,7 +136,6 @@ class ArenaServer:
         api = HttpApi(self.queries, lambda: self.shutting_down)
         self.http = HttpFront(settings, store, writer, self.metrics, web, api, self)
         self.tick_failures = ThrottledLog(log)
-        self.limit_log = ThrottledLog(log)  # refusals by the per-address limits, naming an address
         self.listener = GameListener(SocketTerms(
             answer_http=self.http.process_request, handle=self._handle,
             extensions=extensions(settings.compression, settings.compression_min_bytes),  # net/compression.py
@@ -301,22 +303,10 @@ class ArenaServer:
         return f"ws://{host}:{self.port}/"
 
     def _handle(self, websocket: GameSocket) -> Coroutine[Any, Any, None] | None:
-        """An open connection's life (its task's coroutine), or None when its address holds its share already (the
-        connection is closed)."""
-        address = websocket.address
-        if not self.limits.connect(address):
-            self.metrics.limit_refusals["connections_per_address"] += 1
-            cap = self.settings.max_connections_per_address
-            self.limit_log.warning("connections", f"closed a connection from {address}: it holds {cap} already")
-            websocket.close_now(CloseCode.policy_violation, f"too many connections from your address (at most {cap})")
-            return None
-        return self._live(websocket, address)
-
-    async def _live(self, websocket: GameSocket, address: str) -> None:
-        try:
-            await Connection(self, websocket).run()
-        finally:
-            self.limits.disconnect(address)
+        """An open connection's life (its task's coroutine, nothing of this module's around it), or None when its
+        address holds its share already (the connection is closed)."""
+        connection = Connection(self, websocket)
+        return connection.run() if connection.admitted() else None
 
     async def _tick(self) -> None:
         """The rooms' timers (countdowns, time limits, closing): each effect due is stored on its own."""

@@ -16,7 +16,7 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Protocol
 
 from websockets.exceptions import ConnectionClosed
@@ -28,6 +28,7 @@ from freecell_arena.core.identity import hash_token
 from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.seams import Busy, Sessions, StoredCopies
 from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
+from freecell_arena.net.effects import Replier
 from freecell_arena.net.game_socket import GameSocket
 from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.moderation import CLOSE_BANNED, ModerationDesk, ban_message
@@ -55,7 +56,8 @@ log = logging.getLogger(__name__)
 failures = ThrottledLog(log)
 """Unexpected failures while handling a frame, logged once per kind and interval for the whole process."""
 refusals = ThrottledLog(log)
-"""New players refused by the per-address limit, one line per interval naming an address."""
+"""Connections and new players refused by the per-address limits, one line per interval (and kind) naming an
+address."""
 unreachable = ThrottledLog(log)
 """Returning players whose hello could not read the store (the database is down), one line per kind and interval."""
 
@@ -134,7 +136,7 @@ class Host(Protocol):
         ...
 
     async def execute(
-        self, effect: Effect, connection: Connection | None, request_id: RequestId = None, *, may_retry: bool = False
+        self, effect: Effect, replier: Replier | None, request_id: RequestId = None, *, may_retry: bool = False
     ) -> bool | None:
         """Apply core's effect: store its records, send its replies and publications; False when it was refused,
         None (only with `may_retry`) when the request should be handled again (another process changed the room
@@ -169,7 +171,7 @@ class Connection:
         self.address = websocket.address
         settings = server.settings
         self.bucket = TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst)
-        self.outbox = Outbox(websocket, settings.outbox_limit_bytes)
+        self.outbox = Outbox(websocket, settings.outbox_limit_bytes, server.metrics)
         self.player_id: str | None = None
         self.token_hash: str | None = None
         """The hash of the token the hello carried: the session (or bot token) a revocation closes."""
@@ -183,7 +185,19 @@ class Connection:
 
     # ------------------------------------------------------------------ lifecycle
 
+    def admitted(self) -> bool:
+        """Whether the client's address may hold one more connection (the per-address limit, counted until `run`
+        ends); if not, the connection is closed (1008) and never run."""
+        if self.server.limits.connect(self.address):
+            return True
+        self.server.metrics.limit_refusals["connections_per_address"] += 1
+        cap = self.server.settings.max_connections_per_address
+        refusals.warning("connections", f"closed a connection from {self.address}: it holds {cap} already")
+        self.websocket.close_now(CloseCode.policy_violation, f"too many connections from your address (at most {cap})")
+        return False
+
     async def run(self) -> None:
+        """The connection's life, once `admitted`: its task reads and handles its frames until it closes."""
         metrics = self.server.metrics
         metrics.connections += 1
         self._opened_at = self._pinged_at = asyncio.get_running_loop().time()
@@ -196,6 +210,7 @@ class Connection:
         except BaseException as error:  # cancelled, or a bug: raised again after the cleanup, as `finally` would
             ending = error  # not awaited in a `finally` block (build.py's `suspends_while_handling`)
         self.server.watch.discard(self)
+        self.server.limits.disconnect(self.address)
         metrics.connections -= 1
         self._unsubscribe()
         if self.player_id is not None:
@@ -320,7 +335,7 @@ class Connection:
                     self.server.metrics.moves_refused[(variant, refusal.code.value)] += 1
                 self.send(self._error(request.id, refusal))
                 return
-            stored = await self.server.execute(effect, self, request.id, may_retry=may_retry)
+            stored = await self.server.execute(effect, self.outbox, request.id, may_retry=may_retry)
             if stored is not None:
                 break
         if is_move:
@@ -357,7 +372,7 @@ class Connection:
         player_id, effect = self.server.sessions.register(request)
         welcome = self._announce(effect)
         self._become(player_id, hash_token(welcome.token))
-        if not await self.server.execute(effect, self, request.id):
+        if not await self.server.execute(effect, self.outbox, request.id):
             self._forget_identity()
 
     async def _player_of_token(self, request_id: RequestId, token: str, token_hash: str) -> str | None:
@@ -403,7 +418,7 @@ class Connection:
         self._become(player_id, token_hash)
         effect = sessions.resume(player_id, request)
         self._announce(effect)
-        if await self.server.execute(effect, self, request.id):
+        if await self.server.execute(effect, self.outbox, request.id):
             await self.server.resumed(self)
             if replaced is not None:
                 self.send(NameReplacedMessage(name=replaced))
@@ -477,16 +492,7 @@ class Connection:
 
     def send(self, message: Reply) -> None:
         """Queue a frame (`Outbox`); a client that stops reading is cut off instead of growing the queue forever."""
-        if type(message) is ErrorMessage:
-            self.server.metrics.errors[message.code.value] += 1
-        if not self.outbox.put(message):
-            self.server.metrics.frames_dropped += 1
-
-    def begin_replies(self, replies: Sequence[Reply]) -> list[str]:
-        return self.outbox.begin_replies(list(replies))
-
-    async def finish_replies(self, texts: list[str]) -> None:
-        await self.outbox.finish_replies(texts)
+        self.outbox.put(message)
 
     async def close(self, code: int, reason: str) -> None:
         await self.outbox.drain()

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,16 +36,23 @@ from freecell_arena.net.accounts import AccountService
 from freecell_arena.net.background import BackgroundTasks, cancel_quietly, every
 from freecell_arena.net.coalesce import CoalescingPublisher
 from freecell_arena.net.compression import extensions, plain_below
-from freecell_arena.net.connection import Connection
+from freecell_arena.net.connection import Connection, ConnectionDeps
 from freecell_arena.net.connections import ConnectionHolder
 from freecell_arena.net.daily_service import LOADS_FOR, DailyService
 from freecell_arena.net.effects import AfterStored, EffectRunner
 from freecell_arena.net.game_socket import GameListener, GameSocket, SocketTerms
 from freecell_arena.net.house_bots import HouseBots
 from freecell_arena.net.http_api import HttpApi
-from freecell_arena.net.http_front import HttpFront
+from freecell_arena.net.http_front import HttpFront, ProcessStatus
 from freecell_arena.net.metrics import ServerMetrics
-from freecell_arena.net.moderation import CLOSE_BANNED, MODERATION_TYPES, LogFollower, ModerationDesk, WinScreen
+from freecell_arena.net.moderation import (
+    CLOSE_BANNED,
+    MODERATION_TYPES,
+    Enforcer,
+    LogFollower,
+    ModerationDesk,
+    WinScreen,
+)
 from freecell_arena.net.next_rooms import NEXT_ROOM_REQUESTS, prepare_next_room
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.queries import QUERY_TYPES, Queries
@@ -77,8 +84,6 @@ SWEEP_INTERVAL_S = 60.0
 
 
 class ArenaServer:
-    prepared_types = PREPARED_TYPES
-
     def __init__(self, settings: Settings, store: ServerStore, writer: RecordWriter, clock: Clock | None = None) -> (
         None
     ):
@@ -86,7 +91,9 @@ class ArenaServer:
         self.store = store
         self.writer = writer
         self.clock = clock or SystemClock()
-        self.shutting_down = False
+        self.stopping = asyncio.Event()
+        """Set once a shutdown begins: what the connections and the HTTP answers ask (`is_set`, not a call into
+        this module on every request)."""
         quick = QuickRaceRules(
             settings.quick_race_min_players, settings.quick_race_max_players, settings.quick_race_wait_s
         )
@@ -100,7 +107,7 @@ class ArenaServer:
         self.queries = Queries(store, self.clock, self.daily, self.pars,
                                lambda: settings.public_url or f"http://localhost:{self.port}", house_bots)  # fmt: skip
         self.tournaments = TournamentService(settings, store, self.arena.tournaments, self.arena.rebuild, self.clock,
-                                             self.daily.secret, self)  # fmt: skip
+                                             self.daily.secret, self.run_timer_effect)  # fmt: skip
         self.queries.tournaments = self.tournaments
         self.cluster: ClusterBridge | None = None
         shared: InProcessPublisher | ClusterPublisher = InProcessPublisher()
@@ -118,23 +125,24 @@ class ArenaServer:
         self.metrics = ServerMetrics(self.arena.rooms_by_status, self.connection_count,
                                      lambda: self.cluster.resyncs if self.cluster is not None else 0)  # fmt: skip
         writer.on_commit = self.metrics.observe_commit
-        self.moderation = ModerationDesk(store.moderation, store.ratings, self.pars, self.clock, self)
-        self.follower = LogFollower(store.moderation, self)
+        enforcer = Enforcer(banned=self.banned, renamed=self.arena.rename)
+        self.moderation = ModerationDesk(store.moderation, store.ratings, self.pars, self.clock, enforcer)
+        self.follower = LogFollower(store.moderation, enforcer)
         self.win_screen = WinScreen(store.moderation, self.clock)
         # what waits for a kind of record once it is durable: nothing for a move
         after_stored: AfterStored = {RoomStatusRecord: self.metrics.room_status_stored,
                                      ResultRecord: self.win_screen.result_stored}  # fmt: skip
         self.runner = EffectRunner(writer, self.publisher, after_stored)
         self.runner.rereader = self.cluster
-        # what a connection calls on every move: core and the runner themselves, not a property and a coroutine of
-        # this (interpreted) class around them (two frames less a move)
         self.sessions: Sessions = self.arena
         self.execute = self.runner.execute
         self.race_end = RaceEndService(store.ratings, self.pars, self.publisher, par_at_end=settings.par_at_race_end)
         self.rating_sweep = RatingSweeper(store.ratings, self.publisher, self.clock, settings.rating_sweep_interval_s)
         web = WebApp.load(Path(settings.web_root) if settings.web_root else None)
-        api = HttpApi(self.queries, lambda: self.shutting_down)
-        self.http = HttpFront(settings, store, writer, self.metrics, web, api, self)
+        api = HttpApi(self.queries, self.stopping.is_set)
+        status = ProcessStatus(shutting_down=self.stopping.is_set, rooms_held=self.rooms_held,
+                               connections=self.connection_count)  # fmt: skip
+        self.http = HttpFront(settings, store, writer, self.metrics, web, api, status)
         self.tick_failures = ThrottledLog(log)
         self.listener = GameListener(SocketTerms(
             answer_http=self.http.process_request, handle=self._handle,
@@ -150,6 +158,14 @@ class ArenaServer:
         self.watch = ConnectionWatch(watch_period(
             settings.hello_timeout_s, settings.idle_timeout_s, settings.ping_interval_s, settings.ping_timeout_s
         ))  # fmt: skip
+        self.connection_deps = ConnectionDeps(
+            settings=settings, sessions=self.arena, copies=self.arena.rebuild, store=store, publisher=self.publisher,
+            effects=self.runner, metrics=self.metrics, watch=self.watch, limits=self.limits, accounts=self.accounts,
+            roster=self.holder, prepared_types=PREPARED_TYPES, answer_or_prepare=self.answer_or_prepare,
+            bans=self.moderation.on_hello, take_over=self.take_over, resumed=self.resumed,
+            close_revoked=self.close_revoked, shutting_down=self.stopping.is_set,
+        )  # fmt: skip
+        """What each connection is handed (net/connection.py): the parts it uses, not this server."""
 
     # ------------------------------------------------------------------ core, as the rest of net sees it
 
@@ -171,10 +187,7 @@ class ArenaServer:
     def connection_count(self) -> int:
         return len(self.holder)
 
-    # ------------------------------------------------------------------ what a connection asks (`Host`)
-
-    async def when_free(self, handle: Callable[[], Effect]) -> Effect:
-        return await self.runner.when_free(handle)
+    # ------------------------------------------------------------------ what a connection asks (`ConnectionDeps`)
 
     async def run_timer_effect(self, effect: Effect) -> bool:
         """A timer's change (a countdown's end, a race's finish): stored, then sent; a finished race this process
@@ -218,12 +231,6 @@ class ArenaServer:
         if self.cluster is not None and isinstance(request, ReplayRequest):
             await self.cluster.refresh_game(request.game_id)  # another process may have played it
         return False
-
-    def remember_connection(self, connection: Connection) -> None:
-        self.holder.remember(connection)
-
-    def forget_connection(self, connection: Connection) -> None:
-        self.holder.forget(connection)
 
     async def take_over(self, player_id: str, connection: Connection) -> None:
         """A player resumed on a new connection: the old one is closed, one seat per identity (in a cluster, on
@@ -293,6 +300,17 @@ class ArenaServer:
         self.rating_sweep.start()  # races a process left unrated (it died before rating them), in the background
 
     @property
+    def shutting_down(self) -> bool:
+        return self.stopping.is_set()
+
+    @shutting_down.setter
+    def shutting_down(self, stopping: bool) -> None:
+        if stopping:
+            self.stopping.set()
+        else:
+            self.stopping.clear()
+
+    @property
     def port(self) -> int:
         return self.listener.port
 
@@ -305,7 +323,7 @@ class ArenaServer:
     def _handle(self, websocket: GameSocket) -> Coroutine[Any, Any, None] | None:
         """An open connection's life (its task's coroutine, nothing of this module's around it), or None when its
         address holds its share already (the connection is closed)."""
-        connection = Connection(self, websocket)
+        connection = Connection(self.connection_deps, websocket)
         return connection.run() if connection.admitted() else None
 
     async def _tick(self) -> None:
@@ -318,7 +336,7 @@ class ArenaServer:
 
     async def shutdown(self) -> None:
         """SIGTERM: stop accepting, flush pending writes, close every connection with a reason."""
-        self.shutting_down = True
+        self.stopping.set()
         self.listener.stop_accepting()
         await self.pars.close()  # first: a review waiting for a solve is answered (par unknown), not waited for
         await self.queries.close()  # so is a hint (refused), and the house bots stop

@@ -12,8 +12,9 @@ import logging
 import math
 import os
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from http import HTTPStatus
-from typing import Protocol
 
 from websockets.http11 import Request, Response
 
@@ -31,15 +32,14 @@ from freecell_arena.settings import Settings
 log = logging.getLogger(__name__)
 
 
-class ProcessStatus(Protocol):
-    """What the health answers tell of the server process (`ArenaServer`)."""
+@dataclass(frozen=True)
+class ProcessStatus:
+    """What the health answers tell of the server process (net/app.py hands these, not itself)."""
 
-    @property
-    def shutting_down(self) -> bool: ...
-
-    def rooms_held(self) -> int: ...
-
-    def connection_count(self) -> int: ...
+    shutting_down: Callable[[], bool]
+    rooms_held: Callable[[], int]
+    connections: Callable[[], int]
+    """Greeted connections."""
 
 
 class HttpFront:
@@ -86,7 +86,7 @@ class HttpFront:
             self.metrics.ready = await self.not_ready_because() is None
             return response(HTTPStatus.OK, self.metrics.render(), METRICS_CONTENT_TYPE)
         if path == "/healthz":
-            return self._health(HTTPStatus.SERVICE_UNAVAILABLE if self.status.shutting_down else HTTPStatus.OK, None)
+            return self._health(HTTPStatus.SERVICE_UNAVAILABLE if self.status.shutting_down() else HTTPStatus.OK, None)
         if path == "/readyz":
             reason = await self.not_ready_because()
             return self._health(HTTPStatus.OK if reason is None else HTTPStatus.SERVICE_UNAVAILABLE, reason)
@@ -96,11 +96,11 @@ class HttpFront:
         return await self.api.respond(request)
 
     def _health(self, status: HTTPStatus, reason: str | None) -> Response:
-        shutting_down = self.status.shutting_down
+        shutting_down = self.status.shutting_down()
         body: dict[str, object] = {
             "status": "shutting_down" if shutting_down else ("ok" if status == HTTPStatus.OK else "not_ready"),
             "rooms": self.status.rooms_held(),
-            "connections": self.status.connection_count(),
+            "connections": self.status.connections(),
             "pid": os.getpid(),
         }
         if reason is not None:
@@ -111,7 +111,7 @@ class HttpFront:
         """Readiness (`GET /readyz`): None when this process can take players, else why not. Liveness
         (`/healthz`) only says the process answers; a load balancer should send players by readiness, so a
         server that cannot store a move (database down, disk full) gets none."""
-        if self.status.shutting_down:
+        if self.status.shutting_down():
             return "shutting down"
         failed_at = self.writer.last_failure_at
         if failed_at is not None and time.monotonic() - failed_at < self.settings.readiness_failure_window_s:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from freecell_arena.core.clock import Clock
@@ -99,16 +100,14 @@ class Caller(Protocol):
     def address(self) -> str: ...
 
 
-class Enforcer(Protocol):
-    """What a sanction does to this process's live state (`ArenaServer`)."""
+@dataclass(frozen=True)
+class Enforcer:
+    """What a sanction does to this process's live state (net/app.py hands these, not itself)."""
 
-    def banned(self, player_id: str, public_reason: str) -> None:
-        """Close the player's connection here and take them out of live play."""
-        ...
-
-    def renamed(self, player_id: str, name: str) -> None:
-        """Show the player's new name here."""
-        ...
+    banned: Callable[[str, str], None]
+    """Given the player and the public reason: close the player's connection here, take them out of live play."""
+    renamed: Callable[[str, str], None]
+    """Given the player and the name: show the player's new name here."""
 
 
 def player_view(person: Person) -> ModPlayer:

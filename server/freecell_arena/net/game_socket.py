@@ -396,20 +396,20 @@ class GameListener:
         self.tasks: set[asyncio.Task[None]] = set()
         """Each connection's task: its handshake, then its life."""
         self.serving = False
+        self.port = 0
+        """The port bound (the settings may say 0), once started."""
         self.refusals = Refusals()
         self._server: asyncio.Server | None = None
 
     async def start(self, host: str, port: int, *, reuse_port: bool = False) -> None:
         loop = asyncio.get_running_loop()
-        self._server = await loop.create_server(lambda: GameSocket(self.terms, self, loop), host, port,
-                                                reuse_port=reuse_port)  # fmt: skip
+        # uvloop's server is an asyncio.Server in all but class, and its `sockets` a list, not the stubs' tuple
+        # (which the compiled build checks): read as it is
+        server: Any = await loop.create_server(lambda: GameSocket(self.terms, self, loop), host, port,
+                                               reuse_port=reuse_port)  # fmt: skip
+        self._server = server
+        self.port = int(server.sockets[0].getsockname()[1])
         self.serving = True
-
-    @property
-    def port(self) -> int:
-        assert self._server is not None
-        port: int = self._server.sockets[0].getsockname()[1]
-        return port
 
     def stop_accepting(self) -> None:
         """No new connection; a handshake under way is refused with a 503, an open connection goes on."""

@@ -410,9 +410,12 @@ class GameListener:
         self._server = server
         self.port = int(server.sockets[0].getsockname()[1])
         self.serving = True
+        log.debug("server listening on %s:%d", host, self.port)
 
     def stop_accepting(self) -> None:
         """No new connection; a handshake under way is refused with a 503, an open connection goes on."""
+        if self.serving:
+            log.debug("server closing")
         self.serving = False
         if self._server is not None:
             self._server.close()

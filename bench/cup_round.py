@@ -20,11 +20,11 @@ from tournament_pairing import StoppedClock, adopted, players
 
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.competition.quick_race import QuickRaceRules
-from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
-from freecell_arena.core.competition.tournaments.scoring import Entrant
-from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
-from freecell_arena.protocol.messages import QuickRaceRequest
+from freecell_arena.core.records.tournaments.rules import TournamentRules
+from freecell_arena.core.records.tournaments.scoring import Entrant
+from freecell_arena.core.records.tournaments.state import StoredTournament, TournamentSnapshot
+from freecell_arena.protocol.rooms import QuickRaceRequest
 
 
 def games_dealt(arena: Arena) -> int:

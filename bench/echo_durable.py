@@ -150,9 +150,9 @@ async def main() -> None:
     args, answer = arguments_and_answer(__doc__.splitlines()[0])
     settings = Settings()
     with tempfile.TemporaryDirectory(prefix="freecell-arena-durable-echo-") as directory:
-        log = DurableLog(Path(directory) / "frames.db", settings.commit_delay_ms / 1000)
+        log = DurableLog(Path(directory) / "frames.db", settings.store.commit_delay_ms / 1000)
 
-        rooms = EchoRooms(settings.progress_window_ms / 1000) if args.room_size > 1 else None
+        rooms = EchoRooms(settings.rooms.progress_window_ms / 1000) if args.room_size > 1 else None
 
         async def echo(websocket: ServerConnection) -> None:
             async for frame in websocket:
@@ -170,9 +170,9 @@ async def main() -> None:
         try:
             async with serve(
                 echo, args.host, args.port,
-                max_size=settings.max_message_bytes * 4, ping_interval=settings.ping_interval_s,
-                **serve_options(settings.compression, settings.compression_min_bytes),
-                ping_timeout=settings.ping_timeout_s, close_timeout=2,
+                max_size=settings.connection.max_message_bytes * 4, ping_interval=settings.connection.ping_interval_s,
+                **serve_options(settings.connection.compression, settings.connection.compression_min_bytes),
+                ping_timeout=settings.connection.ping_timeout_s, close_timeout=2,
             ) as server:  # fmt: skip
                 port = server.sockets[0].getsockname()[1]
                 print(f"echo: listening on ws://{args.host}:{port}/", flush=True)
@@ -184,5 +184,5 @@ async def main() -> None:
 if __name__ == "__main__":
     from freecell_arena.commands.serve import loop_factory
 
-    with asyncio.Runner(loop_factory=loop_factory(Settings().event_loop)) as runner:  # the server's event loop too
+    with asyncio.Runner(loop_factory=loop_factory(Settings().process.event_loop)) as runner:  # the server's loop too
         runner.run(main())

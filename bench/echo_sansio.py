@@ -30,7 +30,8 @@ from freecell_arena.settings import Settings
 
 class SansIoEcho(asyncio.Protocol):
     def __init__(self, answer: Callable[[str], str], max_size: int, settings: Settings) -> None:
-        offered = extensions(settings.compression, settings.compression_min_bytes)  # the server's policy
+        connection = settings.connection
+        offered = extensions(connection.compression, connection.compression_min_bytes)  # the server's policy
         self.protocol = ServerProtocol(extensions=offered, max_size=max_size)
         self.answer = answer
         self.transport: asyncio.Transport | None = None
@@ -68,7 +69,7 @@ async def main() -> None:
     settings = Settings()
     loop = asyncio.get_running_loop()
     server: Any = await loop.create_server(
-        lambda: SansIoEcho(answer, settings.max_message_bytes * 4, settings),
+        lambda: SansIoEcho(answer, settings.connection.max_message_bytes * 4, settings),
         args.host, args.port,
     )
     port = server.sockets[0].getsockname()[1]
@@ -80,5 +81,5 @@ async def main() -> None:
 if __name__ == "__main__":
     from freecell_arena.commands.serve import loop_factory
 
-    with asyncio.Runner(loop_factory=loop_factory(Settings().event_loop)) as runner:
+    with asyncio.Runner(loop_factory=loop_factory(Settings().process.event_loop)) as runner:
         runner.run(main())

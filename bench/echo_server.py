@@ -97,9 +97,9 @@ async def main() -> None:
 
     async with serve(
         echo, args.host, args.port,
-        max_size=settings.max_message_bytes * 4, ping_interval=settings.ping_interval_s,
-        **serve_options(settings.compression, settings.compression_min_bytes),
-        ping_timeout=settings.ping_timeout_s, close_timeout=2,
+        max_size=settings.connection.max_message_bytes * 4, ping_interval=settings.connection.ping_interval_s,
+        **serve_options(settings.connection.compression, settings.connection.compression_min_bytes),
+        ping_timeout=settings.connection.ping_timeout_s, close_timeout=2,
     ) as server:  # fmt: skip
         port = server.sockets[0].getsockname()[1]
         print(f"echo: listening on ws://{args.host}:{port}/", flush=True)
@@ -109,5 +109,5 @@ async def main() -> None:
 if __name__ == "__main__":
     from freecell_arena.commands.serve import loop_factory
 
-    with asyncio.Runner(loop_factory=loop_factory(Settings().event_loop)) as runner:  # the server's event loop too
+    with asyncio.Runner(loop_factory=loop_factory(Settings().process.event_loop)) as runner:  # the server's loop too
         runner.run(main())

@@ -35,7 +35,7 @@ import psutil
 from websockets.asyncio.client import ClientConnection, connect
 
 from freecell_arena.engine import FOUNDATION, Game, Move, format_move, variant_by_id
-from freecell_arena.net.compression import Compression, connect_options
+from freecell_arena_client.compression import Compression, connect_options
 
 CONNECT_CONCURRENCY = 50
 SETUP_TIMEOUT_S = 120.0

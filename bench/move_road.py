@@ -197,7 +197,7 @@ class ServerThread:
         from freecell_arena.commands.serve import loop_factory
         from freecell_arena.settings import Settings
 
-        with asyncio.Runner(loop_factory=loop_factory(Settings().event_loop)) as runner:
+        with asyncio.Runner(loop_factory=loop_factory(Settings().process.event_loop)) as runner:
             runner.run(self._serve())
 
     async def _serve(self) -> None:

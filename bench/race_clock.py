@@ -21,7 +21,7 @@ from freecell_arena.core.live.room import Room
 from freecell_arena.core.live.rooms import Rooms
 from freecell_arena.core.ports.records import GameRecord, RoomRecord
 from freecell_arena.engine import variant_by_id
-from freecell_arena.protocol.messages import RoomOptions
+from freecell_arena.protocol.rooms import RoomOptions
 
 
 class StoppedClock:

@@ -23,9 +23,9 @@ from tournament_pairing import StoppedClock, adopted, players
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.effects import Effect
 from freecell_arena.protocol.codec import decode
-from freecell_arena.protocol.messages import Message
 from freecell_arena.protocol.trusted import wire_text
 from freecell_arena.protocol.vocabulary import FINISHED
+from freecell_arena.protocol.wire import Message
 
 CREATE = '{"type":"create_room","id":1,"variant":"freecell","deal":%d,"options":{"countdown_s":0,"autoplay":true}}'
 STEPS = ("create_room", "start_race", "the tick that begins", "resign", "the tick that finishes", "leave_room")

@@ -14,18 +14,13 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from freecell_arena.core.arena import Arena
-from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
-from freecell_arena.core.competition.tournaments.scoring import Entrant
-from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
 from freecell_arena.core.effects import Effect
-from freecell_arena.protocol.messages import (
-    CreateRoomRequest,
-    HelloRequest,
-    JoinRoomRequest,
-    RoomOptions,
-    StartRaceRequest,
-)
+from freecell_arena.core.records.tournaments.rules import TournamentRules
+from freecell_arena.core.records.tournaments.scoring import Entrant
+from freecell_arena.core.records.tournaments.state import StoredTournament, TournamentSnapshot
+from freecell_arena.protocol.rooms import CreateRoomRequest, JoinRoomRequest, RoomOptions, StartRaceRequest
+from freecell_arena.protocol.session import HelloRequest
 
 
 class StoppedClock:

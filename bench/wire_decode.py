@@ -20,13 +20,9 @@ from tournament_pairing import adopted
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.clock import SystemClock
 from freecell_arena.protocol.codec import decode
-from freecell_arena.protocol.messages import (
-    CLIENT_MESSAGES,
-    CreateRoomRequest,
-    HelloRequest,
-    RoomOptions,
-    StartRaceRequest,
-)
+from freecell_arena.protocol.registry import CLIENT_MESSAGES
+from freecell_arena.protocol.rooms import CreateRoomRequest, RoomOptions, StartRaceRequest
+from freecell_arena.protocol.session import HelloRequest
 from freecell_arena.protocol.trusted import wire_text
 
 FRAMES = (

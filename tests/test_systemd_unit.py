@@ -40,7 +40,7 @@ def test_the_stop_timeout_covers_the_longest_stop_of_a_supervisor_and_its_worker
     more: systemd's SIGKILL must come only after all that, else a stop that would have ended cleanly is cut."""
     service = unit_service()
     assert service["Type"] == "notify" and service["KillMode"] == "mixed"
-    shutdown = Settings().shutdown_timeout_s
+    shutdown = Settings().process.shutdown_timeout_s
     assert seconds(service["TimeoutStopSec"]) >= shutdown + 2 * STOP_GRACE_S + MARGIN_S
     for example in SYSTEMD.glob("*.env"):
         said = float(environment_file(example)["FREECELL_ARENA_SHUTDOWN_TIMEOUT_S"])
@@ -50,9 +50,9 @@ def test_the_stop_timeout_covers_the_longest_stop_of_a_supervisor_and_its_worker
 @pytest.mark.parametrize("example", sorted(SYSTEMD.glob("*.env")), ids=lambda path: path.name)
 def test_the_example_environment_files_hold_real_settings(example: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     variables = environment_file(example)
-    fields = {f"FREECELL_ARENA_{name.upper()}" for name in Settings.model_fields}
+    fields = {f"FREECELL_ARENA_{name.upper()}" for name in Settings.setting_names()}
     assert set(variables) <= fields, f"not settings: {set(variables) - fields}"
     for key, value in variables.items():
         monkeypatch.setenv(key, value)
     settings = Settings()  # every value valid
-    assert settings.shutdown_timeout_s == float(variables["FREECELL_ARENA_SHUTDOWN_TIMEOUT_S"])
+    assert settings.process.shutdown_timeout_s == float(variables["FREECELL_ARENA_SHUTDOWN_TIMEOUT_S"])

@@ -1,4 +1,4 @@
-"""Ratings per variant (core/competition/ratings.py): the current rating of each player on each ladder, and every
+"""Ratings per variant (core/records/ratings.py): the current rating of each player on each ladder, and every
 change.
 
 - ratings: one row per (variant, ladder, player); `races` counts the rated races and is the row's version:

@@ -59,7 +59,7 @@ COMPILED: Final = (
     "core/live/rooms.py",
     "core/live/seats.py",
     "core/live/games.py",
-    "core/live/ranking.py",
+    "core/records/ranking.py",
     "core/live/daily_play.py",
     "core/live/players.py",
 )

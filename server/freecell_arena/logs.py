@@ -79,12 +79,12 @@ def describe_start(settings: Settings) -> None:
     """The lines a start logs at INFO, once per start (by the supervisor, not again by each of its workers).
     Nothing here imports the database stack: the supervisor never loads it."""
     log.info("freecell-arena %s on Python %s", __version__, platform.python_version())
-    log.info("database %s", hide_password(settings.database_url))
-    if settings.redis_url is None:
+    log.info("database %s", hide_password(settings.store.database_url))
+    if settings.cluster.redis_url is None:
         log.info("redis: none (one process: room events stay in it)")
     else:
-        log.info("redis %s", hide_password(settings.redis_url))
-    if settings.workers > 1:
-        log.info("workers: %d on one port, each restarted when it dies", settings.workers)
+        log.info("redis %s", hide_password(settings.cluster.redis_url))
+    if settings.cluster.workers > 1:
+        log.info("workers: %d on one port, each restarted when it dies", settings.cluster.workers)
     else:
         log.info("workers: 1 (this process)")

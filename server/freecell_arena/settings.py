@@ -1,67 +1,70 @@
 """Server settings: environment variables prefixed `FREECELL_ARENA_`, overridden by `serve` flags.
 
-The table in docs/server.md is the documentation of these fields; keep the two in step (a test checks that
-every field appears there).
+Each concern has its group (`settings.connection.ping_interval_s`, `settings.daily.secret`), so a part is handed
+the group it uses, not the whole. A setting's NAME is what an operator writes, the same as before the groups:
+`FREECELL_ARENA_DAILY_SECRET` is the setting `daily_secret`, the field `secret` of the group `daily` (a group's
+`prefix` plus the field's name, or what its `named` says where they differ). `Settings(daily_secret=...)`
+takes names too, so the environment, the flags and the tests speak one vocabulary.
+
+The table in docs/server.md is the documentation of these settings; keep the two in step (a test checks that
+every setting appears there).
 """
 
 from __future__ import annotations
 
 import ipaddress
-from typing import Literal
+import os
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar, Literal
 
-from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.fields import FieldInfo
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from freecell_arena.core.accounts.relying_party import RelyingParty, relying_party
 from freecell_arena.engine import VARIANTS
-from freecell_arena.protocol.messages import DEFAULT_LIMITS as LIMITS
-from freecell_arena.protocol.messages import DEFAULT_QUICK_RACE as QUICK_RACE
-from freecell_arena.protocol.messages import FRAME_SIZE_FACTOR, ConnectionLimits, QuickRaceSizes
+from freecell_arena.protocol.session import DEFAULT_LIMITS as LIMITS
+from freecell_arena.protocol.session import DEFAULT_QUICK_RACE as QUICK_RACE
+from freecell_arena.protocol.session import FRAME_SIZE_FACTOR, ConnectionLimits, QuickRaceSizes
 
+ENV_PREFIX = "FREECELL_ARENA_"
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///freecell-arena.db"
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="FREECELL_ARENA_", extra="ignore")
+class SettingsGroup(BaseModel):
+    """The settings of one concern. A field's setting name is `prefix` + its name, unless `named` says otherwise."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    prefix: ClassVar[str] = ""
+    named: ClassVar[Mapping[str, str]] = {}
+    """Field name -> setting name, where it is not `prefix` + the field's name."""
+
+    @classmethod
+    def setting_names(cls) -> dict[str, str]:
+        """Field name -> setting name."""
+        return {name: cls.named.get(name, cls.prefix + name) for name in cls.model_fields}
+
+
+class ProcessSettings(SettingsGroup):
+    """Where the process listens, who it is to browsers, and how it runs and stops."""
 
     host: str = Field(default="127.0.0.1", description="Interface to listen on.")
     port: int = Field(default=8765, ge=0, le=65535, description="TCP port (0 = any free port).")
-    database_url: str = Field(
-        default=DEFAULT_DATABASE_URL,
-        description="SQLAlchemy async URL: a SQLite file (created and migrated on start) or PostgreSQL.",
+    public_url: str | None = Field(
+        default=None,
+        description="The address players open, like https://arena.example.org: passkeys are bound to its host "
+        "name. Unset: http://localhost:PORT (browsers refuse passkeys on an IP address such as 127.0.0.1).",
     )
-    progress_window_ms: float = Field(
-        default=100.0, ge=0, le=1000,
-        description="A room's progress goes out at most once per player per this window (0 = every move).",
-    )  # fmt: skip
-    max_message_bytes: int = Field(
-        default=LIMITS.max_message_bytes, ge=256,
-        description="Larger frames get `message_too_large`; beyond 4 times this the connection closes (1009).",
-    )  # fmt: skip
-    rate_limit_per_s: float = Field(
-        default=LIMITS.rate_per_s, gt=0, description="Sustained messages per second per connection."
+    trusted_proxies: str = Field(
+        default="",
+        description="Comma-separated addresses or CIDRs of the load balancers whose PROXY header and "
+        "X-Forwarded-For give the client's address; empty: trust nobody.",
     )
-    rate_limit_burst: int = Field(default=LIMITS.burst, ge=1, description="Messages a connection may send at once.")
-    ping_interval_s: float = Field(
-        default=LIMITS.ping_interval_s, gt=0, description="Websocket ping every this many seconds."
-    )
-    ping_timeout_s: float = Field(
-        default=LIMITS.ping_timeout_s, gt=0, description="Close when a ping is not answered in time."
-    )
-    idle_timeout_s: float = Field(
-        default=LIMITS.idle_timeout_s, gt=0, description="Close a connection silent for this long."
-    )
-    commit_delay_ms: float = Field(
-        default=2.0, ge=0, le=100, description="Group commit: how long a write waits for company (latency vs CPU)."
-    )
-    compression: Literal["large", "deflate", "none"] = Field(
-        default="large",
-        description="permessage-deflate for clients that ask: on large frames only (large), every frame, or none.",
-    )
-    compression_min_bytes: int = Field(
-        default=1024, ge=0, description="`large`: frames of at least this many bytes are compressed, the rest not."
+    web_root: str | None = Field(
+        default=None,
+        description="Serve the browser app from this folder (read once at start) instead of the installed one.",
     )
     event_loop: Literal["auto", "asyncio", "uvloop"] = Field(
         default="auto", description="The event loop: uvloop where it is installed (auto), or the standard one."
@@ -73,113 +76,6 @@ class Settings(BaseSettings):
     tick_interval_s: float = Field(default=0.05, gt=0, le=1, description="How often countdowns and limits are checked.")
     shutdown_timeout_s: float = Field(default=10.0, gt=0, description="SIGTERM: most time spent flushing and closing.")
     log_level: str = Field(default="INFO", description="Python logging level.")
-    readiness_timeout_s: float = Field(default=2.0, gt=0, description="`/readyz`: how long the database may take.")
-    readiness_failure_window_s: float = Field(
-        default=10.0, ge=0, description="`/readyz` says not ready this long after a write to the database failed."
-    )
-    max_spectators: int = Field(default=64, ge=0, description="Spectators one room may hold.")
-    quick_race_min_players: int = Field(
-        default=QUICK_RACE.min_players, ge=1, le=64, description="Quick race: players in before its countdown starts."
-    )
-    quick_race_max_players: int = Field(
-        default=QUICK_RACE.max_players, ge=1, le=64, description="Quick race: a full room starts at once."
-    )
-    quick_race_wait_s: float = Field(
-        default=QUICK_RACE.countdown_s, ge=0, le=30, description="Quick race: the countdown once enough players are in."
-    )
-    tournament_schedule: str = Field(
-        default="", description="The operator's recurring tournaments: JSON, or `@path` of a JSON file "
-        "(docs/tournaments.md); empty: none.",
-    )  # fmt: skip
-    tournament_interval_s: float = Field(
-        default=1.0, ge=0, le=60, description="How often each process tends the live tournaments (0 = never)."
-    )
-    house_bot: bool = Field(
-        default=True, description="Quick race: a player waiting alone may race the server's own bot (`race_bot`)."
-    )
-    house_bot_after_s: float = Field(
-        default=15.0, ge=0, le=600, description="Quick race: the page offers the house bot after this long alone."
-    )
-    house_bot_moves_per_s: float = Field(
-        default=0.5, gt=0, le=25, description="The house bot's pace: moves per second, about a person's."
-    )
-    lobby_return_grace_s: float = Field(
-        default=60.0, gt=0, description="A lobby picked up from the store: how long its members have to come back."
-    )
-    outbox_limit_bytes: int = Field(
-        default=1_048_576, ge=65_536, description="Frames queued for a client that does not read; past it, cut."
-    )
-    hello_timeout_s: float = Field(
-        default=LIMITS.hello_timeout_s, gt=0, description="Close a connection without a hello by then."
-    )
-    max_connections_per_address: int = Field(
-        default=64, ge=1, description="Open websocket connections one client address may hold."
-    )
-    new_players_per_minute: float = Field(
-        default=20.0, gt=0, description="`hello` without a token (a new identity) per client address per minute."
-    )
-    api_rate_limit_per_s: float = Field(
-        default=10.0, gt=0, description="HTTP API requests (`/api/...`) per second per client address, sustained."
-    )
-    api_rate_limit_burst: int = Field(default=40, ge=1, description="HTTP API requests one address may make at once.")
-    daily_secret: str | None = Field(
-        default=None,
-        min_length=16,
-        description="Secret the daily seeds derive from (the same for every process); unset: generated once "
-        "and kept in the database.",
-    )
-    daily_variants: str = Field(
-        default=",".join(VARIANTS), description="Comma-separated variants that have a daily challenge."
-    )
-    daily_prepare_interval_s: float = Field(
-        default=300.0, ge=0, description="How often today's and tomorrow's deals are checked (0 = never)."
-    )
-    daily_solver_nodes: int = Field(default=500_000, ge=1_000, description="Solver node budget per candidate deal.")
-    daily_solver_budget_s: float = Field(default=300.0, gt=0, description="Solver time limit per candidate deal.")
-    daily_candidates: int = Field(default=50, ge=1, description="Candidates tried before a day fails to prepare.")
-    daily_finalize_delay_s: float = Field(
-        default=60.0, ge=0, description="Wait after a day closes before its final ranks are materialised."
-    )
-    web_root: str | None = Field(
-        default=None,
-        description="Serve the browser app from this folder (read once at start) instead of the installed one.",
-    )
-    workers: int = Field(
-        default=1, ge=1, description="Server processes on the one port (more than 1: PostgreSQL and Redis)."
-    )
-    redis_url: str | None = Field(
-        default=None, description="Redis carrying room events between processes, e.g. redis://127.0.0.1:6379/0."
-    )
-    reuse_port: bool = Field(
-        default=False, description="Listen with SO_REUSEPORT, so several processes share the port."
-    )
-    public_url: str | None = Field(
-        default=None,
-        description="The address players open, like https://arena.example.org: passkeys are bound to its host "
-        "name. Unset: http://localhost:PORT (browsers refuse passkeys on an IP address such as 127.0.0.1).",
-    )
-    trusted_proxies: str = Field(
-        default="",
-        description="Comma-separated addresses or CIDRs of the load balancers whose PROXY header and "
-        "X-Forwarded-For give the client's address; empty: trust nobody.",
-    )
-
-    par_solver_nodes: int = Field(
-        default=400_000, ge=1_000, description="Solver node budget for a race's par: the same par on every machine."
-    )
-    par_budget_s: float = Field(
-        default=60.0, gt=0, description="Solver time limit for a race's par (a safety net; off the loop)."
-    )
-    par_at_race_end: bool = Field(
-        default=True,
-        description="Work out a finished race's par at once (two or more players); else when a review first asks.",
-    )
-    rating_sweep_interval_s: float = Field(
-        default=600.0,
-        ge=0,
-        description="How often (and at start) finished rated races left unrated (a process died before rating "
-        "them) are looked for and rated (0 = never).",
-    )
 
     @field_validator("gc_thresholds")
     @classmethod
@@ -199,14 +95,45 @@ class Settings(BaseSettings):
             raise ValueError(f"one of {', '.join(LOG_LEVELS)}")
         return value.upper()
 
-    @field_validator("daily_variants")
+    @field_validator("public_url")
     @classmethod
-    def _known_variants(cls, value: str) -> str:
-        names = [name.strip() for name in value.split(",") if name.strip()]
-        unknown = [name for name in names if name not in VARIANTS]
-        if unknown:
-            raise ValueError(f"unknown variant {unknown[0]!r}; known: {', '.join(VARIANTS)}")
-        return ",".join(names)
+    def _passkey_origin(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        relying_party(value.strip(), 0)  # raises ValueError with the reason
+        return value.strip().rstrip("/")
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        return ",".join(str(network) for network in _parse_networks(value))
+
+    def relying_party(self, bound_port: int | None = None) -> RelyingParty:
+        """Who the server is to WebAuthn; `bound_port` is the port actually listened on (for `port` 0)."""
+        return relying_party(self.public_url, bound_port or self.port)
+
+    @property
+    def trusted_proxy_networks(self) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+        return _parse_networks(self.trusted_proxies)
+
+    @property
+    def gc_threshold_values(self) -> tuple[int, int, int]:
+        young, middle, old = (int(part) for part in self.gc_thresholds.split(","))
+        return young, middle, old
+
+
+class ClusterSettings(SettingsGroup):
+    """Several processes: on one port, and sharing rooms through Redis."""
+
+    workers: int = Field(
+        default=1, ge=1, description="Server processes on the one port (more than 1: PostgreSQL and Redis)."
+    )
+    reuse_port: bool = Field(
+        default=False, description="Listen with SO_REUSEPORT, so several processes share the port."
+    )
+    redis_url: str | None = Field(
+        default=None, description="Redis carrying room events between processes, e.g. redis://127.0.0.1:6379/0."
+    )
 
     @field_validator("redis_url")
     @classmethod
@@ -217,26 +144,62 @@ class Settings(BaseSettings):
             raise ValueError(f"a Redis URL starts with {', '.join(REDIS_SCHEMES)}, like redis://127.0.0.1:6379/0")
         return value
 
-    @field_validator("public_url")
-    @classmethod
-    def _passkey_origin(cls, value: str | None) -> str | None:
-        if value is None or not value.strip():
-            return None
-        relying_party(value.strip(), 0)  # raises ValueError with the reason
-        return value.strip().rstrip("/")
 
-    def relying_party(self, bound_port: int | None = None) -> RelyingParty:
-        """Who the server is to WebAuthn; `bound_port` is the port actually listened on (for `port` 0)."""
-        return relying_party(self.public_url, bound_port or self.port)
+class StoreSettings(SettingsGroup):
+    """The database, how writes are grouped, and when `/readyz` says the store cannot take moves."""
 
-    @field_validator("trusted_proxies")
-    @classmethod
-    def _networks(cls, value: str) -> str:
-        return ",".join(str(network) for network in _parse_networks(value))
+    database_url: str = Field(
+        default=DEFAULT_DATABASE_URL,
+        description="SQLAlchemy async URL: a SQLite file (created and migrated on start) or PostgreSQL.",
+    )
+    commit_delay_ms: float = Field(
+        default=2.0, ge=0, le=100, description="Group commit: how long a write waits for company (latency vs CPU)."
+    )
+    readiness_timeout_s: float = Field(default=2.0, gt=0, description="`/readyz`: how long the database may take.")
+    readiness_failure_window_s: float = Field(
+        default=10.0, ge=0, description="`/readyz` says not ready this long after a write to the database failed."
+    )
 
-    @property
-    def trusted_proxy_networks(self) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
-        return _parse_networks(self.trusted_proxies)
+
+class ConnectionSettings(SettingsGroup):
+    """What one websocket connection lives within (`welcome` announces most of it), and what one address may open."""
+
+    max_message_bytes: int = Field(
+        default=LIMITS.max_message_bytes, ge=256,
+        description="Larger frames get `message_too_large`; beyond 4 times this the connection closes (1009).",
+    )  # fmt: skip
+    rate_limit_per_s: float = Field(
+        default=LIMITS.rate_per_s, gt=0, description="Sustained messages per second per connection."
+    )
+    rate_limit_burst: int = Field(default=LIMITS.burst, ge=1, description="Messages a connection may send at once.")
+    ping_interval_s: float = Field(
+        default=LIMITS.ping_interval_s, gt=0, description="Websocket ping every this many seconds."
+    )
+    ping_timeout_s: float = Field(
+        default=LIMITS.ping_timeout_s, gt=0, description="Close when a ping is not answered in time."
+    )
+    idle_timeout_s: float = Field(
+        default=LIMITS.idle_timeout_s, gt=0, description="Close a connection silent for this long."
+    )
+    hello_timeout_s: float = Field(
+        default=LIMITS.hello_timeout_s, gt=0, description="Close a connection without a hello by then."
+    )
+    outbox_limit_bytes: int = Field(
+        default=1_048_576, ge=65_536, description="Frames queued for a client that does not read; past it, cut."
+    )
+    compression: Literal["large", "deflate", "none"] = Field(
+        default="large",
+        description="permessage-deflate for clients that ask: on large frames only (large), every frame, or none.",
+    )
+    compression_min_bytes: int = Field(
+        default=1024, ge=0, description="`large`: frames of at least this many bytes are compressed, the rest not."
+    )
+    max_connections_per_address: int = Field(
+        default=64, ge=1, description="Open websocket connections one client address may hold."
+    )
+    new_players_per_minute: float = Field(
+        default=20.0, gt=0, description="`hello` without a token (a new identity) per client address per minute."
+    )
 
     @property
     def limits(self) -> ConnectionLimits:
@@ -252,22 +215,242 @@ class Settings(BaseSettings):
             idle_timeout_s=self.idle_timeout_s,
         )
 
-    @property
-    def quick_race(self) -> QuickRaceSizes:
-        return QuickRaceSizes(
-            min_players=self.quick_race_min_players,
-            max_players=self.quick_race_max_players,
-            countdown_s=self.quick_race_wait_s,
-        )
+
+class ApiSettings(SettingsGroup):
+    """The HTTP API under `/api/`."""
+
+    prefix = "api_"
+    rate_limit_per_s: float = Field(
+        default=10.0, gt=0, description="HTTP API requests (`/api/...`) per second per client address, sustained."
+    )
+    rate_limit_burst: int = Field(default=40, ge=1, description="HTTP API requests one address may make at once.")
+
+
+class RoomSettings(SettingsGroup):
+    """Rooms of every kind: who may watch, how progress is batched, how long a picked-up lobby waits."""
+
+    max_spectators: int = Field(default=64, ge=0, description="Spectators one room may hold.")
+    progress_window_ms: float = Field(
+        default=100.0, ge=0, le=1000,
+        description="A room's progress goes out at most once per player per this window (0 = every move).",
+    )  # fmt: skip
+    lobby_return_grace_s: float = Field(
+        default=60.0, gt=0, description="A lobby picked up from the store: how long its members have to come back."
+    )
+
+
+class QuickRaceSettings(SettingsGroup):
+    """Each variant's public room that fills and starts by itself."""
+
+    prefix = "quick_race_"
+    min_players: int = Field(
+        default=QUICK_RACE.min_players, ge=1, le=64, description="Quick race: players in before its countdown starts."
+    )
+    max_players: int = Field(
+        default=QUICK_RACE.max_players, ge=1, le=64, description="Quick race: a full room starts at once."
+    )
+    wait_s: float = Field(
+        default=QUICK_RACE.countdown_s, ge=0, le=30, description="Quick race: the countdown once enough players are in."
+    )
 
     @property
-    def gc_threshold_values(self) -> tuple[int, int, int]:
-        young, middle, old = (int(part) for part in self.gc_thresholds.split(","))
-        return young, middle, old
+    def sizes(self) -> QuickRaceSizes:
+        return QuickRaceSizes(min_players=self.min_players, max_players=self.max_players, countdown_s=self.wait_s)
+
+
+class HouseBotSettings(SettingsGroup):
+    """The server's own bot, offered to a player waiting alone in a quick race."""
+
+    prefix = "house_bot_"
+    named = {"enabled": "house_bot"}
+    enabled: bool = Field(
+        default=True, description="Quick race: a player waiting alone may race the server's own bot (`race_bot`)."
+    )
+    after_s: float = Field(
+        default=15.0, ge=0, le=600, description="Quick race: the page offers the house bot after this long alone."
+    )
+    moves_per_s: float = Field(
+        default=0.5, gt=0, le=25, description="The house bot's pace: moves per second, about a person's."
+    )
+
+
+class TournamentSettings(SettingsGroup):
+    """The operator's recurring tournaments and how often they are tended."""
+
+    prefix = "tournament_"
+    schedule: str = Field(
+        default="", description="The operator's recurring tournaments: JSON, or `@path` of a JSON file "
+        "(docs/tournaments.md); empty: none.",
+    )  # fmt: skip
+    interval_s: float = Field(
+        default=1.0, ge=0, le=60, description="How often each process tends the live tournaments (0 = never)."
+    )
+
+
+class DailySettings(SettingsGroup):
+    """The daily challenge: its secret, its variants, and how its deals are prepared and closed."""
+
+    prefix = "daily_"
+    secret: str | None = Field(
+        default=None,
+        min_length=16,
+        description="Secret the daily seeds derive from (the same for every process); unset: generated once "
+        "and kept in the database.",
+    )
+    variants: str = Field(
+        default=",".join(VARIANTS), description="Comma-separated variants that have a daily challenge."
+    )
+    prepare_interval_s: float = Field(
+        default=300.0, ge=0, description="How often today's and tomorrow's deals are checked (0 = never)."
+    )
+    solver_nodes: int = Field(default=500_000, ge=1_000, description="Solver node budget per candidate deal.")
+    solver_budget_s: float = Field(default=300.0, gt=0, description="Solver time limit per candidate deal.")
+    candidates: int = Field(default=50, ge=1, description="Candidates tried before a day fails to prepare.")
+    finalize_delay_s: float = Field(
+        default=60.0, ge=0, description="Wait after a day closes before its final ranks are materialised."
+    )
+
+    @field_validator("variants")
+    @classmethod
+    def _known_variants(cls, value: str) -> str:
+        names = [name.strip() for name in value.split(",") if name.strip()]
+        unknown = [name for name in names if name not in VARIANTS]
+        if unknown:
+            raise ValueError(f"unknown variant {unknown[0]!r}; known: {', '.join(VARIANTS)}")
+        return ",".join(names)
 
     @property
-    def daily_variant_ids(self) -> list[str]:
-        return [name for name in self.daily_variants.split(",") if name]
+    def variant_ids(self) -> list[str]:
+        return [name for name in self.variants.split(",") if name]
+
+
+class ParSettings(SettingsGroup):
+    """A race's par: the fewest moves the solver finds, worked out the same on every machine."""
+
+    prefix = "par_"
+    solver_nodes: int = Field(
+        default=400_000, ge=1_000, description="Solver node budget for a race's par: the same par on every machine."
+    )
+    budget_s: float = Field(
+        default=60.0, gt=0, description="Solver time limit for a race's par (a safety net; off the loop)."
+    )
+    at_race_end: bool = Field(
+        default=True,
+        description="Work out a finished race's par at once (two or more players); else when a review first asks.",
+    )
+
+
+class RatingSettings(SettingsGroup):
+    """Races left unrated (a process died before rating them), found and rated late."""
+
+    prefix = "rating_"
+    sweep_interval_s: float = Field(
+        default=600.0,
+        ge=0,
+        description="How often (and at start) finished rated races left unrated (a process died before rating "
+        "them) are looked for and rated (0 = never).",
+    )
+
+
+class Settings(BaseSettings):
+    """Every setting, by concern. Built from setting names (`Settings(port=0, daily_secret=...)`) over the
+    environment's `FREECELL_ARENA_*` variables; a group may also be given whole (`Settings(daily=DailySettings())`)."""
+
+    model_config = SettingsConfigDict(extra="forbid", frozen=True)
+
+    process: ProcessSettings = ProcessSettings()
+    cluster: ClusterSettings = ClusterSettings()
+    store: StoreSettings = StoreSettings()
+    connection: ConnectionSettings = ConnectionSettings()
+    api: ApiSettings = ApiSettings()
+    rooms: RoomSettings = RoomSettings()
+    quick_race: QuickRaceSettings = QuickRaceSettings()
+    house_bot: HouseBotSettings = HouseBotSettings()
+    tournaments: TournamentSettings = TournamentSettings()
+    daily: DailySettings = DailySettings()
+    par: ParSettings = ParSettings()
+    ratings: RatingSettings = RatingSettings()
+
+    GROUPS: ClassVar[Mapping[str, type[SettingsGroup]]]
+    """Group name -> its class (set below, from the fields)."""
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """The arguments, then the environment, both by setting name (the groups are this module's business)."""
+        return init_settings, _Environment(settings_cls)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _into_groups(cls, data: Any) -> Any:
+        """Setting names (the arguments' and the environment's) go to their groups; a group given whole stays."""
+        if not isinstance(data, dict):
+            return data
+        grouped: dict[str, Any] = {}
+        for key, value in data.items():
+            place = SETTING_PLACES.get(key)
+            if place is None or (key in cls.GROUPS and not isinstance(value, str | int | float | bool | None)):
+                grouped[key] = value  # a group whole, or an unknown name (refused: extra="forbid")
+                continue
+            group, field = place
+            target = grouped.setdefault(group, {})
+            if isinstance(target, dict):
+                target[field] = value
+        return grouped
+
+    @classmethod
+    def from_names(cls, values: Mapping[str, object]) -> Settings:
+        """The environment's settings with these, by setting name (a command's flags: `{"database_url": ...}`)."""
+        arguments: dict[str, Any] = dict(values)  # checked by the validation, not by the type checker
+        return cls(**arguments)
+
+    @classmethod
+    def setting_names(cls) -> list[str]:
+        """Every setting's name, as `FREECELL_ARENA_` + its capitals names the environment variable."""
+        return list(SETTING_PLACES)
+
+    def named_values(self) -> Iterator[tuple[str, Any]]:
+        """(setting name, value) for every setting: what `FREECELL_ARENA_*` would say to make these settings."""
+        for name, (group, field) in SETTING_PLACES.items():
+            yield name, getattr(getattr(self, group), field)
+
+    @staticmethod
+    def name_at(location: tuple[int | str, ...]) -> str:
+        """The setting a validation error's location points to (`("daily", "secret")` -> `daily_secret`)."""
+        if len(location) >= 2 and location[0] in Settings.GROUPS:
+            group = Settings.GROUPS[str(location[0])]
+            return group.setting_names().get(str(location[1]), str(location[1]))
+        return str(location[0]) if location else "?"
+
+
+Settings.GROUPS = {
+    name: field.annotation for name, field in Settings.model_fields.items()
+    if isinstance(field.annotation, type) and issubclass(field.annotation, SettingsGroup)
+}  # fmt: skip
+SETTING_PLACES: dict[str, tuple[str, str]] = {
+    setting: (group_name, field)
+    for group_name, group in Settings.GROUPS.items()
+    for field, setting in group.setting_names().items()
+}
+"""Setting name -> (group, field)."""
+
+
+class _Environment(PydanticBaseSettingsSource):
+    """`FREECELL_ARENA_<SETTING>` for every setting, by setting name (case-insensitive, as pydantic-settings reads)."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return None, field_name, False  # unused: __call__ reads by setting name
+
+    def __call__(self) -> dict[str, Any]:
+        environment = {key.upper(): value for key, value in os.environ.items()}
+        return {name: environment[variable] for name in SETTING_PLACES
+                if (variable := ENV_PREFIX + name.upper()) in environment}  # fmt: skip
 
 
 def _parse_networks(value: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:

@@ -42,7 +42,7 @@ import tempfile
 import time
 
 from freecell_arena import readiness
-from freecell_arena.settings import Settings
+from freecell_arena.settings import ENV_PREFIX, Settings
 
 WORKER_INDEX_ENV = "FREECELL_ARENA_WORKER_INDEX"
 SUPERVISOR_PID_ENV = "FREECELL_ARENA_SUPERVISOR_PID"
@@ -96,11 +96,11 @@ def settings_environment(settings: Settings) -> dict[str, str]:
     """The parent's environment with every resolved setting (flags included) written back as FREECELL_ARENA_*
     variables, so a child `serve` runs with exactly the parent's settings."""
     env = dict(os.environ)
-    for name, value in settings.model_dump(mode="json").items():
-        variable = f"FREECELL_ARENA_{name.upper()}"
+    for name, value in settings.named_values():
+        variable = f"{ENV_PREFIX}{name.upper()}"
         if value is None:
             env.pop(variable, None)
-        else:  # pydantic-settings reads anything but a string as JSON
+        else:  # a number or a flag as JSON writes it (`true`, `2.0`), which the settings read back exactly
             env[variable] = value if isinstance(value, str) else json.dumps(value)
     return env
 
@@ -159,7 +159,7 @@ class WorkerReadiness:
 
 
 class Supervisor:
-    """Keeps `settings.workers` workers running on one port until SIGTERM or SIGINT."""
+    """Keeps `settings.cluster.workers` workers running on one port until SIGTERM or SIGINT."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -172,9 +172,9 @@ class Supervisor:
         if not await self._database_is_ready():
             return 2
         try:
-            reservation = reserve_port(settings.host, settings.port)
+            reservation = reserve_port(settings.process.host, settings.process.port)
         except OSError as error:
-            print(f"freecell-arena: cannot listen on {settings.host}:{settings.port}: {error.strerror}",
+            print(f"freecell-arena: cannot listen on {settings.process.host}:{settings.process.port}: {error.strerror}",
                   file=sys.stderr)
             return 2
         loop = asyncio.get_running_loop()
@@ -183,9 +183,10 @@ class Supervisor:
         with reservation, WorkerReadiness() as readiness_of_workers:
             self.notify_socket = readiness_of_workers.address
             port = int(reservation.getsockname()[1])
-            print(f"freecell-arena: supervisor (pid {os.getpid()}) starting {settings.workers} workers on "
-                  f"ws://{settings.host}:{port}/", flush=True)
-            keepers = [asyncio.create_task(self._keep_running(index, port)) for index in range(1, settings.workers + 1)]
+            print(f"freecell-arena: supervisor (pid {os.getpid()}) starting {settings.cluster.workers} workers on "
+                  f"ws://{settings.process.host}:{port}/", flush=True)
+            workers = range(1, settings.cluster.workers + 1)
+            keepers = [asyncio.create_task(self._keep_running(index, port)) for index in workers]
             listening = asyncio.create_task(self._tell_when_listening(readiness_of_workers, port))
             await self.stopping.wait()
             readiness.stopping()
@@ -197,10 +198,11 @@ class Supervisor:
     async def _tell_when_listening(self, workers: WorkerReadiness, port: int) -> None:
         """READY=1 to our own service manager once each of the workers said READY=1 to us: all listen."""
         ready: set[int] = set()
-        while len(self.processes) < self.settings.workers or not {p.pid for p in self.processes.values()} <= ready:
+        count = self.settings.cluster.workers
+        while len(self.processes) < count or not {p.pid for p in self.processes.values()} <= ready:
             ready.add(await workers.next_ready())
-        log.info("all %d workers listen on port %d", self.settings.workers, port)
-        readiness.ready(f"{self.settings.workers} workers listening on ws://{self.settings.host}:{port}/")
+        log.info("all %d workers listen on port %d", count, port)
+        readiness.ready(f"{count} workers listening on ws://{self.settings.process.host}:{port}/")
 
     async def _database_is_ready(self) -> bool:
         """`serve --check` in a child with these settings: it prints why not itself (one line on stderr)."""
@@ -252,7 +254,7 @@ class Supervisor:
         log.info("stopping: SIGTERM to %d workers", len(self.processes))
         for process in self.processes.values():
             terminate(process)
-        _, late = await asyncio.wait(keepers, timeout=self.settings.shutdown_timeout_s + STOP_GRACE_S)
+        _, late = await asyncio.wait(keepers, timeout=self.settings.process.shutdown_timeout_s + STOP_GRACE_S)
         if not late:
             return True
         for process in self.processes.values():

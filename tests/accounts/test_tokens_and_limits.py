@@ -140,7 +140,7 @@ def test_a_public_url_passkeys_cannot_use_is_refused_with_the_reason(url: str, s
 
 
 def test_settings_default_to_localhost_on_the_port_listened_on() -> None:
-    assert Settings().public_url is None
-    assert Settings(port=9001).relying_party().origins == ("http://localhost:9001",)
-    assert Settings(port=0).relying_party(bound_port=41234).origins == ("http://localhost:41234",)
-    assert Settings(public_url="https://arena.example.org/").public_url == "https://arena.example.org"
+    assert Settings().process.public_url is None
+    assert Settings(port=9001).process.relying_party().origins == ("http://localhost:9001",)
+    assert Settings(port=0).process.relying_party(bound_port=41234).origins == ("http://localhost:41234",)
+    assert Settings(public_url="https://arena.example.org/").process.public_url == "https://arena.example.org"

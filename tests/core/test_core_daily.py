@@ -11,7 +11,7 @@ from parts import stored, wire
 from freecell_arena.core.live.daily_play import DailyChallenges
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import DailyRecord
-from freecell_arena.protocol.messages import DailyStartedMessage, PlayDailyRequest
+from freecell_arena.protocol.leaderboards import DailyStartedMessage, PlayDailyRequest
 
 DAY = date(2026, 1, 2)
 

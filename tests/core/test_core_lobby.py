@@ -11,7 +11,7 @@ from freecell_arena.core.live.lobby import choose_seed
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import MemberLeftRecord, MemberRecord, RoomRecord, RoomStatusRecord
 from freecell_arena.engine import variant_by_id
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.rooms import (
     CountdownMessage,
     CreateRoomRequest,
     JoinRoomRequest,

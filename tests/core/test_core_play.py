@@ -12,20 +12,22 @@ from parts import Parts, wire
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import MoveRecord, ResultRecord
-from freecell_arena.protocol.messages import (
-    CreateRoomRequest,
+from freecell_arena.protocol.play import (
     GameOverMessage,
     GameStateMessage,
-    JoinRoomRequest,
     MoveRequest,
-    ProgressMessage,
-    RaceOverMessage,
     ReplayRequest,
     ResignRequest,
-    RoomOptions,
-    StartRaceRequest,
     StateRequest,
     UndoRequest,
+)
+from freecell_arena.protocol.rooms import (
+    CreateRoomRequest,
+    JoinRoomRequest,
+    ProgressMessage,
+    RaceOverMessage,
+    RoomOptions,
+    StartRaceRequest,
 )
 from freecell_arena.protocol.trusted import Encoded
 

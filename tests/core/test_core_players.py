@@ -9,7 +9,7 @@ from freecell_arena.core.live.players import FORGET_IDLE_PLAYER_AFTER, Players
 from freecell_arena.core.live.seats import Seat
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import PlayerRecord
-from freecell_arena.protocol.messages import HelloRequest, WelcomeMessage
+from freecell_arena.protocol.session import HelloRequest, WelcomeMessage
 
 
 def test_a_registered_player_is_known_by_its_token_hash_and_connected_once(state: SharedState) -> None:

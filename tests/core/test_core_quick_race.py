@@ -14,7 +14,7 @@ from freecell_arena.core.effects import Refusal
 from freecell_arena.core.live.rooms import Busy
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import QuickRoomRecord, RoomStatusRecord
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.rooms import (
     CountdownMessage,
     CreateRoomRequest,
     JoinRoomRequest,

@@ -15,7 +15,7 @@ from freecell_arena.core.live.room import Room
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import GameRecord, RoomRecord
 from freecell_arena.engine import variant_by_id
-from freecell_arena.protocol.messages import RoomOptions
+from freecell_arena.protocol.rooms import RoomOptions
 
 
 def playing(room: Room) -> PlayerGame:

@@ -9,9 +9,9 @@ from freecell_arena.core.live.race_clock import FORGET_FINISHED_AFTER
 from freecell_arena.core.live.room import Room
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import GameRecord, ResultRecord, RoomStatusRecord
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.play import GameOverMessage
+from freecell_arena.protocol.rooms import (
     CreateRoomRequest,
-    GameOverMessage,
     JoinRoomRequest,
     RaceOverMessage,
     RaceStartedMessage,
@@ -89,8 +89,8 @@ def test_a_finished_race_nobody_watches_leaves_memory_with_its_games(state: Shar
 def test_a_bot_that_left_the_running_race_is_still_rated_as_a_bot(state: SharedState, clock: ManualClock) -> None:
     """Leaving a running race resigns the game, which stays in the standings: its player is placed on the bots'
     ladder from the player's record, not from the members (a bot rated among humans would also fail the audit)."""
-    from freecell_arena.core.effects import RaceFinish
-    from freecell_arena.protocol.messages import LeaveRoomRequest
+    from freecell_arena.core.live.races import RaceFinish
+    from freecell_arena.protocol.rooms import LeaveRoomRequest
 
     parts = wire(state)
     known_player(state, "host")

@@ -27,20 +27,19 @@ from freecell_arena.core.ports.records import (
     StoredRoomStatus,
 )
 from freecell_arena.engine import variant_by_id
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.play import MoveRequest, ResignRequest
+from freecell_arena.protocol.rooms import (
     CountdownMessage,
     CreateRoomRequest,
     JoinRoomRequest,
     LeaveRoomRequest,
     MemberJoinedMessage,
     MemberLeftMessage,
-    MoveRequest,
     ProgressMessage,
     QuickRaceRequest,
     RaceAgainRequest,
     RaceOverMessage,
     RaceStartedMessage,
-    ResignRequest,
     RoomMember,
     RoomMessage,
     RoomOptions,

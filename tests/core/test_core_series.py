@@ -21,13 +21,12 @@ from freecell_arena.core.ports.records import (
     RoomStatusRecord,
 )
 from freecell_arena.core.records.review import solve_par
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.play import MoveRequest, ResignRequest
+from freecell_arena.protocol.rooms import (
     CreateRoomRequest,
     JoinRoomRequest,
     LeaveRoomRequest,
-    MoveRequest,
     RaceAgainRequest,
-    ResignRequest,
     RoomMessage,
     RoomOptions,
     SeriesInviteMessage,

@@ -1,4 +1,4 @@
-"""Ratings (core/competition/ratings.py): what a race does to the players' ratings, driven directly."""
+"""Ratings (core/records/ratings.py): what a race does to the players' ratings, driven directly."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from freecell_arena.core.competition.ratings import (
+from freecell_arena.core.records.ratings import (
     NEW,
     Ladder,
     Placement,

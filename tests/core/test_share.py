@@ -27,6 +27,17 @@ def test_a_won_daily_says_moves_par_time_rank_streak_and_the_link() -> None:
     ]
 
 
+def test_a_practice_daily_says_so_under_its_title() -> None:
+    text = daily_text(variant_name="FreeCell", day=date(2026, 11, 25),
+                      result=Result(won=True, moves=87, time_ms=221_000, cards_home=52, cards=52, rank=None, of=None),
+                      par=80, streak=0, url=URL, practice=True)  # fmt: skip
+    assert text.splitlines()[:3] == [
+        "FreeCell Arena · FreeCell daily 2026-11-25",
+        "Practice: not on the day's board",
+        "✅ 87 moves (par 80, +7) in 3:41",
+    ]
+
+
 def test_a_lost_attempt_says_cards_home_and_no_streak_line_without_a_streak() -> None:
     text = daily_text(variant_name="Cell Eleven", day=date(2026, 11, 25),
                       result=Result(won=False, moves=40, time_ms=3_700_000, cards_home=30, cards=52, rank=None,

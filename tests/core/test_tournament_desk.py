@@ -12,14 +12,14 @@ from core_support import ManualClock
 
 from freecell_arena.core.competition.tournaments.audit import check_tournament
 from freecell_arena.core.competition.tournaments.desk import TournamentDeps, Tournaments
-from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
-from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.live.players import Players
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import EntryRecord, PlayerRecord
-from freecell_arena.protocol.messages import EnterTournamentRequest
+from freecell_arena.core.records.tournaments.rules import TournamentRules
+from freecell_arena.core.records.tournaments.state import StoredTournament, TournamentSnapshot
+from freecell_arena.protocol.tournaments import EnterTournamentRequest
 
 RULES = TournamentRules(kind="arena", variant="freecell", time_limit_s=300, ranked=True, race_size=2, cap=8,
                         duration_s=1800, late_entry_s=600)  # fmt: skip

@@ -8,20 +8,19 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from freecell_arena.core.competition.tournaments.cup import cup_deals, heats, round_seed, verify_reveal
-from freecell_arena.core.competition.tournaments.desk import table_of
 from freecell_arena.core.competition.tournaments.pairing import Candidate, pair, repeats
-from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import parse_schedule, planned, tournament_record
-from freecell_arena.core.competition.tournaments.scoring import (
+from freecell_arena.core.ports.reads import RaceResult
+from freecell_arena.core.records.sanctioned import Sanctions
+from freecell_arena.core.records.tournaments.rules import TournamentRules
+from freecell_arena.core.records.tournaments.scoring import (
     Entrant,
-    RaceResult,
     StoredRace,
     arena_standings,
     cup_standings,
     place_points,
 )
-from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
-from freecell_arena.core.moderation.sanctions import Sanctions
+from freecell_arena.core.records.tournaments.state import StoredTournament, TournamentSnapshot, table_of
 
 T0 = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)
 ARENA = TournamentRules(kind="arena", variant="freecell", time_limit_s=300, ranked=True, race_size=2)
@@ -38,12 +37,18 @@ def race(wave: int, *results: RaceResult, berserkers: frozenset[str] = frozenset
                       members, T0 + timedelta(minutes=wave, seconds=50))  # fmt: skip
 
 
+def result(player: str, outcome: str | None, moves: int = 0, time_ms: int = 0, *, flagged: bool = False,
+           game_id: str = "") -> RaceResult:  # fmt: skip
+    """A person's result: what a tournament's table scores of it (single-card moves and cards home it ignores)."""
+    return RaceResult(player, False, outcome, moves, 0, 0, time_ms, flagged, game_id)
+
+
 def won(player: str, moves: int, time_ms: int = 60_000) -> RaceResult:
-    return RaceResult(player, "won", moves, time_ms)
+    return result(player, "won", moves, time_ms)
 
 
 def lost(player: str, moves: int = 10) -> RaceResult:
-    return RaceResult(player, "timeout", moves, 300_000)
+    return result(player, "timeout", moves, 300_000)
 
 
 def test_place_points_first_solver_scores_the_race_size() -> None:
@@ -71,7 +76,7 @@ def test_a_berserkers_solve_after_half_the_limit_scores_nothing_and_lifts_the_ot
 
 
 def test_flagged_and_excluded_results_score_nothing() -> None:
-    flagged = race(1, RaceResult("a", "won", 30, 1000, flagged=True), won("b", 90))
+    flagged = race(1, result("a", "won", 30, 1000, flagged=True), won("b", 90))
     table = {row.player_id: row for row in arena_standings(ARENA, entrants("a", "b"), [flagged])}
     assert table["a"].points == 0 and table["b"].points == 2
     table = {row.player_id: row for row in arena_standings(ARENA, entrants("a", "b"), [race(1, won("a", 30),
@@ -82,12 +87,12 @@ def test_flagged_and_excluded_results_score_nothing() -> None:
 def test_a_void_game_scores_nothing_and_a_mark_or_ban_reads_as_the_sanction_says() -> None:
     """A void game scores as a flagged one (the others placed as if it had not solved, the race its size); a marked
     person leaves a humans' table and is not paired; a banned entrant reads withdrawn, their points kept."""
-    first = race(1, RaceResult("a", "won", 30, 1000, game_id="g_a"), won("b", 90), RaceResult("c", "lost"))
+    first = race(1, result("a", "won", 30, 1000, game_id="g_a"), won("b", 90), result("c", "lost"))
     table = {row.player_id: row for row in arena_standings(ARENA, entrants("a", "b", "c"), [first],
                                                            void_games=frozenset({"g_a"}))}  # fmt: skip
     assert (table["a"].points, table["a"].races, table["a"].wins) == (0, 1, 0)
     assert (table["b"].points, table["b"].wins) == (3, 1)
-    cup = cup_standings(CUP, entrants("a", "b"), [race(0, RaceResult("a", "won", 30, 1000, game_id="g_a"),
+    cup = cup_standings(CUP, entrants("a", "b"), [race(0, result("a", "won", 30, 1000, game_id="g_a"),
                                                            won("b", 90))], void_games=frozenset({"g_a"}))  # fmt: skip
     assert [(row.player_id, row.solved) for row in cup] == [("b", 1), ("a", 0)]
 

@@ -58,6 +58,15 @@ def test_a_run_headed_by_a_king_fills_an_empty_column_and_one_headed_by_a_queen_
     assert not any(move.from_index == 1 and move.to_index == 2 for move in board.legal_moves)
 
 
+@pytest.mark.parametrize(("onto", "needed"), [("2C", "an Ace"), ("9C", "an Eight"), ("TC", "a Nine"), ("3C", "a Two")])
+def test_a_refusal_names_the_rank_a_card_needs_with_its_article(onto: str, needed: str) -> None:
+    """Read aloud, "it needs a Eight" stumbles: an Ace and an Eight take "an"."""
+    board = layout("chinese-freecell", [onto, "KH"])
+    with pytest.raises(IllegalMoveError) as refused:
+        board.check(Move(TABLEAU, 1, TABLEAU, 0, 1))
+    assert refused.value.message.endswith(f": it needs {needed}"), refused.value.message
+
+
 def test_a_card_never_builds_on_its_own_suit() -> None:
     board = layout("chinese-freecell", ["TS", "9S", "9H", "9D"])
     with pytest.raises(IllegalMoveError) as refused:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 from arena_client import ArenaClient, connect_player
-from authenticator import SoftwareAuthenticator
+from authenticator import Credential, SoftwareAuthenticator
 from boards_helpers import ManualClock, play, winning_moves
 from serverprocess import run_command
 from sqlalchemy import pool, text
@@ -30,6 +30,8 @@ class Site:
     clock: ManualClock
     database_url: str
     clients: list[ArenaClient] = field(default_factory=list)
+    passkeys: dict[str, tuple[SoftwareAuthenticator, Credential]] = field(default_factory=dict)
+    """The passkey each saved player was saved with, by player id (to sign in with it again)."""
 
     @property
     def url(self) -> str:
@@ -44,11 +46,30 @@ class Site:
         self.clients.append(client)
         return client
 
+    async def open(self) -> ArenaClient:
+        """A new connection that has said nothing yet (closed at the end)."""
+        client = await ArenaClient.open(self.url)
+        self.clients.append(client)
+        return client
+
     async def saved(self, name: str) -> ArenaClient:
         """A player saved with a passkey (a software authenticator), as the account page does it."""
         client = await self.player(name)
-        await save(client, self.origin)
+        assert client.player_id is not None
+        self.passkeys[client.player_id] = await save(client, self.origin)
         return client
+
+    async def sign_in(self, player_id: str) -> tuple[ArenaClient, dict[str, Any]]:
+        """Sign in with the saved player's passkey on a new connection (another device, before any hello): the
+        connection and the answer (`signed_in`, or an error)."""
+        device, credential = self.passkeys[player_id]
+        client = await self.open()
+        options = await client.request({"type": "passkey_begin", "ceremony": "sign_in"})
+        assert options["type"] == "passkey_options", options
+        response = device.get(json.dumps(options["options"]), self.origin, credential)
+        answer = await client.request({"type": "passkey_finish", "ceremony": "sign_in",
+                                       "credential": json.loads(response), "label": "another device"})  # fmt: skip
+        return client, answer
 
     async def close(self) -> None:
         for client in self.clients:
@@ -92,14 +113,17 @@ class Site:
         return str(started["game"]["game_id"])
 
 
-async def save(client: ArenaClient, origin: str) -> None:
-    """Save the player with a new passkey (a software authenticator) through the protocol's ceremony."""
+async def save(client: ArenaClient, origin: str) -> tuple[SoftwareAuthenticator, Credential]:
+    """Save the player with a new passkey (a software authenticator) through the protocol's ceremony; the
+    authenticator and the credential it made."""
     options = await client.request({"type": "passkey_begin", "ceremony": "save"})
     assert options["type"] == "passkey_options", options
-    _, response = SoftwareAuthenticator().create(json.dumps(options["options"]), origin)
+    device = SoftwareAuthenticator()
+    credential, response = device.create(json.dumps(options["options"]), origin)
     account = await client.request({"type": "passkey_finish", "ceremony": "save",
                                     "credential": json.loads(response), "label": "test"})  # fmt: skip
     assert account["type"] == "account" and account["saved"], account
+    return device, credential
 
 
 async def mod(database_url: str, *args: str) -> tuple[int, str, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from arena_client import ArenaClient
@@ -214,6 +215,10 @@ async def test_evidence_shows_a_programs_rhythm_and_a_paced_win_reports_itself(s
     assert game["regularity"] == 0.0 and game["solver_agreement"] == 1.0, game
     assert game["ms_per_move"] >= game["floor_ms_per_move"], "it passed the fair-play screen"
     assert any("like a program" in line for line in evidence["suspicion"])
+    assert (game["regularity_words"], game["solver_words"], game["unusual"]) == (
+        "steady as a program's", "the solver's line, move for move", ["regularity", "solver_line"]), game
+    assert evidence["summary"].startswith("Over 1 ranked game:") and "2 things stand out" in evidence["summary"]
+    assert [meaning["signal"] for meaning in evidence["meanings"]] == ["Regularity", "Solver line", "Think times"]
     assert evidence["ratings"][0]["history"], "the rating history is there"
     async with asyncio.timeout(10):
         while not (queue := await warden.request({"type": "mod_queue"}))["players"]:
@@ -222,3 +227,92 @@ async def test_evidence_shows_a_programs_rhythm_and_a_paced_win_reports_itself(s
     assert entry["player"]["player_id"] == pacer.player_id
     assert [report["source"] for report in entry["reports"]] == ["auto"], "a report, never a sanction"
     assert await site.server.store.moderation.in_force() == []
+
+
+async def test_evidence_of_a_saved_player_lists_their_sessions_and_what_a_ban_revoked(site: Site) -> None:
+    """A saved player's tokens are evidence too (their ages, which a ban revoked): the console was closed for every
+    saved player while this reply failed to build (issue 53)."""
+    warden, saved, other = await moderator(site), await site.saved("Keeper"), await site.player("Other")
+    await site.race(saved, other)
+    evidence = await warden.request({"type": "mod_evidence", "player_id": saved.player_id}, timeout=120)
+    assert evidence["type"] == "mod_evidence", evidence
+    assert evidence["player"]["saved"] is True and evidence["saved_at"] is not None
+    assert [(token["kind"], token["revoked"]) for token in evidence["tokens"]] == [("session", False)], evidence
+    banned = await warden.request({"type": "mod_action", "action": "ban", "player_id": saved.player_id,
+                                   "reason": "abuse in chat", "public_reason": "abusive behaviour"})  # fmt: skip
+    assert banned["type"] == "mod_action", banned
+    after = await warden.request({"type": "mod_evidence", "player_id": saved.player_id}, timeout=120)
+    assert [token["revoked"] for token in after["tokens"]] == [True], "the ban revoked their session"
+    assert [held["kind"] for held in after["in_force"]] == ["ban"]
+
+
+async def test_the_mod_log_keeps_the_name_each_player_had_when_the_action_was_taken(site: Site) -> None:
+    """A rename does not rewrite the log: the rows before it keep the name the player had then, the rename's own
+    row the name it replaced, and the rows after it the name the player has since."""
+    warden, rude = await moderator(site), await site.saved("Offensive")
+    dismissed = await warden.request({"type": "mod_action", "action": "dismiss", "player_id": rude.player_id,
+                                      "reason": "nothing in it yet"})  # fmt: skip
+    renamed = await warden.request({"type": "mod_action", "action": "rename", "player_id": rude.player_id,
+                                    "reason": "offensive name"})  # fmt: skip
+    assert (dismissed["entry"]["name"], renamed["entry"]["name"]) == ("Offensive", "Offensive"), (dismissed, renamed)
+    neutral = (await warden.request({"type": "get_player", "player_id": rude.player_id}))["name"]
+    lifted = await warden.request({"type": "mod_action", "action": "lift", "player_id": rude.player_id,
+                                   "lifts": renamed["entry"]["action_id"], "reason": "a real surname"})  # fmt: skip
+    assert lifted["entry"]["name"] == neutral, "at the lift, the player went by the neutral name"
+    log = await warden.request({"type": "mod_log", "player_id": rude.player_id})
+    assert [(row["action"], row["name"]) for row in log["entries"]] == [
+        ("lift", neutral), ("rename", "Offensive"), ("dismiss", "Offensive")], log["entries"]
+
+
+async def test_the_console_says_who_reported_and_why_each_sanction_holds(site: Site) -> None:
+    """A report by the player who raced the target says so ("opponent"), one by a stranger does not, the server's
+    own is the server's; each sanction in force carries its reason from the mod log and the game it names."""
+    warden, target, rival = await moderator(site), await site.player("Target"), await site.saved("Rival")
+    stranger = await site.saved("Stranger")
+    code = await site.race(target, rival)
+    over = await rival.expect("race_over", code=code)
+    game_id = next(row["game_id"] for row in over["standings"] if row["player_id"] == target.player_id)
+    for reporter in (rival, stranger):
+        received = await reporter.request({"type": "report", "player_id": target.player_id, "reason": "help",
+                                           "game_id": game_id})  # fmt: skip
+        assert received["type"] == "report_received", received
+    voided = await warden.request({"type": "mod_action", "action": "void", "player_id": target.player_id,
+                                   "game_id": game_id, "reason": "a bug gave this win"})  # fmt: skip
+    assert voided["type"] == "mod_action", voided
+    evidence = await warden.request({"type": "mod_evidence", "player_id": target.player_id}, timeout=120)
+    roles = {report["reporter_id"]: report["reporter_role"] for report in evidence["reports"]}
+    assert roles.pop(None, "server") == "server", "the server's own report of the paced win, if it came yet"
+    assert roles == {rival.player_id: "opponent", stranger.player_id: "player"}, evidence["reports"]
+    (held,) = evidence["in_force"]
+    assert (held["kind"], held["game_id"], held["reason"]) == ("void", game_id, "a bug gave this win"), held
+
+
+async def test_an_open_console_is_told_of_an_action_from_the_command_line(site: Site) -> None:
+    """The console's queue and log went stale after an operator's action until a reload: every process follows the
+    mod log, and tells the consoles open on it (`mod_logged`); a revoked moderator is told nothing more."""
+    warden, colleague, target = await moderator(site), await moderator(site, "Colleague"), await site.player("Target")
+    for console in (warden, colleague):
+        assert (await console.request({"type": "mod_queue"}))["type"] == "mod_queue"
+    code, _, err = await mod(site.database_url, "mark", target.player_id, "--reason", "paces like a program")
+    assert code == 0, err
+    for console in (warden, colleague):
+        told = await told_of(console, "mark")
+        assert (told["moderator"], told["name"]) == ("operator", "Target"), told
+    code, _, err = await mod(site.database_url, "revoke", colleague.player_id)
+    assert code == 0, err
+    await told_of(warden, "revoke")
+    code, _, err = await mod(site.database_url, "dismiss", target.player_id, "--reason", "nothing more to it")
+    assert code == 0, err
+    await told_of(warden, "dismiss")
+    await colleague.request({"type": "get_player"})  # everything sent so far has arrived
+    told = [frame["entry"]["action"] for frame in colleague.frames if frame["type"] == "mod_logged"]
+    assert "mark" in told and not {"revoke", "dismiss"} & set(told), "told nothing after the revoke"
+
+
+async def told_of(console: ArenaClient, action: str) -> dict[str, Any]:
+    """The entry of the first `mod_logged` about `action` the console is told (an earlier grant's may come first:
+    the console may open before this process's follower has read it)."""
+    async with asyncio.timeout(5):
+        while (entry := (await console.expect("mod_logged"))["entry"])["action"] != action:
+            pass
+    return dict(entry)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from moderation_support import Site, audit, derived, mod, sql
 
-from freecell_arena.core.competition.ratings import Ladder, Placement, rate_race
+from freecell_arena.core.records.ratings import Ladder, Placement, rate_race
 
 
 async def test_mark_void_and_lift_are_derived_again_and_the_audit_replays_them(site: Site) -> None:
@@ -108,3 +108,23 @@ async def test_refused_actions_change_nothing(site: Site) -> None:
         assert code == 2 and says in err, (args, err)
     assert await derived(url) == before
     assert await sql(url, "SELECT count(*) FROM mod_log") == [(0,)]
+
+
+async def test_a_void_game_counts_nowhere_on_the_players_page_and_the_page_says_so(site: Site) -> None:
+    """The player page's wins, best and averages are worked out from stored games: a void one is left out, and the
+    page says a moderator voided it; its lift gives it back."""
+    url = site.database_url
+    winner, loser = await site.player("Winner"), await site.player("Loser")
+    await site.race(winner, loser)
+    (before,) = (await loser.request({"type": "get_player", "player_id": winner.player_id}))["variants"]
+    assert (before["games"], before["won"]) == (1, 1) and before["best_moves"], before
+    ((game_id,),) = await sql(url, "SELECT id FROM games WHERE player_id = :who", who=winner.player_id)
+    code, out, err = await mod(url, "void", game_id, "--reason", "a bug gave this win")
+    assert code == 0, err
+    page = await loser.request({"type": "get_player", "player_id": winner.player_id})
+    (voided,) = page["variants"] or [None]
+    assert voided is None or (voided["won"], voided["best_moves"]) == (0, None), voided
+    assert "voided 1 game" in (page["notice"] or ""), page["notice"]
+    assert (await mod(url, "lift", out.split()[0].lstrip("#"), "--reason", "it was fine"))[0] == 0
+    page = await loser.request({"type": "get_player", "player_id": winner.player_id})
+    assert page["variants"] == [before] and page["notice"] is None, page

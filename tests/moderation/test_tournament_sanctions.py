@@ -16,8 +16,8 @@ from arena_server import started_arena
 from boards_helpers import ManualClock, play, winning_moves
 from moderation_support import audit, mod, sql
 
-from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
+from freecell_arena.core.records.tournaments.rules import TournamentRules
 from freecell_arena.net.app import ArenaServer
 
 START = datetime(2026, 11, 27, 20, 0, tzinfo=UTC)

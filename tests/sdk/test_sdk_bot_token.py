@@ -13,7 +13,7 @@ import pytest
 from freecell_arena.core.accounts.account_ports import AccountRecord
 from freecell_arena.core.accounts.passkeys import new_user_handle
 from freecell_arena.core.identity import hash_token
-from freecell_arena.protocol.messages import LeaderboardMessage, LeaderboardRequest
+from freecell_arena.protocol.leaderboards import LeaderboardMessage, LeaderboardRequest
 from freecell_arena_client import ArenaClient, ConnectionLost, NewRoom, TokenFile, run_bot
 from freecell_arena_client.bots import GreedyBot
 

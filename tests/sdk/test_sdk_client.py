@@ -10,16 +10,14 @@ import pytest
 
 from freecell_arena.engine import Move, variant_by_id
 from freecell_arena.engine.view import board_from_view
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.play import GameStateMessage, MoveJson, StateRequest
+from freecell_arena.protocol.rooms import (
     CountdownMessage,
-    ErrorCode,
-    GameStateMessage,
-    MoveJson,
     RaceOverMessage,
     RaceStartedMessage,
     RoomMessage,
     RoomOptions,
-    StateRequest,
 )
 from freecell_arena_client import ArenaClient, ArenaError, ConnectionLost, ProtocolError, TokenFile, wire_move
 

@@ -7,7 +7,7 @@ import re
 import sys
 from pathlib import Path
 
-from freecell_arena.protocol.messages import RoomOptions, RoomView
+from freecell_arena.protocol.rooms import RoomOptions, RoomView
 from freecell_arena_client import BotRunner, NewRoom, RunConfig
 from freecell_arena_client.bots import SolverBot
 

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from freecell_arena.engine import Game, variant_by_id
-from freecell_arena.protocol.messages import RoomOptions, RoomView
+from freecell_arena.protocol.rooms import RoomOptions, RoomView
 from freecell_arena.store import SqlStore
 from freecell_arena_client import BotRunner, NewRoom, RaceResult, RunConfig
 from freecell_arena_client.bots import GreedyBot, RandomBot, SolverBot

@@ -11,7 +11,7 @@ import threading
 from pathlib import Path
 
 from freecell_arena.engine import Board, Game, Move, variant_by_id
-from freecell_arena.protocol.messages import RoomOptions, RoomView
+from freecell_arena.protocol.rooms import RoomOptions, RoomView
 from freecell_arena.store import SqlStore
 from freecell_arena_client import BotRunner, NewRoom, RaceResult, Reconnect, RunConfig
 from freecell_arena_client.bots import RandomBot, SolverBot

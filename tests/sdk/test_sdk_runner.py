@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from freecell_arena.engine import Board, Move
-from freecell_arena.protocol.messages import RoomOptions
+from freecell_arena.protocol.rooms import RoomOptions
 from freecell_arena_client import Bot, BotError, NewRoom, RaceNotStarted, run_bot
 
 from .support import Arena, client_env, serverprocess

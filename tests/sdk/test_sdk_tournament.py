@@ -16,9 +16,9 @@ import pytest
 from sqlalchemy import update
 
 from freecell_arena.core.competition.tournaments.cup import verify_reveal
-from freecell_arena.core.competition.tournaments.desk import table_of
-from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
+from freecell_arena.core.records.tournaments.rules import TournamentRules
+from freecell_arena.core.records.tournaments.state import table_of
 from freecell_arena.net.app import ArenaServer
 from freecell_arena.settings import Settings
 from freecell_arena.store import GroupCommitWriter, SqlStore
@@ -98,7 +98,7 @@ async def test_a_30_minute_arena_with_12_bots_runs_to_its_podium(fast_arena: tup
     assert {race.wave for race in snapshot.races} == set(range(1, snapshot.stored.wave + 1))
     for race in snapshot.races:  # a race of the arena is formed before its end; nobody in two races at once
         assert race.formed_at < snapshot.stored.record.ends_at and 2 <= len(race.members) <= 4
-    database_url = server.settings.database_url
+    database_url = server.settings.store.database_url
     for _ in range(20):  # the last races are rated in the background: an unrated one is a transient line
         clean = await audited(database_url)
         if clean.returncode == 0:

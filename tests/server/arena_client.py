@@ -16,7 +16,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from freecell_arena.protocol.contract import EXCHANGES
-from freecell_arena.protocol.messages import MAX_SAFE_INTEGER, SERVER_MESSAGES
+from freecell_arena.protocol.registry import SERVER_MESSAGES
+from freecell_arena.protocol.wire import MAX_SAFE_INTEGER
 
 TIMEOUT_S = 10.0
 

@@ -8,7 +8,8 @@ import contextlib
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.effects import Effect
 from freecell_arena.core.live.rooms import Busy
-from freecell_arena.protocol.messages import HelloRequest, Message
+from freecell_arena.protocol.session import HelloRequest
+from freecell_arena.protocol.wire import Message
 
 
 def accepted(effect: Effect) -> Effect:

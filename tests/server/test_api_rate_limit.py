@@ -71,7 +71,7 @@ async def test_behind_a_trusted_balancer_each_client_has_its_own_api_limit(datab
 def test_the_api_limit_is_on_by_default() -> None:
     """A server started without the setting limits the API (the tests and the bench raise it: one address)."""
     defaults = Settings()
-    assert (defaults.api_rate_limit_per_s, defaults.api_rate_limit_burst) == (10.0, 40)
+    assert (defaults.api.rate_limit_per_s, defaults.api.rate_limit_burst) == (10.0, 40)
 
 
 def test_address_buckets_say_when_to_come_back_and_forget_the_addresses_that_went_quiet() -> None:

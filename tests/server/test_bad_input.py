@@ -10,7 +10,7 @@ from arena_client import ArenaClient, connect_player
 from arena_server import RunningArena
 from racing import open_race
 
-from freecell_arena.protocol.codec import CLIENT_TYPES
+from freecell_arena.protocol.registry import CLIENT_TYPES
 
 
 async def assert_usable(client: ArenaClient) -> None:

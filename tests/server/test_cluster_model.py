@@ -57,19 +57,18 @@ from freecell_arena.engine import format_move
 from freecell_arena.net.cluster import ClusterBridge
 from freecell_arena.net.next_rooms import prepare_next_room
 from freecell_arena.net.restore import load_room, restore_for, restore_player
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.play import MoveRequest, ResignRequest
+from freecell_arena.protocol.rooms import (
     CreateRoomRequest,
-    HelloRequest,
     JoinRoomRequest,
     LeaveRoomRequest,
-    Message,
-    MoveRequest,
     QuickRaceRequest,
     RaceAgainRequest,
-    ResignRequest,
     RoomOptions,
     StartRaceRequest,
 )
+from freecell_arena.protocol.session import HelloRequest
+from freecell_arena.protocol.wire import Message
 from freecell_arena.store import SqlStore
 from freecell_arena.store.errors import RecordRefusedError
 

@@ -35,7 +35,7 @@ def parsed_command(service: dict[str, Any]) -> Any:
 
 
 def settings_of(service: dict[str, Any]) -> Settings:
-    fields = set(Settings.model_fields)
+    fields = set(Settings.setting_names())
     values = {}
     for variable, value in service["environment"].items():
         assert variable.startswith("FREECELL_ARENA_"), variable
@@ -63,7 +63,7 @@ def test_the_migration_runs_once_before_any_replica(services: dict[str, Any]) ->
     assert parsed_command(migrate).command == "migrate"
     assert migrate["depends_on"]["db"]["condition"] == "service_healthy"
     assert migrate["restart"] == "no"
-    assert settings_of(migrate).database_url.startswith("postgresql+asyncpg://")
+    assert settings_of(migrate).store.database_url.startswith("postgresql+asyncpg://")
     for name in REPLICAS:
         assert services[name]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
         assert services[name]["depends_on"]["redis"]["condition"] == "service_healthy"
@@ -76,13 +76,14 @@ def test_every_replica_serves_the_same_database_and_redis_as_a_cluster(services:
         args = parsed_command(replica)
         assert args.command == "serve" and args.host == "0.0.0.0" and args.port == 8765
         settings = settings_of(replica)
-        assert settings.redis_url is not None and cluster_problem(settings.model_copy(update={"workers": 2})) is None
-        databases.add(settings.database_url)
-        redises.add(settings.redis_url)
+        two_workers = Settings.from_names({**dict(settings.named_values()), "workers": 2})
+        assert settings.cluster.redis_url is not None and cluster_problem(two_workers) is None
+        databases.add(settings.store.database_url)
+        redises.add(settings.cluster.redis_url)
         assert "/readyz" in " ".join(replica["healthcheck"]["test"]), "the health check is readiness"
         assert replica.get("ports") is None, "players come in through the balancer only"
         assert replica["image"] == services["migrate"]["image"], "the replicas run what was migrated with"
-    assert databases == {settings_of(services["migrate"]).database_url} and len(redises) == 1
+    assert databases == {settings_of(services["migrate"]).store.database_url} and len(redises) == 1
     assert re.match(r"redis://redis:6379/\d+$", redises.pop())
 
 
@@ -176,8 +177,7 @@ def test_the_replicas_trust_the_balancers_fixed_address_only_and_keep_the_defaul
     defaults = Settings()
     for name in REPLICAS:
         settings = settings_of(services[name])
-        assert settings.trusted_proxy_networks == (ipaddress.ip_network(balancer),), "the balancer, nobody else"
-        assert settings.max_connections_per_address == defaults.max_connections_per_address
-        assert settings.new_players_per_minute == defaults.new_players_per_minute
+        assert settings.process.trusted_proxy_networks == (ipaddress.ip_network(balancer),), "the balancer, nobody else"
+        assert settings.connection == defaults.connection
     config = (REPO / "deploy" / "haproxy" / "haproxy.cfg").read_text()
     assert re.search(r"^\s*default-server .*\bsend-proxy-v2\b", config, re.M), "every replica gets the header"

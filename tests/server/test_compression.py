@@ -51,7 +51,8 @@ def negotiated(tap: WireTap) -> str:
 async def test_large_frames_only_each_on_its_own(sqlite_url: str) -> None:
     """The default: small frames as they are, large ones compressed, no context kept on either side."""
     async with started_arena(sqlite_url) as server, wire_tap(server.port) as tap:
-        assert server.settings.compression == "large" and server.settings.compression_min_bytes == MIN_BYTES
+        connection = server.settings.connection
+        assert connection.compression == "large" and connection.compression_min_bytes == MIN_BYTES
         frames = await play_and_read_state(server, tap)
         extension = negotiated(tap)
     assert "permessage-deflate" in extension
@@ -90,7 +91,7 @@ async def sdk_game_through(tap: WireTap, **options: Any) -> None:
     """The Python SDK's client, through the relay: a race alone, two moves, the whole state (1.5 KB and more)."""
     from freecell_arena.engine import variant_by_id
     from freecell_arena.engine.view import board_from_view
-    from freecell_arena.protocol.messages import RaceStartedMessage, RoomOptions
+    from freecell_arena.protocol.rooms import RaceStartedMessage, RoomOptions
     from freecell_arena_client import ArenaClient as SdkClient
 
     async with await SdkClient.connect(f"ws://127.0.0.1:{tap.port}/", name="Sdk", **options) as client:

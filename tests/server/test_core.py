@@ -9,14 +9,13 @@ from core_driver import accepted, registered, ticked
 
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.live.ranking import TIED_NON_FINISHERS_FROM, rank
 from freecell_arena.core.ports.records import GameRecord, MoveRecord, ResultRecord, RoomStatusRecord
-from freecell_arena.protocol.messages import (
+from freecell_arena.core.records.ranking import TIED_NON_FINISHERS_FROM, rank
+from freecell_arena.protocol.play import MoveRequest, ResignRequest
+from freecell_arena.protocol.rooms import (
     CreateRoomRequest,
     JoinRoomRequest,
     LeaveRoomRequest,
-    MoveRequest,
-    ResignRequest,
     RoomOptions,
     Standing,
     StartRaceRequest,
@@ -219,7 +218,7 @@ def _a_room_shared_by_two_processes(options: RoomOptions | None = None) -> tuple
 def test_a_copy_of_a_room_applies_events_built_on_its_version_and_asks_for_a_resync_otherwise() -> None:
     """B's copy of A's room follows A's events by version; a repeated event is `seen`, an event built on a
     version B never saw is a `gap` (B then re-reads the store)."""
-    from freecell_arena.protocol.messages import MemberJoinedMessage
+    from freecell_arena.protocol.rooms import MemberJoinedMessage
 
     _, a, b, _, code = _a_room_shared_by_two_processes()
     room_b = b.rooms[code]
@@ -242,7 +241,7 @@ def test_a_copy_of_a_room_learns_a_race_began_elsewhere_from_the_room_event() ->
     """The whole room (`room`, sent when its status changes) carries no `code` of its own: a copy must still find
     its room by the code inside. A race begun by another process holds games only the store has: a `gap`, which
     re-reads them (without it, the copy stayed in its countdown and began the race again after its grace)."""
-    from freecell_arena.protocol.messages import RoomMessage
+    from freecell_arena.protocol.rooms import RoomMessage
 
     clock, a, b, host, code = _a_room_shared_by_two_processes(RoomOptions(countdown_s=0))
     countdown = accepted(a.lobby.start_race(host, StartRaceRequest()))
@@ -259,7 +258,7 @@ def test_a_race_with_a_player_of_another_process_begins_and_deals_them_a_game() 
     """A member known only from another process's event has no identity here: the race still begins, and their
     deal goes to their own process through their player topic (which adopts the game from the store)."""
     from freecell_arena.core.ports.records import RoomVersion
-    from freecell_arena.protocol.messages import MemberJoinedMessage, RoomMember
+    from freecell_arena.protocol.rooms import MemberJoinedMessage, RoomMember
 
     clock = ManualClock()
     arena = Arena(clock, shared=True)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from freecell_arena.protocol import generate
 from freecell_arena.protocol.contract import HTTP_ROUTES
+from freecell_arena.protocol.registry import CLIENT_MODELS, SERVER_MODELS
 from freecell_arena.settings import Settings
 
 REPO = Path(__file__).resolve().parents[2]
@@ -40,11 +41,11 @@ def test_every_http_route_is_in_the_openapi_document_with_its_errors() -> None:
 
 def test_every_message_type_is_in_the_doc() -> None:
     doc = generate.DOC_PATH.read_text()
-    for model in generate.CLIENT_MODELS + generate.SERVER_MODELS:
+    for model in CLIENT_MODELS + SERVER_MODELS:
         assert f"| `{model.model_fields['type'].default}` |" in doc
 
 
 def test_every_setting_is_in_the_settings_table() -> None:
     table = (REPO / "docs" / "server.md").read_text()
-    for name in Settings.model_fields:
+    for name in Settings.setting_names():
         assert f"`FREECELL_ARENA_{name.upper()}`" in table, name

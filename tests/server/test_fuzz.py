@@ -26,7 +26,7 @@ from schema_strategies import from_schema
 from websockets.asyncio.client import connect
 
 from freecell_arena.net.app import ArenaServer
-from freecell_arena.protocol.messages import CLIENT_MESSAGES
+from freecell_arena.protocol.registry import CLIENT_MESSAGES
 from freecell_arena.store import migrate
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "docs" / "schema" / "protocol.json").read_text())

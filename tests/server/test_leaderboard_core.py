@@ -26,7 +26,7 @@ from freecell_arena.core.records.leaderboard import (
 from freecell_arena.core.records.season import BoardRow, SeasonTotals, final_ranks, season_table
 from freecell_arena.engine import Game, variant_by_id
 from freecell_arena.engine.solver import Status, solve
-from freecell_arena.protocol.messages import RoomOptions
+from freecell_arena.protocol.rooms import RoomOptions
 
 T0 = datetime(2026, 11, 22, 12, tzinfo=UTC)
 

@@ -147,7 +147,7 @@ def test_serve_refuses_an_unmigrated_postgres_and_names_the_command(tmp_path: Pa
 def test_the_collector_gets_the_thresholds_of_the_settings() -> None:
     before = gc.get_threshold()
     try:
-        tune_garbage_collector(Settings(gc_thresholds=" 70000, 15,30").gc_threshold_values)
+        tune_garbage_collector(Settings(gc_thresholds=" 70000, 15,30").process.gc_threshold_values)
         assert gc.get_threshold() == (70000, 15, 30)
     finally:
         gc.unfreeze()

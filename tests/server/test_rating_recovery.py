@@ -21,7 +21,7 @@ from boards_helpers import ManualClock
 from test_ratings_live import race_won_by
 
 from freecell_arena.commands.audit import audit
-from freecell_arena.core.competition.ratings import RatingChange
+from freecell_arena.core.records.ratings import RatingChange
 from freecell_arena.net.app import ArenaServer
 from freecell_arena.store import SqlStore
 

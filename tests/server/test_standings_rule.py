@@ -21,7 +21,7 @@ from arena_server import RunningArena
 from boards_helpers import ManualClock, play, winning_moves
 from test_audit import audited_here, sql
 
-from freecell_arena.core.live.ranking import TIED_NON_FINISHERS_FROM
+from freecell_arena.core.records.ranking import TIED_NON_FINISHERS_FROM
 
 SEED = 6  # the solver wins it in a few hundredths of a second
 BEFORE = TIED_NON_FINISHERS_FROM - timedelta(hours=2)

@@ -65,6 +65,10 @@ async def test_a_streak_grows_day_by_day_and_a_missed_day_ends_it(
         practice = await ada.request({"type": "play_daily", "variant": "freecell"})
         assert (practice["ranked"], practice["unranked_reason"]) == (False, "played_before")
         assert (await ada.request({"type": "resign"}))["type"] == "game_over"
+        practice_share = await ada.request({"type": "get_share", "game_id": practice["game"]["game_id"]})
+        assert practice_share["text"].splitlines()[1] == "Practice: not on the day's board", practice_share
+        ranked_share = await ada.request({"type": "get_share", "game_id": played["game"]["game_id"]})
+        assert "Practice" not in ranked_share["text"], ranked_share
 
         review = await ada.request({"type": "get_review", "variant": "freecell", "day": "2026-11-22"})  # closed
         assert review["type"] == "review", review

@@ -13,10 +13,10 @@ import pytest
 from arena_client import ArenaClient
 from test_cluster import close_all, cluster, cluster_database_url  # noqa: F401  (a fixture)
 
-from freecell_arena.core.competition.tournaments.desk import table_of
-from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
 from freecell_arena.core.records.review import solve_par
+from freecell_arena.core.records.tournaments.rules import TournamentRules
+from freecell_arena.core.records.tournaments.state import table_of
 from freecell_arena.store.sql_store import SqlStore
 
 pytestmark = pytest.mark.postgres

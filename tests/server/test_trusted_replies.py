@@ -14,18 +14,12 @@ from core_driver import handled, registered, ticked
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.effects import Refusal
 from freecell_arena.engine import VARIANTS, format_move, variant_by_id
-from freecell_arena.protocol.messages import (
-    SERVER_MESSAGES,
-    CreateRoomRequest,
-    MoveAcceptedMessage,
-    MoveRequest,
-    PlayedMove,
-    RoomOptions,
-    StartRaceRequest,
-    UndoRequest,
-    encode,
-)
+from freecell_arena.protocol.board import PlayedMove
+from freecell_arena.protocol.play import MoveAcceptedMessage, MoveRequest, UndoRequest
+from freecell_arena.protocol.registry import SERVER_MESSAGES
+from freecell_arena.protocol.rooms import CreateRoomRequest, RoomOptions, StartRaceRequest
 from freecell_arena.protocol.trusted import Encoded, TrustedEncoder, wire_text
+from freecell_arena.protocol.wire import encode
 
 
 class SteppingClock:
@@ -109,7 +103,7 @@ def test_a_missing_or_unknown_field_is_a_type_error_as_with_the_model() -> None:
 
 
 def test_wire_names_come_from_aliases() -> None:
-    from freecell_arena.protocol.messages import MoveJson
+    from freecell_arena.protocol.play import MoveJson
 
     values = TrustedEncoder(MoveJson).values(from_="cell", from_index=0, to="foundation")
     assert list(values) == ["from", "from_index", "to", "to_index", "count"]

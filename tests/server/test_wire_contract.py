@@ -18,7 +18,7 @@ from arena_server import RunningArena, started_arena
 from boards_helpers import http_get
 from racing import open_race
 
-from freecell_arena.protocol.messages import MAX_SAFE_INTEGER
+from freecell_arena.protocol.wire import MAX_SAFE_INTEGER
 
 REPO = Path(__file__).resolve().parents[2]
 BIG_SEED = "7654041082873553397"

@@ -408,6 +408,6 @@ def test_a_worker_reads_back_exactly_the_supervisors_settings(monkeypatch: pytes
     for variable, value in environment.items():
         if variable.startswith("FREECELL_ARENA_"):
             monkeypatch.setenv(variable, value)
-    expected = chosen.model_copy(update={"workers": 1, "reuse_port": True})
+    expected = Settings.from_names({**dict(chosen.named_values()), "workers": 1, "reuse_port": True})
     assert Settings() == expected
     assert environment[WORKER_INDEX_ENV] == "2" and environment[SUPERVISOR_PID_ENV] == str(os.getpid())

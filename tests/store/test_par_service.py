@@ -108,9 +108,9 @@ async def test_a_race_end_asks_for_par_only_for_a_race_of_several_while_the_solv
 ) -> None:
     """A solo room's par waits for a review that asks (a bot finishing solo games flat out must not keep the worker
     busy), and so does every race's while deals queue for the solver (net/race_end.py)."""
-    from freecell_arena.core.competition.race_ratings import RaceEnd
-    from freecell_arena.core.competition.ratings import Placement
     from freecell_arena.core.events import InProcessPublisher
+    from freecell_arena.core.records.race_ratings import RaceEnd
+    from freecell_arena.core.records.ratings import Placement
     from freecell_arena.net.race_end import PAR_BACKLOG_LIMIT, RaceEndService
 
     def race(players: int) -> RaceEnd:

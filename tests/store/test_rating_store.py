@@ -12,7 +12,8 @@ import pytest
 from sqlalchemy import text
 from store_builders import T0, game, player, room
 
-from freecell_arena.core.competition.ratings import (
+from freecell_arena.core.ports.records import Record, ResultRecord, RoomStatusRecord
+from freecell_arena.core.records.ratings import (
     Ladder,
     Placement,
     RatedRace,
@@ -22,7 +23,6 @@ from freecell_arena.core.competition.ratings import (
     replay_ratings,
     settle_race,
 )
-from freecell_arena.core.ports.records import Record, ResultRecord, RoomStatusRecord
 from freecell_arena.store import SqlStore
 from freecell_arena.store.ratings import RatingStore, StoredRatedRace
 

@@ -13,8 +13,8 @@ from typing import Any
 from sqlalchemy import event, pool
 from store_builders import T0, game, move, player, room
 
-from freecell_arena.core.competition.ratings import Ladder
 from freecell_arena.core.ports.records import RoomStatusRecord
+from freecell_arena.core.records.ratings import Ladder
 from freecell_arena.store import SqlStore
 from freecell_arena.store.engine import create_engine
 from freecell_arena.store.retention import Retention, RetentionStore

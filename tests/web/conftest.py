@@ -83,6 +83,26 @@ async def server(tmp_path: Path) -> AsyncIterator[ServerProcess]:
 
 
 @pytest.fixture
+async def arena(sqlite_url: str) -> AsyncIterator[Any]:
+    """A server in this process on a clock the test moves, quick races and the house bot brisk
+    (tests/web/racing_pages.py): yields the server and its clock."""
+    from racing_pages import quick_arena
+
+    async with quick_arena(sqlite_url) as served:
+        yield served
+
+
+@pytest.fixture
+async def daily_arena(sqlite_url: str) -> AsyncIterator[Any]:
+    """A server on a clock the test moves with today's FreeCell daily, its players made today (they play it as
+    practice): yields the server and its clock."""
+    from clocked_server import clocked_daily_server
+
+    async with clocked_daily_server(sqlite_url, days_ago=0, secret="the browser tests' daily secret") as served:
+        yield served
+
+
+@pytest.fixture
 def base_url(server: ServerProcess) -> str:
     return f"http://127.0.0.1:{server.port}"
 

@@ -10,6 +10,7 @@ deal is the server's and secret).
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -18,7 +19,7 @@ from arena_server import started_arena
 from playwright.async_api import expect
 from webpages import DESKTOP, PHONE, NewPlayer, Player, lengthening
 
-from freecell_arena.engine import VARIANTS
+from freecell_arena.engine import FOUNDATION, VARIANTS, format_generic
 from freecell_arena.net.app import ArenaServer
 
 
@@ -110,6 +111,9 @@ async def test_every_variant_is_usable_on_a_390_px_phone(
     assert not [shown for shown in await page.evaluate(RANKS_SHOWN) if shown["covered"]], "no rank under its suit"
     fitted = await page.evaluate(TARGETS)
     assert fitted["page"], "the page itself never scrolls sideways: the columns compress"
+    if not [pile for pile in fitted["piles"] if pile["width"] < 40 or pile["height"] < 40]:
+        await expect(page.get_by_role("button", name="Zoom")).to_be_hidden()  # offered only where it helps (issue 53)
+        return
     await page.get_by_role("button", name="Zoom").click()
     await expect(page.get_by_role("button", name="Zoom")).to_have_attribute("aria-pressed", "true")
     zoomed = await page.evaluate(TARGETS)
@@ -120,3 +124,42 @@ async def test_every_variant_is_usable_on_a_390_px_phone(
     await page.reload()  # the zoom is kept, as the four-colour suits are
     await player.wait_for_board()
     await expect(page.get_by_role("button", name="Zoom")).to_have_attribute("aria-pressed", "true")
+
+
+LAPTOP = {"width": 1366, "height": 657}
+"""The page's viewport on a common 1366x768 laptop screen, the browser's own bars taken (issue 53)."""
+FOCUSED = """() => {
+  const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+  const columns = [...document.querySelectorAll('.board .pile.column')].map((pile) => pile.getBoundingClientRect());
+  const corners = [...document.querySelectorAll('.board .pile.column .card.face')]
+    .map((card) => parseFloat(getComputedStyle(card).fontSize));
+  const span = Math.max(...columns.map((c) => c.right)) - Math.min(...columns.map((c) => c.left));
+  return {bar: box('.game-bar').top, cells: box('.board-top').top, move: box('.move-form').bottom, height: innerHeight,
+          board: box('.board').width, columns: span, card: columns[0].width, corner: Math.min(...corners),
+          focused: document.activeElement.name};
+}"""
+
+
+async def test_four_deck_after_sixty_moves_fits_a_laptop_with_the_move_box_in_use(
+    server: ArenaServer, new_player: NewPlayer
+) -> None:
+    """Issue 53: at 1366x657 Four Deck's cards shrank to 30 px with 10 px corners while the columns used half the
+    board, and the Move box under the board scrolled the counters and the cells away when it took the focus."""
+    player = await new_player("Laptop", f"http://127.0.0.1:{server.port}", viewport=LAPTOP)
+    await mid_game(server, player, "freecell-four-deck")
+    game_id = await player.board.get_attribute("data-game-id")
+    board = server.arena.games[str(game_id)].game.board.copy()
+    walk = random.Random(53)
+    while await player.moves() < 60:
+        move = walk.choice([move for move in board.legal_moves if move.to_zone != FOUNDATION] or board.legal_moves)
+        board.push(move)
+        await player.type_move(format_generic(move))
+    await player.page.evaluate("() => document.querySelector('.game').scrollIntoView({block: 'start'})")
+    await player.pile("t1").focus()
+    await player.page.keyboard.press("m")  # the keyboard's way to the Move box
+    shown: dict[str, Any] = await player.page.evaluate(FOCUSED)
+    assert shown["focused"] == "move", shown
+    assert shown["bar"] >= 0 and shown["cells"] >= 0, f"the counters and the cells stay in view: {shown}"
+    assert shown["move"] <= shown["height"], f"the Move box in view: {shown}"
+    assert shown["columns"] >= 0.9 * shown["board"] - 16, f"the columns use the board's width: {shown}"
+    assert shown["card"] >= 48 and shown["corner"] >= 10, f"cards to read: {shown}"

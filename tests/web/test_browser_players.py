@@ -23,59 +23,19 @@ vibration either), the review's first point where your line got longer, a histor
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from arena_client import ArenaClient, connect_player
-from arena_server import started_arena
 from boards_helpers import ManualClock, play
-from clocked_server import clocked_daily_server
 from playwright.async_api import expect
-from webpages import DESKTOP, PHONE, ROOM_PATH, SOLUTION, NewPlayer, Player, assert_accessible
+from racing_pages import PAR_LINE, race_a_program, site
+from webpages import DESKTOP, PHONE, ROOM_PATH, SIZES, SOLUTION, NewPlayer, assert_accessible
 
-from freecell_arena.core.live.ranking import TIED_NON_FINISHERS_FROM
 from freecell_arena.core.records.review import solve_par
 from freecell_arena.engine import VARIANTS, Game, format_generic
 from freecell_arena.engine.solver import finish
 from freecell_arena.net.app import ArenaServer
-
-SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
-PAR_LINE = list(solve_par("freecell", 1).line)
-"""Microsoft deal 1 won with autoplay on (the room's default): fewer moves to type than the atomic SOLUTION."""
-SECRET = "the browser test's secret for issue 33"
-
-
-@pytest.fixture
-async def arena(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
-    """A server on a clock after the standings' change, quick races that start a second after the second player,
-    a house bot offered after a second and playing briskly."""
-    clock = ManualClock(TIED_NON_FINISHERS_FROM + timedelta(days=3))
-    async with started_arena(sqlite_url, clock, rate_limit_per_s=10_000.0, rate_limit_burst=10_000,
-                             quick_race_wait_s=1.0, house_bot_after_s=1.0,
-                             house_bot_moves_per_s=10.0) as server:  # fmt: skip
-        yield server, clock
-
-
-def site(server: ArenaServer) -> tuple[str, str]:
-    return f"http://127.0.0.1:{server.port}", f"ws://127.0.0.1:{server.port}/"
-
-
-async def race_a_program(player: Player, rival: ArenaClient, clock: ManualClock | None = None, *, name: str = "",
-                         **create: Any) -> str:  # fmt: skip
-    """The browser player creates a race (the landing page's form), the program (`name`) joins, the player starts
-    it."""
-    await player.open("/")
-    code = await player.create_race(**create)
-    assert (await rival.request({"type": "join_room", "code": code}))["type"] == "room"
-    await expect(player.page.get_by_role("list", name="Players").get_by_role("listitem")).to_have_count(2)
-    await player.page.get_by_role("button", name="Start", exact=True).click()
-    if clock is not None:
-        clock.advance(1)
-    await player.wait_for_board()
-    await rival.expect("race_started", code=code)
-    return code
 
 
 async def test_1_giving_up_first_wins_nothing(arena: tuple[ArenaServer, ManualClock], new_player: NewPlayer) -> None:
@@ -101,12 +61,6 @@ async def test_1_giving_up_first_wins_nothing(arena: tuple[ArenaServer, ManualCl
         assert stored is not None and await server.store.ratings.changes_of(stored.room.room_id) == []
     finally:
         await rival.close()
-
-
-@pytest.fixture
-async def daily_arena(sqlite_url: str) -> AsyncIterator[tuple[ArenaServer, ManualClock]]:
-    async with clocked_daily_server(sqlite_url, days_ago=0, secret=SECRET) as served:
-        yield served
 
 
 @pytest.mark.parametrize("size", SIZES)

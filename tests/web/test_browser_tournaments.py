@@ -18,9 +18,9 @@ from boards_helpers import ManualClock
 from playwright.async_api import expect
 from webpages import PHONE, NewPlayer, Player, assert_accessible
 
-from freecell_arena.core.competition.tournaments.rules import TournamentRules
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
 from freecell_arena.core.records.review import solve_par
+from freecell_arena.core.records.tournaments.rules import TournamentRules
 from freecell_arena.net.app import ArenaServer
 
 ARENA = TournamentRules(kind="arena", variant="freecell", time_limit_s=600, ranked=True, race_size=2, cap=10,

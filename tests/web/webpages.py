@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from axe_playwright_python.async_playwright import Axe
 from playwright.async_api import Page, expect
 
@@ -20,6 +21,8 @@ SOLUTION = (Path(__file__).resolve().parents[1] / "data" / "ms-deal-1-atomic.sn"
 """A solution of Microsoft deal 1 in single-card moves, played with autoplay off."""
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
+SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
+"""A test at both sizes: `@pytest.mark.parametrize("size", SIZES)`."""
 VARIANT_NAMES = {
     "freecell": "FreeCell",
     "chinese-freecell": "Chinese FreeCell",
@@ -81,11 +84,13 @@ class Player:
         await expect(connected).to_be_attached()
 
     async def create_race(self, variant: str = "freecell", *, deal: int | None = None, autoplay: bool = True,
-                          countdown_s: float = 0, undo: str | None = None,
-                          ranked: str | None = None) -> str:  # fmt: skip
+                          countdown_s: float = 0, undo: str | None = None, ranked: str | None = None,
+                          practice: bool = False, max_players: int | None = None) -> str:  # fmt: skip
         """Fill the landing page's form as a player would; return the new room's code."""
         page = self.page
         await page.get_by_role("radio", name=VARIANT_NAMES[variant], exact=True).check()
+        if practice:
+            await page.get_by_role("radio", name="Practice (hints on)").check()
         if deal is not None:
             await page.get_by_role("radio", name="Choose the deal").check()
             await page.get_by_role("spinbutton", name="Deal number").fill(str(deal))
@@ -96,6 +101,8 @@ class Player:
             await page.get_by_role("combobox", name="Undo").select_option(undo)
         if ranked is not None:  # "auto", "yes" or "no"
             await page.get_by_role("combobox", name="On the leaderboard").select_option(ranked)
+        if max_players is not None:
+            await page.get_by_role("spinbutton", name="Players at most").fill(str(max_players))
         await page.get_by_role("button", name="Create race").click()
         await expect(page).to_have_url(ROOM_PATH)
         match = ROOM_PATH.search(page.url)

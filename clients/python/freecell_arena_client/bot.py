@@ -13,7 +13,9 @@ change it freely. Return an engine `Move`, a move in notation text (`"3a"`, `"t3
 from __future__ import annotations
 
 from freecell_arena.engine import Board, Move
-from freecell_arena.protocol.messages import GameOverMessage, GameView, RaceOverMessage
+from freecell_arena.protocol.board import GameView
+from freecell_arena.protocol.play import GameOverMessage
+from freecell_arena.protocol.rooms import RaceOverMessage
 
 
 class Bot:

@@ -17,7 +17,7 @@ from pathlib import Path
 from websockets.exceptions import InvalidURI
 
 from freecell_arena.engine import VARIANTS
-from freecell_arena.protocol.messages import RoomOptions, RoomView
+from freecell_arena.protocol.rooms import RoomOptions, RoomView
 from freecell_arena_client.bot import Bot
 from freecell_arena_client.bots import BOTS, SolverBot
 from freecell_arena_client.errors import ArenaClientError, ConnectionLost

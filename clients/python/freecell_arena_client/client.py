@@ -1,8 +1,9 @@
 """`ArenaClient`: one websocket connection to a FreeCell Arena server, typed with the server's own models.
 
-Requests and events share one connection. A background reader decodes every frame into a model of
-`freecell_arena.protocol.messages`; a frame whose `id` answers a pending request resolves that request, anything else
-(room events, progress, `race_started`, `game_over`, ...) goes to the event queue, read with `next_event`.
+Requests and events share one connection. A background reader decodes every frame into one of the server's
+messages (`freecell_arena.protocol.registry.SERVER_MESSAGES`); a frame whose `id` answers a pending request
+resolves that request, anything else (room events, progress, `race_started`, `game_over`, ...) goes to the event
+queue, read with `next_event`.
 
 Every request is `await client.request(model, ReplyModel)`: it fills in a fresh `id`, sends, and returns the
 reply, or raises `ArenaError` when the server answered `error`. The typed methods below are one line each,
@@ -25,47 +26,47 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from freecell_arena.engine import Move, move_to_json
-from freecell_arena.net.compression import connect_options
-from freecell_arena.protocol.messages import (
-    SERVER_MESSAGES,
-    CloseCode,
-    CountdownMessage,
-    CreateRoomRequest,
+from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
+from freecell_arena.protocol.leaderboards import (
     DailyMessage,
     DailyRequest,
     DailyStartedMessage,
-    ErrorCode,
-    ErrorMessage,
-    GameOverMessage,
-    GameStateMessage,
-    HelloRequest,
     HistoryMessage,
     HistoryRequest,
-    JoinRoomRequest,
     LeaderboardMessage,
     LeaderboardRequest,
-    LeaveRoomRequest,
-    LeftRoomMessage,
-    Message,
+    PlayDailyRequest,
+    SeasonMessage,
+    SeasonRequest,
+)
+from freecell_arena.protocol.play import (
+    GameOverMessage,
+    GameStateMessage,
     MoveAcceptedMessage,
     MoveJson,
     MoveRequest,
-    PlayDailyRequest,
-    QuickRaceRequest,
-    RaceAgainRequest,
     ReplayMessage,
     ReplayRequest,
     ResignRequest,
-    RoomMessage,
-    RoomOptions,
-    SeasonMessage,
-    SeasonRequest,
-    ServerMessage,
-    StartRaceRequest,
     StateRequest,
     UndoRequest,
-    WelcomeMessage,
 )
+from freecell_arena.protocol.registry import SERVER_MESSAGES, ServerMessage
+from freecell_arena.protocol.rooms import (
+    CountdownMessage,
+    CreateRoomRequest,
+    JoinRoomRequest,
+    LeaveRoomRequest,
+    LeftRoomMessage,
+    QuickRaceRequest,
+    RaceAgainRequest,
+    RoomMessage,
+    RoomOptions,
+    StartRaceRequest,
+)
+from freecell_arena.protocol.session import CloseCode, HelloRequest, WelcomeMessage
+from freecell_arena.protocol.wire import Message
+from freecell_arena_client.compression import connect_options
 from freecell_arena_client.errors import ArenaError, ConnectionLost, ProtocolError
 from freecell_arena_client.pacing import Pacer
 

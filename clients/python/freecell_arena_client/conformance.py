@@ -29,7 +29,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from freecell_arena.protocol.messages import SERVER_MESSAGES
+from freecell_arena.protocol.registry import SERVER_MESSAGES
 
 ANY = "$*"
 FRAME_TIMEOUT_S = 10.0

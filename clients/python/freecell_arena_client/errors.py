@@ -7,7 +7,7 @@ runner reconnects on it. `ProtocolError` is a reply the client did not expect (a
 
 from __future__ import annotations
 
-from freecell_arena.protocol.messages import ErrorCode, ErrorMessage
+from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
 
 
 class ArenaClientError(Exception):

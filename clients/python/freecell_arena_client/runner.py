@@ -21,13 +21,12 @@ from typing import Any
 
 from freecell_arena.engine import Board, Move, variant_by_id
 from freecell_arena.engine.view import UNKNOWN_SEED, apply_view_changes, board_from_view
-from freecell_arena.protocol.messages import (
-    DailyStartedMessage,
-    ErrorCode,
-    ErrorMessage,
-    GameOverMessage,
-    GameStateMessage,
-    GameView,
+from freecell_arena.protocol.board import GameView
+from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
+from freecell_arena.protocol.leaderboards import DailyStartedMessage
+from freecell_arena.protocol.play import GameOverMessage, GameStateMessage
+from freecell_arena.protocol.registry import ServerMessage
+from freecell_arena.protocol.rooms import (
     MemberConnectionMessage,
     MemberJoinedMessage,
     MemberLeftMessage,
@@ -36,7 +35,6 @@ from freecell_arena.protocol.messages import (
     RoomMessage,
     RoomOptions,
     RoomView,
-    ServerMessage,
     Standing,
 )
 from freecell_arena_client.bot import Bot

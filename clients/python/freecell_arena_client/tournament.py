@@ -12,11 +12,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field, replace
 
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.registry import ServerMessage
+from freecell_arena.protocol.tournaments import (
     EnterTournamentRequest,
-    ErrorCode,
     PauseTournamentRequest,
-    ServerMessage,
     TournamentEntryMessage,
     TournamentMessage,
     TournamentRaceMessage,

@@ -8,6 +8,7 @@
 
 import { Announcer } from './announcer.js';
 import { h, replace } from './dom.js';
+import { confirmAction } from './dialog.js';
 import { parseRoute, roomHref, viewHref } from './router.js';
 import { Session } from './session.js';
 import { settings } from './settings.js';
@@ -25,10 +26,14 @@ const PAGES = {
   tournaments: () => import('./pages/tournaments.js').then((module) => module.tournamentsPage),
   tournament: () => import('./pages/tournaments.js').then((module) => module.tournamentPage),
   mod: () => import('./pages/mod.js').then((module) => module.modPage),
+  banned: () => import('./pages/banned.js').then((module) => module.bannedPage),
   rules: () => import('./pages/rules.js').then((module) => module.rulesPage),
 };
-const OPEN_TO_ALL = new Set(['landing', 'rules']);
-/** Pages a first visit sees before giving a name: they read only public things, over plain HTTP. */
+/** Pages a first visit sees before giving a name: they read only public things, over plain HTTP (`session.read`);
+ * the daily challenge's list is one of them, playing a daily is not. */
+function openToAll(route) {
+  return ['landing', 'rules', 'leaderboards', 'tournaments', 'tournament'].includes(route.page) || (route.page === 'daily' && !route.variant);
+}
 
 const CONNECTION_WORDS = {
   idle: 'Not connected', connecting: 'Connecting…', open: 'Connected', reconnecting: 'Reconnecting…',
@@ -46,9 +51,14 @@ class App {
     this.generation = 0;
     this.shownKey = null;
     this.waitingForName = [];
+    this.resume = h('div', { class: 'resume' });
+    this.main.before(this.resume);
+    this.resumeKey = '';
     this.session.subscribe((reason) => {
+      if (reason !== 'pending' && reason !== 'move_accepted') this.showResume();
       if (reason === 'connection' || reason === 'welcome') this.showConnection();
       if (reason === 'connection' && ['refused', 'signed_out'].includes(this.session.state)) this.askName(); // another name, or a passkey
+      if (reason === 'connection' && this.session.state === 'banned' && this.shownKey !== 'banned|') this.show(); // one screen, every route
       if (reason === 'tournament_race') this.openTournamentRace(this.session.tournamentRace);
       if (reason === 'name_replaced') this.askNewName();
     });
@@ -62,24 +72,63 @@ class App {
     for (const link of document.querySelectorAll('.top-bar a[href]')) {
       link.href = viewHref(window.location, new URL(link.href).hash.slice(1) || '/'); // keep ?server= in development
     }
-    if (this.session.name && this.session.state !== 'signed_out') this.session.start();
+    if (this.session.name && !['signed_out', 'banned'].includes(this.session.state)) this.session.start(); // banned: its page checks
     this.showConnection();
     this.show();
   }
 
-  /** In-app links change the view without reloading the page (the session and its socket stay). */
-  followLink(event) {
+  /** In-app links change the view without reloading the page (the session and its socket stay). Leaving the board
+   * of your race while it runs asks first: the race and its clock go on without you. */
+  async followLink(event) {
     const link = event.target.closest?.('a[href]');
     if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || link.target) return;
     const url = new URL(link.href, window.location.href);
     if (url.origin !== window.location.origin) return;
     event.preventDefault();
-    this.navigate(url.pathname + url.search + url.hash);
+    const href = url.pathname + url.search + url.hash;
+    const racing = this.racingHere();
+    if (racing && parseRoute(url).code !== racing && !await confirmAction({
+      title: 'Leave your race\u2019s board?', confirm: 'Leave the board', cancel: 'Stay in the race',
+      text: `Your race in room ${racing} goes on, its clock running: the page offers the way back at the top.`,
+    })) return;
+    this.navigate(href);
   }
 
-  /** Your next tournament race is formed: its room opens by itself, with a tone (and a notification if allowed). */
+  /** The room code of the race whose board this page shows while your game in it runs; null otherwise. */
+  racingHere() {
+    const game = this.session.game;
+    const route = parseRoute(window.location);
+    return game.playing && game.game?.room_code && route.page === 'room' && route.code === game.game.room_code ? route.code : null;
+  }
+
+  /** Away from your race (or your daily game) while it goes on: the way back, above every page. */
+  showResume() {
+    const route = parseRoute(window.location);
+    const room = this.session.room;
+    const game = this.session.game;
+    let back = null;
+    const shownRace = route.page === 'room' ? this.session.tournamentRaces.of(route.code) : null;
+    const saidThere = shownRace && room && this.session.tournamentRaces.of(room.code)?.tournament_id === shownRace.tournament_id; // its next race's notice
+    if (room && room.status !== 'finished' && !(route.page === 'room' && route.code === room.code) && !saidThere) {
+      back = [room.status === 'lobby' ? `You are waiting in room ${room.code}. ` : `Your race in room ${room.code} is on. `,
+        h('a', { href: roomHref(window.location, room.code) }, room.status === 'lobby' ? 'Back to the room' : 'Back to your race')];
+    } else if (game.playing && game.game?.daily && !(route.page === 'daily' && route.variant === game.game.variant)) {
+      back = ['Your daily game is still running. ', h('a', { href: viewHref(window.location, `/daily/${game.game.variant}`) }, 'Back to it')];
+    }
+    const key = back ? `${room?.code} ${room?.status} ${route.page} ${route.code ?? route.variant}` : '';
+    if (key === this.resumeKey) return;
+    this.resumeKey = key;
+    replace(this.resume, back ? h('p', { class: 'card-panel resume-banner', role: 'status' }, ...back) : null);
+  }
+
+  /** Your next tournament race is formed: its room opens by itself, with a tone (and a notification if allowed).
+   * From the room of the same tournament's race just over, not at once: its result and points stay in view, with
+   * the way on, until the next race starts (the room page goes then). */
   openTournamentRace(message) {
     import('./pages/tournaments.js').then(({ announceRace }) => announceRace(message));
+    const here = parseRoute(window.location);
+    const last = here.page === 'room' ? this.session.tournamentRaces.of(here.code) : null;
+    if (last && last.code !== message.code && last.tournament_id === message.tournament_id) return;
     this.navigate(roomHref(window.location, message.code));
   }
 
@@ -112,7 +161,8 @@ class App {
     const name = this.session.name;
     replace(this.who, name && state !== 'signed_out'
       ? h('a', { href: viewHref(window.location, '/player'), class: 'who-link', 'aria-label': `Your page: ${name}`, title: 'Your games, ratings and daily calendar' }, name)
-      : h('button', { type: 'button', class: 'quiet', onclick: () => this.askName() }, 'Choose a name'));
+      : [h('button', { type: 'button', class: 'quiet', onclick: () => this.askName() }, 'Choose a name'),
+        h('button', { type: 'button', class: 'quiet', onclick: () => this.askName('', null, { signIn: true }), title: 'A player saved with a passkey, on another device or here before' }, 'Sign in')]);
   }
 
   /**
@@ -127,9 +177,10 @@ class App {
     });
   }
 
-  /** The name page (a first visit, another name, a refused name or a revoked session). It takes the place of a
-   * view still loading (a reload whose hello is then refused must not end on that view's "Loading…"). */
-  askName(current = '', why = null) {
+  /** The name page (a first visit, another name, a refused name or a revoked session; `signIn`: a returning
+   * player's passkey first). It takes the place of a view still loading (a reload whose hello is then refused must
+   * not end on that view's "Loading…"). */
+  askName(current = '', why = null, { signIn = false } = {}) {
     const generation = ++this.generation;
     this.page?.destroy();
     this.page = null;
@@ -138,7 +189,7 @@ class App {
     import('./pages/name.js').then(({ namePage }) => {
       if (generation !== this.generation) return;
       this.page = namePage(this.main, {
-        session: this.session, current, why, invite: route.page === 'room' ? { code: route.code, ...route.invite } : null,
+        session: this.session, current, why, signIn, invite: route.page === 'room' ? { code: route.code, ...route.invite } : null,
         home: viewHref(window.location, '/'),
         done: () => {
           this.showConnection();
@@ -151,9 +202,10 @@ class App {
 
   async show() {
     const generation = ++this.generation;
-    const route = parseRoute(window.location);
+    const route = this.session.state === 'banned' ? { page: 'banned' } : parseRoute(window.location);
+    this.showResume();
     const named = this.session.name && this.session.state !== 'signed_out';
-    if (!named && !OPEN_TO_ALL.has(route.page)) { // a revoked session: a passkey or a new name
+    if (!named && !openToAll(route)) { // a revoked session: a passkey or a new name
       this.askName('', route.page === 'room' ? null : 'This page shows your games: pick the name other players will see, or sign in.');
       return;
     }

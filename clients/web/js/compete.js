@@ -52,7 +52,7 @@ export function ratingChart(history, { width = 320, height = 96 } = {}) {
     svg('title', {}, index ? `${value} (${deltaText(history[index - 1].delta)})` : `${value} before the first race`))));
 }
 
-const MARK_WORDS = { won: 'won', played: 'played, not won', missed: 'missed', ahead: 'not yet', none: 'nothing to play' };
+const MARK_WORDS = { won: 'won', played: 'played, no ranked win', missed: 'missed', ahead: 'not yet', none: 'nothing to play' }; // a practice win is "played"
 
 /** A daily streak: current and best, and the month's calendar (Monday first), each day marked. */
 export function streakPanel(reply) {
@@ -69,7 +69,7 @@ export function streakPanel(reply) {
         ? h('td', { class: `day ${entry.mark}`, dataset: { day: entry.day, mark: entry.mark }, title: `${entry.day}: ${MARK_WORDS[entry.mark]}` },
           h('span', { 'aria-hidden': 'true' }, String(Number(entry.day.slice(8)))), h('span', { class: 'visually-hidden' }, `${entry.day} ${MARK_WORDS[entry.mark]}`))
         : h('td', {}))))))),
-    h('p', { class: 'calendar-key hint' }, h('span', { class: 'day won' }, 'won'), ' ', h('span', { class: 'day played' }, 'played (practice counts)'), ' ',
+    h('p', { class: 'calendar-key hint' }, h('span', { class: 'day won' }, 'won (ranked)'), ' ', h('span', { class: 'day played' }, 'played (practice too)'), ' ',
       h('span', { class: 'day missed' }, 'missed'), ' ', h('span', { class: 'day none' }, 'nothing to play')));
 }
 
@@ -93,7 +93,8 @@ export async function loadStreak(session, holder, variant, playerId = null) {
 
 /**
  * A "Share" button for a finished game: asks the server for the spoiler-free text, copies it, and shows it
- * (selected, to copy by hand, when the Clipboard API is refused: an http page, a denied permission).
+ * (selected, to copy by hand, when the Clipboard API is refused: an http page, a denied permission). The server
+ * words it, a practice daily's "Practice: not on the day's board" included.
  */
 export function shareButton(session, gameId, location) {
   const output = h('div', { class: 'share-output' });

@@ -86,6 +86,13 @@ export class IdentityStore {
     this.storage.setItem(this.key, JSON.stringify(identity));
   }
 
+  /** A moderator banned this identity: the moderator's public `reason` is kept with it, across reloads, and so is
+   * the token (an unsaved player is nothing but their token: a lifted ban gives them back with it). */
+  markBanned(reason) {
+    const saved = this.load();
+    if (saved) this.save({ ...saved, banned: reason });
+  }
+
   /** The token goes, the name stays as a suggestion; `signedOut`: remembered across reloads (a revoked session
    * must not come back as a new player under the same, claimed, name). */
   forgetToken({ signedOut = false } = {}) {
@@ -177,7 +184,8 @@ export class Connection {
         this.welcome = await this.request(hello);
       } catch (error) {
         if (error instanceof RequestError && error.code === 'revoked_token') {
-          this.signedOut(); // this browser's session was revoked elsewhere: the passkey signs in again
+          if (saved?.banned) this.banned(saved.banned, { revoked: true }); // the ban revoked it: a passkey, once lifted
+          else this.signedOut(); // this browser's session was revoked elsewhere: the passkey signs in again
           return;
         }
         if (!(error instanceof RequestError) || error.code !== 'unknown_token') throw error;
@@ -254,15 +262,17 @@ export class Connection {
   }
 
   /** A moderator banned this player: the page says why (the moderator's public reason, from the close or from the
-   * refused hello) and stops; the token goes (the server revoked it), so a reload starts signed out. */
-  banned(reason) {
+   * refused hello) and stops; the identity keeps the reason and its token, so a reload shows the same screen and a
+   * check after a lift gives the player back. `revoked`: the ban revoked this browser's session (a saved player):
+   * only their passkey signs them in again. */
+  banned(reason, { revoked = false } = {}) {
     const socket = this.socket;
     this.socket = null;
     this.welcome = null;
     socket?.close();
-    this.identity.forgetToken({ signedOut: true });
     this.lastError = (reason || '').replace(/^[^:]*banned[^:]*:\s*/, '') || 'no reason was given';
-    this.setState('banned', { error: this.lastError });
+    this.identity.markBanned(this.lastError);
+    this.setState('banned', { error: this.lastError, revoked });
   }
 
   /** The session is over (revoked): the token goes, the name stays as a suggestion; no reconnect. */
@@ -330,7 +340,7 @@ let early = null;
 export function startEarly(location, storage) {
   const url = serverUrl(location);
   const identity = new IdentityStore(storage, url);
-  if (early || !identity.load() || identity.load().signed_out) return;
+  if (early || !identity.load() || identity.load().signed_out || identity.load().banned) return; // banned: app.js
   early = new Connection({ url, identity });
   early.start();
 }

@@ -12,10 +12,11 @@ import { buzz, cascade, sound } from './celebrate.js';
 import { confirmAction } from './dialog.js';
 import { h, replace } from './dom.js';
 import { BoardInput, KEY_HELP } from './input.js';
-import { cardsWords, countsText, formatDuration, genericWords, ordinal, parseGeneric, pileLabel, parsePileId, shortSeed, variantById, variantName } from './notation.js';
+import { cardsWords, countsText, formatDuration, genericWords, ordinal, parseGeneric, pileLabel, parsePileId, refusalWords, shortSeed, variantById, variantName } from './notation.js';
 import { BoardRenderer } from './render-board.js';
 import { settings } from './settings.js';
 import { pileCards } from './view-state.js';
+import { placeSoFar, solvedSoFarText } from './race-words.js';
 
 const PENDING_MARK_DELAY_MS = 150;
 const FINISH_STEP_MS = 120; // auto-finish plays one card at a time, so it can be seen (and announced)
@@ -24,10 +25,14 @@ const OUTCOME_TITLES = {
   won: 'You won!', resigned: 'You resigned', stuck: 'Stuck: no move is left', timeout: 'Time is up',
 };
 export const NO_HINTS = 'Hints and auto-finish are off here: ranked races and the daily challenge count each player\u2019s own play on the boards.';
+/** A practice daily counts on no board, yet the server gives no hint in any daily: the deal is still being played. */
+export const NO_HINTS_IN_PRACTICE = 'Hints and auto-finish are off in the daily challenge, practice included: everyone plays today\u2019s deal on their own until it closes.';
 
+/** "deal #1606060671" (a FreeCell deal number, at most ten digits, whole: players look deals up by it), "seed
+ * 7654…397" (another variant's seed, up to 19 digits, shortened: whole in the title's tooltip and the replay). */
 export function dealLabel(variant, seed) {
   if (seed === null || seed === undefined) return 'deal hidden until the race ends';
-  return variant === 'freecell' ? `deal #${shortSeed(seed)}` : `seed ${shortSeed(seed)}`;
+  return variant === 'freecell' ? `deal #${seed}` : `seed ${shortSeed(seed)}`;
 }
 
 function check(label, name, hint = null) {
@@ -38,15 +43,22 @@ function check(label, name, hint = null) {
 
 export class GameView {
   /** `hintsAllowed()`: whether this game may ask for hints (the page knows: an unranked room, not a daily);
+   * `noHints()`: why not, when not;
    * `scrollToStart`: bring the game to the top of the window once its board is laid out (a game starting now). */
-  constructor(session, { hintsAllowed = () => false, scrollToStart = false } = {}) {
+  constructor(session, { hintsAllowed = () => false, noHints = () => NO_HINTS, scrollToStart = false,
+    race = () => ({ room: session.room, over: session.raceOver }), clocks = () => [] } = {}) {
     this.session = session;
+    this.race = race; // the room and its standings as the page shows them
+    this.clocks = clocks; // the race's clocks beside the game's (time left, berserk's)
     this.hintsAllowed = hintsAllowed;
+    this.noHints = noHints;
     this.scrollPending = scrollToStart;
     this.celebration = null; // the win's cascade while it falls (celebrate.js)
     this.moves = h('strong', { dataset: { moves: '0' } }, '0');
     this.timer = h('strong', { dataset: { timeMs: '0' } }, '0:00');
     this.status = h('span', { class: 'game-status', dataset: { gameStatus: '' } });
+    this.clockBox = h('span', { class: 'race-clocks' });
+    this.clocksShown = '';
     this.title = h('h2', { class: 'game-title' });
     this.hintButton = h('button', { type: 'button', onclick: () => this.hint() }, 'Hint');
     this.finishButton = h('button', { type: 'button', onclick: () => this.finish(), title: 'Send every card home, once nothing else is left to do' }, 'Finish');
@@ -56,6 +68,7 @@ export class GameView {
     this.outcome = h('div', { class: 'outcome', hidden: true, dataset: { outcome: '' } });
     this.refusal = h('p', { class: 'refusal', hidden: true });
     this.hintNote = h('p', { class: 'hint-note hint', hidden: true });
+    this.told = h('p', { class: 'game-told', role: 'status' }); // what Hint and Finish answered, under the board
     this.rotate = h('p', { class: 'rotate-hint hint' }, 'A wide board: turn your phone sideways for bigger cards, or press Zoom.');
     this.holder = h('div', { class: 'board-holder' });
     this.moveInput = h('input', {
@@ -67,13 +80,15 @@ export class GameView {
       h('button', { type: 'submit' }, 'Play move'));
     this.bar = h('div', { class: 'game-bar' }, this.title,
       h('span', { class: 'counter' }, 'Moves ', this.moves),
-      h('span', { class: 'counter' }, 'Time ', this.timer),
+      h('span', { class: 'counter' }, 'Time ', this.timer), this.clockBox,
       this.status);
-    this.actions = h('div', { class: 'game-actions' }, this.hintButton, this.finishButton, this.undoButton,
+    // The Move box sits with the buttons, in the height kept for them beside the board: typing a move never scrolls
+    // the counters or the cells out of view.
+    this.actions = h('div', { class: 'game-actions' }, this.hintButton, this.finishButton, this.undoButton, moveForm,
       h('span', { class: 'spacer' }), this.zoomButton, this.resignButton);
     this.element = h('section', { class: 'game', 'aria-label': 'Your game' },
-      this.bar, this.outcome, this.rotate, this.holder, this.actions, this.hintNote, this.refusal,
-      h('div', { class: 'game-tools' }, moveForm,
+      this.bar, this.outcome, this.rotate, this.holder, this.actions, this.told, this.hintNote, this.refusal,
+      h('div', { class: 'game-tools' },
         h('div', { class: 'settings-row' }, check('Four-colour suits', 'fourColour'), check('Sounds', 'sounds'), check('Vibration', 'vibration')),
         h('details', { class: 'help' }, h('summary', {}, 'Keyboard help'),
           h('p', {}, 'Sounds, vibration and the win\u2019s cascade stay off while your system asks for reduced motion. '),
@@ -81,6 +96,7 @@ export class GameView {
           h('table', {}, h('tbody', {}, KEY_HELP.map(([keys, what]) => h('tr', {}, h('th', { scope: 'row' }, h('kbd', {}, keys)), h('td', {}, what))))))));
     this.renderer = new BoardRenderer(this.holder);
     this.renderer.zoom = settings.zoom;
+    this.renderer.onLayout = ({ zoomHelps }) => setProperty(this.zoomButton, 'hidden', !zoomHelps); // offered where it helps
     this.input = new BoardInput(this.holder, {
       play: (notation, meta) => this.play(notation, meta),
       undo: () => (this.session.game.game?.undo_allowed ? this.session.undo() : null),
@@ -110,7 +126,7 @@ export class GameView {
   /** What must stay in view with the board: the bar above, the buttons below (measured when they change size,
    * never during a move). */
   measure() {
-    const reserve = this.bar.offsetHeight + this.actions.offsetHeight + 40;
+    const reserve = this.bar.offsetHeight + this.actions.offsetHeight + 28; // and their margins, the scroll margin
     if (reserve !== this.renderer.reserve) {
       this.renderer.reserve = reserve;
       this.renderer.layout();
@@ -161,12 +177,18 @@ export class GameView {
     this.session.say(`Picked up ${cardsWords(cards)} from ${pileLabel(zone, index).toLowerCase()}. Now choose where it goes.`, 'move');
   }
 
+  /** What Hint and Finish answered: under the board, where the button was pressed, and in the events. */
+  tell(text, kind) {
+    this.told.textContent = text;
+    this.session.say(text, kind);
+  }
+
   /** The server's hint for this game (its `move` and `finish`), or null once the refusal is said. */
   async askHint() {
     try {
       return await this.session.hint();
     } catch (error) {
-      this.session.say(error.message, 'error');
+      this.tell(error.message, 'error');
       return null;
     }
   }
@@ -176,18 +198,19 @@ export class GameView {
     const reply = await this.askHint();
     if (!reply) return;
     if (!reply.move) {
-      this.session.say('No hint: no move leads to a win from here. Undo or resign.', 'info');
+      this.tell('No hint: no move leads to a win from here. Undo or resign.', 'info');
       return;
     }
     const move = parseGeneric(reply.move);
     this.hinted = move;
     this.holder.querySelector(`[data-pile="${move.source}"]`)?.classList.add('hint-from');
     this.holder.querySelector(`[data-pile="${move.target}"]`)?.classList.add('hint-to');
-    this.session.say(`Hint: ${genericWords(reply.move, this.session.game.view)}.`, 'info');
+    this.tell(`Hint: ${genericWords(reply.move, this.session.game.view)}.`, 'info');
   }
 
   clearHint() {
     this.hinted = null;
+    setText(this.told, '');
     this.holder.querySelectorAll('.hint-from, .hint-to').forEach((node) => node.classList.remove('hint-from', 'hint-to'));
   }
 
@@ -197,11 +220,11 @@ export class GameView {
     const reply = await this.askHint();
     if (!reply) return;
     if (!reply.finish.length) {
-      this.session.say('Not yet: some cards still need moving before everything can go home.', 'info');
+      this.tell('Not yet: some cards still need moving before everything can go home.', 'info');
       return;
     }
     this.finishing = true;
-    this.session.say(`Finishing: ${reply.finish.length} moves send every card home.`, 'info');
+    this.tell(`Finishing: ${reply.finish.length} moves send every card home.`, 'info');
     for (const move of reply.finish) {
       if (!this.finishing || !this.session.game.playing) break;
       if (!await this.play(move)) break;
@@ -226,7 +249,7 @@ export class GameView {
     if (seed !== null && seed !== undefined) setAttribute(this.title, 'title', `${variantName(variant)}, ${variant === 'freecell' ? 'deal' : 'seed'} ${seed}`);
     setText(this.moves, String(game.counts.player_moves));
     setData(this.moves, 'moves', String(game.counts.player_moves));
-    setText(this.status, game.playing ? (game.onlyUndoLeft ? 'No move left: undo or resign' : 'Playing') : (OUTCOME_TITLES[game.status] ?? game.status));
+    setText(this.status, game.playing ? (game.onlyUndoLeft ? 'No move left: undo or resign' : 'Playing') : this.statusWords(game));
     setData(this.status, 'gameStatus', game.status ?? '');
     const hints = this.hintsAllowed();
     setProperty(this.hintButton, 'hidden', !hints);
@@ -234,7 +257,7 @@ export class GameView {
     setProperty(this.hintButton, 'disabled', !game.playing);
     setProperty(this.finishButton, 'disabled', !game.playing);
     setProperty(this.hintNote, 'hidden', hints || !game.playing);
-    setText(this.hintNote, hints ? '' : NO_HINTS);
+    setText(this.hintNote, hints ? '' : this.noHints());
     setProperty(this.undoButton, 'hidden', !undoAllowed);
     setProperty(this.undoButton, 'disabled', !game.playing || game.actions.length === 0);
     setProperty(this.resignButton, 'disabled', !game.playing);
@@ -246,7 +269,7 @@ export class GameView {
     if (reason === 'refused' && refusal) {
       this.refusal.hidden = false;
       this.refusal.dataset.reason = refusal.reason ?? refusal.code ?? '';
-      this.refusal.textContent = `${refusal.move}: ${refusal.message}`;
+      this.refusal.textContent = refusalWords(refusal);
       sound('refused');
       buzz('refused');
     } else if (reason === 'move_accepted') {
@@ -258,9 +281,9 @@ export class GameView {
 
   /** Your place in the race once the standings are in; before that, in a race of several, only that you solved. */
   racePlace(game) {
-    const room = this.session.room;
+    const { room, over: standings } = this.race();
     if (!room || game.game.room_code !== room.code) return null;
-    const over = this.session.raceOver?.code === room.code ? this.session.raceOver : null;
+    const over = standings?.code === room.code ? standings : null;
     const mine = over?.standings.find((row) => row.player_id === this.session.playerId);
     const racers = over ? over.standings.length : room.members.filter((member) => member.role === 'player').length;
     if (racers < 2) return null;
@@ -268,12 +291,25 @@ export class GameView {
     return { racers, rank: mine.rank, tie: over.standings.filter((row) => row.rank === mine.rank).length > 1 };
   }
 
+  /** The bar's word for a game over: a solve in a race is "Solved" until the standings rank it first. */
+  statusWords(game) {
+    const place = game.status === 'won' ? this.racePlace(game) : null;
+    if (place && !(place.rank === 1 && !place.tie)) return 'Solved';
+    return OUTCOME_TITLES[game.status] ?? game.status;
+  }
+
   outcomeTitle(game, place) {
-    if (!place) return OUTCOME_TITLES[game.status] ?? game.status;
-    if (place.rank === null) return game.status === 'won' ? 'Solved! Waiting for the others\u2026' : OUTCOME_TITLES[game.status] ?? game.status;
+    const title = OUTCOME_TITLES[game.status] ?? game.status;
+    if (!place) return title;
+    if (place.rank === null) { // the race goes on: a solve's place so far, never "won" before the race is decided
+      if (game.status !== 'won') return title;
+      const { room } = this.race();
+      const soFar = placeSoFar(room, this.session.playerId);
+      return soFar ? solvedSoFarText(room, game.counts, soFar) : 'Solved! Waiting for the others\u2026';
+    }
     const where = `${ordinal(place.rank)} of ${place.racers}${place.tie ? ' (a tie)' : ''}`;
-    if (place.rank === 1 && !place.tie) return game.status === 'won' ? 'You won the race!' : `You came first (${where})`;
-    return `${game.status === 'won' ? 'Solved' : OUTCOME_TITLES[game.status] ?? game.status} \u00b7 ${where}`;
+    if (game.status === 'won') return place.rank === 1 && !place.tie ? 'You won the race!' : `Solved \u00b7 ${where}`;
+    return `${title} \u00b7 ${where}${place.rank === 1 ? ', nobody solved it' : ''}`; // first on cards home is no win
   }
 
   updateOutcome(game) {
@@ -307,6 +343,12 @@ export class GameView {
     const elapsed = game.elapsedMs(Date.now());
     setText(this.timer, formatDuration(elapsed));
     this.timer.dataset.timeMs = String(elapsed);
+    const clocks = this.clocks();
+    const shown = JSON.stringify(clocks);
+    if (shown !== this.clocksShown) { // a second's change, not a frame's
+      this.clocksShown = shown;
+      replace(this.clockBox, clocks.map(({ label, text, over }) => h('span', { class: `counter${over ? ' over' : ''}`, dataset: { clock: label } }, `${label} `, h('strong', {}, text))));
+    }
   }
 }
 

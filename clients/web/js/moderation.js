@@ -11,7 +11,7 @@ const REASONS = [['help', 'Playing with help, or a program'], ['name', 'Offensiv
 
 /** A "Report" button that opens a small form in place; null for yourself. */
 export function reportButton(session, { playerId, name, gameId = null }) {
-  if (!playerId || playerId === session.playerId) return null;
+  if (!playerId || playerId === session.playerId || session.anonymous) return null; // a report is a saved player's
   const box = h('span', { class: 'report', dataset: { reportFor: playerId } });
   const open = h('button', { type: 'button', class: 'quiet report-open', 'aria-label': `Report ${name}`, onclick: () => showForm() }, 'Report');
   box.append(open);

@@ -209,3 +209,18 @@ export function genericWords(text, view) {
   const words = moveWords({ from: from.zone, from_index: from.index, to: to.zone, to_index: to.index ?? 0, count: move.count }, view);
   return to.index === null && to.zone !== 'foundation' ? words.replace(/ to .*$/, ` to ${to.zone === 'cell' ? 'a free cell' : 'an empty column'}`) : words;
 }
+
+/** The engine's words with its card codes spelled out: "6S cannot go on 9C" -> "6 of spades cannot go on 9 of clubs". */
+export function cardsInWords(text) {
+  return String(text ?? '').replace(/\b([A2-9TJQK][CDHS])\b/g, (card) => cardName(card));
+}
+
+/**
+ * A refused move as the player reads it under the board: the engine's reason in words ("Not played: 6 of spades
+ * cannot go on 9 of clubs in column 2: …"), as accepted moves are told; typed text the server could not read is
+ * quoted as typed. `refusal` is `{move, code, message}`.
+ */
+export function refusalWords({ move, code, message }) {
+  if (code === 'bad_notation') return `\u201c${move}\u201d is not a move: ${message}`;
+  return `Not played: ${code === 'illegal_move' ? cardsInWords(message) : message}`;
+}

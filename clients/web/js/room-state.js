@@ -46,14 +46,24 @@ export function memberOf(room, playerId) {
 
 /**
  * Progress rows in race order. Once the race is over, the standings' order (`standings`: whoever ranked first
- * is listed first, a winner by time included); while it runs, those who won first, then most cards home, then
- * fewer moves.
+ * is listed first, a winner by time included) and their final counts, outcome and `rank` (a row left "playing" when
+ * the time limit ended the race reads "out of time"); while it runs, those who won first, then most cards home,
+ * then fewer moves.
  */
 export function progressTable(room, standings = null) {
-  const rank = new Map((standings ?? []).map((row) => [row.player_id, row.rank]));
+  const final = new Map((standings ?? []).map((row) => [row.player_id, row]));
+  const rows = (room?.progress ?? []).map((row) => finalRow(row, final.get(row.player_id)));
+  const shown = new Set(rows.map((row) => row.player_id));
+  rows.push(...[...final.values()].filter((row) => !shown.has(row.player_id)).map((row) => finalRow({ player_id: row.player_id, name: row.name }, row)));
   const won = (row) => (row.status === 'won' ? 0 : 1);
-  return [...(room?.progress ?? [])].sort((a, b) => (rank.get(a.player_id) ?? Infinity) - (rank.get(b.player_id) ?? Infinity)
+  return rows.sort((a, b) => (a.rank ?? Infinity) - (b.rank ?? Infinity)
     || won(a) - won(b) || b.cards_on_foundations - a.cards_on_foundations || a.moves - b.moves || a.name.localeCompare(b.name));
+}
+
+function finalRow(row, standing) {
+  if (!standing) return row;
+  return { ...row, status: standing.outcome, moves: standing.moves, cards_on_foundations: standing.cards_on_foundations,
+    time_ms: standing.time_ms, rank: standing.rank };
 }
 
 /**

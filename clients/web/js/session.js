@@ -6,8 +6,11 @@
 
 import { Connection, IdentityStore, RequestError, serverUrl, takeEarly } from './connection.js';
 import { GameState } from './view-state.js';
+import { readOverHttp } from './http-api.js';
+import { TournamentRaces } from './tournament-race.js';
 import { applyMembership, applyProgress, clockOffsetFromCountdown } from './room-state.js';
-import { counted, countsText, deltaText, moveWords, ordinal } from './notation.js';
+import { counted, countsText, deltaText, moveWords, ordinal, refusalWords } from './notation.js';
+import { progressStatus } from './race-words.js';
 
 const OUTCOME_WORDS = {
   won: 'You won!', resigned: 'You resigned.', stuck: 'No move is left: the game is stuck.',
@@ -21,15 +24,17 @@ export class Session {
     this.identity = new IdentityStore(storage, this.url);
     this.announcer = announcer;
     this.listeners = new Set();
-    this.state = this.identity.load()?.signed_out ? 'signed_out' : 'idle'; // signed out before this page loaded
-    this.stateDetail = null;
+    const kept = this.identity.load();
+    this.state = kept?.banned ? 'banned' : kept?.signed_out ? 'signed_out' : 'idle'; // as the last page left it
+    this.stateDetail = kept?.banned ? { error: kept.banned } : null;
     this.room = null;
     this.game = new GameState();
     this.raceOver = null;
     this.raceRatings = null; // the rating changes of the race just over (`race_ratings`, right after race_over)
     this.countdown = null;
     this.daily = null;
-    this.tournamentRace = null; // the latest `tournament_race`: your tournament race's room and its berserk
+    this.tournamentRace = null; // the latest `tournament_race`: your next tournament race's room
+    this.tournamentRaces = new TournamentRaces(storage); // every room known to be a tournament's race, kept
     this.clockOffsetMs = 0;
     this.lastRefusal = null;
     this.ready = null;
@@ -53,6 +58,11 @@ export class Session {
 
   get isOpen() {
     return this.state === 'open';
+  }
+
+  /** No player on this page: a first visit (no name yet) or a browser signed out. It reads over HTTP (`read`). */
+  get anonymous() {
+    return !this.name || this.state === 'signed_out';
   }
 
   /** Connects with `name` (kept for next time); resolves once the server has said welcome. */
@@ -154,6 +164,12 @@ export class Session {
     return this.connection.request(message);
   }
 
+  /** A read of public things (boards, tournaments, dailies): on the socket when it is open, else over HTTP, so a
+   * first visit reads them before it has a name. */
+  read(message) {
+    return this.isOpen ? this.ask(message) : readOverHttp(this.url, message);
+  }
+
   // ------------------------------------------------------------------ playing
 
   /**
@@ -172,7 +188,7 @@ export class Session {
       (error) => {
         game.settle(id);
         this.lastRefusal = error instanceof RequestError ? { move: notation, code: error.code, reason: error.reason, message: error.message } : null;
-        this.say(error instanceof RequestError ? `${notation} refused: ${error.message}` : `${notation} not sent: ${error.message}`, 'refusal');
+        this.say(this.lastRefusal ? refusalWords(this.lastRefusal) : `${notation} not sent: ${error.message}`, 'refusal');
         this.notify('refused');
         return null;
       },
@@ -219,9 +235,10 @@ export class Session {
     }
   }
 
-  /** Your next tournament race is formed (app.js opens its room): kept for the room page's berserk. */
+  /** Your next tournament race is formed (app.js opens its room): kept, so its room knows it is a tournament's. */
   on_tournament_race(message) {
     this.tournamentRace = message;
+    this.tournamentRaces.remember(message);
     this.say(`Your next tournament race is ready: room ${message.code}.`, 'race');
   }
 
@@ -315,7 +332,7 @@ export class Session {
     this.room = applyProgress(this.room, message);
     const row = message.progress;
     if (row.status !== 'playing' && row.player_id !== this.playerId) {
-      this.say(`${row.name}: ${row.status}, ${counted(row.cards_on_foundations, 'card')} home in ${counted(row.moves, 'move')}.`, 'race');
+      this.say(`${row.name}: ${progressStatus(row)}, ${counted(row.cards_on_foundations, 'card')} home in ${counted(row.moves, 'move')}.`, 'race');
     }
   }
 
@@ -349,6 +366,18 @@ export class Session {
   async quickRace(variant) {
     const reply = await this.ask({ type: 'quick_race', variant });
     return reply.room.code;
+  }
+
+  /** "Play now": the variant's quick race, and the house bot at once when nobody was waiting in it (and this
+   * server has one); resolves to the room's code. */
+  async playNow(variant) {
+    const waiting = await this.ask({ type: 'get_quick_races' }).catch(() => null);
+    const code = await this.quickRace(variant);
+    const race = waiting?.races.find((item) => item.variant === variant);
+    if (race && !race.players && waiting.bot_after_s !== null) {
+      await this.raceBot().then((reply) => this.say(`Nobody was waiting: ${reply.name} races you.`, 'race'), () => null);
+    }
+    return code;
   }
 
   /** The house bot to the quick race we wait in alone (`race_bot`). */

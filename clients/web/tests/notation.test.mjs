@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 
 import {
   VARIANTS, cardFace, cardName, counted, countsText, formatDuration, moveNotation, parsePileId, pileId, pileLabel,
-  toFoundation,
+  refusalWords, toFoundation,
 } from '../js/notation.js';
 import { engineGames } from './engine-games.mjs';
 
@@ -72,4 +72,13 @@ test('counts say one move and one card in the singular', () => {
   assert.equal(counted(0, 'move'), '0 moves');
   assert.equal(countsText(1, 1, 42_000), '1 move, 1 card home, 0:42');
   assert.equal(countsText(12, 52, 61_000), '12 moves, 52 cards home, 1:01');
+});
+
+test('a refused move is told in words, as accepted moves are', () => {
+  assert.equal(refusalWords({ move: 't1-t2', code: 'illegal_move', message: '6S cannot go on 9C in column 2: it needs a Eight' }),
+    'Not played: 6 of spades cannot go on 9 of clubs in column 2: it needs a Eight');
+  assert.equal(refusalWords({ move: 'zz', code: 'bad_notation', message: 'not a move of FreeCell' }),
+    '\u201czz\u201d is not a move: not a move of FreeCell', 'typed text stays as typed');
+  assert.equal(refusalWords({ move: 't1-c1', code: 'game_not_running', message: 'the game is over (AS, TD untouched)' }),
+    'Not played: the game is over (AS, TD untouched)', 'only the engine\u2019s reasons name cards');
 });

@@ -3,7 +3,7 @@
 Each mismatch is one line on standard output (`game ...`, `entry ...`, `counts ...`, `rating ...`, `daily ...`,
 `season ...`, `series room ...`, `par ...`, `tournament ...`); a summary goes to standard error. Ratings are
 recomputed from the rated rooms' stored results, race by race in the order they were rated, and every stored
-before/after is compared with the recomputation (`core.competition.ratings`); then every stored figure a player sees
+before/after is compared with the recomputation (`core.records.ratings`); then every stored figure a player sees
 that the server derives (current ratings, closed days' final ranks, season tables, series tallies, pars and daily
 deals) is compared with its recomputation (`core.records.audit_figures`), and every finished tournament's stored
 table with the one its stored results give (`core.competition.tournaments.audit`).
@@ -26,9 +26,9 @@ from freecell_arena.store import StoreError, check_migrated, database_url_from_e
 from freecell_arena.store.urls import display_url
 
 if TYPE_CHECKING:
-    from freecell_arena.core.competition.ratings import Ladder, Ratings
     from freecell_arena.core.moderation.audit import SanctionedBoards
-    from freecell_arena.core.moderation.sanctions import Sanctions
+    from freecell_arena.core.records.ratings import Ladder, Ratings
+    from freecell_arena.core.records.sanctioned import Sanctions
     from freecell_arena.store import SqlStore
     from freecell_arena.store.audit_reads import FigureReads
     from freecell_arena.store.ratings import RatingStore
@@ -133,8 +133,8 @@ async def _audit_ratings(ratings: RatingStore, sanctions: Sanctions,
     """Every rated race replayed in order from its room's stored results, counted with the sanctions in force; one
     line per stored rank or rating change that differs from the recomputation; the ratings the races leave everyone
     at."""
-    from freecell_arena.core.competition.ratings import RatedRace, placements_from_results, replay_ratings
     from freecell_arena.core.moderation.sanctions import counted_results
+    from freecell_arena.core.records.ratings import RatedRace, placements_from_results, replay_ratings
 
     races: list[RatedRace] = []
     lines: list[str] = []

@@ -47,11 +47,11 @@ def run(args: argparse.Namespace) -> int:
         return fail("--days must be between 1 and 366")
     url = args.database_url or database_url_from_env()
     try:
-        settings = Settings(database_url=url)
+        settings = Settings.from_names({"database_url": url})
     except ValidationError as error:
         first = error.errors(include_url=False)[0]
-        return fail(f"bad setting {first['loc'][0]}: {first['msg']}")
-    variants = [variant.id for variant in args.variant] if args.variant else settings.daily_variant_ids
+        return fail(f"bad setting {Settings.name_at(first['loc'])}: {first['msg']}")
+    variants = [variant.id for variant in args.variant] if args.variant else settings.daily.variant_ids
     try:
         asyncio.run(prepare(settings, variants, args.days))
     except (StoreError, SQLAlchemyError, OSError) as error:
@@ -63,12 +63,12 @@ async def prepare(settings: Settings, variants: list[str], days: int) -> None:
     from freecell_arena.core.records import daily
     from freecell_arena.store import SqlStore
 
-    url = settings.database_url
+    url = settings.store.database_url
     await check_migrated(url)
     store = SqlStore(url)
     try:
         now = datetime.now(UTC)
-        secret = (settings.daily_secret or await store.dailies.shared_secret(now)).encode()
+        secret = (settings.daily.secret or await store.dailies.shared_secret(now)).encode()
         first = daily.today(now)
         for offset in range(days):
             day = first + timedelta(days=offset)
@@ -81,9 +81,9 @@ async def prepare(settings: Settings, variants: list[str], days: int) -> None:
                         variant,
                         day,
                         now,
-                        max_nodes=settings.daily_solver_nodes,
-                        budget_s=settings.daily_solver_budget_s,
-                        max_candidates=settings.daily_candidates,
+                        max_nodes=settings.daily.solver_nodes,
+                        budget_s=settings.daily.solver_budget_s,
+                        max_candidates=settings.daily.candidates,
                     )
                     stored = await store.dailies.save(record)
                 print(f"{variant} {day}: par {stored.par}, commitment {stored.commitment}", flush=True)

@@ -97,7 +97,7 @@ async def _verb(mods: ModerationStore, args: argparse.Namespace) -> int:
     from freecell_arena.core.effects import Refusal
     from freecell_arena.core.moderation.rules import check_reason
     from freecell_arena.core.moderation.sanctions import Act
-    from freecell_arena.protocol.messages import ErrorCode
+    from freecell_arena.protocol.errors import ErrorCode
 
     if args.verb == "list":
         for person, since in await mods.moderator_list():
@@ -151,7 +151,7 @@ async def _verb(mods: ModerationStore, args: argparse.Namespace) -> int:
 
 def _number(text: str) -> int:
     from freecell_arena.core.effects import Refusal
-    from freecell_arena.protocol.messages import ErrorCode
+    from freecell_arena.protocol.errors import ErrorCode
 
     try:
         return int(text.lstrip("#"))

@@ -50,7 +50,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         for name in ("host", "port", "database_url", "log_level", "workers", "redis_url")
         if (value := getattr(args, name, None)) is not None
     }
-    return Settings(**overrides)
+    return Settings.from_names(overrides)
 
 
 def is_sqlite(url: str) -> bool:
@@ -98,13 +98,13 @@ def cluster_problem(settings: Settings) -> str | None:
     """Why these settings cannot run several processes (one line naming what to set), or None. Several
     processes share rooms through PostgreSQL (room state, conditional transitions) and Redis (room events);
     a SQLite file belongs to one process."""
-    if settings.workers <= 1:
+    if settings.cluster.workers <= 1:
         return None
-    if is_sqlite(settings.database_url):
-        return (f"--workers {settings.workers} needs PostgreSQL: set FREECELL_ARENA_DATABASE_URL (or --database-url) "
-                "to postgresql+asyncpg://USER:PASSWORD@HOST/DB, or run one worker on SQLite")
-    if settings.redis_url is None:
-        return (f"--workers {settings.workers} needs Redis: set FREECELL_ARENA_REDIS_URL (or --redis-url), "
+    if is_sqlite(settings.store.database_url):
+        return (f"--workers {settings.cluster.workers} needs PostgreSQL: set FREECELL_ARENA_DATABASE_URL "
+                "(or --database-url) to postgresql+asyncpg://USER:PASSWORD@HOST/DB, or run one worker on SQLite")
+    if settings.cluster.redis_url is None:
+        return (f"--workers {settings.cluster.workers} needs Redis: set FREECELL_ARENA_REDIS_URL (or --redis-url), "
                 "e.g. redis://127.0.0.1:6379/0")
     return None
 
@@ -117,16 +117,16 @@ async def database_is_ready(settings: Settings) -> bool:
     from freecell_arena.store.urls import display_url
 
     try:
-        await prepare_database(settings.database_url)
+        await prepare_database(settings.store.database_url)
     except NotMigrated:
-        hint = MIGRATE_HINT.format(url=display_url(settings.database_url))
+        hint = MIGRATE_HINT.format(url=display_url(settings.store.database_url))
         print(f"freecell-arena: the database is not migrated; run `{hint}` first", file=sys.stderr)
         return False
     except DatabaseUrlError as error:
         print(f"freecell-arena: {error}", file=sys.stderr)
         return False
     except (StoreError, SQLAlchemyError, OSError) as error:
-        print(f"freecell-arena: cannot use the database {display_url(settings.database_url)}: {one_line(error)}",
+        print(f"freecell-arena: cannot use the database {display_url(settings.store.database_url)}: {one_line(error)}",
               file=sys.stderr)
         return False
     return True
@@ -139,8 +139,8 @@ async def serve_until_stopped(settings: Settings, worker_label: str = "") -> int
 
     if not await database_is_ready(settings):
         return 2
-    store = SqlStore(settings.database_url)
-    writer = GroupCommitWriter(store, max_delay_ms=settings.commit_delay_ms)
+    store = SqlStore(settings.store.database_url)
+    writer = GroupCommitWriter(store, max_delay_ms=settings.store.commit_delay_ms)
     server = ArenaServer(settings, store, writer)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -150,13 +150,14 @@ async def serve_until_stopped(settings: Settings, worker_label: str = "") -> int
         await server.start()
     except OSError as error:
         await store.close()
-        print(f"freecell-arena: cannot listen on {settings.host}:{settings.port}: {error.strerror}", file=sys.stderr)
+        where = f"{settings.process.host}:{settings.process.port}"
+        print(f"freecell-arena: cannot listen on {where}: {error.strerror}", file=sys.stderr)
         return 2
-    tune_garbage_collector(settings.gc_threshold_values)
-    print(f"freecell-arena: {worker_label}listening on ws://{settings.host}:{server.port}/ "
-          f"(database {display_url(settings.database_url)}, engine {running_build()})")
-    print(f"freecell-arena: {worker_label}play at {browser_url(settings.host, server.port)}", flush=True)
-    readiness.ready(f"listening on ws://{settings.host}:{server.port}/")
+    tune_garbage_collector(settings.process.gc_threshold_values)
+    print(f"freecell-arena: {worker_label}listening on ws://{settings.process.host}:{server.port}/ "
+          f"(database {display_url(settings.store.database_url)}, engine {running_build()})")
+    print(f"freecell-arena: {worker_label}play at {browser_url(settings.process.host, server.port)}", flush=True)
+    readiness.ready(f"listening on ws://{settings.process.host}:{server.port}/")
     await stop.wait()
     readiness.stopping()
     logging.getLogger(__name__).info("stopping: flushing writes and closing connections")
@@ -202,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
         settings = settings_from(args)
     except ValidationError as error:
         first = error.errors(include_url=False)[0]
-        print(f"freecell-arena: bad setting {first['loc'][0]}: {first['msg']}", file=sys.stderr)
+        print(f"freecell-arena: bad setting {Settings.name_at(first['loc'])}: {first['msg']}", file=sys.stderr)
         return 2
     problem = cluster_problem(settings)
     if problem is not None:
@@ -211,13 +212,13 @@ def run(args: argparse.Namespace) -> int:
     from freecell_arena import logs, supervisor
 
     worker_label = supervisor.become_worker()
-    process_label = worker_label or (f"supervisor (pid {os.getpid()}): " if settings.workers > 1 else "")
-    logs.configure(settings.log_level, process_label)
+    process_label = worker_label or (f"supervisor (pid {os.getpid()}): " if settings.cluster.workers > 1 else "")
+    logs.configure(settings.process.log_level, process_label)
     checking = getattr(args, "check", False)
     if not worker_label and not checking:
         logs.describe_start(settings)
     try:
-        factory = loop_factory(settings.event_loop)
+        factory = loop_factory(settings.process.event_loop)
     except ImportError:
         print("freecell-arena: FREECELL_ARENA_EVENT_LOOP=uvloop but uvloop is not installed", file=sys.stderr)
         return 2
@@ -227,7 +228,7 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             print("freecell-arena: the settings and the database are ready", flush=True)
             return 0
-        if settings.workers > 1:
+        if settings.cluster.workers > 1:
             return runner.run(supervisor.Supervisor(settings).run())
         return runner.run(serve_until_stopped(settings, worker_label))
 

@@ -20,7 +20,6 @@ from typing import Any
 
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.competition.quick_race import QuickRaceDeps, QuickRaceRules, QuickRaces
-from freecell_arena.core.competition.race_ratings import FinishedRace
 from freecell_arena.core.competition.series import Series, SeriesDeps
 from freecell_arena.core.competition.tournaments.desk import TournamentDeps, Tournaments
 from freecell_arena.core.effects import Effect, Refusal
@@ -35,29 +34,27 @@ from freecell_arena.core.live.rebuild import Rebuild, RebuildDeps
 from freecell_arena.core.live.replica import Replica, ReplicaDeps
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.moderation.removal import RemovalVerbs, remove
-from freecell_arena.protocol.messages import (
-    BerserkRequest,
+from freecell_arena.core.records.race_ratings import FinishedRace
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.leaderboards import PlayDailyRequest
+from freecell_arena.protocol.play import MoveRequest, ReplayRequest, ResignRequest, StateRequest, UndoRequest
+from freecell_arena.protocol.rooms import (
     CreateRoomRequest,
-    EnterTournamentRequest,
-    ErrorCode,
-    HelloRequest,
     JoinRoomRequest,
     LeaveRoomRequest,
-    Message,
-    MoveRequest,
-    PauseTournamentRequest,
-    PlayDailyRequest,
     QuickRaceRequest,
     RaceAgainRequest,
-    ReplayRequest,
-    ResignRequest,
     StartRaceRequest,
-    StateRequest,
-    UndoRequest,
-    WelcomeMessage,
+)
+from freecell_arena.protocol.session import HelloRequest, WelcomeMessage
+from freecell_arena.protocol.tournaments import (
+    BerserkRequest,
+    EnterTournamentRequest,
+    PauseTournamentRequest,
     WithdrawTournamentRequest,
 )
 from freecell_arena.protocol.vocabulary import FINISHED, LOBBY
+from freecell_arena.protocol.wire import Message
 
 
 class Arena:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from freecell_arena.core.competition.race_ratings import RaceEnd
 from freecell_arena.core.ports.records import Record, RoomVersion
-from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, RequestId
+from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
 from freecell_arena.protocol.trusted import Reply
+from freecell_arena.protocol.wire import Message, RequestId
 
 
 @dataclass(frozen=True)
@@ -109,21 +109,6 @@ class Effect:
     def take_back(self) -> None:
         for undo in reversed(self.undo):
             undo.take_back()
-
-
-@dataclass
-class RaceFinish(Effect):
-    """A timer's finish of a race: once it is durable, the adapter rates the race (`core.competition.race_ratings`)
-    and works out its par, in the background. A kind of its own rather than a field of every `Effect`, so a move's
-    effect carries nothing more for it."""
-
-    race_end: RaceEnd | None = None
-
-    def __init__(self, records: list[Record], publications: list[Publication], race_end: RaceEnd | None) -> None:
-        """What a timer's finish carries (its changes come with `Draft.seal`), spelled out because `Effect.__init__`
-        is: mypyc gives a compiled dataclass's subclass its base's `__init__`, which knows no `race_end`."""
-        super().__init__(records, publications=publications)
-        self.race_end = race_end
 
 
 class Refusal(Exception):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from freecell_arena.core.effects import Refusal
 from freecell_arena.engine import UnknownVariantError, Variant, variant_by_id
-from freecell_arena.protocol.messages import ErrorCode
+from freecell_arena.protocol.errors import ErrorCode
 
 
 def known_variant(variant_id: str) -> Variant:

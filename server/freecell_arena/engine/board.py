@@ -422,9 +422,11 @@ def _zone_word(zone: object) -> str:
 
 def _refusal(variant: Variant, card: int, onto: int, column: int) -> str:
     if rank_of(card) + 1 != rank_of(onto):
-        why = f"it needs a {RANK_WORDS[rank_of(onto) - 1] if rank_of(onto) > 1 else 'nothing'}"
         if rank_of(onto) == 1:
             why = "nothing builds on an Ace"
+        else:
+            needed = RANK_WORDS[rank_of(onto) - 1]
+            why = f"it needs {'an' if needed in ('Ace', 'Eight') else 'a'} {needed}"
     elif variant.build == ALTERNATE_COLORS:
         why = "the colours must alternate"
     else:

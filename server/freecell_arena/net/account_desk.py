@@ -11,6 +11,7 @@ one log line, and nothing changed: the service raises before it writes (docs/acc
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -23,18 +24,17 @@ from freecell_arena.core.accounts.passkeys import PasskeyRefusal, PasskeyRefused
 from freecell_arena.core.accounts.steps import AccountRefusal, AccountRefused, Revocation
 from freecell_arena.core.accounts.tokens import TokenRefusal, TokenRefused
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.accounts import AccountService, AccountView, HelloIdentity
 from freecell_arena.net.accounts import BotView as AccountBot
+from freecell_arena.net.moderation import ban_message
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.accounts import (
     AccountMessage,
     AccountRequest,
     BotTokenMessage,
     BotView,
     CreateBotRequest,
-    ErrorCode,
-    Message,
     NewBotTokenRequest,
     PasskeyBeginRequest,
     PasskeyFinishRequest,
@@ -48,6 +48,8 @@ from freecell_arena.protocol.messages import (
     SignOutRequest,
     TokenView,
 )
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.wire import Message
 
 log = logging.getLogger(__name__)
 rate_limited_log = ThrottledLog(log)
@@ -209,11 +211,21 @@ class AccountDesk:
             assert record is not None
             await self.service.finish_save(record, response_json, request.label, caller.address)
             return await self._account(AccountRequest(id=request.id), caller)
-        signed = await self.service.finish_sign_in(response_json, request.label or "a browser", caller.address)
+        admit = functools.partial(self._not_banned, caller.address)
+        signed = await self.service.finish_sign_in(response_json, request.label or "a browser", caller.address, admit)
         player = await self.store.player(signed.player_id)
         name = player.display_name if player is not None else ""
         reply = SignedInMessage(id=request.id, player_id=signed.player_id, name=name, token=signed.session.secret)
         return Answer(reply)
+
+    async def _not_banned(self, address: str, player_id: str) -> None:
+        """A banned player's passkey still proves who they are, but gets no session: refused with the public reason,
+        as their hello would be (docs/moderation.md), and logged as any refused sign-in."""
+        ban = await self.store.moderation.ban_of(player_id)
+        if ban is not None:
+            refusal = Refusal(ErrorCode.banned, ban_message(ban))
+            log_refusal("passkey_finish", address, refusal)
+            raise refusal
 
     # ------------------------------------------------------------------ the account page
 

@@ -8,6 +8,7 @@ nothing).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from freecell_arena.core.accounts.account_ports import (
@@ -51,6 +52,9 @@ from freecell_arena.core.accounts.tokens import IssuedToken, check_token, seen, 
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.identity import hash_token
 from freecell_arena.core.ports.records import PlayerRecord
+
+Admission = Callable[[str], Awaitable[None]]
+"""Whether a player the passkey proved may have a session: returns, or raises the refusal (nothing written)."""
 
 ATTEMPTS_PER_MINUTE = 10.0
 ATTEMPTS_BURST = 5
@@ -153,8 +157,10 @@ class AccountService:
         await self.store.write_accounts([start.challenge])
         return start
 
-    async def finish_sign_in(self, response_json: str, label: str, attempt_key: str) -> SignedIn:
-        """A new session for the passkey's player: the secret is returned once."""
+    async def finish_sign_in(self, response_json: str, label: str, attempt_key: str,
+                             admit: Admission | None = None) -> SignedIn:  # fmt: skip
+        """A new session for the passkey's player: the secret is returned once. `admit` is asked about the player
+        once the passkey has shown who they are, before anything is written: it raises to refuse them (a ban)."""
         self._limit("finish", attempt_key)
         challenge = await self.store.take_challenge(challenge_of(response_json))
         passkey = await self.store.passkey(credential_id_of(response_json))
@@ -165,6 +171,8 @@ class AccountService:
             response_json=response_json, now=now,
         )  # fmt: skip
         assert passkey is not None  # verify_authentication refuses an unknown credential
+        if admit is not None:
+            await admit(passkey.player_id)
         session = new_session(owner, passkey.player_id, label, now)
         try:
             await self.store.write_accounts([used, session.record])

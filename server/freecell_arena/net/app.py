@@ -2,7 +2,7 @@
 browser app at `/`), the arena, the writer, and the daily challenge's background work.
 
 This module is net's composition root: it builds the arena and hands its parts to the rest of net as the
-protocols of `core.ports.seams`; the work is done by `EffectRunner` (net/effects.py: store, then send),
+protocols of `core.seams`; the work is done by `EffectRunner` (net/effects.py: store, then send),
 `ConnectionHolder` (net/connections.py), `HttpFront` (net/http_front.py) and each `Connection`.
 
 The path of one move: a connection's reader decodes the frame, core validates and applies it and returns
@@ -26,11 +26,12 @@ from freecell_arena.core.accounts.steps import Revocation
 from freecell_arena.core.arena import Arena
 from freecell_arena.core.clock import Clock, SystemClock
 from freecell_arena.core.competition.quick_race import QuickRaceRules
-from freecell_arena.core.effects import Effect, RaceFinish, Refusal
+from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import InProcessPublisher
-from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.core.live.races import RaceFinish
 from freecell_arena.core.ports.records import RecordWriter, ResultRecord, RoomStatusRecord
-from freecell_arena.core.ports.seams import NextRooms, Sessions, SharedRooms, StoredCopies
+from freecell_arena.core.seams import NextRooms, Sessions, SharedRooms, StoredCopies
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.account_desk import AccountDesk
 from freecell_arena.net.accounts import AccountService
 from freecell_arena.net.background import BackgroundTasks, cancel_quietly, every
@@ -64,7 +65,9 @@ from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.net.tournaments import TOURNAMENT_QUERIES, TOURNAMENT_REQUESTS, TournamentService
 from freecell_arena.net.watch import ConnectionWatch, watch_period
 from freecell_arena.net.web import WebApp
-from freecell_arena.protocol.messages import CloseCode, Message, ReplayRequest
+from freecell_arena.protocol.play import ReplayRequest
+from freecell_arena.protocol.session import CloseCode
+from freecell_arena.protocol.wire import Message
 from freecell_arena.settings import Settings
 
 if TYPE_CHECKING:
@@ -95,39 +98,43 @@ class ArenaServer:
         """Set once a shutdown begins: what the connections and the HTTP answers ask (`is_set`, not a call into
         this module on every request)."""
         quick = QuickRaceRules(
-            settings.quick_race_min_players, settings.quick_race_max_players, settings.quick_race_wait_s
+            settings.quick_race.min_players, settings.quick_race.max_players, settings.quick_race.wait_s
         )
-        self.arena = Arena(self.clock, settings.max_spectators, shared=settings.redis_url is not None, quick=quick,
-                           return_grace=timedelta(seconds=settings.lobby_return_grace_s))  # fmt: skip
+        rooms = settings.rooms
+        self.arena = Arena(self.clock, rooms.max_spectators, shared=settings.cluster.redis_url is not None, quick=quick,
+                           return_grace=timedelta(seconds=rooms.lobby_return_grace_s))  # fmt: skip
         self.daily = DailyService(settings, store, self.arena.dailies, self.clock)
-        self.pars = ParService(store.pars, self.clock, settings.par_budget_s, settings.par_solver_nodes)
+        self.pars = ParService(store.pars, self.clock, settings.par.budget_s, settings.par.solver_nodes)
         house_bots = HouseBots(store, self.clock, self.arena.room_code_of, self.loopback_url,
-                               after_s=settings.house_bot_after_s if settings.house_bot else None,
-                               moves_per_s=settings.house_bot_moves_per_s)  # fmt: skip
-        self.queries = Queries(store, self.clock, self.daily, self.pars,
-                               lambda: settings.public_url or f"http://localhost:{self.port}", house_bots)  # fmt: skip
+                               after_s=settings.house_bot.after_s if settings.house_bot.enabled else None,
+                               moves_per_s=settings.house_bot.moves_per_s)  # fmt: skip
+        self.queries = Queries(
+            store, self.clock, self.daily, self.pars,
+            lambda: settings.process.public_url or f"http://localhost:{self.port}", house_bots,
+        )  # fmt: skip
         self.tournaments = TournamentService(settings, store, self.arena.tournaments, self.arena.rebuild, self.clock,
                                              self.daily.secret, self.run_timer_effect)  # fmt: skip
         self.queries.tournaments = self.tournaments
         self.cluster: ClusterBridge | None = None
         shared: InProcessPublisher | ClusterPublisher = InProcessPublisher()
-        if settings.redis_url is not None:  # processes share rooms: their events cross through Redis
+        if settings.cluster.redis_url is not None:  # processes share rooms: their events cross through Redis
             from freecell_arena.net.cluster import ClusterBridge
 
-            self.cluster = ClusterBridge(self, settings.redis_url)
+            self.cluster = ClusterBridge(self, settings.cluster.redis_url)
             shared = self.cluster.publisher
-        self.publisher = CoalescingPublisher(shared, settings.progress_window_ms / 1000)
+        self.publisher = CoalescingPublisher(shared, settings.rooms.progress_window_ms / 1000)
         self._background = BackgroundTasks()
         self.holder = ConnectionHolder(self._background.spawn)
-        self.accounts = AccountDesk(AccountService(store.accounts, settings.relying_party(), self.clock), store)
+        self.accounts = AccountDesk(AccountService(store.accounts, settings.process.relying_party(), self.clock), store)
         self.connections = self.holder.by_player
-        self.limits = PerAddress(settings.max_connections_per_address, settings.new_players_per_minute)
+        connection = settings.connection
+        self.limits = PerAddress(connection.max_connections_per_address, connection.new_players_per_minute)
         self.metrics = ServerMetrics(self.arena.rooms_by_status, self.connection_count,
                                      lambda: self.cluster.resyncs if self.cluster is not None else 0)  # fmt: skip
         writer.on_commit = self.metrics.observe_commit
         enforcer = Enforcer(banned=self.banned, renamed=self.arena.rename)
         self.moderation = ModerationDesk(store.moderation, store.ratings, self.pars, self.clock, enforcer)
-        self.follower = LogFollower(store.moderation, enforcer)
+        self.follower = LogFollower(store.moderation, enforcer, self.moderation.consoles)
         self.win_screen = WinScreen(store.moderation, self.clock)
         # what waits for a kind of record once it is durable: nothing for a move
         after_stored: AfterStored = {RoomStatusRecord: self.metrics.room_status_stored,
@@ -136,9 +143,9 @@ class ArenaServer:
         self.runner.rereader = self.cluster
         self.sessions: Sessions = self.arena
         self.execute = self.runner.execute
-        self.race_end = RaceEndService(store.ratings, self.pars, self.publisher, par_at_end=settings.par_at_race_end)
-        self.rating_sweep = RatingSweeper(store.ratings, self.publisher, self.clock, settings.rating_sweep_interval_s)
-        web = WebApp.load(Path(settings.web_root) if settings.web_root else None)
+        self.race_end = RaceEndService(store.ratings, self.pars, self.publisher, par_at_end=settings.par.at_race_end)
+        self.rating_sweep = RatingSweeper(store.ratings, self.publisher, self.clock, settings.ratings.sweep_interval_s)
+        web = WebApp.load(Path(settings.process.web_root) if settings.process.web_root else None)
         api = HttpApi(self.queries, self.stopping.is_set)
         status = ProcessStatus(shutting_down=self.stopping.is_set, rooms_held=self.rooms_held,
                                connections=self.connection_count)  # fmt: skip
@@ -146,24 +153,24 @@ class ArenaServer:
         self.tick_failures = ThrottledLog(log)
         self.listener = GameListener(SocketTerms(
             answer_http=self.http.process_request, handle=self._handle,
-            extensions=extensions(settings.compression, settings.compression_min_bytes),  # net/compression.py
-            plain_below=plain_below(settings.compression, settings.compression_min_bytes),
-            max_size=settings.limits.max_frame_bytes,  # beyond, websockets closes (1009): FRAME_SIZE_FACTOR
-            trusted=tuple(settings.trusted_proxy_networks),  # the client behind a balancer (net/client_address.py)
+            extensions=extensions(connection.compression, connection.compression_min_bytes),  # net/compression.py
+            plain_below=plain_below(connection.compression, connection.compression_min_bytes),
+            max_size=connection.limits.max_frame_bytes,  # beyond, websockets closes (1009): FRAME_SIZE_FACTOR
+            trusted=tuple(settings.process.trusted_proxy_networks),  # the client behind a balancer: client_address.py
             close_timeout_s=CLOSE_TIMEOUT_S,
         ))  # fmt: skip
         self._ticker: asyncio.Task[None] | None = None
         self._loop_lag: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self.watch = ConnectionWatch(watch_period(
-            settings.hello_timeout_s, settings.idle_timeout_s, settings.ping_interval_s, settings.ping_timeout_s
+            connection.hello_timeout_s, connection.idle_timeout_s, connection.ping_interval_s, connection.ping_timeout_s
         ))  # fmt: skip
         self.connection_deps = ConnectionDeps(
             settings=settings, sessions=self.arena, copies=self.arena.rebuild, store=store, publisher=self.publisher,
             effects=self.runner, metrics=self.metrics, watch=self.watch, limits=self.limits, accounts=self.accounts,
-            roster=self.holder, prepared_types=PREPARED_TYPES, answer_or_prepare=self.answer_or_prepare,
-            bans=self.moderation.on_hello, take_over=self.take_over, resumed=self.resumed,
-            close_revoked=self.close_revoked, shutting_down=self.stopping.is_set,
+            roster=self.holder, consoles=self.moderation.consoles, prepared_types=PREPARED_TYPES,
+            answer_or_prepare=self.answer_or_prepare, bans=self.moderation.on_hello, take_over=self.take_over,
+            resumed=self.resumed, close_revoked=self.close_revoked, shutting_down=self.stopping.is_set,
         )  # fmt: skip
         """What each connection is handed (net/connection.py): the parts it uses, not this server."""
 
@@ -285,10 +292,10 @@ class ArenaServer:
             await adopt_room(self.copies, self.store, stored_room)
         if self.cluster is not None:
             self.cluster.start()
-        await self.listener.start(settings.host, settings.port, reuse_port=settings.reuse_port)
-        self.accounts.service.rp = settings.relying_party(self.port)  # the port bound (settings may say 0)
+        await self.listener.start(settings.process.host, settings.process.port, reuse_port=settings.cluster.reuse_port)
+        self.accounts.service.rp = settings.process.relying_party(self.port)  # the port bound (settings may say 0)
         # a bug in one room's timers must not stop every other room's
-        self._ticker = asyncio.create_task(every(self.settings.tick_interval_s, self._tick, self.tick_failures,
+        self._ticker = asyncio.create_task(every(self.settings.process.tick_interval_s, self._tick, self.tick_failures,
                                                  "a tick", bug=True), name="tick")
         self._sweeper = asyncio.create_task(every(SWEEP_INTERVAL_S, self.sweep_accounts, self.tick_failures,
                                                   "sweeping expired passkey challenges"), name="account-sweep")
@@ -316,7 +323,7 @@ class ArenaServer:
 
     def loopback_url(self) -> str:
         """This process's own websocket address, for the house bot (net/house_bots.py) it sends to a player."""
-        host = self.settings.host
+        host = self.settings.process.host
         host = "127.0.0.1" if host in ("", "0.0.0.0") else "[::1]" if host == "::" else host
         return f"ws://{host}:{self.port}/"
 
@@ -353,7 +360,7 @@ class ArenaServer:
         if self.cluster is not None:
             await self.cluster.close()
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(self.settings.shutdown_timeout_s):
+            async with asyncio.timeout(self.settings.process.shutdown_timeout_s):
                 await self._background.settle()
                 await self.writer.flush()
                 await self.race_end.close()

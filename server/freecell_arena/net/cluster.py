@@ -36,17 +36,19 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from freecell_arena.core.events import InProcessPublisher, Subscriber, player_topic, room_topic
 from freecell_arena.core.ports.records import Record, RoomVersion
-from freecell_arena.core.ports.seams import SharedRooms
+from freecell_arena.core.seams import SharedRooms
 from freecell_arena.net.background import BackgroundTasks, every, stop_tasks
 from freecell_arena.net.restore import load_room
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
-from freecell_arena.protocol.messages import SERVER_MESSAGES, RaceStartedMessage, TournamentRaceMessage
+from freecell_arena.protocol.registry import SERVER_MESSAGES
+from freecell_arena.protocol.rooms import RaceStartedMessage
+from freecell_arena.protocol.tournaments import TournamentRaceMessage
 from freecell_arena.protocol.trusted import Encoded, Reply, wire_text
 from freecell_arena.protocol.vocabulary import RUNNING
 
 if TYPE_CHECKING:
     from freecell_arena.core.effects import Effect
-    from freecell_arena.core.ports.reads import ServerStore
+    from freecell_arena.core.server_store import ServerStore
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from freecell_arena.core.events import Subscriber
 from freecell_arena.core.ports.records import RoomVersion
-from freecell_arena.protocol.messages import ProgressMessage
+from freecell_arena.protocol.rooms import ProgressMessage
 from freecell_arena.protocol.trusted import Reply
 
 

@@ -27,8 +27,8 @@ from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Subscriber, player_topic, room_topic
 from freecell_arena.core.identity import hash_token
 from freecell_arena.core.moderation.sanctions import InForce
-from freecell_arena.core.ports.reads import ServerStore
-from freecell_arena.core.ports.seams import Busy, Sessions, StoredCopies
+from freecell_arena.core.seams import Busy, Sessions, StoredCopies
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
 from freecell_arena.net.effects import Replier
 from freecell_arena.net.game_socket import GameSocket
@@ -40,18 +40,12 @@ from freecell_arena.net.restore import restore_player
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.net.watch import ConnectionWatch
 from freecell_arena.protocol.codec import decode, request_id_of
-from freecell_arena.protocol.messages import (
-    CloseCode,
-    ErrorCode,
-    ErrorMessage,
-    HelloRequest,
-    Message,
-    MoveRequest,
-    NameReplacedMessage,
-    RequestId,
-    WelcomeMessage,
-)
+from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
+from freecell_arena.protocol.moderation import NameReplacedMessage
+from freecell_arena.protocol.play import MoveRequest
+from freecell_arena.protocol.session import CloseCode, HelloRequest, WelcomeMessage
 from freecell_arena.protocol.trusted import Reply
+from freecell_arena.protocol.wire import Message, RequestId
 from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -100,6 +94,13 @@ class Roster(Protocol):
     def forget(self, connection: Connection) -> None: ...
 
 
+class Consoles(Protocol):
+    """The moderators' consoles open on this process (net/moderation.py's): a connection that ends, or says hello
+    as someone else, is one no more."""
+
+    def forget(self, console: Connection) -> None: ...
+
+
 @dataclass(frozen=True)
 class ConnectionDeps:
     """What every connection of a server is handed, built once by net/app.py (lila-ws's `Deps`): the parts a
@@ -121,6 +122,7 @@ class ConnectionDeps:
     accounts: AccountDesk
     """Passkey ceremonies, the account page, and who a hello's session or bot token is."""
     roster: Roster
+    consoles: Consoles
     prepared_types: frozenset[type]
     """The request types that go through `answer_or_prepare` before core."""
     answer_or_prepare: Callable[[Connection, Message], Awaitable[bool]]
@@ -145,9 +147,9 @@ class Connection:
         self.deps = deps
         self.websocket = websocket
         self.address = websocket.address
-        settings = deps.settings
-        self.bucket = TokenBucket(settings.rate_limit_per_s, settings.rate_limit_burst)
-        self.outbox = Outbox(websocket, settings.outbox_limit_bytes, deps.metrics)
+        limits = deps.settings.connection
+        self.bucket = TokenBucket(limits.rate_limit_per_s, limits.rate_limit_burst)
+        self.outbox = Outbox(websocket, limits.outbox_limit_bytes, deps.metrics)
         self.player_id: str | None = None
         self.token_hash: str | None = None
         """The hash of the token the hello carried: the session (or bot token) a revocation closes."""
@@ -167,7 +169,7 @@ class Connection:
         if self.deps.limits.connect(self.address):
             return True
         self.deps.metrics.limit_refusals["connections_per_address"] += 1
-        cap = self.deps.settings.max_connections_per_address
+        cap = self.deps.settings.connection.max_connections_per_address
         refusals.warning("connections", f"closed a connection from {self.address}: it holds {cap} already")
         self.websocket.close_now(CloseCode.policy_violation, f"too many connections from your address (at most {cap})")
         return False
@@ -191,6 +193,7 @@ class Connection:
         self._unsubscribe()
         if self.player_id is not None:
             self.deps.roster.forget(self)
+            self.deps.consoles.forget(self)
             await self.deps.effects.execute(self.deps.sessions.disconnect(self.player_id), None)
         await self.outbox.close()
         if ending is not None:
@@ -204,20 +207,20 @@ class Connection:
         the connection is closed (its reader then sees the close and ends it). True when a ping is due."""
         if self._hanging_up is not None:
             return False
-        settings = self.deps.settings
-        if self.player_id is None and now - self._opened_at >= settings.hello_timeout_s:
-            self._hang_up(CloseCode.policy_violation, f"no hello within {settings.hello_timeout_s:g} s")
+        limits = self.deps.settings.connection
+        if self.player_id is None and now - self._opened_at >= limits.hello_timeout_s:
+            self._hang_up(CloseCode.policy_violation, f"no hello within {limits.hello_timeout_s:g} s")
             return False
         since = self._waiting_since
-        if since is not None and now - since >= settings.idle_timeout_s:
-            self._hang_up(CloseCode.policy_violation, f"idle timeout: no message for {settings.idle_timeout_s:g} s")
+        if since is not None and now - since >= limits.idle_timeout_s:
+            self._hang_up(CloseCode.policy_violation, f"idle timeout: no message for {limits.idle_timeout_s:g} s")
             return False
         pong = self._pong
         if pong is not None and not pong.done():
-            if now - self._pinged_at >= settings.ping_timeout_s:
+            if now - self._pinged_at >= limits.ping_timeout_s:
                 self._hang_up(CloseCode.internal_error, "keepalive ping timeout")
             return False
-        return now - self._pinged_at >= settings.ping_interval_s
+        return now - self._pinged_at >= limits.ping_interval_s
 
     def ping(self, now: float) -> None:
         """The keepalive ping (the socket measures the latency on its answer). A client whose socket must wait is
@@ -253,21 +256,21 @@ class Connection:
 
     async def _handle_frame(self, frame: str | bytes) -> None:
         received_at = time.perf_counter()
-        settings = self.deps.settings
+        limits = self.deps.settings.connection
         if not self.bucket.allow():
             self.deps.metrics.rate_limited += 1
-            request_id = request_id_of(frame) if len(frame) <= settings.max_message_bytes else None
+            request_id = request_id_of(frame) if len(frame) <= limits.max_message_bytes else None
             message = f"rate limit: {self.bucket.describe()}; this message was dropped"
             self.send(ErrorMessage(id=request_id, code=ErrorCode.rate_limited, message=message))
             return
         size = len(frame)
-        if size > settings.max_message_bytes // 4 and isinstance(frame, str):  # UTF-8: at most 4 bytes a character
+        if size > limits.max_message_bytes // 4 and isinstance(frame, str):  # UTF-8: at most 4 bytes a character
             size = len(frame.encode())
-        if size > settings.max_message_bytes:
+        if size > limits.max_message_bytes:
             self.send(
                 ErrorMessage(
                     code=ErrorCode.message_too_large,
-                    message=f"messages are limited to {settings.max_message_bytes} bytes, this one has {size}",
+                    message=f"messages are limited to {limits.max_message_bytes} bytes, this one has {size}",
                 )
             )
             return
@@ -421,8 +424,8 @@ class Connection:
         sockets): the limits of a connection and the sizes of a quick race."""
         welcome = effect.replies[0]
         assert isinstance(welcome, WelcomeMessage)
-        welcome.limits = self.deps.settings.limits
-        welcome.quick_race = self.deps.settings.quick_race
+        welcome.limits = self.deps.settings.connection.limits
+        welcome.quick_race = self.deps.settings.quick_race.sizes
         return welcome
 
     def _become(self, player_id: str, token_hash: str) -> None:
@@ -440,6 +443,7 @@ class Connection:
 
     def _forget_identity(self) -> None:
         self.deps.roster.forget(self)
+        self.deps.consoles.forget(self)
         self._unsubscribe()
         self.player_id = self.token_hash = None
 

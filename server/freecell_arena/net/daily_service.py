@@ -20,14 +20,15 @@ from collections.abc import Iterable
 from datetime import date, timedelta
 
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.records import DailyRecord
-from freecell_arena.core.ports.seams import DailyDesk
 from freecell_arena.core.records import daily
+from freecell_arena.core.seams import DailyDesk
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.background import cancel_quietly, every
 from freecell_arena.net.solver_pool import SolverPool
 from freecell_arena.net.throttled_log import ThrottledLog
-from freecell_arena.protocol.messages import Message, PlayDailyRequest
+from freecell_arena.protocol.leaderboards import PlayDailyRequest
+from freecell_arena.protocol.wire import Message
 from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -48,13 +49,13 @@ class DailyService:
         self._deals: dict[tuple[str, date], DailyRecord] = {}
         self._preparing = asyncio.Lock()
         self.failures = ThrottledLog(log)
-        desk.offered = set(settings.daily_variant_ids)
+        desk.offered = set(settings.daily.variant_ids)
 
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
-        if self.settings.daily_prepare_interval_s > 0 and self.settings.daily_variant_ids:
-            self._task = asyncio.create_task(every(self.settings.daily_prepare_interval_s, self.run_once,
+        if self.settings.daily.prepare_interval_s > 0 and self.settings.daily.variant_ids:
+            self._task = asyncio.create_task(every(self.settings.daily.prepare_interval_s, self.run_once,
                                                    self.failures, "daily preparation", at_once=True, bug=True),
                                              name="daily-service")  # fmt: skip
 
@@ -72,7 +73,7 @@ class DailyService:
 
     async def secret(self) -> bytes:
         if self._secret is None:
-            configured = self.settings.daily_secret
+            configured = self.settings.daily.secret
             value = configured or await self.store.dailies.shared_secret(self.clock.now())
             self._secret = value.encode()
         return self._secret
@@ -82,7 +83,7 @@ class DailyService:
         prepared = []
         async with self._preparing:
             days = list(days)
-            for variant in self.settings.daily_variant_ids:
+            for variant in self.settings.daily.variant_ids:
                 have = await self.store.dailies.prepared_days(variant, days)
                 for day in days:
                     if day in have:
@@ -98,14 +99,14 @@ class DailyService:
         secret = await self.secret()
         # A worker that died mid-task never answers: the wait is bounded by the most the solver may take, then a
         # new worker starts at the next interval.
-        longest = settings.daily_solver_budget_s * settings.daily_candidates + 60
+        longest = settings.daily.solver_budget_s * settings.daily.candidates + 60
         return await self._solver.run(
             daily.prepare_daily,
             (secret, variant, day, self.clock.now()),
             {
-                "max_nodes": settings.daily_solver_nodes,
-                "budget_s": settings.daily_solver_budget_s,
-                "max_candidates": settings.daily_candidates,
+                "max_nodes": settings.daily.solver_nodes,
+                "budget_s": settings.daily.solver_budget_s,
+                "max_candidates": settings.daily.candidates,
             },
             longest,
         )
@@ -114,7 +115,7 @@ class DailyService:
 
     async def finalize_closed_days(self) -> list[tuple[str, date]]:
         now = self.clock.now()
-        delay = timedelta(seconds=self.settings.daily_finalize_delay_s)
+        delay = timedelta(seconds=self.settings.daily.finalize_delay_s)
         done = []
         for variant, day in await self.store.dailies.unfinalized(before=daily.today(now)):
             if now < daily.closes_at(day) + delay:

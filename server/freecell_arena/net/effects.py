@@ -22,10 +22,11 @@ from typing import Any, Protocol
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Publisher
 from freecell_arena.core.ports.records import Record, RecordWriter, changes_room
-from freecell_arena.core.ports.seams import Busy
+from freecell_arena.core.seams import Busy
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
-from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, RequestId
+from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
 from freecell_arena.protocol.trusted import Reply
+from freecell_arena.protocol.wire import RequestId
 from freecell_arena.store.errors import RecordRefusedError
 
 log = logging.getLogger(__name__)

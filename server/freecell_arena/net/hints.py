@@ -12,9 +12,10 @@ import asyncio
 
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.live.hints import HINT_BUDGET_S, hint_job, work_out
-from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.solver_pool import SolverPool, SolverWorkerLost
-from freecell_arena.protocol.messages import ErrorCode, HintMessage, HintRequest
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.play import HintMessage, HintRequest
 
 MAX_WAITING = 8
 """Hints being worked out or waiting for the worker, beyond which a new one is refused for now."""

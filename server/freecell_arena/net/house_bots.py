@@ -20,17 +20,12 @@ from collections.abc import Callable
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.competition.play_now import house_bot_room, quick_race_view
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.engine import VARIANTS
 from freecell_arena.net.background import BackgroundTasks
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
-from freecell_arena.protocol.messages import (
-    ErrorCode,
-    QuickRacesMessage,
-    QuickRacesRequest,
-    RaceBotMessage,
-    RaceBotRequest,
-)
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.rooms import QuickRacesMessage, QuickRacesRequest, RaceBotMessage, RaceBotRequest
 from freecell_arena_client import BotRunner, Reconnect, RunConfig
 from freecell_arena_client.bots.greedy import GreedyBot
 

@@ -28,7 +28,8 @@ from freecell_arena.net.queries import Queries
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.codec import describe
 from freecell_arena.protocol.contract import HTTP_ROUTES, HTTP_STATUS_OF_CODE, HttpRoute
-from freecell_arena.protocol.messages import ErrorCode, ErrorMessage, Message, encode
+from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
+from freecell_arena.protocol.wire import Message, encode
 
 log = logging.getLogger(__name__)
 failures = ThrottledLog(log)

@@ -18,15 +18,15 @@ from http import HTTPStatus
 
 from websockets.http11 import Request, Response
 
-from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.records import RecordWriter
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.http_api import API_PREFIX, HttpApi, error_response, method_not_allowed, response
 from freecell_arena.net.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.ratelimit import AddressBuckets
 from freecell_arena.net.throttled_log import ThrottledLog
 from freecell_arena.net.web import WebApp
-from freecell_arena.protocol.messages import ErrorCode
+from freecell_arena.protocol.errors import ErrorCode
 from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ class HttpFront:
         self.web = web
         self.api = api
         self.status = status
-        self.api_limit = AddressBuckets(settings.api_rate_limit_per_s, settings.api_rate_limit_burst)
+        self.api_limit = AddressBuckets(settings.api.rate_limit_per_s, settings.api.rate_limit_burst)
         """Requests to `/api/` per client address: each may be a database read, a review may solve a par."""
         self.limit_log = ThrottledLog(log)
 
@@ -72,7 +72,7 @@ class HttpFront:
             return None
         self.metrics.limit_refusals["http_api"] += 1
         self.limit_log.warning("http_api", f"refused an HTTP API request from {address}: over its limit")
-        limit = self.settings.api_rate_limit_per_s, self.settings.api_rate_limit_burst
+        limit = self.settings.api.rate_limit_per_s, self.settings.api.rate_limit_burst
         retry_after = ("Retry-After", str(max(1, math.ceil(self.api_limit.wait(address)))))
         message = f"too many API requests from your address: at most {limit[0]:g} a second (bursts of {limit[1]})"
         return error_response(ErrorCode.rate_limited, message, retry_after)
@@ -114,10 +114,10 @@ class HttpFront:
         if self.status.shutting_down():
             return "shutting down"
         failed_at = self.writer.last_failure_at
-        if failed_at is not None and time.monotonic() - failed_at < self.settings.readiness_failure_window_s:
+        if failed_at is not None and time.monotonic() - failed_at < self.settings.store.readiness_failure_window_s:
             return "the last write to the database failed"
         try:
-            async with asyncio.timeout(self.settings.readiness_timeout_s):
+            async with asyncio.timeout(self.settings.store.readiness_timeout_s):
                 await self.store.ping()
         except Exception as error:  # any failure to answer is the answer
             return f"the database does not answer ({type(error).__name__})"

@@ -3,9 +3,11 @@
 - `ModerationDesk` answers the requests of `MODERATION_TYPES`. A moderator's request is checked against the stored
   role when it is made (one primary-key read), so a revoked moderator is refused from their next request on, on
   every process, without anything to tell the processes. Actions go through the store's one call
-  (`ModerationPort.act`), which checks them again inside its transaction.
+  (`ModerationPort.act`), which checks them again inside its transaction. The database away answers
+  `storage_failed` (`guarded`), never `internal_error`.
 - `LogFollower` reads the mod log every `FOLLOW_INTERVAL_S` on every process (the command line's actions too): a
-  ban closes the player's connection here and takes them out of live play; a rename shows the new name here.
+  ban closes the player's connection here and takes them out of live play; a rename shows the new name here; the
+  consoles open here are told (`Consoles`: `mod_logged`), so they refresh without a reload.
 - `WinScreen` sits in front of the record writer: a human's ranked win that passed the fair-play floor is looked
   at again in the background, and one as regular as a program's raises the server's own report. On a move it
   costs a type check per record.
@@ -19,41 +21,46 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.competition.race_ratings import RatingReads, rating_view
-from freecell_arena.core.competition.ratings import Ladder
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.moderation.evidence import (
+    MEANINGS,
     auto_report_reason,
+    read_agreement,
+    read_regularity,
     regularity,
     signals,
     solver_agreement,
+    summary,
     think_times,
+    unusual,
 )
 from freecell_arena.core.moderation.ports import ModerationPort, StoredReport
 from freecell_arena.core.moderation.rules import Person, ReportReason, check_moderator, check_reason, neutral_name
 from freecell_arena.core.moderation.sanctions import Act, InForce, LoggedAction
 from freecell_arena.core.ports.records import ResultRecord
 from freecell_arena.core.records.fair_play import MIN_MS_PER_MOVE, is_human_board
+from freecell_arena.core.records.race_ratings import RatingReads, rating_view
+from freecell_arena.core.records.ratings import Ladder
 from freecell_arena.engine import VARIANTS
 from freecell_arena.net.background import BackgroundTasks, cancel_quietly, every
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.moderation import (
     ChooseNameRequest,
-    CloseCode,
-    ErrorCode,
-    Message,
     ModActionMessage,
     ModActionRequest,
     ModEvidenceMessage,
     ModEvidenceRequest,
     ModGame,
     ModLogEntry,
+    ModLoggedMessage,
     ModLogMessage,
     ModLogRequest,
+    ModMeaning,
     ModPlayer,
     ModQueueEntry,
     ModQueueMessage,
@@ -63,15 +70,17 @@ from freecell_arena.protocol.messages import (
     ModSanction,
     ModSearchMessage,
     ModSearchRequest,
+    ModToken,
     MyReport,
     MyReportsMessage,
     MyReportsRequest,
     NameChosenMessage,
-    RatingPoint,
     ReportReceivedMessage,
     ReportRequest,
-    TokenView,
 )
+from freecell_arena.protocol.profiles import RatingPoint
+from freecell_arena.protocol.session import CloseCode
+from freecell_arena.protocol.wire import Message
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +97,10 @@ FOLLOW_WINDOW = 64
 """Actions read again below the last one seen: on PostgreSQL an action numbered earlier may commit later."""
 CLOSE_BANNED = CloseCode.banned
 """A moderator banned this player (the reason says why; `CLOSE_CODES` in the protocol)."""
+STORAGE_FAILED = "the server cannot reach its database right now, nothing changed: try again in a moment"
+"""What a moderation request is told when the database fails under it (`storage_failed`)."""
+
+Port = TypeVar("Port")
 
 
 class Caller(Protocol):
@@ -98,6 +111,10 @@ class Caller(Protocol):
 
     @property
     def address(self) -> str: ...
+
+    def send(self, message: Message) -> None:
+        """A frame to this connection (queued: never waits)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -110,6 +127,37 @@ class Enforcer:
     """Given the player and the name: show the player's new name here."""
 
 
+class _StoreGuard:
+    """A store port whose failures are refusals: the database away answers `storage_failed` (nothing changed: an
+    action is one transaction; try again; one log line a kind of failure), not `internal_error` with a traceback,
+    which stays for the desk's own bugs. A refusal the store raises on purpose (`Refusal`: a rule said no) passes
+    as it is."""
+
+    def __init__(self, port: object, failures: ThrottledLog) -> None:
+        self._port = port
+        self._failures = failures
+
+    def __getattr__(self, name: str) -> Callable[..., Awaitable[Any]]:
+        method = getattr(self._port, name)
+
+        async def guarded(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await method(*args, **kwargs)
+            except Refusal:
+                raise
+            except Exception as error:
+                self._failures.warning(type(error).__name__, f"a moderation request could not reach the store "
+                                                             f"({name}): {one_line(error)}")  # fmt: skip
+                raise Refusal(ErrorCode.storage_failed, STORAGE_FAILED) from error
+
+        return guarded
+
+
+def guarded(port: Port, failures: ThrottledLog) -> Port:
+    """`port`, each of its calls answering a database failure with `Refusal(storage_failed)` (`_StoreGuard`)."""
+    return cast(Port, _StoreGuard(port, failures))
+
+
 def player_view(person: Person) -> ModPlayer:
     return ModPlayer(player_id=person.player_id, name=person.name, bot=person.bot, saved=person.saved,
                      moderator=person.moderator, created_at=person.created_at)  # fmt: skip
@@ -118,13 +166,15 @@ def player_view(person: Person) -> ModPlayer:
 def report_view(report: StoredReport) -> ModReport:
     return ModReport.model_validate({
         "report_id": report.report_id, "reporter_id": report.reporter_id, "source": report.source,
+        "reporter_role": "server" if report.reporter_id is None else "opponent" if report.opponent else "player",
         "reason": report.reason, "text": report.text, "game_id": report.game_id, "at": report.created_at,
         "status": report.status})  # fmt: skip
 
 
 def sanction_view(held: InForce) -> ModSanction:
     return ModSanction.model_validate({"action_id": held.action_id, "kind": held.kind.value, "game_id": held.game_id,
-                                       "public_reason": held.public_reason, "at": held.at})  # fmt: skip
+                                       "reason": held.reason, "public_reason": held.public_reason,
+                                       "at": held.at})  # fmt: skip
 
 
 def ban_message(held: InForce) -> str:
@@ -134,11 +184,45 @@ def ban_message(held: InForce) -> str:
 MY_STATUS = {"open": "received", "acted": "acted_on", "dismissed": "closed"}
 
 
+class Consoles:
+    """The moderators' consoles open on this process (connections that asked for the queue), told each action the
+    mod log gains (`mod_logged`) so a queue and a log refresh after an action taken anywhere: another console, another
+    process, the command line. A closed connection is forgotten as it ends (`forget`: a plain set, since the compiled
+    connection takes no weak reference); a moderator whose role was revoked is told nothing more and dropped."""
+
+    def __init__(self, store: ModerationPort,
+                 views: Callable[[Sequence[LoggedAction]], Awaitable[list[ModLogEntry]]]) -> None:  # fmt: skip
+        self.store = store
+        self.views = views
+        self._open: set[Caller] = set()
+
+    def watch(self, console: Caller) -> None:
+        self._open.add(console)
+
+    def forget(self, console: Caller) -> None:
+        """The connection ended."""
+        self._open.discard(console)
+
+    async def logged(self, entries: Sequence[LoggedAction]) -> None:
+        """Tell every console open here (the follower calls this with the actions it has not seen before)."""
+        if not self._open:
+            return
+        views = await self.views(entries)
+        for console in list(self._open):
+            player_id = console.player_id
+            if player_id is None or not await self.store.is_moderator(player_id):
+                self._open.discard(console)
+                continue
+            for view in views:
+                console.send(ModLoggedMessage(entry=view))
+
+
 class ModerationDesk:
     def __init__(self, store: ModerationPort, ratings: RatingReads, pars: ParService, clock: Clock,
                  enforcer: Enforcer) -> None:  # fmt: skip
-        self.store = store
-        self.ratings = ratings
+        self.failures = ThrottledLog(log)
+        self.store = guarded(store, self.failures)
+        self.ratings = guarded(ratings, self.failures)
         self.pars = pars
         self.clock = clock
         self.enforcer = enforcer
@@ -147,6 +231,7 @@ class ModerationDesk:
             ModQueueRequest: self._queue, ModEvidenceRequest: self._evidence, ModActionRequest: self._act,
             ModLogRequest: self._log, ModSearchRequest: self._search,
         }  # fmt: skip
+        self.consoles = Consoles(self.store, self._log_views)
 
     async def answer(self, request: Message, caller: Caller) -> Message:
         """The reply; a refusal raises `Refusal` (nothing changed)."""
@@ -193,7 +278,9 @@ class ModerationDesk:
 
     # ------------------------------------------------------------------ moderators
 
-    async def _queue(self, request: ModQueueRequest, _player_id: str, _caller: Caller) -> Message:
+    async def _queue(self, request: ModQueueRequest, _player_id: str, caller: Caller) -> Message:
+        """The open reports by player; the console asking is told of each action logged from now on."""
+        self.consoles.watch(caller)
         entries = []
         for person, reports in await self.store.queue():
             held = await self.store.in_force(person.player_id)
@@ -214,7 +301,8 @@ class ModerationDesk:
         return [ModLogEntry.model_validate({
             "action_id": entry.action_id, "at": entry.at, "moderator_id": entry.moderator_id,
             "moderator": names.get(entry.moderator_id, "") if entry.moderator_id else "operator",
-            "action": entry.act.value, "player_id": entry.target_id, "name": names.get(entry.target_id, ""),
+            "action": entry.act.value, "player_id": entry.target_id,
+            "name": entry.name_then() or names.get(entry.target_id, ""),
             "game_id": entry.game_id, "lifts": entry.lifts, "reason": entry.reason,
             "public_reason": entry.public_reason}) for entry in entries]  # fmt: skip
 
@@ -248,14 +336,17 @@ class ModerationDesk:
                 "outcome": game.outcome, "moves": game.player_moves, "time_ms": game.time_ms, "board": game.board,
                 "flagged": game.flagged, "think_ms": times,
                 "ms_per_move": game.time_ms // max(1, game.player_moves), "floor_ms_per_move": MIN_MS_PER_MOVE,
-                "regularity": regular, "solver_agreement": agreement, "par": par.moves}))  # fmt: skip
-        tokens = [TokenView.model_validate({"token_id": f"t{number}", "kind": token.kind, "label": "",
-                                            "created_at": token.created_at, "last_used_at": token.last_used_at,
-                                            "current": False}) for number, token in
-                  enumerate(await self.store.token_ages(person.player_id))]  # fmt: skip
+                "regularity": regular, "solver_agreement": agreement, "par": par.moves,
+                "regularity_words": read_regularity(regular), "solver_words": read_agreement(agreement),
+                "unusual": unusual(regular, agreement)}))  # fmt: skip
+        tokens = [ModToken.model_validate({"kind": token.kind, "created_at": token.created_at,
+                                           "last_used_at": token.last_used_at, "revoked": token.revoked})
+                  for token in await self.store.token_ages(person.player_id)]  # fmt: skip
         return ModEvidenceMessage(
             id=request.id, player=player_view(person), saved_at=await self.store.saved_at(person.player_id),
-            tokens=tokens, games=games, suspicion=signals(regularities, agreements),
+            tokens=tokens, games=games, summary=summary(regularities, agreements),
+            suspicion=signals(regularities, agreements),
+            meanings=[ModMeaning(signal=signal, meaning=meaning) for signal, meaning in MEANINGS.items()],
             ratings=await self._ratings(person.player_id),
             reports=[report_view(report) for report in await self.store.reports_on(person.player_id)],
             in_force=[sanction_view(held) for held in await self.store.in_force(person.player_id)],
@@ -285,11 +376,14 @@ def apply_here(entry: LoggedAction, enforcer: Enforcer) -> None:
 
 
 class LogFollower:
-    """Every process reads the mod log's new actions and applies them to its live state (`apply_here`)."""
+    """Every process reads the mod log's new actions, applies them to its live state (`apply_here`) and tells the
+    consoles open here (`Consoles.logged`), whoever acted and from where (the command line too)."""
 
-    def __init__(self, store: ModerationPort, enforcer: Enforcer, interval_s: float = FOLLOW_INTERVAL_S) -> None:
+    def __init__(self, store: ModerationPort, enforcer: Enforcer, consoles: Consoles | None = None,
+                 interval_s: float = FOLLOW_INTERVAL_S) -> None:  # fmt: skip
         self.store = store
         self.enforcer = enforcer
+        self.consoles = consoles
         self.interval_s = interval_s
         self.failures = ThrottledLog(log)
         self._seen: set[int] = set()
@@ -298,8 +392,10 @@ class LogFollower:
 
     async def start(self) -> None:
         """From the log's head on: what was done before this process started is in the store already (tokens
-        revoked, names replaced); a hello reads the bans."""
+        revoked, names replaced); a hello reads the bans. The actions just below the head are seen already (the
+        window read again for late commits must not bring them back as new)."""
         self._last = await self.store.head()
+        self._seen = {entry.action_id for entry in await self.store.since(max(0, self._last - FOLLOW_WINDOW))}
         self._task = asyncio.create_task(every(self.interval_s, self.follow_once, self.failures,
                                                "following the mod log"), name="mod-log-follower")
 
@@ -312,6 +408,8 @@ class LogFollower:
             apply_here(entry, self.enforcer)
         if len(self._seen) > 4 * FOLLOW_WINDOW:
             self._seen = {action_id for action_id in self._seen if action_id > self._last - FOLLOW_WINDOW}
+        if new and self.consoles is not None:
+            await self.consoles.logged(new)
         return new
 
     async def close(self) -> None:

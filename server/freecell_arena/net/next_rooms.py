@@ -8,11 +8,12 @@ request comes back here first (`Connection` prepares again before handling it ag
 
 from __future__ import annotations
 
-from freecell_arena.core.ports.reads import ServerStore
-from freecell_arena.core.ports.seams import NextRooms, StoredCopies
+from freecell_arena.core.seams import NextRooms, StoredCopies
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.restore import adopt_room
-from freecell_arena.protocol.messages import Message, QuickRaceRequest, RaceAgainRequest
+from freecell_arena.protocol.rooms import QuickRaceRequest, RaceAgainRequest
 from freecell_arena.protocol.vocabulary import CLOSED
+from freecell_arena.protocol.wire import Message
 
 NEXT_ROOM_REQUESTS = (RaceAgainRequest, QuickRaceRequest)
 

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from websockets.exceptions import ConnectionClosed
 
-from freecell_arena.protocol.messages import ErrorMessage
+from freecell_arena.protocol.errors import ErrorMessage
 from freecell_arena.protocol.trusted import Reply, wire_text
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """The read-only requests of issue 23: the "Rating" boards, a player's page, daily streaks, a race's review.
 
 Answered like the other queries (`net.queries`), over the websocket and HTTP GET alike; what the numbers mean
-lives in core (`core.competition.race_ratings`, `core.records.profiles`, `core.records.streaks`,
+lives in core (`core.records.race_ratings`, `core.records.profiles`, `core.records.streaks`,
 `core.records.review`); this module reads the store
 and asks the par service. A review is refused with `race_not_over` until the race is finished: par is a whole
 solution of the deal, and the deal itself stays secret (Cell Eleven) until then.
@@ -15,24 +15,24 @@ from dataclasses import replace
 from datetime import date
 
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.competition.race_ratings import rating_view
-from freecell_arena.core.competition.ratings import Ladder, Rating
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.live.ranking import rank
-from freecell_arena.core.moderation.sanctions import Act, counted_days
-from freecell_arena.core.ports.reads import ServerStore
+from freecell_arena.core.moderation.sanctions import Act, counted_days, public_notice
 from freecell_arena.core.ports.records import PlayerRecord, StoredRoom
 from freecell_arena.core.records import daily
 from freecell_arena.core.records.leaderboard import daily_board
 from freecell_arena.core.records.profiles import DailyDays, MonthFacts, no_games, player_variant, streak_message
+from freecell_arena.core.records.race_ratings import rating_view
+from freecell_arena.core.records.ranking import rank
+from freecell_arena.core.records.ratings import Ladder, Rating
 from freecell_arena.core.records.review import Par, ParStatus, par_replay, reviewed
 from freecell_arena.core.records.share import Result, daily_text, race_text
 from freecell_arena.core.records.streaks import streak
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import VARIANTS
 from freecell_arena.net.par_service import ParService
-from freecell_arena.protocol.messages import (
-    ErrorCode,
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.profiles import (
     PlayerMessage,
     PlayerRequest,
     RatingRowView,
@@ -43,10 +43,10 @@ from freecell_arena.protocol.messages import (
     ReviewRow,
     ShareMessage,
     ShareRequest,
-    Standing,
     StreakMessage,
     StreakRequest,
 )
+from freecell_arena.protocol.rooms import Standing
 from freecell_arena.protocol.vocabulary import FINISHED
 
 HISTORY_POINTS = 50
@@ -89,16 +89,17 @@ class PlayerQueries:
         stats = {row.variant: row for row in await self.store.profiles.variant_stats(player_id)}
         rated = await self.store.ratings.ratings_of(player_id, ladder, list(VARIANTS))
         today = daily.today(self.clock.now())
-        marked = await self._marked(player_id)
+        held = await self.store.moderation.in_force(player_id)
+        marked = any(sanction.kind is Act.MARK for sanction in held)
         variants = []
         for variant_id in sorted({*stats, *rated}):
             history = await self.store.ratings.history(player_id, variant_id, ladder, HISTORY_POINTS)
             days = await self.store.profiles.daily_days(player_id, variant_id)
-            won = await self._counted(player_id, variant_id, days, marked is not None)
+            won = await self._counted(player_id, variant_id, days, marked)
             variants.append(player_variant(stats.get(variant_id) or no_games(variant_id), rated.get(variant_id),
                                            history, streak(won, today)))  # fmt: skip
         return PlayerMessage(id=request.id, player_id=player_id, name=player.display_name, bot=player.bot,
-                             variants=variants, notice=marked)  # fmt: skip
+                             variants=variants, notice=public_notice(held))  # fmt: skip
 
     async def _counted(self, player_id: str, variant: str, days: DailyDays, marked: bool) -> frozenset[date]:
         """The won days a streak counts: none while the player is marked, never a void game's day."""
@@ -106,12 +107,9 @@ class PlayerQueries:
             return days.won
         return counted_days(days.won, await self.store.moderation.void_days(player_id, variant), marked)
 
-    async def _marked(self, player_id: str) -> str | None:
-        """The page's notice when a moderator marked the player as playing with help (their streaks stop counting)."""
-        held = await self.store.moderation.in_force(player_id)
-        if not any(sanction.kind is Act.MARK for sanction in held):
-            return None
-        return "Marked by a moderator as playing with help: their results count with the programs', not the humans'."
+    async def _marked(self, player_id: str) -> bool:
+        """Whether a moderator marked the player as playing with help (their streaks stop counting)."""
+        return any(sanction.kind is Act.MARK for sanction in await self.store.moderation.in_force(player_id))
 
     async def streak(self, request: StreakRequest, requester: str | None) -> StreakMessage:
         variant = known_variant(request.variant)
@@ -124,7 +122,7 @@ class PlayerQueries:
             if date(*month, 1) > today:
                 raise Refusal(ErrorCode.invalid_message, "that month has not begun")
         days: DailyDays = await self.store.profiles.daily_days(player_id, variant.id)
-        counted = await self._counted(player_id, variant.id, days, await self._marked(player_id) is not None)
+        counted = await self._counted(player_id, variant.id, days, await self._marked(player_id))
         days = DailyDays(won=counted, played=days.played)
         first = date(*month, 1)
         last = date(*month, monthrange(*month)[1])
@@ -199,7 +197,8 @@ class PlayerQueries:
             url = f"{origin}/#/daily/{variant.id}"
             text = daily_text(variant_name=variant.name, day=game.daily_day,
                               result=replace(counts, rank=place[0], of=place[1]), par=deal.par if deal else None,
-                              streak=streak(days.won, daily.today(self.clock.now())).current, url=url)  # fmt: skip
+                              streak=streak(days.won, daily.today(self.clock.now())).current, url=url,
+                              practice=not game.ranked)  # fmt: skip
             return ShareMessage(id=request.id, game_id=game.game_id, text=text, url=url)
         room = await self.store.room(game.room_id) if game.room_id else None
         if room is None or room.status != FINISHED:

@@ -12,11 +12,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from freecell_arena.core.clock import Clock
-from freecell_arena.core.competition.race_ratings import place_in_race
 from freecell_arena.core.effects import Refusal
-from freecell_arena.core.ports.reads import BoardPage, HistoryRow, RaceFacts, ServerStore
+from freecell_arena.core.ports.reads import BoardPage, HistoryRow, RaceFacts
 from freecell_arena.core.records import daily
 from freecell_arena.core.records.leaderboard import CursorError, daily_board, deal_board, decode_cursor, encode_cursor
+from freecell_arena.core.records.race_ratings import place_in_race
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import variant_by_id
 from freecell_arena.net.daily_service import DailyService
@@ -24,32 +25,26 @@ from freecell_arena.net.hints import HintService
 from freecell_arena.net.house_bots import HouseBots
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.player_queries import PlayerQueries
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.leaderboards import (
     DailyMessage,
     DailyRequest,
-    ErrorCode,
-    HintRequest,
     HistoryGame,
     HistoryMessage,
     HistoryRequest,
     LeaderboardMessage,
     LeaderboardRequest,
     LeaderboardRow,
-    Message,
-    PlayerRequest,
-    QuickRacesRequest,
-    RaceBotRequest,
-    RatingsRequest,
-    ReviewRequest,
     SeasonMessage,
     SeasonRequest,
     SeasonStanding,
-    ShareRequest,
-    StreakRequest,
-    TournamentRequest,
-    TournamentsRequest,
 )
+from freecell_arena.protocol.play import HintRequest
+from freecell_arena.protocol.profiles import PlayerRequest, RatingsRequest, ReviewRequest, ShareRequest, StreakRequest
+from freecell_arena.protocol.rooms import QuickRacesRequest, RaceBotRequest
+from freecell_arena.protocol.tournaments import TournamentRequest, TournamentsRequest
 from freecell_arena.protocol.vocabulary import FINISHED
+from freecell_arena.protocol.wire import Message
 
 QUERY_TYPES = (LeaderboardRequest, SeasonRequest, HistoryRequest, DailyRequest, RatingsRequest, PlayerRequest,
                StreakRequest, ReviewRequest, ShareRequest, TournamentsRequest, TournamentRequest, HintRequest,

@@ -2,7 +2,7 @@
 
 Only the finish this process stored comes here (a finish another process wrote first was refused here, and is
 that process's to rate), and only from the timers' path (`ArenaServer.run_timer_effect`, the cluster's
-settling): a move never waits for any of it. What rating means is core's (`core.competition.race_ratings`); this module
+settling): a move never waits for any of it. What rating means is core's (`core.records.race_ratings`); this module
 runs it, publishes the changes to the room (to every process's members, in a cluster) and logs a failure
 without ever touching the race's result.
 """
@@ -12,18 +12,18 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from freecell_arena.core.competition.race_ratings import (
+from freecell_arena.core.events import Publisher, room_topic
+from freecell_arena.core.records.race_ratings import (
     FinishedRace,
     RaceEnd,
     RaceRatings,
     rate_finished_race,
     ratings_again,
 )
-from freecell_arena.core.events import Publisher, room_topic
 from freecell_arena.net.background import BackgroundTasks
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
-from freecell_arena.protocol.messages import RaceRatingsMessage
+from freecell_arena.protocol.profiles import RaceRatingsMessage
 
 log = logging.getLogger(__name__)
 RATING_WAIT_S = 5.0

@@ -7,11 +7,13 @@ of another process), a replay of an older game, a room joined by code. Never on 
 from __future__ import annotations
 
 from freecell_arena.core.identity import normalize_room_code
-from freecell_arena.core.ports.reads import ServerStore
 from freecell_arena.core.ports.records import PlayerRecord, Store, StoredGame, StoredRoom
-from freecell_arena.core.ports.seams import StoredCopies
-from freecell_arena.protocol.messages import JoinRoomRequest, Message, ReplayRequest
+from freecell_arena.core.seams import StoredCopies
+from freecell_arena.core.server_store import ServerStore
+from freecell_arena.protocol.play import ReplayRequest
+from freecell_arena.protocol.rooms import JoinRoomRequest
 from freecell_arena.protocol.vocabulary import CLOSED
+from freecell_arena.protocol.wire import Message
 
 
 async def restore_player(copies: StoredCopies, store: ServerStore, record: PlayerRecord) -> None:

@@ -25,24 +25,23 @@ from typing import Any
 
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.competition.tournaments.cup import cup_deals
-from freecell_arena.core.competition.tournaments.desk import ROUND_LEAD, table_of
-from freecell_arena.core.competition.tournaments.rules import ARENA, CUP, TournamentRules
+from freecell_arena.core.competition.tournaments.desk import ROUND_LEAD
 from freecell_arena.core.competition.tournaments.schedule import parse_schedule, planned, tournament_record
-from freecell_arena.core.competition.tournaments.scoring import StandingRow
-from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
 from freecell_arena.core.effects import Effect, Refusal
-from freecell_arena.core.ports.reads import ServerStore
-from freecell_arena.core.ports.seams import Busy, StoredCopies, TournamentDesk
+from freecell_arena.core.records.tournaments.rules import ARENA, CUP, TournamentRules
+from freecell_arena.core.records.tournaments.scoring import StandingRow
+from freecell_arena.core.records.tournaments.state import StoredTournament, TournamentSnapshot, table_of
+from freecell_arena.core.seams import Busy, StoredCopies, TournamentDesk
+from freecell_arena.core.server_store import ServerStore
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.net.background import cancel_quietly, every
 from freecell_arena.net.restore import adopt_room
 from freecell_arena.net.throttled_log import ThrottledLog
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.tournaments import (
     BerserkRequest,
     CreateTournamentRequest,
     EnterTournamentRequest,
-    ErrorCode,
-    Message,
     PauseTournamentRequest,
     TournamentListMessage,
     TournamentMessage,
@@ -53,6 +52,7 @@ from freecell_arena.protocol.messages import (
     TournamentSummary,
     WithdrawTournamentRequest,
 )
+from freecell_arena.protocol.wire import Message
 from freecell_arena.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ class TournamentService:
         self.secret = secret
         self.run_timer_effect = run_timer_effect
         """Store a change of the director's (no requester), then send it: net/app.py's."""
-        self.schedule = parse_schedule(settings.tournament_schedule)
+        self.schedule = parse_schedule(settings.tournaments.schedule)
         self._scheduled_at: datetime | None = None
         self._task: asyncio.Task[None] | None = None
         self.failures = ThrottledLog(log)
@@ -94,8 +94,8 @@ class TournamentService:
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
-        if self.settings.tournament_interval_s > 0:
-            self._task = asyncio.create_task(every(self.settings.tournament_interval_s, self.run_once, self.failures,
+        if self.settings.tournaments.interval_s > 0:
+            self._task = asyncio.create_task(every(self.settings.tournaments.interval_s, self.run_once, self.failures,
                                                    "tending tournaments", at_once=True), name="tournament-director")
 
     async def close(self) -> None:

@@ -30,7 +30,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from freecell_arena.net.http_api import API_PREFIX, error_response
-from freecell_arena.protocol.messages import ErrorCode
+from freecell_arena.protocol.errors import ErrorCode
 
 log = logging.getLogger(__name__)
 

@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Any, get_args
+from typing import Any
 
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails, from_json
 
-from freecell_arena.protocol import messages
-from freecell_arena.protocol.messages import CLIENT_MESSAGES, ClientMessage, ErrorCode, ErrorMessage
+from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
+from freecell_arena.protocol.registry import CLIENT_MESSAGES, CLIENT_TYPES, ClientMessage
+from freecell_arena.protocol.wire import MAX_SAFE_INTEGER
 
 
 def request_id_of(text: str | bytes) -> str | int | None:
@@ -33,7 +34,7 @@ def request_id_of(text: str | bytes) -> str | int | None:
         value = data.get("id")
         if isinstance(value, str):
             return value
-        if type(value) is int and abs(value) <= messages.MAX_SAFE_INTEGER:
+        if type(value) is int and abs(value) <= MAX_SAFE_INTEGER:
             return value
     return None
 
@@ -179,10 +180,3 @@ def decode(text: str | bytes) -> ClientMessage | ErrorMessage:
             return ErrorMessage(id=request_id, code=ErrorCode.invalid_message, message="every message needs a `type`")
         return ErrorMessage(id=request_id, code=ErrorCode.invalid_message, message=describe(items))
 
-
-def _client_types() -> set[str]:
-    union = get_args(messages.ClientMessage)[0]
-    return {model.model_fields["type"].default for model in get_args(union)}
-
-
-CLIENT_TYPES = _client_types()

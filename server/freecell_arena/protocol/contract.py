@@ -11,15 +11,26 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import get_args
 
-from freecell_arena.protocol import messages as m
-from freecell_arena.protocol.messages import ErrorCode as E
+from freecell_arena.protocol import (
+    accounts,
+    leaderboards,
+    moderation,
+    play,
+    profiles,
+    registry,
+    rooms,
+    session,
+    tournaments,
+    wire,
+)
+from freecell_arena.protocol.errors import ErrorCode as E
 
 
 @dataclass(frozen=True)
 class Frame:
     """A frame a request causes. `answers`: it carries the request's `id`. `when`: the condition (empty: always)."""
 
-    message: type[m.Message]
+    message: type[wire.Message]
     answers: bool = False
     when: str = ""
 
@@ -32,7 +43,7 @@ class Frame:
 class Exchange:
     """One request: the frames to the sender, in order, the frames to the others in the room, and its errors."""
 
-    request: type[m.Request]
+    request: type[wire.Request]
     to_you: tuple[Frame, ...]
     errors: tuple[E, ...] = ()
     to_others: tuple[Frame, ...] = ()
@@ -45,7 +56,7 @@ class Exchange:
         return str(self.request.model_fields["type"].default)
 
     @property
-    def replies(self) -> tuple[type[m.Message], ...]:
+    def replies(self) -> tuple[type[wire.Message], ...]:
         return tuple(frame.message for frame in self.to_you if frame.answers)
 
     def may_fail_with(self) -> frozenset[E]:
@@ -65,80 +76,83 @@ GAME = (E.no_game, E.unknown_game, E.not_your_game, E.game_not_running)
 BUSY = (E.already_in_room, E.game_in_progress)
 """Refused while you sit in an unfinished room or play a game (leave it, finish it or resign first)."""
 ACCOUNT = (E.not_saved, E.not_yours, E.passkey_refused, *STORES)
-MODERATOR = (E.not_allowed,)
-"""A moderator's request: anyone else is refused `not_allowed` (the role is read from the store on every request)."""
+MODERATOR = (E.not_allowed, *STORES)
+"""A moderator's request: anyone else is refused `not_allowed` (the role is read from the store on every request);
+`storage_failed` when the database cannot answer (nothing changed)."""
 
 RACE_END_TO_YOU = (
-    Frame(m.RaceOverMessage, when="the last racer finished"),
-    Frame(m.RoomMessage, when="the last racer finished: the room, finished"),
-    Frame(m.RaceRatingsMessage, when="the race was rated"),
+    Frame(rooms.RaceOverMessage, when="the last racer finished"),
+    Frame(rooms.RoomMessage, when="the last racer finished: the room, finished"),
+    Frame(profiles.RaceRatingsMessage, when="the race was rated"),
 )
-RACE_END_TO_OTHERS = (Frame(m.ProgressMessage), *RACE_END_TO_YOU)
+RACE_END_TO_OTHERS = (Frame(rooms.ProgressMessage), *RACE_END_TO_YOU)
 
 CONTRACT: tuple[Exchange, ...] = (
     Exchange(
-        m.HelloRequest,
+        session.HelloRequest,
         (
-            Frame(m.WelcomeMessage, answers=True),
-            Frame(m.GameStateMessage, when="you resumed (said hello with a token): your room and game"),
-            Frame(m.RaceOverMessage, when="you resumed into a finished race"),
-            Frame(m.RaceRatingsMessage, when="you resumed into a finished rated race"),
-            Frame(m.NameReplacedMessage, when="you resumed and a moderator replaced your name: choose another"),
+            Frame(session.WelcomeMessage, answers=True),
+            Frame(play.GameStateMessage, when="you resumed (said hello with a token): your room and game"),
+            Frame(rooms.RaceOverMessage, when="you resumed into a finished race"),
+            Frame(profiles.RaceRatingsMessage, when="you resumed into a finished rated race"),
+            Frame(
+                moderation.NameReplacedMessage, when="you resumed and a moderator replaced your name: choose another"
+            ),
         ),
         (E.already_greeted, E.unknown_token, E.revoked_token, E.name_taken, E.banned, *STORES),
-        (Frame(m.MemberConnectionMessage, when="you resumed into a room"),),
+        (Frame(rooms.MemberConnectionMessage, when="you resumed into a room"),),
         note="Once per connection. `rate_limited` also when one address makes too many new players. `banned`: a "
         "moderator banned you (the message gives their public reason) and the connection closes (4002).",
         before_hello=True,
     ),
     Exchange(
-        m.CreateRoomRequest,
-        (Frame(m.RoomMessage, answers=True),),
+        rooms.CreateRoomRequest,
+        (Frame(rooms.RoomMessage, answers=True),),
         (E.unknown_variant, E.bad_seed, E.unranked_options, *BUSY, *STORES),
         note="You leave a finished room you were in.",
     ),
     Exchange(
-        m.JoinRoomRequest,
+        rooms.JoinRoomRequest,
         (
-            Frame(m.RoomMessage, answers=True),
-            Frame(m.RaceOverMessage, when="the room's race is over"),
+            Frame(rooms.RoomMessage, answers=True),
+            Frame(rooms.RaceOverMessage, when="the room's race is over"),
         ),
         (E.unknown_room, E.room_started, E.room_full, *BUSY, *STORES),
-        (Frame(m.MemberJoinedMessage),),
+        (Frame(rooms.MemberJoinedMessage),),
         note="A player joins a lobby; a spectator any room. `room_started`: a player cannot join a running race.",
     ),
     Exchange(
-        m.LeaveRoomRequest,
+        rooms.LeaveRoomRequest,
         (
-            Frame(m.GameOverMessage, when="you left mid-race: your game is resigned (no id)"),
-            Frame(m.LeftRoomMessage, answers=True),
-            Frame(m.MemberLeftMessage, when="others are in the room: your leave, as they see it"),
+            Frame(play.GameOverMessage, when="you left mid-race: your game is resigned (no id)"),
+            Frame(rooms.LeftRoomMessage, answers=True),
+            Frame(rooms.MemberLeftMessage, when="others are in the room: your leave, as they see it"),
         ),
         (E.not_in_room, *STORES),
-        (Frame(m.ProgressMessage, when="you left mid-race"), Frame(m.MemberLeftMessage), *RACE_END_TO_YOU),
+        (Frame(rooms.ProgressMessage, when="you left mid-race"), Frame(rooms.MemberLeftMessage), *RACE_END_TO_YOU),
     ),
     Exchange(
-        m.StartRaceRequest,
+        rooms.StartRaceRequest,
         (
-            Frame(m.CountdownMessage, answers=True),
-            Frame(m.RoomMessage, when="the countdown begins: the room, counting down"),
-            Frame(m.RaceStartedMessage, when="the countdown ends (`starts_at`): your copy of the deal"),
-            Frame(m.RoomMessage, when="the countdown ends: the room, running"),
+            Frame(rooms.CountdownMessage, answers=True),
+            Frame(rooms.RoomMessage, when="the countdown begins: the room, counting down"),
+            Frame(rooms.RaceStartedMessage, when="the countdown ends (`starts_at`): your copy of the deal"),
+            Frame(rooms.RoomMessage, when="the countdown ends: the room, running"),
         ),
         (E.not_in_room, E.not_host, E.room_started, E.not_enough_players, *STORES),
         (
-            Frame(m.CountdownMessage),
-            Frame(m.RoomMessage),
-            Frame(m.RaceStartedMessage, when="to each player (not to spectators)"),
-            Frame(m.RoomMessage),
+            Frame(rooms.CountdownMessage),
+            Frame(rooms.RoomMessage),
+            Frame(rooms.RaceStartedMessage, when="to each player (not to spectators)"),
+            Frame(rooms.RoomMessage),
         ),
         note="Host only (a quick race starts by itself).",
     ),
     Exchange(
-        m.MoveRequest,
+        play.MoveRequest,
         (
-            Frame(m.MoveAcceptedMessage, answers=True),
-            Frame(m.GameOverMessage, when="the move won, or left no legal move (no id)"),
+            Frame(play.MoveAcceptedMessage, answers=True),
+            Frame(play.GameOverMessage, when="the move won, or left no legal move (no id)"),
             *RACE_END_TO_YOU,
         ),
         (*GAME, E.bad_notation, E.illegal_move, *STORES),
@@ -146,196 +160,218 @@ CONTRACT: tuple[Exchange, ...] = (
         note="`move_accepted` goes out once the move is durable; `illegal_move` carries the engine's `reason`.",
     ),
     Exchange(
-        m.UndoRequest,
-        (Frame(m.MoveAcceptedMessage, answers=True),),
+        play.UndoRequest,
+        (Frame(play.MoveAcceptedMessage, answers=True),),
         (*GAME, E.undo_not_allowed, *STORES),
-        (Frame(m.ProgressMessage),),
+        (Frame(rooms.ProgressMessage),),
     ),
     Exchange(
-        m.ResignRequest,
-        (Frame(m.GameOverMessage, answers=True), *RACE_END_TO_YOU),
+        play.ResignRequest,
+        (Frame(play.GameOverMessage, answers=True), *RACE_END_TO_YOU),
         (*GAME, *STORES),
         RACE_END_TO_OTHERS,
     ),
     Exchange(
-        m.StateRequest,
+        play.StateRequest,
         (
-            Frame(m.GameStateMessage, answers=True),
-            Frame(m.RaceOverMessage, when="your room's race is over"),
+            Frame(play.GameStateMessage, answers=True),
+            Frame(rooms.RaceOverMessage, when="your room's race is over"),
         ),
     ),
     Exchange(
-        m.ReplayRequest,
-        (Frame(m.ReplayMessage, answers=True),),
+        play.ReplayRequest,
+        (Frame(play.ReplayMessage, answers=True),),
         (E.unknown_game, E.replay_not_available),
         note="Anyone's game once its race is over (a daily's once its day closes, a cup heat's once the cup is "
         "over); your own any time, except a Cell Eleven game (its seed would show the face-down cards), a daily and "
         "a cup's heat (their seeds are revealed at the close).",
     ),
     Exchange(
-        m.LeaderboardRequest,
-        (Frame(m.LeaderboardMessage, answers=True),),
+        leaderboards.LeaderboardRequest,
+        (Frame(leaderboards.LeaderboardMessage, answers=True),),
         (E.unknown_variant, E.unknown_daily, E.bad_seed, E.unknown_seed, E.bad_cursor, E.not_on_board),
         note="`unknown_seed`: no ranked game was ever dealt from that seed (an empty board is a deal nobody won).",
     ),
     Exchange(
-        m.SeasonRequest,
-        (Frame(m.SeasonMessage, answers=True),),
+        leaderboards.SeasonRequest,
+        (Frame(leaderboards.SeasonMessage, answers=True),),
         (E.unknown_variant, E.bad_cursor, E.not_on_board),
     ),
-    Exchange(m.HistoryRequest, (Frame(m.HistoryMessage, answers=True),), (E.unknown_player, E.bad_cursor)),
-    Exchange(m.DailyRequest, (Frame(m.DailyMessage, answers=True),), (E.unknown_variant, E.unknown_daily)),
     Exchange(
-        m.PlayDailyRequest,
-        (Frame(m.DailyStartedMessage, answers=True),),
+        leaderboards.HistoryRequest,
+        (Frame(leaderboards.HistoryMessage, answers=True),),
+        (E.unknown_player, E.bad_cursor),
+    ),
+    Exchange(
+        leaderboards.DailyRequest,
+        (Frame(leaderboards.DailyMessage, answers=True),),
+        (E.unknown_variant, E.unknown_daily),
+    ),
+    Exchange(
+        leaderboards.PlayDailyRequest,
+        (Frame(leaderboards.DailyStartedMessage, answers=True),),
         (E.unknown_variant, E.unknown_daily, E.daily_not_ready, *BUSY, *STORES),
     ),
     Exchange(
-        m.RaceAgainRequest,
+        rooms.RaceAgainRequest,
         (
-            Frame(m.RoomMessage, answers=True),
-            Frame(m.MemberLeftMessage, when="others are in the finished room: your leave of it, as they see it"),
+            Frame(rooms.RoomMessage, answers=True),
+            Frame(rooms.MemberLeftMessage, when="others are in the finished room: your leave of it, as they see it"),
         ),
         (E.not_in_room, E.race_not_over, E.room_started, E.room_full, *BUSY, *STORES),
         (
-            Frame(m.MemberLeftMessage, when="to the finished room's members: you left it"),
-            Frame(m.SeriesInviteMessage, when="you opened the next room (to the finished room's members)"),
-            Frame(m.MemberJoinedMessage, when="you joined it (to the next room's members)"),
+            Frame(rooms.MemberLeftMessage, when="to the finished room's members: you left it"),
+            Frame(rooms.SeriesInviteMessage, when="you opened the next room (to the finished room's members)"),
+            Frame(rooms.MemberJoinedMessage, when="you joined it (to the next room's members)"),
         ),
     ),
     Exchange(
-        m.QuickRaceRequest,
+        rooms.QuickRaceRequest,
         (
-            Frame(m.RoomMessage, answers=True),
-            Frame(m.RoomMessage, when="`quick_race.min_players` are in (at once when full): the room, counting down"),
-            Frame(m.CountdownMessage, when="`quick_race.min_players` are in"),
-            Frame(m.RaceStartedMessage, when="the countdown ends"),
-            Frame(m.RoomMessage, when="the countdown ends: the room, running"),
+            Frame(rooms.RoomMessage, answers=True),
+            Frame(
+                rooms.RoomMessage, when="`quick_race.min_players` are in (at once when full): the room, counting down"
+            ),
+            Frame(rooms.CountdownMessage, when="`quick_race.min_players` are in"),
+            Frame(rooms.RaceStartedMessage, when="the countdown ends"),
+            Frame(rooms.RoomMessage, when="the countdown ends: the room, running"),
         ),
         (E.unknown_variant, *BUSY, *STORES),
         (
-            Frame(m.MemberJoinedMessage),
-            Frame(m.CountdownMessage, when="enough players are in"),
-            Frame(m.RoomMessage, when="enough players are in"),
+            Frame(rooms.MemberJoinedMessage),
+            Frame(rooms.CountdownMessage, when="enough players are in"),
+            Frame(rooms.RoomMessage, when="enough players are in"),
         ),
     ),
     Exchange(
-        m.PasskeyBeginRequest,
-        (Frame(m.PasskeyOptionsMessage, answers=True),),
+        accounts.PasskeyBeginRequest,
+        (Frame(accounts.PasskeyOptionsMessage, answers=True),),
         (*ACCOUNT, E.hello_required, E.name_taken),
         note="`sign_in` may come before `hello`; `save` needs it (and a name nobody saved first: `name_taken`).",
         before_hello=True,
     ),
     Exchange(
-        m.PasskeyFinishRequest,
+        accounts.PasskeyFinishRequest,
         (
-            Frame(m.AccountMessage, answers=True, when="the ceremony is `save`"),
-            Frame(m.SignedInMessage, answers=True, when="the ceremony is `sign_in`"),
+            Frame(accounts.AccountMessage, answers=True, when="the ceremony is `save`"),
+            Frame(accounts.SignedInMessage, answers=True, when="the ceremony is `sign_in`"),
         ),
-        (*ACCOUNT, E.name_taken, E.hello_required),
+        (*ACCOUNT, E.name_taken, E.hello_required, E.banned),
+        note="`banned`: the passkey's player is banned (the message gives the moderator's public reason); no session "
+        "is issued.",
         before_hello=True,
     ),
-    Exchange(m.AccountRequest, (Frame(m.AccountMessage, answers=True),), ACCOUNT),
-    Exchange(m.RenamePasskeyRequest, (Frame(m.AccountMessage, answers=True),), ACCOUNT),
-    Exchange(m.RemovePasskeyRequest, (Frame(m.AccountMessage, answers=True),), (*ACCOUNT, E.last_passkey)),
+    Exchange(accounts.AccountRequest, (Frame(accounts.AccountMessage, answers=True),), ACCOUNT),
+    Exchange(accounts.RenamePasskeyRequest, (Frame(accounts.AccountMessage, answers=True),), ACCOUNT),
     Exchange(
-        m.RevokeTokenRequest,
-        (Frame(m.AccountMessage, answers=True),),
+        accounts.RemovePasskeyRequest, (Frame(accounts.AccountMessage, answers=True),), (*ACCOUNT, E.last_passkey)
+    ),
+    Exchange(
+        accounts.RevokeTokenRequest,
+        (Frame(accounts.AccountMessage, answers=True),),
         ACCOUNT,
         note="The revoked token's connections close (4001).",
     ),
     Exchange(
-        m.SignOutRequest,
-        (Frame(m.SignedOutMessage, answers=True),),
+        accounts.SignOutRequest,
+        (Frame(accounts.SignedOutMessage, answers=True),),
         ACCOUNT,
         note="This connection closes (4001) after the reply.",
     ),
-    Exchange(m.CreateBotRequest, (Frame(m.BotTokenMessage, answers=True),), (*ACCOUNT, E.name_taken)),
-    Exchange(m.NewBotTokenRequest, (Frame(m.BotTokenMessage, answers=True),), ACCOUNT),
-    Exchange(m.RatingsRequest, (Frame(m.RatingsMessage, answers=True),), (E.unknown_variant,)),
-    Exchange(m.PlayerRequest, (Frame(m.PlayerMessage, answers=True),), (E.unknown_player,)),
-    Exchange(m.StreakRequest, (Frame(m.StreakMessage, answers=True),), (E.unknown_variant, E.unknown_player)),
+    Exchange(accounts.CreateBotRequest, (Frame(accounts.BotTokenMessage, answers=True),), (*ACCOUNT, E.name_taken)),
+    Exchange(accounts.NewBotTokenRequest, (Frame(accounts.BotTokenMessage, answers=True),), ACCOUNT),
+    Exchange(profiles.RatingsRequest, (Frame(profiles.RatingsMessage, answers=True),), (E.unknown_variant,)),
+    Exchange(profiles.PlayerRequest, (Frame(profiles.PlayerMessage, answers=True),), (E.unknown_player,)),
     Exchange(
-        m.ReviewRequest,
-        (Frame(m.ReviewMessage, answers=True),),
+        profiles.StreakRequest, (Frame(profiles.StreakMessage, answers=True),), (E.unknown_variant, E.unknown_player)
+    ),
+    Exchange(
+        profiles.ReviewRequest,
+        (Frame(profiles.ReviewMessage, answers=True),),
         (E.unknown_room, E.unknown_variant, E.unknown_daily, E.race_not_over),
     ),
     Exchange(
-        m.ShareRequest,
-        (Frame(m.ShareMessage, answers=True),),
+        profiles.ShareRequest,
+        (Frame(profiles.ShareMessage, answers=True),),
         (E.unknown_game, E.race_not_over, E.game_not_running),
     ),
-    Exchange(m.TournamentsRequest, (Frame(m.TournamentListMessage, answers=True),)),
-    Exchange(m.TournamentRequest, (Frame(m.TournamentMessage, answers=True),), (E.unknown_tournament,)),
+    Exchange(tournaments.TournamentsRequest, (Frame(tournaments.TournamentListMessage, answers=True),)),
     Exchange(
-        m.CreateTournamentRequest,
-        (Frame(m.TournamentMessage, answers=True),),
+        tournaments.TournamentRequest, (Frame(tournaments.TournamentMessage, answers=True),), (E.unknown_tournament,)
+    ),
+    Exchange(
+        tournaments.CreateTournamentRequest,
+        (Frame(tournaments.TournamentMessage, answers=True),),
         (E.not_saved, E.unknown_variant, E.bad_seed, *STORES),
         note="A saved player's, a few a day (`rate_limited` past them); entered by the reply's `link_code`. A cup's "
         "rounds are at least its time limit and 30 s apart (`invalid_message`).",
     ),
     Exchange(
-        m.EnterTournamentRequest,
-        (Frame(m.TournamentEntryMessage, answers=True),),
+        tournaments.EnterTournamentRequest,
+        (Frame(tournaments.TournamentEntryMessage, answers=True),),
         (E.unknown_tournament, E.tournament_over, E.already_entered, E.entry_closed, E.bots_only, E.humans_only,
          E.tournament_full, *STORES),
         note="`entry_closed` also for a private tournament without its `link_code`. Then `tournament_race` (an "
         "event) each time you are seated in a race.",
     ),
     Exchange(
-        m.WithdrawTournamentRequest,
-        (Frame(m.TournamentEntryMessage, answers=True),),
+        tournaments.WithdrawTournamentRequest,
+        (Frame(tournaments.TournamentEntryMessage, answers=True),),
         (E.unknown_tournament, E.tournament_over, E.not_entered, *STORES),
         note="A race you sit in goes on (leave it to forfeit it); your points stay in the table.",
     ),
     Exchange(
-        m.PauseTournamentRequest,
-        (Frame(m.TournamentEntryMessage, answers=True),),
+        tournaments.PauseTournamentRequest,
+        (Frame(tournaments.TournamentEntryMessage, answers=True),),
         (E.unknown_tournament, E.tournament_over, E.not_entered, *STORES),
     ),
     Exchange(
-        m.BerserkRequest,
-        (Frame(m.TournamentEntryMessage, answers=True),),
+        tournaments.BerserkRequest,
+        (Frame(tournaments.TournamentEntryMessage, answers=True),),
         (E.unknown_tournament, E.tournament_over, E.not_entered, E.berserk_refused, *STORES),
         note="Only in your arena race's countdown, once (`berserk_refused` otherwise).",
     ),
     Exchange(
-        m.ReportRequest,
-        (Frame(m.ReportReceivedMessage, answers=True),),
-        (E.not_saved, E.unknown_player, E.already_reported),
+        moderation.ReportRequest,
+        (Frame(moderation.ReportReceivedMessage, answers=True),),
+        (E.not_saved, E.unknown_player, E.already_reported, *STORES),
         note="Saved players only. `already_reported`: your report of that player is open; `rate_limited` past "
         "your reports of the day or your address's. You cannot report yourself (`invalid_message`).",
     ),
-    Exchange(m.MyReportsRequest, (Frame(m.MyReportsMessage, answers=True),)),
+    Exchange(moderation.MyReportsRequest, (Frame(moderation.MyReportsMessage, answers=True),), STORES),
     Exchange(
-        m.ChooseNameRequest,
-        (Frame(m.NameChosenMessage, answers=True),),
-        (E.not_allowed, E.name_taken),
+        moderation.ChooseNameRequest,
+        (Frame(moderation.NameChosenMessage, answers=True),),
+        (E.not_allowed, E.name_taken, *STORES),
         note="Only after `name_replaced` (else `not_allowed`).",
     ),
-    Exchange(m.ModQueueRequest, (Frame(m.ModQueueMessage, answers=True),), MODERATOR),
-    Exchange(m.ModEvidenceRequest, (Frame(m.ModEvidenceMessage, answers=True),), (*MODERATOR, E.unknown_player)),
+    Exchange(moderation.ModQueueRequest, (Frame(moderation.ModQueueMessage, answers=True),), MODERATOR),
     Exchange(
-        m.ModActionRequest,
-        (Frame(m.ModActionMessage, answers=True),),
+        moderation.ModEvidenceRequest,
+        (Frame(moderation.ModEvidenceMessage, answers=True),),
+        (*MODERATOR, E.unknown_player),
+    ),
+    Exchange(
+        moderation.ModActionRequest,
+        (Frame(moderation.ModActionMessage, answers=True),),
         (*MODERATOR, E.unknown_player, E.unknown_game, E.not_found),
         note="`not_allowed` also for yourself or another moderator as the target; `unknown_game`: `void` names no "
         "finished ranked game of the player; `not_found`: `lift` names no sanction of theirs in force. A ban closes "
         "the player's connections on every process (4002).",
     ),
-    Exchange(m.ModLogRequest, (Frame(m.ModLogMessage, answers=True),), MODERATOR),
-    Exchange(m.ModSearchRequest, (Frame(m.ModSearchMessage, answers=True),), MODERATOR),
+    Exchange(moderation.ModLogRequest, (Frame(moderation.ModLogMessage, answers=True),), MODERATOR),
+    Exchange(moderation.ModSearchRequest, (Frame(moderation.ModSearchMessage, answers=True),), MODERATOR),
     Exchange(
-        m.HintRequest,
-        (Frame(m.HintMessage, answers=True),),
+        play.HintRequest,
+        (Frame(play.HintMessage, answers=True),),
         (E.unknown_game, E.not_your_game, E.game_not_running, E.no_hints),
         note="Your own running game of an unranked room only (`no_hints` in a ranked race or a daily). "
         "`rate_limited` while your previous hint is worked out.",
     ),
-    Exchange(m.QuickRacesRequest, (Frame(m.QuickRacesMessage, answers=True),)),
+    Exchange(rooms.QuickRacesRequest, (Frame(rooms.QuickRacesMessage, answers=True),)),
     Exchange(
-        m.RaceBotRequest,
-        (Frame(m.RaceBotMessage, answers=True),),
+        rooms.RaceBotRequest,
+        (Frame(rooms.RaceBotMessage, answers=True),),
         (E.not_in_room, E.room_started, E.invalid_message),
         note="Alone in a quick race's lobby: the house bot joins it (`member_joined`, then the countdown, as for any "
         "second player). `invalid_message`: this server has no house bot, the room is no quick race, or someone "
@@ -350,21 +386,23 @@ EXCHANGES = {exchange.type_name: exchange for exchange in CONTRACT}
 class ServerEvent:
     """A frame the server sends on its own (no request of yours set it off): when it comes."""
 
-    message: type[m.Message]
+    message: type[wire.Message]
     when: str
 
 
 SERVER_EVENTS = (
-    ServerEvent(m.CountdownMessage, "a quick race you sit in has enough players"),
-    ServerEvent(m.RaceStartedMessage, "the countdown reached `starts_at`"),
-    ServerEvent(m.RoomMessage, "your room's status changed (countdown, start, finish)"),
-    ServerEvent(m.GameOverMessage, "the race's time limit passed, or your daily's day closed (`timeout`)"),
-    ServerEvent(m.RaceOverMessage, "the race ended (everyone done, or its time limit)"),
-    ServerEvent(m.RaceRatingsMessage, "after `race_over` of a rated race"),
-    ServerEvent(m.MemberConnectionMessage, "a member's connection went down or came back"),
-    ServerEvent(m.MemberLeftMessage, "a lobby member's connection closed: a lobby seat is given up"),
-    ServerEvent(m.TournamentRaceMessage, "a tournament seated you in its next race (an arena's pairing, a cup's "
-                "round): the room's `room` and `countdown` follow"),
+    ServerEvent(rooms.CountdownMessage, "a quick race you sit in has enough players"),
+    ServerEvent(rooms.RaceStartedMessage, "the countdown reached `starts_at`"),
+    ServerEvent(rooms.RoomMessage, "your room's status changed (countdown, start, finish)"),
+    ServerEvent(play.GameOverMessage, "the race's time limit passed, or your daily's day closed (`timeout`)"),
+    ServerEvent(rooms.RaceOverMessage, "the race ended (everyone done, or its time limit)"),
+    ServerEvent(profiles.RaceRatingsMessage, "after `race_over` of a rated race"),
+    ServerEvent(rooms.MemberConnectionMessage, "a member's connection went down or came back"),
+    ServerEvent(rooms.MemberLeftMessage, "a lobby member's connection closed: a lobby seat is given up"),
+    ServerEvent(tournaments.TournamentRaceMessage, "a tournament seated you in its next race (an arena's pairing, a "
+                "cup's round): the room's `room` and `countdown` follow"),
+    ServerEvent(moderation.ModLoggedMessage, "you are a moderator and asked for `mod_queue` on this connection: the "
+                "mod log gained an action (from any console, any process or the command line)"),
 )
 
 
@@ -377,7 +415,7 @@ class HttpRoute:
     fields; `fixed` ones are set by the route."""
 
     path: str
-    request: type[m.Request]
+    request: type[wire.Request]
     query: tuple[str, ...] = ()
     fixed: dict[str, str] = field(default_factory=dict)
     summary: str = ""
@@ -390,28 +428,30 @@ class HttpRoute:
 PAGE = ("bots", "limit", "cursor", "around")
 DAILY_BOARD = {"board": "daily"}
 HTTP_ROUTES = (
-    HttpRoute("/api/leaderboards/{variant}/daily", m.LeaderboardRequest, ("day", *PAGE), DAILY_BOARD,
+    HttpRoute("/api/leaderboards/{variant}/daily", leaderboards.LeaderboardRequest, ("day", *PAGE), DAILY_BOARD,
               "A daily board (default: today's)"),
-    HttpRoute("/api/leaderboards/{variant}/daily/{day}", m.LeaderboardRequest, PAGE, DAILY_BOARD, "A day's board"),
-    HttpRoute("/api/leaderboards/{variant}/deal/{seed}", m.LeaderboardRequest, PAGE, {"board": "deal"},
+    HttpRoute("/api/leaderboards/{variant}/daily/{day}", leaderboards.LeaderboardRequest, PAGE, DAILY_BOARD,
+              "A day's board"),
+    HttpRoute("/api/leaderboards/{variant}/deal/{seed}", leaderboards.LeaderboardRequest, PAGE, {"board": "deal"},
               "A deal's board"),
-    HttpRoute("/api/leaderboards/{variant}/season", m.SeasonRequest, ("days", *PAGE), summary="A season table"),
-    HttpRoute("/api/players/{player_id}/history", m.HistoryRequest, ("limit", "cursor"),
+    HttpRoute("/api/leaderboards/{variant}/season", leaderboards.SeasonRequest, ("days", *PAGE),
+              summary="A season table"),
+    HttpRoute("/api/players/{player_id}/history", leaderboards.HistoryRequest, ("limit", "cursor"),
               summary="A player's finished games"),
-    HttpRoute("/api/daily/{variant}/{day}/review", m.ReviewRequest, summary="A closed daily beside par"),
-    HttpRoute("/api/daily/{variant}", m.DailyRequest, ("day",), summary="A variant's daily deals"),
-    HttpRoute("/api/daily/{variant}/{day}", m.DailyRequest, summary="One day's daily deal"),
-    HttpRoute("/api/ratings/{variant}", m.RatingsRequest, ("bots", "limit", "around"), summary="A rating board"),
-    HttpRoute("/api/players/{player_id}", m.PlayerRequest, summary="A player's page"),
-    HttpRoute("/api/players/{player_id}/streak/{variant}", m.StreakRequest, ("month",),
+    HttpRoute("/api/daily/{variant}/{day}/review", profiles.ReviewRequest, summary="A closed daily beside par"),
+    HttpRoute("/api/daily/{variant}", leaderboards.DailyRequest, ("day",), summary="A variant's daily deals"),
+    HttpRoute("/api/daily/{variant}/{day}", leaderboards.DailyRequest, summary="One day's daily deal"),
+    HttpRoute("/api/ratings/{variant}", profiles.RatingsRequest, ("bots", "limit", "around"), summary="A rating board"),
+    HttpRoute("/api/players/{player_id}", profiles.PlayerRequest, summary="A player's page"),
+    HttpRoute("/api/players/{player_id}/streak/{variant}", profiles.StreakRequest, ("month",),
               summary="A daily streak and a month"),
-    HttpRoute("/api/races/{code}/review", m.ReviewRequest, summary="A finished race beside par"),
-    HttpRoute("/api/games/{game_id}/share", m.ShareRequest, ("origin",), summary="A finished game's share text"),
-    HttpRoute("/api/tournaments", m.TournamentsRequest, ("bots", "player_id"),
+    HttpRoute("/api/races/{code}/review", profiles.ReviewRequest, summary="A finished race beside par"),
+    HttpRoute("/api/games/{game_id}/share", profiles.ShareRequest, ("origin",), summary="A finished game's share text"),
+    HttpRoute("/api/tournaments", tournaments.TournamentsRequest, ("bots", "player_id"),
               summary="Tournaments: upcoming, running, finished"),
-    HttpRoute("/api/tournaments/{tournament_id}", m.TournamentRequest, ("around",),
+    HttpRoute("/api/tournaments/{tournament_id}", tournaments.TournamentRequest, ("around",),
               summary="A tournament, its table and podium"),
-    HttpRoute("/api/quick-races", m.QuickRacesRequest, summary="The quick races filling now"),
+    HttpRoute("/api/quick-races", rooms.QuickRacesRequest, summary="The quick races filling now"),
 )  # fmt: skip
 """Every route of `/api/` (net/http_api.py serves them, the OpenAPI document describes them)."""
 
@@ -443,7 +483,7 @@ def http_status(code: E) -> int:
 
 def _check() -> None:
     """Every request has exactly one exchange, every route a request the websocket knows too."""
-    union = get_args(m.ClientMessage)[0]
+    union = get_args(registry.ClientMessage)[0]
     requests = set(get_args(union))
     described = [exchange.request for exchange in CONTRACT]
     if set(described) != requests or len(described) != len(requests):

@@ -1,4 +1,4 @@
-"""The machine-readable descriptions of the protocol, built from the models of `messages.py` and the tables of
+"""The machine-readable descriptions of the protocol, built from the message unions of `registry.py` and the tables of
 `contract.py`: the JSON Schema of every frame (`docs/schema/protocol.json`), an AsyncAPI 3.0 document of the
 websocket (`docs/schema/asyncapi.json`) and an OpenAPI 3.1 document of `/api/` (`docs/schema/openapi.json`).
 
@@ -10,13 +10,12 @@ always a string). A type that differs between the two is named `X-Input` and `X-
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from pydantic import BaseModel
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, models_json_schema
 from pydantic_core import core_schema
 
-from freecell_arena.protocol import messages
 from freecell_arena.protocol.contract import (
     CONTRACT,
     HTTP_COMMON_ERRORS,
@@ -26,19 +25,16 @@ from freecell_arena.protocol.contract import (
     HttpRoute,
     http_status,
 )
-from freecell_arena.protocol.messages import ErrorCode
+from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
+from freecell_arena.protocol.registry import CLIENT_MODELS, SERVER_MODELS
+from freecell_arena.protocol.session import DEFAULT_LIMITS
+from freecell_arena.protocol.wire import PROTOCOL_VERSION
 
 JsonObject = dict[str, Any]
 Refs = dict[tuple[Any, JsonSchemaMode], JsonObject]
 """Each top-level model's reference, by (model, mode)."""
 
 
-def _models(union: object) -> list[type[BaseModel]]:
-    return list(get_args(get_args(union)[0]))
-
-
-CLIENT_MODELS = _models(messages.ClientMessage)
-SERVER_MODELS = _models(messages.ServerMessage)
 TITLE = "FreeCell Arena"
 
 
@@ -109,7 +105,7 @@ def schema_text() -> str:
         "$defs": defs,
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "FreeCell Arena protocol",
-        "description": f"FreeCell Arena websocket protocol version {messages.PROTOCOL_VERSION}. Requests as the "
+        "description": f"FreeCell Arena websocket protocol version {PROTOCOL_VERSION}. Requests as the "
         "server reads them; server frames as it writes them (every field always present).",
         "properties": {
             "client_to_server": {"oneOf": [_ref(refs, model) for model in CLIENT_MODELS]},
@@ -187,12 +183,12 @@ def asyncapi() -> JsonObject:
             + ".",
             "messages": [{"$ref": f"#/channels/arena/messages/{type_name(event)}"}],
         }
-    limits = messages.DEFAULT_LIMITS
+    limits = DEFAULT_LIMITS
     return {
         "asyncapi": "3.0.0",
         "info": {
             "title": TITLE,
-            "version": str(messages.PROTOCOL_VERSION),
+            "version": str(PROTOCOL_VERSION),
             "description": "The websocket protocol of a FreeCell Arena server (docs/protocol.md). JSON text frames; "
             "every message has `type`; a request may carry `id` (a string, or an integer within +-(2^53 - 1)), "
             f"echoed in its replies. Limits (announced in `welcome`): frames up to {limits.max_message_bytes} "
@@ -314,14 +310,14 @@ def openapi() -> JsonObject:
                 "description": f"Answers like the websocket request `{exchange.type_name}`: "
                 + _summary(route.request),
                 "parameters": parameters,
-                "responses": _responses(route, reply, _ref(refs, messages.ErrorMessage)),
+                "responses": _responses(route, reply, _ref(refs, ErrorMessage)),
             }
         }
     return {
         "openapi": "3.1.0",
         "info": {
             "title": f"{TITLE} HTTP API",
-            "version": str(messages.PROTOCOL_VERSION),
+            "version": str(PROTOCOL_VERSION),
             "description": "Read-only queries as plain HTTP GET on the game's port: the same JSON as the websocket's "
             "replies (docs/protocol.md). Rate limited per client address (429 with `Retry-After`).",
             "license": {"name": "MIT"},

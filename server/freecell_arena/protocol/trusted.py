@@ -3,7 +3,7 @@
 Validating a model the server had just built from its own values, then serialising it, cost 8.5 us a reply, and
 the same JSON from plain values costs 2.1 us (the in-process move path went from 34.7 to 30.6 us;
 docs/performance.md). A `TrustedEncoder` takes its field names, order, aliases and defaults from the pydantic
-model, so the model in `messages.py` stays the single source of truth of the wire format; it only skips
+model, so the model in its topic module stays the single source of truth of the wire format; it only skips
 validating values that the server made itself or that were validated on the way in (a request's `id`). Never
 hand it a value straight from a client. Tests parse every such frame back with the model and check that
 re-encoding it gives the same text.
@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from freecell_arena.protocol.messages import Message, encode
+from freecell_arena.protocol.wire import Message, encode
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,14 +23,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from freecell_arena.core.competition.ratings import Ladder, RaceResult
-from freecell_arena.core.competition.series_tally import Tally
+from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.core.ports.records import DailyRecord, StoredGame
 from freecell_arena.core.records.audit import EntryFacts, GameFacts
 from freecell_arena.core.records.audit_figures import DayRank, StoredRating, StoredSeasonLine
 from freecell_arena.core.records.leaderboard import LEVEL_SHIFTS, daily_board
+from freecell_arena.core.records.ratings import Ladder
 from freecell_arena.core.records.review import ParStatus
 from freecell_arena.core.records.season import SEASON_WINDOWS, BoardRow, FinalRank, SeasonLine, window_start
+from freecell_arena.core.records.series_tally import Tally
 from freecell_arena.engine import RULES_VERSION
 from freecell_arena.store.dailies import daily_record
 from freecell_arena.store.models import (

@@ -11,8 +11,7 @@ from typing import Any
 from sqlalchemy import select, tuple_
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from freecell_arena.core.competition.ratings import RaceResult
-from freecell_arena.core.ports.reads import HistoryRow, RaceFacts
+from freecell_arena.core.ports.reads import HistoryRow, RaceFacts, RaceResult
 from freecell_arena.store.models import Game, Room, table_of
 from freecell_arena.store.ratings import change_of, changes, race_result, race_results_of
 

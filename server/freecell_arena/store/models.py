@@ -93,7 +93,7 @@ class Room(Base):
     only over the version it was built on (compare-and-set), so two processes can never both start a race or
     both take the last seat; `seq` numbers the versions."""
     series: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    """A race-again series' room: the tally before it (`freecell_arena.core.competition.series_tally`)."""
+    """A race-again series' room: the tally before it (`freecell_arena.core.records.series_tally`)."""
     next_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """The series' next room (compare-and-set over the pointer a process knew): two members pressing at once get
     one room."""
@@ -327,7 +327,7 @@ class ServerSecret(Base):
 
 
 class PlayerRating(Base):
-    """A player's current rating on one ladder of one variant (`freecell_arena.core.competition.ratings`).
+    """A player's current rating on one ladder of one variant (`freecell_arena.core.records.ratings`).
 
     `races` is the row's version: a race's change is written only where `races` is still what it was computed
     from, so concurrent races of one player cannot both start from the same rating. `ordinal` = mu - 3 sigma,

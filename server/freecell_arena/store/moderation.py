@@ -31,9 +31,10 @@ from freecell_arena.core.moderation.rules import (
     neutral_name,
     new_report_id,
 )
-from freecell_arena.core.moderation.sanctions import RECOMPUTING, RESTANDING, Act, InForce, LoggedAction, Sanctions
+from freecell_arena.core.moderation.sanctions import RECOMPUTING, RESTANDING, Act, InForce, LoggedAction
 from freecell_arena.core.ports.records import MoveRecord
-from freecell_arena.protocol.messages import ErrorCode
+from freecell_arena.core.records.sanctioned import Sanctions
+from freecell_arena.protocol.errors import ErrorCode
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import (
     AccessToken,
@@ -78,12 +79,27 @@ def _entry(row: Any) -> LoggedAction:
 
 
 def _held(row: Any) -> InForce:
-    return InForce(row.action_id, row.player_id, Act(row.kind), row.game_id, row.public_reason, row.at)
+    return InForce(row.action_id, row.player_id, Act(row.kind), row.game_id, row.public_reason, row.at, row.reason)
+
+
+def _in_force_query() -> Any:
+    """The sanctions in force, each with the reason its mod log action gives."""
+    return select(sanctions, mod_log.c.reason).join(mod_log, mod_log.c.id == sanctions.c.action_id)
 
 
 def _report(row: Any) -> StoredReport:
     return StoredReport(row.id, row.reporter_id, row.target_id, row.reason, row.note, row.source, row.game_id,
-                        row.created_at, row.status)  # fmt: skip
+                        row.created_at, row.status, bool(getattr(row, "opponent", False)))  # fmt: skip
+
+
+def _reports_query() -> Any:
+    """Reports, each saying whether its reporter raced the target: in the race of the game it names, or (naming
+    none) in any race (the games' room and player indexes)."""
+    targets, reporters = games.alias("target_game"), games.alias("reporter_game")
+    raced = (select(targets.c.id).join(reporters, reporters.c.room_id == targets.c.room_id)
+             .where(targets.c.player_id == reports.c.target_id, reporters.c.player_id == reports.c.reporter_id,
+                    or_(reports.c.game_id.is_(None), targets.c.id == reports.c.game_id)))  # fmt: skip
+    return select(reports, raced.exists().label("opponent"))
 
 
 def _person_query() -> Any:
@@ -180,7 +196,7 @@ class ModerationStore:
             return [_entry(row) for row in await connection.execute(select(mod_log).order_by(mod_log.c.id))]
 
     async def in_force(self, player_id: str | None = None) -> list[InForce]:
-        query = select(sanctions).order_by(sanctions.c.action_id)
+        query = _in_force_query().order_by(sanctions.c.action_id)
         if player_id is not None:
             query = query.where(sanctions.c.player_id == player_id)
         async with self.engine.connect() as connection:
@@ -188,7 +204,7 @@ class ModerationStore:
 
     async def ban_of(self, player_id: str) -> InForce | None:
         """The ban in force on the player, if any (a hello reads it: one index lookup)."""
-        query = select(sanctions).where(sanctions.c.player_id == player_id, sanctions.c.kind == Act.BAN.value)
+        query = _in_force_query().where(sanctions.c.player_id == player_id, sanctions.c.kind == Act.BAN.value)
         async with self.engine.connect() as connection:
             row = (await connection.execute(query.limit(1))).first()
         return _held(row) if row else None
@@ -209,7 +225,7 @@ class ModerationStore:
         if actor_id is not None:
             check_moderator(await person_in(connection, actor_id))
         target = await person_in(connection, target_id)
-        held = [_held(row) for row in await connection.execute(select(sanctions)
+        held = [_held(row) for row in await connection.execute(_in_force_query()
                                                                .where(sanctions.c.player_id == target_id))]  # fmt: skip
         owner = None
         if act is Act.VOID and game_id is not None:
@@ -224,9 +240,9 @@ class ModerationStore:
         rooms_by_variant = await rated_variants(connection, target_id, scope) if kind in RECOMPUTING else {}
         if kind in RECOMPUTING:  # before the log's head moves: races of theirs being rated wait, then count again
             await lock_ratings(connection, await played_variants(connection, target_id))
-        detail: dict[str, Any] = {}
+        detail: dict[str, Any] = {"name": target.name} if target is not None else {}
         if kind is Act.RENAME:
-            detail = await self._rename(connection, target_id, lifted, now)
+            detail |= await self._rename(connection, target_id, lifted, now)
         row = {"at": now, "moderator_id": actor_id, "action": act.value, "target_id": target_id, "game_id": game_id,
                "lifts": lifts if act is Act.LIFT else None, "reason": reason, "public_reason": public_reason,
                "detail": detail}  # fmt: skip
@@ -367,7 +383,7 @@ class ModerationStore:
         return [_report(row) for row in rows]
 
     async def reports_on(self, target_id: str, limit: int = 50) -> list[StoredReport]:
-        query = select(reports).where(reports.c.target_id == target_id)
+        query = _reports_query().where(reports.c.target_id == target_id)
         async with self.engine.connect() as connection:
             rows = (await connection.execute(query.order_by(reports.c.created_at.desc()).limit(limit))).all()
         return [_report(row) for row in rows]
@@ -382,7 +398,7 @@ class ModerationStore:
             queue = []
             for row in counted:
                 person = await person_in(connection, row.target_id)
-                found = (await connection.execute(select(reports).where(
+                found = (await connection.execute(_reports_query().where(
                     reports.c.target_id == row.target_id, reports.c.status == OPEN)
                     .order_by(reports.c.created_at))).all()  # fmt: skip
                 if person is not None:

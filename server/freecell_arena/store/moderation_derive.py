@@ -22,10 +22,11 @@ from typing import Any
 from sqlalchemy import and_, delete, func, insert, literal_column, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from freecell_arena.core.competition.race_ratings import Deal, counts_for_ratings
-from freecell_arena.core.competition.ratings import Ladder, Rating, placements_from_results
-from freecell_arena.core.moderation.sanctions import RaceToRate, Sanctions, counted_results, game_board, rerate
+from freecell_arena.core.moderation.sanctions import RaceToRate, counted_results, game_board, rerate
 from freecell_arena.core.records.leaderboard import count_buckets, count_deltas, score
+from freecell_arena.core.records.race_ratings import Deal, counts_for_ratings
+from freecell_arena.core.records.ratings import Ladder, Rating, placements_from_results
+from freecell_arena.core.records.sanctioned import Sanctions
 from freecell_arena.store.dailies import materialise_again
 from freecell_arena.store.leaderboards import CountDeltas, apply_counts
 from freecell_arena.store.models import Game, LeaderboardEntry, Player, PlayerRating, Room, table_of
@@ -134,7 +135,7 @@ async def played_variants(connection: AsyncConnection, player_id: str) -> set[st
 
 RACE_COLUMNS = (rooms.c.id, rooms.c.variant, rooms.c.seed, rooms.c.options, rooms.c.started_at, rooms.c.finished_at)
 """What rating a race again reads of its room: its deal (whether anyone made progress on it), its options and its
-start (which ranking rule placed it; `core.live.ranking`)."""
+start (which ranking rule placed it; `core.records.ranking`)."""
 
 async def rate_again(connection: AsyncConnection, variant: str, touched: Collection[str], sanctions: Sanctions,
                      now: datetime) -> int:  # fmt: skip

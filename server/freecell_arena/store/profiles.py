@@ -1,5 +1,7 @@
 """The reads of a player's page: per-variant counts of their finished games and their daily attempts' days.
 
+A game a moderator voided counts in none of them (`not_void`): it is off every board, and off the player's page.
+
 Both are served by indexes of `games`: the history index (player, finished, id; finished games only) for the
 counts, the one-ranked-attempt-per-day unique index (player, variant, day) for the streak's days, and a month of
 the history index for the calendar's practice days.
@@ -9,16 +11,23 @@ from __future__ import annotations
 
 from datetime import date
 
-from sqlalchemy import Integer, and_, case, func, select
+from sqlalchemy import ColumnElement, Integer, and_, case, exists, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from freecell_arena.core.moderation.sanctions import Act
 from freecell_arena.core.records.daily import closes_at, opens_at
 from freecell_arena.core.records.profiles import DailyDays, VariantStats
-from freecell_arena.store.models import Daily, Game, table_of
+from freecell_arena.store.models import Daily, Game, Sanction, table_of
 
 games = table_of(Game)
 dailies = table_of(Daily)
+sanctions = table_of(Sanction)
 WON = "won"
+
+
+def not_void() -> ColumnElement[bool]:
+    """The game is not void: no void sanction in force names it (the sanctions' game index)."""
+    return ~exists().where(sanctions.c.game_id == games.c.id, sanctions.c.kind == Act.VOID.value)
 
 
 class ProfileStore:
@@ -36,13 +45,14 @@ class ProfileStore:
                 func.avg(case((won, games.c.player_moves))).label("average_moves"),
                 func.min(case((won, games.c.time_ms))).label("best_time_ms"),
             )
-            .where(games.c.player_id == player_id, games.c.outcome.is_not(None))
+            .where(games.c.player_id == player_id, games.c.outcome.is_not(None), not_void())
             .group_by(games.c.variant)
         )
         over_par = (
             select(games.c.variant, func.avg((games.c.player_moves - dailies.c.par).cast(Integer) * 1.0))
             .join(dailies, and_(dailies.c.variant == games.c.variant, dailies.c.day == games.c.daily_day))
-            .where(games.c.player_id == player_id, games.c.outcome == WON, games.c.ranked == True)  # noqa: E712
+            .where(games.c.player_id == player_id, games.c.outcome == WON, games.c.ranked == True,  # noqa: E712
+                   not_void())
             .group_by(games.c.variant)
         )
         async with self.engine.connect() as connection:

@@ -1,4 +1,4 @@
-"""Ratings SQL: `core.competition.ratings.RatingLedger` on SQLAlchemy Core, and the reads of the rating boards.
+"""Ratings SQL: `core.records.ratings.RatingLedger` on SQLAlchemy Core, and the reads of the rating boards.
 
 Several processes may share one PostgreSQL; a race is rated by whichever process settles it, and this module
 keeps that exactly-once and in order without any process talking to another:
@@ -25,7 +25,9 @@ from sqlalchemy import and_, func, insert, literal_column, or_, select, tuple_, 
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.competition.race_ratings import (
+from freecell_arena.core.moderation.sanctions import counted_placements, counted_results
+from freecell_arena.core.ports.reads import RaceResult
+from freecell_arena.core.records.race_ratings import (
     Deal,
     HistoryPoint,
     LeftUnrated,
@@ -34,8 +36,8 @@ from freecell_arena.core.competition.race_ratings import (
     UnratedBatch,
     counts_for_ratings,
 )
-from freecell_arena.core.competition.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, Recorded
-from freecell_arena.core.moderation.sanctions import Sanctions, counted_placements, counted_results
+from freecell_arena.core.records.ratings import Ladder, Placement, Rating, RatingChange, Recorded
+from freecell_arena.core.records.sanctioned import Sanctions
 from freecell_arena.store.engine import WRITE_OPTION
 from freecell_arena.store.models import Game, Player, PlayerRating, Room, table_of
 from freecell_arena.store.models import RatingChange as RatingChangeRow
@@ -63,7 +65,7 @@ class StoredRatedRace:
     variant: str
     ranking: str
     started_at: datetime
-    """The race's start: the ranking rule it was played under (`core.live.ranking.ties_non_finishers`)."""
+    """The race's start: the ranking rule it was played under (`core.records.ranking.ties_non_finishers`)."""
     results: tuple[RaceResult, ...]
     changes: tuple[tuple[RatingChange, int], ...]
     """Each stored change with the rank stored beside it, in the order applied."""
@@ -258,19 +260,24 @@ class RatingStore:
         return UnratedBatch(races, last)
 
 
-def race_results_of(room_ids: Sequence[str]) -> Any:
-    """The games of these rooms as their race's results (read with `race_result`): the ratings and the audit's."""
+def race_results() -> Any:
+    """The games of races as their results (read with `race_result`), for a caller to narrow: the ratings', the
+    audit's, a history's and a tournament's."""
     return (
         select(games.c.room_id, games.c.player_id, players.c.bot, games.c.outcome, games.c.player_moves,
-               games.c.single_card_moves, games.c.cards_on_foundations, games.c.time_ms)
+               games.c.single_card_moves, games.c.cards_on_foundations, games.c.time_ms, games.c.flagged,
+               games.c.id)
         .join(players, players.c.id == games.c.player_id)
-        .where(games.c.room_id.in_(list(room_ids)))
-        .order_by(games.c.room_id, games.c.player_id)
     )  # fmt: skip
 
 
+def race_results_of(room_ids: Sequence[str]) -> Any:
+    """The games of these rooms as their race's results."""
+    return race_results().where(games.c.room_id.in_(list(room_ids))).order_by(games.c.room_id, games.c.player_id)
+
+
 def _race_start(row: Any) -> datetime:
-    """When a finished room's race started, which dates its ranking rule (`core.live.ranking.ties_non_finishers`);
+    """When a finished room's race started, which dates its ranking rule (`core.records.ranking.ties_non_finishers`);
     its finish for a room stored without a start (written by hand: a race always starts before it ends)."""
     started: datetime = row.started_at or row.finished_at
     return started
@@ -278,7 +285,7 @@ def _race_start(row: Any) -> datetime:
 
 def race_result(row: Any) -> RaceResult:
     return RaceResult(row.player_id, row.bot, row.outcome, row.player_moves or 0, row.single_card_moves or 0,
-                      row.cards_on_foundations or 0, row.time_ms or 0)  # fmt: skip
+                      row.cards_on_foundations or 0, row.time_ms or 0, bool(row.flagged), row.id)  # fmt: skip
 
 
 async def _rated(connection: AsyncConnection, room_id: str) -> bool:

@@ -14,7 +14,8 @@ from collections.abc import Collection
 from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from freecell_arena.core.moderation.sanctions import Act, Sanctions
+from freecell_arena.core.moderation.sanctions import Act
+from freecell_arena.core.records.sanctioned import Sanctions
 from freecell_arena.store.models import Game, ModAction, Sanction, table_of
 
 sanctions = table_of(Sanction)

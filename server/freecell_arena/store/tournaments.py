@@ -1,7 +1,7 @@
 """Tournaments' SQL: a tournament read back whole (entries, races, results, berserks), the lists of the
 tournaments page, a player's finished tournaments, and what the audit recomputes.
 
-Every figure a tournament shows is computed from these reads (`core.competition.tournaments.scoring`): the
+Every figure a tournament shows is computed from these reads (`core.records.tournaments.scoring`): the
 stored table (`tournaments.standings`) is only what was computed then, and the audit checks it against them.
 """
 
@@ -15,11 +15,13 @@ from typing import Any
 from sqlalchemy import ColumnElement, and_, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.competition.tournaments.desk import table_of as standings_of
-from freecell_arena.core.competition.tournaments.scoring import Entrant, RaceResult, StandingRow, StoredRace
-from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
-from freecell_arena.core.moderation.sanctions import Act, Sanctions
+from freecell_arena.core.moderation.sanctions import Act
+from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.core.ports.records import PlayerRecord, TournamentRecord
+from freecell_arena.core.records.sanctioned import Sanctions
+from freecell_arena.core.records.tournaments.scoring import Entrant, StandingRow, StoredRace
+from freecell_arena.core.records.tournaments.state import StoredTournament, TournamentSnapshot
+from freecell_arena.core.records.tournaments.state import table_of as standings_of
 from freecell_arena.store.models import (
     Game,
     Player,
@@ -32,6 +34,7 @@ from freecell_arena.store.models import (
     TournamentRace,
     table_of,
 )
+from freecell_arena.store.ratings import race_result, race_results
 
 tournaments = table_of(Tournament)
 entries = table_of(TournamentEntry)
@@ -155,9 +158,7 @@ async def snapshot_in(connection: AsyncConnection, tournament_id: str, *,
         .join(rooms, rooms.c.id == races.c.room_id)
         .where(races.c.tournament_id == tournament_id))).all()  # fmt: skip
     game_rows = (await connection.execute(
-        select(games.c.id, games.c.room_id, games.c.player_id, games.c.outcome, games.c.player_moves,
-               games.c.time_ms, games.c.flagged)
-        .join(races, races.c.room_id == games.c.room_id)
+        race_results().join(races, races.c.room_id == games.c.room_id)
         .where(races.c.tournament_id == tournament_id))).all()  # fmt: skip
     member_rows = (await connection.execute(
         select(members.c.room_id, members.c.player_id).join(races, races.c.room_id == members.c.room_id)
@@ -179,8 +180,7 @@ async def snapshot_in(connection: AsyncConnection, tournament_id: str, *,
     results: dict[str, list[RaceResult]] = defaultdict(list)
     seated: dict[str, set[str]] = defaultdict(set)
     for game in game_rows:
-        results[game.room_id].append(RaceResult(game.player_id, game.outcome, game.player_moves or 0,
-                                                game.time_ms or 0, bool(game.flagged), game.id))  # fmt: skip
+        results[game.room_id].append(race_result(game))
         seated[game.room_id].add(game.player_id)
     for member in member_rows:
         seated[member.room_id].add(member.player_id)

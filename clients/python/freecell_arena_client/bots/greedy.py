@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from freecell_arena.engine import Board, Move, safe_autoplay
-from freecell_arena.protocol.messages import GameView
+from freecell_arena.protocol.board import GameView
 from freecell_arena_client.bot import Bot
 
 

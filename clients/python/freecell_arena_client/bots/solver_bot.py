@@ -15,7 +15,7 @@ import logging
 
 from freecell_arena.engine import Board, Move
 from freecell_arena.engine.solver import Status, hint, solve
-from freecell_arena.protocol.messages import GameView
+from freecell_arena.protocol.board import GameView
 from freecell_arena_client.bot import Bot
 
 log = logging.getLogger("freecell_arena_client")

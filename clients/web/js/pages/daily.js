@@ -5,7 +5,7 @@
  */
 
 import { dataTable, formatClock, formatTime, h, notice, replace } from '../dom.js';
-import { GameView } from '../game-view.js';
+import { GameView, NO_HINTS, NO_HINTS_IN_PRACTICE } from '../game-view.js';
 import { VARIANTS, formatDuration, variantName } from '../notation.js';
 import { viewHref } from '../router.js';
 import { loadStreak, playerLink, shareButton } from '../compete.js';
@@ -27,14 +27,14 @@ function dailyList(main, { session, location }) {
       const section = sections[index];
       const title = section.firstChild;
       try {
-        const reply = await session.ask({ type: 'get_daily', variant: variant.id });
+        const reply = await session.read({ type: 'get_daily', variant: variant.id });
         const today = reply.deals.find((deal) => deal.status === 'open');
         if (!reply.deals.length) {
           replace(section, title, h('p', {}, 'This server has no daily challenge for this variant.'));
           return;
         }
         const streak = h('div', { class: 'daily-streak' });
-        loadStreak(session, streak, variant.id);
+        if (!session.anonymous) loadStreak(session, streak, variant.id); // a streak is a player's
         replace(section, title, streak,
           today ? h('p', {}, `Today (${today.day}): par ${today.par ?? '?'} moves; closes ${closesText(today.closes_at)}.`) : h('p', {}, 'No deal is open right now.'),
           today ? h('p', { class: 'daily-actions' }, h('a', { class: 'button-link', href: viewHref(location, `/daily/${variant.id}`) }, `Play today\u2019s ${variant.name}`), ' ',
@@ -118,7 +118,8 @@ function dailyGame(main, { session, location, variant }) {
     const game = myDaily();
     if (!game) return;
     if (!gameView) {
-      gameView = new GameView(session, { scrollToStart: session.game.playing });
+      const practice = () => session.daily?.variant === variant && !session.daily.ranked;
+      gameView = new GameView(session, { scrollToStart: session.game.playing, noHints: () => (practice() ? NO_HINTS_IN_PRACTICE : NO_HINTS) });
       arena.replaceChildren(gameView.element);
     }
     const daily = session.daily?.variant === variant ? session.daily : null;
@@ -197,11 +198,12 @@ export function boardTable(reply, session, location, empty = 'No winner on this 
   return table;
 }
 
-/** Runs `load` once the session is open (now, or when it opens); the page's destroy. */
+/** Runs `load` once the session is open (now, or when it opens), or at once on a page without a player (its reads
+ * go over HTTP: `session.read`); the page's destroy. */
 export function lifecycle(session, load) {
   let loaded = false;
   const run = () => {
-    if (loaded || !session.isOpen) return;
+    if (loaded || !(session.isOpen || session.anonymous)) return;
     loaded = true;
     load();
   };

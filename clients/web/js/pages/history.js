@@ -26,7 +26,7 @@ export function historyPage(main, { session, location, playerId }) {
           game.place ? `${ordinal(game.place)} of ${game.players}` : '\u2013',
           game.rating_delta === null || game.rating_delta === undefined ? '\u2013'
             : h('span', { class: `rating-change ${game.rating_delta >= 0 ? 'up' : 'down'}` }, deltaText(game.rating_delta)),
-          game.seed === null ? 'secret for now' : h('span', { title: String(game.seed) }, game.variant === 'freecell' ? `#${shortSeed(game.seed)}` : shortSeed(game.seed)),
+          game.seed === null ? 'secret for now' : h('span', { title: String(game.seed) }, game.variant === 'freecell' ? `#${game.seed}` : shortSeed(game.seed)),
           game.board === 'daily' ? `daily ${game.day}` : game.board === 'deal' ? 'deal' : 'unranked',
           formatDuration(game.time_ms), String(game.cards_on_foundations),
           h('a', { href: viewHref(location, `/replay/${encodeURIComponent(game.game_id)}`), 'aria-label': `Replay of game ${game.game_id}` }, 'Replay')],

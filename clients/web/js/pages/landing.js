@@ -23,7 +23,7 @@ function optionsFrom(form) {
   };
   const undo = data.get('undo');
   if (undo !== 'default') options.undo_allowed = undo === 'on';
-  const ranked = data.get('ranked');
+  const ranked = data.get('kind') === 'practice' ? 'no' : data.get('ranked'); // practice: hints on, off the boards
   if (ranked !== 'auto') options.ranked = ranked === 'yes';
   const minutes = String(data.get('time_limit') ?? '').trim();
   if (minutes) options.time_limit_s = Math.round(Number(minutes) * 60);
@@ -43,6 +43,7 @@ export function landingPage(main, { session, navigate, location, badCode, needPl
   const dealNumber = h('input', { type: 'number', name: 'deal', min: '0', step: '1', inputmode: 'numeric', disabled: true });
   const chooseDeal = h('input', { type: 'radio', name: 'deal_choice', value: 'chosen', onchange: () => { dealNumber.disabled = false; dealNumber.focus(); } });
   const randomDeal = h('input', { type: 'radio', name: 'deal_choice', value: 'random', checked: true, onchange: () => { dealNumber.disabled = true; } });
+  const leaderboard = select('ranked', [['auto', 'When the options are standard'], ['yes', 'Yes'], ['no', 'No']], 'auto');
   const variantChoices = VARIANTS.map((variant, index) => h('label', { class: 'variant-choice' },
     h('input', {
       type: 'radio', name: 'variant', value: variant.id, checked: index === 0, 'aria-label': variant.name,
@@ -70,6 +71,7 @@ export function landingPage(main, { session, navigate, location, badCode, needPl
         else request.seed = number;
       }
       try {
+        if (!await leftIdleRoom()) return;
         const reply = await session.ask(request);
         navigate(roomHref(location, reply.room.code));
       } catch (failure) {
@@ -79,6 +81,10 @@ export function landingPage(main, { session, navigate, location, badCode, needPl
   },
   h('h2', { id: 'create-title' }, 'Create a race'),
   h('fieldset', { class: 'variants' }, h('legend', {}, 'Variant'), variantChoices),
+  h('fieldset', { class: 'race-kind' }, h('legend', {}, 'Kind'),
+    h('label', { class: 'check' }, h('input', { type: 'radio', name: 'kind', value: 'race', checked: true, onchange: () => { leaderboard.disabled = false; } }), 'A race (ranked when the options are standard)'),
+    h('label', { class: 'check' }, h('input', { type: 'radio', name: 'kind', value: 'practice', 'aria-describedby': 'practice-blurb', onchange: () => { leaderboard.disabled = true; } }), 'Practice (hints on)'),
+    h('small', { class: 'hint', id: 'practice-blurb' }, 'Practice: Hint and Finish help you; the game is on no leaderboard and rates nobody.')),
   h('fieldset', {}, h('legend', {}, 'Deal'),
     h('label', { class: 'check' }, randomDeal, 'Random deal'),
     h('label', { class: 'check' }, chooseDeal, 'Choose the deal'),
@@ -91,7 +97,7 @@ export function landingPage(main, { session, navigate, location, badCode, needPl
       h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Time limit (minutes, empty for none)'), h('input', { type: 'number', name: 'time_limit', min: '1', max: '1440', step: 'any' })),
       h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Winners ranked by'), select('ranking', [['moves', 'Fewest moves, then time'], ['speed', 'Fastest time, then moves']], 'moves')),
       h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'Countdown (seconds)'), h('input', { type: 'number', name: 'countdown_s', min: '0', max: '30', step: 'any', value: '3' })),
-      h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'On the leaderboard'), select('ranked', [['auto', 'When the options are standard'], ['yes', 'Yes'], ['no', 'No']], 'auto')))),
+      h('label', { class: 'field' }, h('span', { class: 'field-label' }, 'On the leaderboard'), leaderboard))),
   h('button', { type: 'submit', class: 'primary' }, 'Create race'));
 
   const codeInput = h('input', { type: 'text', name: 'code', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', placeholder: 'ABCD2345 or a link' });
@@ -126,17 +132,30 @@ export function landingPage(main, { session, navigate, location, badCode, needPl
       h('a', { href: viewHref(location, '/tournaments') }, 'Tournaments'), ' \u00b7 ',
       h('a', { href: viewHref(location, '/history') }, 'Your games')));
 
+  /**
+   * A new race starts from no room: a lobby you wait in (or a race your game in is over) is left by itself, as you
+   * asked for another; a game still running is not given up behind your back: the page says where it is instead.
+   * Resolves to whether you are free now.
+   */
+  async function leftIdleRoom() {
+    const room = session.room;
+    if (!room || room.status === 'finished') return true;
+    const playing = session.game.playing && session.game.game?.room_code === room.code;
+    if (playing) {
+      error.hidden = false;
+      replace(error, `Your race in room ${room.code} is still running. `, h('a', { href: roomHref(location, room.code) }, 'Back to your race'));
+      return false;
+    }
+    await session.ask({ type: 'leave_room' }).catch(() => null);
+    return true;
+  }
+
   async function quickRace(variant, { botIfAlone = false } = {}) {
     error.hidden = true;
     try {
       await needPlayer('Pick the name the others in the race will see.');
-      const waiting = botIfAlone ? await apiGet(location, '/api/quick-races').catch(() => null) : null;
-      const code = await session.quickRace(variant);
-      const race = waiting?.races.find((item) => item.variant === variant);
-      if (botIfAlone && race && !race.players && waiting.bot_after_s !== null) {
-        await session.raceBot().then((reply) => session.say(`Nobody was waiting: ${reply.name} races you.`, 'race'), () => null);
-      }
-      navigate(roomHref(location, code));
+      if (!await leftIdleRoom()) return;
+      navigate(roomHref(location, await (botIfAlone ? session.playNow(variant) : session.quickRace(variant))));
     } catch (failure) {
       showError(failure.message);
     }
@@ -181,29 +200,13 @@ export function landingPage(main, { session, navigate, location, badCode, needPl
     }));
   }
 
-  const resume = h('div', { class: 'resume' });
-  const showResume = () => {
-    const room = session.room;
-    const game = session.game.game;
-    if (room && room.status !== 'finished') {
-      replace(resume, h('p', { class: 'card-panel' }, `You are in room ${room.code} (${room.status}). `,
-        h('a', { href: roomHref(location, room.code) }, 'Back to the room')));
-    } else if (game && game.daily && session.game.playing) {
-      replace(resume, h('p', { class: 'card-panel' }, 'Your daily game is still running. ',
-        h('a', { href: viewHref(location, `/daily/${game.variant}`) }, 'Back to it')));
-    } else {
-      replace(resume);
-    }
-  };
-  const unsubscribe = session.subscribe(showResume);
-  showResume();
   const notice = badCode ? h('p', { class: 'form-error', role: 'alert' }, `\u201c${badCode}\u201d is not a room code.`) : null;
   main.replaceChildren(h('div', { class: 'landing' },
-    notice, resume, error, hero,
+    notice, error, hero,
     h('div', { class: 'landing-now' }, quick, daily),
     h('div', { class: 'landing-grid' }, createForm, h('div', { class: 'landing-side' }, joinForm))));
   refresh();
   loadDailies();
   const timer = setInterval(refresh, REFRESH_MS);
-  return { destroy() { unsubscribe(); clearInterval(timer); } };
+  return { destroy() { clearInterval(timer); } };
 }

@@ -43,7 +43,7 @@ export function leaderboardsPage(main, { session, location, navigate, variant, q
   board === 'deal' ? h('label', { class: 'field' }, h('span', { class: 'field-label' }, variant === 'freecell' ? 'Deal number' : 'Seed'), seedInput) : null,
   board === 'rating' ? null : h('button', { type: 'submit' }, 'Show'),
   h('label', { class: 'check' }, h('input', { type: 'checkbox', checked: bots, onchange: (event) => navigate(link({ bots: event.target.checked ? '1' : null, around: null })) }), 'Bots\u2019 board'),
-  around ? h('a', { href: link({ around: null }) }, 'Top of the board') : h('a', { href: link({ around: '1' }) }, 'Around me'));
+  around ? h('a', { href: link({ around: null }) }, 'Top of the board') : session.anonymous ? null : h('a', { href: link({ around: '1' }) }, 'Around me'));
 
   main.replaceChildren(h('h1', {}, `Leaderboards \u00b7 ${variantName(variant)}`),
     h('nav', { class: 'tabs', 'aria-label': 'Variants' }, VARIANTS.map((item) => h('a', { href: link({ variant: item.id }), 'aria-current': item.id === variant ? 'page' : null }, item.name))),
@@ -70,7 +70,7 @@ export function leaderboardsPage(main, { session, location, navigate, variant, q
       return;
     }
     try {
-      const reply = await session.ask(request(cursor));
+      const reply = await session.read(request(cursor));
       show(reply, Boolean(cursor));
     } catch (error) {
       replace(results, notice(error.code === 'not_on_board' ? 'You are not on this board yet: win a ranked game of it first.' : error.message,

@@ -2,20 +2,25 @@
  * The moderators' console (`/mod`): the open reports by player with what the server computes about them, the
  * actions (each with a required reason), the mod log, and a player search. Every request is checked by the server
  * against the stored role when it is made; a player who is not a moderator sees only that the console is not theirs.
- * Nothing here decides anything: the evidence, the refusals and the log are the server's.
+ * Nothing here decides anything: the evidence, its words, the refusals and the log are the server's. The queue and
+ * the log follow the mod log (`mod_logged`: an action from the command line or another console refreshes them).
  */
 
 import { dataTable, field, formatTime, h, notice, replace } from '../dom.js';
 import { formatDuration, variantName } from '../notation.js';
-import { ratingChart, svg } from '../compete.js';
+import { ratingChart } from '../compete.js';
 import { viewHref } from '../router.js';
 import { lifecycle } from './daily.js';
+import { thinkChart } from '../think-chart.js';
 
 const ACTIONS = [
   ['mark', 'Mark as playing with help'], ['ban', 'Ban'], ['rename', 'Replace the name'], ['void', 'Void one game'],
   ['dismiss', 'Close the reports, no action'],
 ];
 const REASON_WORDS = { help: 'playing with help', name: 'offensive name', other: 'other' };
+const REPORTER_WORDS = { server: 'The server', opponent: 'Their opponent', player: 'A player' };
+const SANCTION_WORDS = { mark: 'Marked as playing with help', ban: 'Banned', rename: 'Name replaced', void: 'Game voided' };
+const STATUS_WORDS = { open: 'Open', acted: 'Acted on', dismissed: 'Closed' };
 
 export function modPage(main, { session, location }) {
   const queue = h('section', { class: 'card-panel mod-queue', 'aria-labelledby': 'mod-queue-title' }, h('h2', { id: 'mod-queue-title' }, 'Open reports'), h('p', {}, 'Loading…'));
@@ -23,6 +28,11 @@ export function modPage(main, { session, location }) {
   const search = h('section', { class: 'card-panel mod-search', 'aria-labelledby': 'mod-search-title' });
   const log = h('section', { class: 'card-panel mod-log', 'aria-labelledby': 'mod-log-title' });
   main.replaceChildren(h('h1', {}, 'Moderation'), h('div', { class: 'mod-grid' }, h('div', {}, queue, search), h('div', {}, evidence, log)));
+  const replayHref = (gameId) => viewHref(location, `/replay/${encodeURIComponent(gameId)}`);
+  let shown = null; // the player whose evidence is open, and the newest mod log action it was drawn after
+  let newest = 0; // the newest action the log shows
+  let lastLog = []; // the log's rows as last shown
+  let refreshing = null;
 
   async function load() {
     try {
@@ -36,6 +46,21 @@ export function modPage(main, { session, location }) {
     await showLog();
   }
 
+  /** An action was logged (here, in another console or from the command line): the queue and the log again, and
+   * the evidence open if the action is about its player; several at once refresh once. */
+  function refresh() {
+    refreshing ??= (async () => {
+      try {
+        await Promise.all([showQueue(), showLog()]);
+        if (shown && shown.after < newest && shown.touched()) await showEvidence(shown.playerId);
+      } catch {
+        // the next action refreshes again; a failed request said why where it was asked
+      } finally {
+        refreshing = null;
+      }
+    })();
+  }
+
   async function showQueue() {
     const reply = await session.ask({ type: 'mod_queue' });
     const title = h('h2', { id: 'mod-queue-title' }, `Open reports (${reply.players.length} ${reply.players.length === 1 ? 'player' : 'players'})`);
@@ -45,11 +70,17 @@ export function modPage(main, { session, location }) {
     }
     replace(queue, title, h('ul', { class: 'mod-targets' }, reply.players.map((entry) => h('li', { dataset: { playerId: entry.player.player_id } },
       h('p', {}, h('strong', {}, entry.player.name), ` · ${entry.reports.length} ${entry.reports.length === 1 ? 'report' : 'reports'}`,
-        entry.in_force.length ? ` · in force: ${entry.in_force.map((held) => held.kind).join(', ')}` : '', ' ',
+        entry.in_force.length ? ` · in force: ${entry.in_force.map((held) => SANCTION_WORDS[held.kind].toLowerCase()).join(', ')}` : '', ' ',
         h('button', { type: 'button', onclick: () => showEvidence(entry.player.player_id) }, 'Evidence')),
-      h('ul', { class: 'mod-reports' }, entry.reports.map((report) => h('li', {},
-        `${report.source === 'auto' ? 'The server' : 'A player'} · ${REASON_WORDS[report.reason]} · ${formatTime(report.at)}`,
-        report.text ? h('q', {}, report.text) : null)))))));
+      h('ul', { class: 'mod-reports' }, entry.reports.map(reportLine))))));
+  }
+
+  function reportLine(report) {
+    return h('li', { dataset: { reporter: report.reporter_role } },
+      `${REPORTER_WORDS[report.reporter_role]} · ${REASON_WORDS[report.reason]} · ${formatTime(report.at)}`,
+      report.game_id ? [' · ', h('a', { href: replayHref(report.game_id) }, 'the game')] : null,
+      report.status === 'open' ? null : ` · ${STATUS_WORDS[report.status]}`,
+      report.text ? h('q', {}, report.text) : null);
   }
 
   function showSearch() {
@@ -72,14 +103,18 @@ export function modPage(main, { session, location }) {
 
   async function showLog() {
     const reply = await session.ask({ type: 'mod_log', limit: 50 });
-    replace(log, h('h2', { id: 'mod-log-title' }, 'Mod log'), reply.entries.length ? dataTable('Mod log', ['#', 'When', 'Who', 'What', 'Player', 'Why'],
+    newest = reply.entries[0]?.action_id ?? 0;
+    lastLog = reply.entries;
+    replace(log, h('h2', { id: 'mod-log-title' }, 'Mod log'), reply.entries.length ? h('div', { class: 'board-table mod-table' }, labelled(dataTable('Mod log', ['#', 'When', 'Who', 'What', 'Player', 'Why'],
       reply.entries.map((entry) => ({ attributes: { dataset: { action: entry.action, playerId: entry.player_id } },
         cells: [String(entry.action_id), formatTime(entry.at), entry.moderator, `${entry.action}${entry.lifts ? ` #${entry.lifts}` : ''}`,
-          entry.name, entry.reason] }))) : h('p', {}, 'No action yet.'));
+          entry.name, entry.reason] }))))) : h('p', {}, 'No action yet.'));
   }
 
   async function showEvidence(playerId) {
     evidence.hidden = false;
+    const after = newest;
+    shown = { playerId, after, touched: () => lastLog.some((entry) => entry.action_id > after && entry.player_id === playerId) };
     replace(evidence, h('h2', {}, 'Evidence'), h('p', { role: 'status' }, 'Working it out (solving their deals may take a few seconds)…'));
     let reply;
     try {
@@ -93,25 +128,46 @@ export function modPage(main, { session, location }) {
       h('h2', { id: 'mod-evidence-title' }, `Evidence: ${player.name}`),
       h('p', {}, h('a', { href: viewHref(location, `/player/${encodeURIComponent(player.player_id)}`) }, 'Player page'),
         ` · player since ${formatTime(player.created_at)}`, reply.saved_at ? ` · saved ${formatTime(reply.saved_at)}` : ' · not saved',
-        ` · ${reply.tokens.length} ${reply.tokens.length === 1 ? 'token' : 'tokens'}${reply.tokens.length ? `, newest ${formatTime(reply.tokens.at(-1).created_at)}` : ''}`),
-      reply.suspicion.length ? h('ul', { class: 'mod-suspicion' }, reply.suspicion.map((line) => h('li', {}, line))) : h('p', {}, 'The signals say nothing unusual.'),
+        ` · ${tokensWords(reply.tokens)}`),
+      h('p', { class: 'mod-summary' }, reply.summary),
+      reply.suspicion.length ? h('ul', { class: 'mod-suspicion' }, reply.suspicion.map((line) => h('li', {}, line))) : null,
       gamesTable(reply.games),
+      h('dl', { class: 'mod-meanings' }, reply.meanings.map((meaning) => [h('dt', {}, meaning.signal), h('dd', {}, meaning.meaning)])),
       h('div', { class: 'mod-ratings' }, reply.ratings.map((rating) => h('div', {}, h('h3', {}, `${variantName(rating.variant)} (${rating.ladder}): ${rating.rating}, ${rating.races} ${rating.races === 1 ? 'race' : 'races'}`), ratingChart(rating.history)))),
-      h('h3', {}, 'Reports'), reply.reports.length ? h('ul', {}, reply.reports.map((report) => h('li', {},
-        `${report.status} · ${report.source === 'auto' ? 'the server' : 'a player'} · ${REASON_WORDS[report.reason]} · ${formatTime(report.at)} `, report.text ? h('q', {}, report.text) : null))) : h('p', {}, 'None.'),
-      h('h3', {}, 'In force'), reply.in_force.length ? h('ul', {}, reply.in_force.map((held) => h('li', { dataset: { actionId: held.action_id } },
-        `#${held.action_id} ${held.kind}${held.game_id ? ` of game ${held.game_id}` : ''} since ${formatTime(held.at)} `,
-        liftForm(player, held)))) : h('p', {}, 'Nothing.'),
+      h('h3', {}, 'Reports'), reply.reports.length ? h('ul', { class: 'mod-reports' }, reply.reports.map(reportLine)) : h('p', {}, 'None.'),
+      h('h3', {}, 'In force'), reply.in_force.length ? h('ul', { class: 'mod-in-force' }, reply.in_force.map((held) => inForceRow(player, held, reply.games))) : h('p', {}, 'Nothing.'),
       player.moderator ? h('p', {}, 'A moderator: the operator revokes the role before anything else.') : actionForm(player, reply.games));
+  }
+
+  function tokensWords(tokens) {
+    if (!tokens.length) return 'no session (an unsaved player is their browser\u2019s token)';
+    const revoked = tokens.filter((token) => token.revoked).length;
+    const sessions = tokens.filter((token) => token.kind === 'session').length;
+    return `${sessions} ${sessions === 1 ? 'session' : 'sessions'}${tokens.length > sessions ? `, ${tokens.length - sessions} bot tokens` : ''}`
+      + `${revoked ? ` (${revoked} revoked)` : ''}, newest ${formatTime(tokens.at(-1).created_at)}`;
+  }
+
+  /** A sanction in force: what it is, since when, why (the mod log's reason), what the player is told, the game a
+   * void names (its replay), and Lift. */
+  function inForceRow(player, held, games) {
+    const game = games.find((row) => row.game_id === held.game_id);
+    return h('li', { dataset: { actionId: held.action_id, kind: held.kind } },
+      h('p', {}, h('strong', {}, `#${held.action_id} ${SANCTION_WORDS[held.kind]}`), ` since ${formatTime(held.at)}`,
+        held.game_id ? [' · ', h('a', { href: replayHref(held.game_id) }, game ? `the game (${variantName(game.variant)}, ${game.outcome} in ${game.moves} moves)` : 'the game')] : null),
+      h('p', {}, 'Why: ', held.reason || '\u2013', held.public_reason ? ` · the player is told: \u201c${held.public_reason}\u201d` : ''),
+      liftForm(player, held));
   }
 
   function gamesTable(games) {
     if (!games.length) return h('p', {}, 'No ranked game yet.');
-    return h('div', { class: 'board-table' }, dataTable('Recent ranked games', ['Game', 'Result', 'Moves', 'Time', 'ms a move (floor)', 'Think times', 'Regularity', 'Solver line'],
+    const reading = (game, signal, value, words) => h('span', { class: game.unusual.includes(signal) ? 'mod-unusual' : null, dataset: { signal } },
+      value, h('small', {}, ` ${words}`));
+    return h('div', { class: 'board-table mod-table' }, labelled(dataTable('Recent ranked games', ['Game', 'Result', 'Moves', 'Time', 'ms a move (floor)', 'Think times', 'Regularity', 'Solver line'],
       games.map((game) => ({ attributes: { dataset: { gameId: game.game_id } },
-        cells: [`${variantName(game.variant)}${game.daily_day ? ` daily ${game.daily_day}` : ''}`, `${game.outcome}${game.flagged ? ' (flagged)' : ''}`,
+        cells: [h('a', { href: replayHref(game.game_id) }, `${variantName(game.variant)}${game.daily_day ? ` daily ${game.daily_day}` : ''}`), `${game.outcome}${game.flagged ? ' (flagged)' : ''}`,
           String(game.moves), formatDuration(game.time_ms), `${game.ms_per_move} (${game.floor_ms_per_move})`, thinkChart(game.think_ms),
-          game.regularity === null ? '\u2013' : game.regularity.toFixed(2), game.solver_agreement === null ? '\u2013' : `${Math.round(game.solver_agreement * 100)}%`] }))));
+          reading(game, 'regularity', game.regularity === null ? '\u2013' : game.regularity.toFixed(2), game.regularity_words),
+          reading(game, 'solver_line', game.solver_agreement === null ? '\u2013' : `${Math.round(game.solver_agreement * 100)}%`, game.solver_words)] })))));
   }
 
   function actionForm(player, games) {
@@ -145,7 +201,7 @@ export function modPage(main, { session, location }) {
   }
 
   function liftForm(player, held) {
-    const reason = h('input', { type: 'text', required: true, minlength: '3', maxlength: '500', 'aria-label': `Why lift #${held.action_id}` });
+    const reason = h('input', { type: 'text', required: true, minlength: '3', maxlength: '500' });
     const lift = async (event) => {
       event.preventDefault();
       try {
@@ -157,19 +213,23 @@ export function modPage(main, { session, location }) {
         reason.reportValidity();
       }
     };
-    return h('form', { class: 'mod-lift', onsubmit: lift }, reason, ' ', h('button', { type: 'submit' }, 'Lift'));
+    return h('form', { class: 'mod-lift', onsubmit: lift }, field(`Why lift #${held.action_id} (kept in the mod log)`, reason),
+      h('button', { type: 'submit' }, 'Lift'));
   }
 
-  return lifecycle(session, load);
+  const page = lifecycle(session, load);
+  const unsubscribe = session.subscribe((reason) => {
+    if (reason === 'mod_logged') refresh();
+  });
+  return { destroy: () => { page.destroy(); unsubscribe(); } };
 }
 
-/** The think time before each move as small bars: a person's vary, a program's pacing is a flat row. */
-function thinkChart(times, { width = 160, height = 32 } = {}) {
-  if (!times.length) return '\u2013';
-  const high = Math.max(...times, 1);
-  const step = width / times.length;
-  return svg('svg', { class: 'think-chart', viewBox: `0 0 ${width} ${height}`, width, height, role: 'img',
-    'aria-label': `Think times of ${times.length} moves, from ${Math.min(...times)} to ${high} ms` },
-  ...times.map((time, index) => svg('rect', { x: (index * step).toFixed(1), width: Math.max(1, step - 1).toFixed(1),
-    y: (height - (time / high) * height).toFixed(1), height: ((time / high) * height).toFixed(1) })));
+/** Each cell labelled with its column's title (`data-label`): on a phone the console's tables are rows of labelled
+ * lines (styles.css), so no column is cut off or hidden behind a scroll. */
+function labelled(table) {
+  const titles = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+  for (const row of table.querySelectorAll('tbody tr')) {
+    [...row.children].forEach((cell, index) => { cell.dataset.label = titles[index] ?? ''; });
+  }
+  return table;
 }

@@ -8,7 +8,7 @@ import { h } from '../dom.js';
 import { variantName } from '../notation.js';
 import { describeBrowserError, passkeysUnavailable, signInWithPasskey, unavailableNote } from '../passkeys.js';
 
-export function namePage(main, { session, done, current = '', home = '/', why = null, invite = null }) {
+export function namePage(main, { session, done, current = '', home = '/', why = null, invite = null, signIn = false }) {
   const input = h('input', { type: 'text', name: 'name', maxlength: '32', autocomplete: 'nickname', required: true, value: current });
   const error = h('p', { class: 'form-error', hidden: true });
   const form = h('form', {
@@ -43,8 +43,14 @@ export function namePage(main, { session, done, current = '', home = '/', why = 
     error.hidden = false;
     error.textContent = 'This browser was signed out. Sign in with a passkey, or play as a new player under another name.';
   }
-  main.replaceChildren(form, signInPanel(session, done));
-  input.focus();
+  const passkey = signInPanel(session, done);
+  if (signIn) { // "Sign in" in the top bar: a returning player's passkey first, the new name after
+    main.replaceChildren(passkey, form);
+    passkey.querySelector('button')?.focus();
+  } else {
+    main.replaceChildren(form, passkey);
+    input.focus();
+  }
   return { destroy() {} };
 }
 

@@ -16,7 +16,8 @@ from datetime import datetime
 
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.ports.records import StoredRoom
-from freecell_arena.protocol.messages import ErrorCode, QuickRaceView
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.rooms import QuickRaceView
 from freecell_arena.protocol.vocabulary import COUNTDOWN, LOBBY, PLAYER
 
 

@@ -27,7 +27,7 @@ from freecell_arena.core.ports.records import QuickRoomRecord, RoomStatusRecord
 from freecell_arena.core.records.leaderboard import resolve_ranked
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import Variant
-from freecell_arena.protocol.messages import QuickRaceRequest, RoomOptions
+from freecell_arena.protocol.rooms import QuickRaceRequest, RoomOptions
 from freecell_arena.protocol.vocabulary import COUNTDOWN, LOBBY
 
 

@@ -1,9 +1,9 @@
 """Races left unrated, rated late: each server's sweep for finished rateable races with no rating changes.
 
-Why: a race is rated in the background once its finish is stored (`core.competition.race_ratings`); a process that dies
+Why: a race is rated in the background once its finish is stored (`core.records.race_ratings`); a process that dies
 between the two (kill -9), or a database that failed every retry, would leave the race unrated for good. So
 every process sweeps now and then (at start, then every interval: `net.rating_sweep`) and rates each race it
-finds over the same ledger (`core.competition.ratings.settle_race`): still at most once, whichever processes sweep at
+finds over the same ledger (`core.records.ratings.settle_race`): still at most once, whichever processes sweep at
 the
 same time, and the live rater too (the ledger's compare-and-set and unique (room, player, ladder)).
 
@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from freecell_arena.core.competition.race_ratings import RaceRatings, UnratedReads, ratings_message
-from freecell_arena.core.competition.ratings import settle_race
-from freecell_arena.protocol.messages import RaceRatingsMessage
+from freecell_arena.core.records.race_ratings import RaceRatings, UnratedReads, ratings_message
+from freecell_arena.core.records.ratings import settle_race
+from freecell_arena.protocol.profiles import RaceRatingsMessage
 
 SETTLE_GRACE = timedelta(minutes=1)
 """A race finished this recently is its finisher's to rate (its retries take seconds)."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from freecell_arena.core.competition.series_tally import Tally
 from freecell_arena.core.effects import Effect, Publication, Refusal
 from freecell_arena.core.events import room_topic
 from freecell_arena.core.live.changes import Draft
@@ -23,9 +22,12 @@ from freecell_arena.core.live.lobby import RoomPlan
 from freecell_arena.core.live.room import Room
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import NextRoomRecord
+from freecell_arena.core.records.series_tally import Tally
 from freecell_arena.engine import Variant
-from freecell_arena.protocol.messages import ErrorCode, RaceAgainRequest, RequestId, SeriesInviteMessage
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.rooms import RaceAgainRequest, SeriesInviteMessage
 from freecell_arena.protocol.vocabulary import FINISHED, LOBBY
+from freecell_arena.protocol.wire import RequestId
 
 OpenRoom = Callable[[Draft, str, RoomPlan, RequestId], tuple[Room, Effect]]
 """Open a room with the player as host and first player (`Lobby.open_room`)."""

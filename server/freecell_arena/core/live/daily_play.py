@@ -32,7 +32,8 @@ from freecell_arena.core.ports.records import DailyRecord
 from freecell_arena.core.records import daily
 from freecell_arena.core.records.leaderboard import daily_board
 from freecell_arena.core.variant_request import known_variant
-from freecell_arena.protocol.messages import DailyStartedMessage, ErrorCode, PlayDailyRequest
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.leaderboards import DailyStartedMessage, PlayDailyRequest
 from freecell_arena.protocol.vocabulary import FINISHED
 
 

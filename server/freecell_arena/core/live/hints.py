@@ -24,7 +24,7 @@ from freecell_arena.core.effects import Refusal
 from freecell_arena.core.ports.records import StoredGame
 from freecell_arena.engine import Game, format_generic, variant_by_id
 from freecell_arena.engine.solver import finish, hint
-from freecell_arena.protocol.messages import ErrorCode
+from freecell_arena.protocol.errors import ErrorCode
 
 HINT_BUDGET_S = 1.0
 """The search's time for one hint: advice, not certainty (a hint that runs out leads towards the best position

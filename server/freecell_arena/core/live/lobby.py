@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from freecell_arena.core.competition.series_tally import Tally
 from freecell_arena.core.effects import Effect, Publication, Refusal
 from freecell_arena.core.events import room_topic
 from freecell_arena.core.identity import new_ordered_id, new_room_code, normalize_room_code, random_seed
@@ -34,19 +33,19 @@ from freecell_arena.core.ports.records import (
     RoomVersion,
 )
 from freecell_arena.core.records.leaderboard import resolve_ranked
+from freecell_arena.core.records.series_tally import Tally
 from freecell_arena.core.variant_request import known_variant
 from freecell_arena.engine import Variant
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.rooms import (
     CountdownMessage,
     CreateRoomRequest,
-    ErrorCode,
     JoinRoomRequest,
     LeaveRoomRequest,
     LeftRoomMessage,
     MemberConnectionMessage,
     MemberJoinedMessage,
     MemberLeftMessage,
-    RequestId,
     RoomMessage,
     RoomOptions,
     StartRaceRequest,
@@ -62,6 +61,7 @@ from freecell_arena.protocol.vocabulary import (
     SPECTATOR,
     MemberRole,
 )
+from freecell_arena.protocol.wire import RequestId
 
 DEFAULT_MAX_SPECTATORS = 64
 """Every spectator gets every room event: a cap keeps one room from costing the server without bound."""

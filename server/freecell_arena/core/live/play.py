@@ -28,21 +28,20 @@ from freecell_arena.engine import (
     parse_move,
 )
 from freecell_arena.engine.view import replay_steps
-from freecell_arena.protocol.messages import (
-    ErrorCode,
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.play import (
     GameStateMessage,
     MoveRequest,
-    ProgressMessage,
-    RaceOverMessage,
     ReplayMessage,
     ReplayRequest,
-    RequestId,
     ResignRequest,
     StateRequest,
     UndoRequest,
 )
+from freecell_arena.protocol.rooms import ProgressMessage, RaceOverMessage
 from freecell_arena.protocol.trusted import Reply
 from freecell_arena.protocol.vocabulary import FINISHED
+from freecell_arena.protocol.wire import RequestId
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,9 @@ from freecell_arena.core.ports.records import BoardClaim, GameRecord, ResultReco
 from freecell_arena.core.records.fair_play import bots_side, implausible_win, is_human_board
 from freecell_arena.engine import RULES_VERSION, Counts, Game, Move, Turn, Variant, format_move, move_to_json
 from freecell_arena.engine.view import player_view, view_changes
-from freecell_arena.protocol.messages import GameView, MoveAcceptedMessage, PlayedMove, Progress
+from freecell_arena.protocol.board import GameView, PlayedMove
+from freecell_arena.protocol.play import MoveAcceptedMessage
+from freecell_arena.protocol.rooms import Progress
 from freecell_arena.protocol.trusted import TrustedEncoder
 from freecell_arena.protocol.vocabulary import Outcome, PlayerStatus
 

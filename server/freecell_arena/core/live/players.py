@@ -16,7 +16,7 @@ from freecell_arena.core.identity import hash_token, new_id, new_token
 from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.shared_state import PlayerState, SharedState
 from freecell_arena.core.ports.records import PlayerRecord
-from freecell_arena.protocol.messages import HelloRequest, WelcomeMessage
+from freecell_arena.protocol.session import HelloRequest, WelcomeMessage
 
 FORGET_IDLE_PLAYER_AFTER = timedelta(seconds=60)
 """How long an identity with nothing going on stays in memory after its last connection closed."""

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from freecell_arena.core.competition.race_ratings import RaceEnd, placements_of
-from freecell_arena.core.effects import Effect, Publication, RaceFinish
+from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.identity import new_ordered_id
 from freecell_arena.core.live.changes import Draft
 from freecell_arena.core.live.player_game import PlayerGame
@@ -20,8 +19,25 @@ from freecell_arena.core.live.room_messages import Connected, game_over_to_playe
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import Record, RoomStatusRecord, RoomVersion
 from freecell_arena.core.records.leaderboard import deal_board
-from freecell_arena.protocol.messages import RaceOverMessage, Standing
+from freecell_arena.core.records.race_ratings import RaceEnd, placements_of
+from freecell_arena.protocol.rooms import RaceOverMessage, Standing
 from freecell_arena.protocol.vocabulary import FINISHED, RUNNING
+
+
+@dataclass
+class RaceFinish(Effect):
+    """A timer's finish of a race: once it is durable, the adapter rates the race (`core.records.race_ratings`)
+    and works out its par, in the background. A kind of its own rather than a field of every `Effect`, so a move's
+    effect carries nothing more for it; made here, where a race finishes, since core's kernel (`core.effects`) sits
+    below the records that know a race's end."""
+
+    race_end: RaceEnd | None = None
+
+    def __init__(self, records: list[Record], publications: list[Publication], race_end: RaceEnd | None) -> None:
+        """What a timer's finish carries (its changes come with `Draft.seal`), spelled out because `Effect.__init__`
+        is: mypyc gives a compiled dataclass's subclass its base's `__init__`, which knows no `race_end`."""
+        super().__init__(records, publications=publications)
+        self.race_end = race_end
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from freecell_arena.core.live.room import Member, Room
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import PlayerRecord, StoredGame, StoredRoom
 from freecell_arena.engine import variant_by_id
-from freecell_arena.protocol.messages import RoomOptions
+from freecell_arena.protocol.rooms import RoomOptions
 from freecell_arena.protocol.vocabulary import FINISHED, LOBBY, PLAYER, RUNNING
 
 

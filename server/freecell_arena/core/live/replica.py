@@ -35,18 +35,18 @@ from freecell_arena.core.ports.records import (
     StoredGame,
     StoredRoom,
 )
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.rooms import (
     CountdownMessage,
     MemberConnectionMessage,
     MemberJoinedMessage,
     MemberLeftMessage,
-    Message,
     ProgressMessage,
     RaceOverMessage,
     RoomMessage,
     SeriesInviteMessage,
 )
 from freecell_arena.protocol.vocabulary import CLOSED, COUNTDOWN, FINISHED, PLAYER, RUNNING, RoomStatus
+from freecell_arena.protocol.wire import Message
 
 RemoteEvent = Literal["applied", "seen", "gap", "unknown"]
 """What applying another process's room event did: `applied`; `seen` (a version this copy has had already);

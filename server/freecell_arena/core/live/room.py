@@ -18,12 +18,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from freecell_arena.core.competition.series_tally import Tally
 from freecell_arena.core.live.player_game import Finish, PlayerGame
-from freecell_arena.core.live.ranking import rank
 from freecell_arena.core.ports.records import RoomRecord, RoomVersion
+from freecell_arena.core.records.ranking import rank
+from freecell_arena.core.records.series_tally import Tally
 from freecell_arena.engine import Variant
-from freecell_arena.protocol.messages import Progress, RoomMember, RoomOptions, RoomView, SeriesView, Standing
+from freecell_arena.protocol.rooms import Progress, RoomMember, RoomOptions, RoomView, SeriesView, Standing
 from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED, LOBBY, PLAYER, RUNNING, MemberRole, RoomStatus
 
 NO_FINISHES: Mapping[str, Finish] = {}

@@ -15,13 +15,9 @@ from freecell_arena.core.events import player_topic, room_topic
 from freecell_arena.core.live.player_game import OUTCOME_SENTENCES, Finish, PlayerGame
 from freecell_arena.core.live.room import Room
 from freecell_arena.core.ports.records import RoomVersion
-from freecell_arena.protocol.messages import (
-    GameOverMessage,
-    RaceOverMessage,
-    RaceStartedMessage,
-    RequestId,
-    RoomMessage,
-)
+from freecell_arena.protocol.play import GameOverMessage
+from freecell_arena.protocol.rooms import RaceOverMessage, RaceStartedMessage, RoomMessage
+from freecell_arena.protocol.wire import RequestId
 
 Connected = Callable[[str], bool]
 """Whether a player has a connection to this process (a room's view shows who is there)."""

@@ -13,12 +13,12 @@ from collections.abc import Iterable
 from freecell_arena.core.moderation.sanctions import (
     InForce,
     LoggedAction,
-    Sanctions,
     board_allowed,
     game_board,
     in_force,
 )
 from freecell_arena.core.ports.records import GameRecord
+from freecell_arena.core.records.sanctioned import Sanctions
 
 
 class SanctionedBoards:

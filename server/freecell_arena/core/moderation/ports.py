@@ -9,8 +9,9 @@ from datetime import date, datetime
 from typing import Protocol
 
 from freecell_arena.core.moderation.rules import Person, ReportReason
-from freecell_arena.core.moderation.sanctions import Act, InForce, LoggedAction, Sanctions
+from freecell_arena.core.moderation.sanctions import Act, InForce, LoggedAction
 from freecell_arena.core.ports.records import MoveRecord
+from freecell_arena.core.records.sanctioned import Sanctions
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +33,8 @@ class StoredReport:
     game_id: str | None
     created_at: datetime
     status: str
+    opponent: bool = False
+    """The reporter raced the target: in the race of the game the report names (or, naming none, in any race)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ from enum import StrEnum
 from freecell_arena.core.effects import Refusal
 from freecell_arena.core.identity import new_id
 from freecell_arena.core.moderation.sanctions import OPERATOR, Act, InForce
-from freecell_arena.protocol.messages import ErrorCode
+from freecell_arena.protocol.errors import ErrorCode
 
 __all__ = ["Person", "Refusal", "ReportReason", "check_action", "check_moderator", "check_reason", "check_report",
            "neutral_name", "new_report_id"]  # fmt: skip

@@ -8,7 +8,7 @@ everything derived from results (boards, ratings, streaks) is derived again with
   their boards, as a flagged win does; in a rated race they are placed on the bots' ladder, so the humans of
   that race are rated as if the marked player had not been among them (`counted_placements`), and their own
   humans' rating is gone; their daily streak stops counting; they leave humans' tournament tables
-  (`core.competition.tournaments.state.TournamentSnapshot.excluded`).
+  (`core.records.tournaments.state.TournamentSnapshot.excluded`).
 - **void**: one game off every board: no leaderboard entry, no place in its race's rating, no streak day, no
   points in its tournament.
 - **ban**: tokens revoked, connections closed, hello refused with the public reason, withdrawn from every
@@ -23,14 +23,16 @@ so what players see and what the audit recomputes cannot drift apart.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
 
-from freecell_arena.core.competition.ratings import Ladder, Placement, RaceResult, Rating, RatingChange, rate_race
+from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.core.records.fair_play import bots_side
 from freecell_arena.core.records.leaderboard import expected_board
+from freecell_arena.core.records.ratings import Ladder, Placement, Rating, RatingChange, rate_race
+from freecell_arena.core.records.sanctioned import Sanctions
 
 
 class Act(StrEnum):
@@ -73,6 +75,13 @@ class LoggedAction:
     public_reason: str
     detail: dict[str, Any] = field(default_factory=dict)
 
+    def name_then(self) -> str | None:
+        """The name the player went by when the action was taken (a later rename does not rewrite the log): kept in
+        `detail` since issue 53; before that, only a rename and its lift knew it (the name replaced). None: not
+        known (the name they go by now stands in)."""
+        known = self.detail.get("name") or self.detail.get("old" if self.act is Act.RENAME else "replaced")
+        return str(known) if known else None
+
 
 @dataclass(frozen=True, slots=True)
 class InForce:
@@ -84,6 +93,8 @@ class InForce:
     game_id: str | None
     public_reason: str
     at: datetime
+    reason: str = ""
+    """Why, as the mod log keeps it (moderators read it; the player is told only `public_reason`)."""
 
 
 def in_force(log: Iterable[LoggedAction]) -> dict[int, InForce]:
@@ -92,31 +103,10 @@ def in_force(log: Iterable[LoggedAction]) -> dict[int, InForce]:
     for entry in log:
         if entry.act in SANCTIONS:
             held[entry.action_id] = InForce(entry.action_id, entry.target_id, entry.act, entry.game_id,
-                                            entry.public_reason, entry.at)  # fmt: skip
+                                            entry.public_reason, entry.at, entry.reason)  # fmt: skip
         elif entry.act is Act.LIFT and entry.lifts is not None:
             held.pop(entry.lifts, None)
     return held
-
-
-@dataclass(frozen=True, slots=True)
-class Sanctions:
-    """What derived numbers need of the sanctions in force: who is marked, which games are void."""
-
-    marked: frozenset[str] = frozenset()
-    voided: frozenset[str] = frozenset()
-    """Game ids."""
-
-    @classmethod
-    def of(cls, held: Iterable[InForce]) -> Sanctions:
-        held = list(held)
-        return cls(frozenset(s.player_id for s in held if s.kind is Act.MARK),
-                   frozenset(s.game_id for s in held if s.kind is Act.VOID and s.game_id))  # fmt: skip
-
-    def counts_as_bot(self, player_id: str, bot: bool) -> bool:
-        return bot or player_id in self.marked
-
-
-NONE = Sanctions()
 
 
 def game_board(variant: str, seed: int, daily_day: date | None, *, bot: bool, flagged: bool, won: bool,
@@ -148,9 +138,7 @@ def counted_results(results: Iterable[RaceResult], voided_players: Iterable[str]
     """A race's stored results as its rating counts them: void results left out, marked players as bots."""
     void = set(voided_players)
     return tuple(
-        result if not sanctions.counts_as_bot(result.player_id, result.bot) or result.bot
-        else RaceResult(result.player_id, True, result.outcome, result.moves, result.single_card_moves,
-                        result.cards_on_foundations, result.time_ms)
+        result if not sanctions.counts_as_bot(result.player_id, result.bot) or result.bot else replace(result, bot=True)
         for result in results if result.player_id not in void
     )  # fmt: skip
 
@@ -167,6 +155,22 @@ def counted_placements(placements: Sequence[Placement], voided_players: Iterable
                   sanctions.counts_as_bot(placement.player_id, placement.bot))
         for placement in kept
     )  # fmt: skip
+
+
+def public_notice(held: Iterable[InForce]) -> str | None:
+    """What a player's page says of the sanctions in force on them that change what it counts (None: nothing): a
+    mark (their wins are the programs') and void games (counted nowhere, the page's figures included). A ban and a
+    rename say nothing there: the player is told themselves."""
+    held = list(held)
+    said = []
+    if any(sanction.kind is Act.MARK for sanction in held):
+        said.append("Marked by a moderator as playing with help: their results count with the programs', not the "
+                    "humans'.")  # fmt: skip
+    voided = sum(sanction.kind is Act.VOID for sanction in held)
+    if voided:
+        games, count = ("1 game", "it counts") if voided == 1 else (f"{voided} games", "they count")
+        said.append(f"A moderator voided {games} of theirs: {count} nowhere, this page included.")
+    return " ".join(said) or None
 
 
 def counted_days(won: frozenset[date], void_days: Iterable[date], marked: bool) -> frozenset[date]:

@@ -12,14 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Protocol
 
-from freecell_arena.core.accounts.account_ports import AccountStore
-from freecell_arena.core.competition.race_ratings import RatingStorePort
-from freecell_arena.core.competition.ratings import RaceResult
-from freecell_arena.core.competition.tournaments.state import StoredTournament, TournamentSnapshot
-from freecell_arena.core.moderation.ports import ModerationPort
-from freecell_arena.core.ports.records import DailyRecord, PlayerRecord, Store, StoredRoom
-from freecell_arena.core.records.profiles import ProfileReads
-from freecell_arena.core.records.review import ParLedger
+from freecell_arena.core.ports.records import DailyRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +95,27 @@ class HistoryRow:
     room_code: str | None = None
     room_options: dict[str, Any] | None = None
     race_started_at: datetime | None = None
-    """The race's start: which ranking rule placed it (`core.live.ranking.ties_non_finishers`)."""
+    """The race's start: which ranking rule placed it (`core.records.ranking.ties_non_finishers`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RaceResult:
+    """One player's stored result in a race (their game in the race's room): what the room's ranking orders (a
+    race's placements for its ratings, a history's places, the audit's recomputation, a series' tally) and what a
+    tournament's table scores (`core.records.tournaments.scoring`)."""
+
+    player_id: str
+    bot: bool
+    outcome: str | None
+    """None: the game has no result yet (the race runs)."""
+    moves: int
+    single_card_moves: int
+    cards_on_foundations: int
+    time_ms: int
+    flagged: bool = False
+    """The fair-play screen flagged it (`core.records.fair_play`): it scores nothing in a tournament."""
+    game_id: str = ""
+    """The stored game (a moderator voids a game by its id)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,83 +178,3 @@ class DailyDeals(Protocol):
     async def unfinalized(self, before: date) -> list[tuple[str, date]]: ...
 
     async def finalize(self, variant: str, day: date, now: datetime) -> bool: ...
-
-
-class TournamentReads(Protocol):
-    """Tournaments as stored (`freecell_arena.store.tournaments`): read whole before each decision."""
-
-    async def get(self, tournament_id: str) -> StoredTournament | None: ...
-
-    async def snapshot(self, tournament_id: str) -> TournamentSnapshot | None: ...
-
-    async def listing(self, now: datetime, bots: bool | None) -> tuple[list[StoredTournament], ...]: ...
-
-    async def live(self, now: datetime, lead_until: datetime) -> list[StoredTournament]: ...
-
-    async def entered(self, player_id: str, limit: int = 20) -> list[StoredTournament]: ...
-
-    async def created_since(self, player_id: str, since: datetime) -> int: ...
-
-    async def with_standings(self, after: str = "", limit: int = 100) -> list[str]: ...
-
-    async def players(self, player_ids: Sequence[str]) -> list[PlayerRecord]: ...
-
-    async def overdue_rooms(self, tournament_id: str, before: datetime) -> list[str]: ...
-
-
-class ServerStore(Store, Protocol):
-    """The whole store the server process uses: the core's `Store` plus the read sides."""
-
-    async def ping(self) -> None:
-        """Raise unless the database answers now."""
-        ...
-
-    async def live_rooms(self) -> list[StoredRoom]:
-        """Lobbies, countdowns and running races: what a starting process picks up."""
-        ...
-
-    async def room_versions(self, room_ids: Sequence[str]) -> dict[str, tuple[int, str]]:
-        """The stored (seq, tag) of each room, in one query."""
-        ...
-
-    async def quick_room(self, variant: str) -> str | None:
-        """The code of the variant's filling quick-race room (None: there never was one)."""
-        ...
-
-    async def live_rooms_of(self, player_id: str) -> list[StoredRoom]:
-        """The live rooms a player is a member of (a returning player finds their lobby on any process)."""
-        ...
-
-    @property
-    def leaderboards(self) -> LeaderboardReader: ...
-
-    @property
-    def seasons(self) -> SeasonReader: ...
-
-    @property
-    def history(self) -> HistoryReader: ...
-
-    @property
-    def dailies(self) -> DailyDeals: ...
-
-    @property
-    def accounts(self) -> AccountStore:
-        """Saved players, claimed names, passkeys and tokens (`core.accounts.account_ports`)."""
-        ...
-
-    @property
-    def ratings(self) -> RatingStorePort: ...
-
-    @property
-    def pars(self) -> ParLedger: ...
-
-    @property
-    def profiles(self) -> ProfileReads: ...
-
-    @property
-    def tournaments(self) -> TournamentReads: ...
-
-    @property
-    def moderation(self) -> ModerationPort:
-        """Roles, reports, the mod log and sanctions (`core.moderation.ports`)."""
-        ...

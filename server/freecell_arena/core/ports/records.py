@@ -46,7 +46,7 @@ class RoomRecord:
     seed_chosen: bool = False
     """The host chose the deal (a seed or deal number) instead of letting the server draw one."""
     series: dict[str, Any] | None = None
-    """A race-again series' room: the tally before it (`core.competition.series_tally.Tally.to_json`)."""
+    """A race-again series' room: the tally before it (`core.records.series_tally.Tally.to_json`)."""
     quick: bool = False
     """A public quick-race room (`core.competition.quick_race`): it starts by itself."""
     seed_sealed_until: datetime | None = None

@@ -27,10 +27,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from freecell_arena.core.competition.ratings import SAME_RATING, Ladder, RaceResult, Rating, placements_from_results
-from freecell_arena.core.competition.series_tally import Tally
+from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.core.ports.records import DailyRecord
 from freecell_arena.core.records import daily
+from freecell_arena.core.records.ratings import SAME_RATING, Ladder, Rating, placements_from_results
 from freecell_arena.core.records.season import (
     BoardRow,
     FinalRank,
@@ -40,6 +40,7 @@ from freecell_arena.core.records.season import (
     season_table,
     window_start,
 )
+from freecell_arena.core.records.series_tally import Tally
 from freecell_arena.engine import Game, ReplayError, UnknownVariantError, variant_by_id
 
 
@@ -160,7 +161,7 @@ def check_series_tally(code: str, tally: Tally, previous_id: str, previous: Tall
                        ranking: str, started_at: datetime | None) -> list[str]:  # fmt: skip
     """A race-again room's stored tally against the previous room's tally (None: the series' first race) with the
     previous race's result added: its winners (first, and won) one more win each, everyone of it on the tally. The
-    previous race is ranked by the rule of its start (`core.live.ranking.ties_non_finishers`)."""
+    previous race is ranked by the rule of its start (`core.records.ranking.ties_non_finishers`)."""
     results = list(results)
     before = previous or Tally.first(previous_id)
     wins = {player_id: count for player_id, _, count in before.wins}

@@ -29,7 +29,7 @@ from typing import Any, Literal
 from freecell_arena.core.ports.records import DailyRecord
 from freecell_arena.engine import RULES_VERSION, Board, Game, Move, ReplayError, Variant, variant_by_id
 from freecell_arena.engine.solver import Status, solve
-from freecell_arena.protocol.messages import DailyDeal
+from freecell_arena.protocol.leaderboards import DailyDeal
 
 DOMAIN = "freecell-arena/daily/v1"
 DAY = timedelta(days=1)

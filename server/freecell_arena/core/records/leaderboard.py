@@ -33,7 +33,8 @@ from typing import Any, TypeVar
 
 from freecell_arena.core.effects import Refusal
 from freecell_arena.engine import Variant
-from freecell_arena.protocol.messages import ErrorCode, RoomOptions
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.rooms import RoomOptions
 
 TIME_BITS = 36
 """Time in ms below 2^36 (795 days) orders exactly; longer times count as 2^36 - 1."""

@@ -55,8 +55,16 @@ def result_line(result: Result, par: int | None) -> str:
     return line
 
 
-def daily_text(*, variant_name: str, day: date, result: Result, par: int | None, streak: int, url: str) -> str:
+PRACTICE_LINE = "Practice: not on the day's board"
+"""Under a practice daily's title: a second try, or a new player's first days, counts on no board and grows no
+streak, and a friend reading the share should not take it for a ranked result."""
+
+
+def daily_text(*, variant_name: str, day: date, result: Result, par: int | None, streak: int, url: str,
+               practice: bool = False) -> str:  # fmt: skip
     lines = [f"FreeCell Arena · {variant_name} daily {day.isoformat()}", result_line(result, par)]
+    if practice:
+        lines.insert(1, PRACTICE_LINE)
     if streak:
         lines.append(f"🔥 {streak}-day streak")
     lines.append(url)

@@ -10,9 +10,8 @@ refreshes it as races finish): only final ones are held to the recomputation.
 from __future__ import annotations
 
 from freecell_arena.core.competition.tournaments.cup import verify_reveal
-from freecell_arena.core.competition.tournaments.desk import table_of
-from freecell_arena.core.competition.tournaments.rules import CUP
-from freecell_arena.core.competition.tournaments.state import TournamentSnapshot
+from freecell_arena.core.records.tournaments.rules import CUP
+from freecell_arena.core.records.tournaments.state import TournamentSnapshot, table_of
 
 
 def check_tournament(snapshot: TournamentSnapshot) -> list[str]:

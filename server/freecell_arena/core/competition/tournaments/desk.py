@@ -21,17 +21,6 @@ from typing import Any
 from freecell_arena.core.competition.series import DrawSeed, OpenRoom, TakeSeat
 from freecell_arena.core.competition.tournaments.cup import heats
 from freecell_arena.core.competition.tournaments.pairing import Candidate, pair
-from freecell_arena.core.competition.tournaments.rules import (
-    ACTIVE,
-    ARENA,
-    CUP,
-    PAUSED,
-    WITHDRAWN,
-    EntryStatus,
-    TournamentRules,
-)
-from freecell_arena.core.competition.tournaments.scoring import Entrant, StandingRow, standings
-from freecell_arena.core.competition.tournaments.state import ReadMark, TournamentSnapshot
 from freecell_arena.core.effects import Effect, Publication, Refusal
 from freecell_arena.core.events import player_topic, room_topic
 from freecell_arena.core.live.changes import Draft
@@ -48,19 +37,30 @@ from freecell_arena.core.ports.records import (
     TournamentWaveRecord,
 )
 from freecell_arena.core.records.leaderboard import resolve_ranked
+from freecell_arena.core.records.tournaments.rules import (
+    ACTIVE,
+    ARENA,
+    CUP,
+    PAUSED,
+    WITHDRAWN,
+    EntryStatus,
+    TournamentRules,
+)
+from freecell_arena.core.records.tournaments.scoring import Entrant
+from freecell_arena.core.records.tournaments.state import ReadMark, TournamentSnapshot, table_of
 from freecell_arena.engine import variant_by_id
-from freecell_arena.protocol.messages import (
+from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.rooms import RoomOptions
+from freecell_arena.protocol.tournaments import (
     BerserkRequest,
     EnterTournamentRequest,
-    ErrorCode,
     PauseTournamentRequest,
-    RequestId,
-    RoomOptions,
     TournamentEntryMessage,
     TournamentRaceMessage,
     WithdrawTournamentRequest,
 )
 from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED
+from freecell_arena.protocol.wire import RequestId
 
 ROUND_LEAD = timedelta(seconds=10)
 """A cup's round is seated this long before its instant: every heat counts down to the same instant, then deals."""
@@ -362,13 +362,6 @@ def sealed_until(snapshot: TournamentSnapshot, starts_at: datetime) -> datetime 
     if snapshot.rules.kind != CUP:
         return None
     return max(snapshot.stored.record.ends_at, starts_at + timedelta(seconds=snapshot.rules.time_limit_s))
-
-
-def table_of(snapshot: TournamentSnapshot) -> list[StandingRow]:
-    """The tournament's table from its stored results with the sanctions in force applied, each entrant's status as
-    it stands (a pause by absence, a withdrawal by a ban)."""
-    entries = [replace(entrant, status=snapshot.status_of(entrant)) for entrant in snapshot.entries.values()]
-    return standings(snapshot.rules, entries, snapshot.races, snapshot.excluded, snapshot.sanctions.voided)
 
 
 def tournament_key(tournament_id: str) -> str:

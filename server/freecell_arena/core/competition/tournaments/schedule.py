@@ -22,9 +22,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from freecell_arena.core.competition.tournaments.cup import cup_deals
-from freecell_arena.core.competition.tournaments.rules import ARENA, TournamentKind, TournamentRules
 from freecell_arena.core.identity import new_id
 from freecell_arena.core.ports.records import TournamentRecord
+from freecell_arena.core.records.tournaments.rules import ARENA, TournamentKind, TournamentRules
 from freecell_arena.engine import variant_by_id
 
 DEFAULT_HORIZON = timedelta(hours=26)

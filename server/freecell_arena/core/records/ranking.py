@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from freecell_arena.protocol.messages import Standing
+from freecell_arena.protocol.rooms import Standing
 
 TIED_NON_FINISHERS_FROM = datetime(2026, 12, 1, tzinfo=UTC)
 """Races that start at or after this instant rank non-finishers by cards home alone (docs/leaderboards.md)."""

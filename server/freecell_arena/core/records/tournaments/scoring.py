@@ -28,7 +28,8 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from freecell_arena.core.competition.tournaments.rules import ACTIVE, ARENA, EntryStatus, TournamentRules
+from freecell_arena.core.ports.reads import RaceResult
+from freecell_arena.core.records.tournaments.rules import ACTIVE, ARENA, EntryStatus, TournamentRules
 
 STREAK_WINS = 2
 """Two race wins in a row put an entrant on a streak: their next races score double until one is not a win."""
@@ -39,21 +40,6 @@ BERSERK_BONUS = 1
 def place_points(placing: int, players: int) -> int:
     """A solver's points in a race of `players`: the first solver scores `players`, each next one one fewer."""
     return max(1, players - placing + 1)
-
-
-@dataclass(frozen=True, slots=True)
-class RaceResult:
-    """One player's stored result in a tournament race."""
-
-    player_id: str
-    outcome: str | None
-    """None: the game has no result yet (the race runs)."""
-    moves: int = 0
-    time_ms: int = 0
-    flagged: bool = False
-    """The fair-play screen flagged it (`core.records.fair_play`): it scores nothing."""
-    game_id: str = ""
-    """The stored game (a moderator voids a game by its id: `counted_race`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,10 @@ exactly that, ties included, with a mean `mu` and an uncertainty `sigma` per pla
 
 - **What is rated.** A finished ranked race with two or more players on a server-drawn deal (`rateable`): a
   host-chosen deal or a solo room rates nobody, since the host may know the deal. The order is the room's own
-  ranking (`core.live.ranking`: winners by moves then time, then the rest by cards home), equal ranks as ties, so
+  ranking (`core.records.ranking`: winners by moves then time, then the rest by cards home), equal ranks as ties, so
   resigned and timed-out players come after every finisher, and those with the same cards home tie. A race in
   which nobody put a card home beyond the deal's opening rates nobody
-  (`core.competition.race_ratings.made_progress`).
+  (`core.records.race_ratings.made_progress`).
 - **Two ladders.** Humans and bots are rated apart (`Ladder`): in a race of both, the humans are rated among the
   humans and the bots among the bots, each in the order they finished, so a bot in a race can neither feed a
   human's rating nor take from it.
@@ -28,6 +28,8 @@ from datetime import datetime
 from enum import StrEnum
 from functools import cache
 from typing import TYPE_CHECKING, Protocol
+
+from freecell_arena.core.ports.reads import RaceResult
 
 if TYPE_CHECKING:
     from openskill.models import PlackettLuce
@@ -87,7 +89,7 @@ class Placement:
     bot: bool
     cards_home: int = 0
     """Cards on the foundations at the end: whether anyone made progress
-    (`core.competition.race_ratings.made_progress`)."""
+    (`core.records.race_ratings.made_progress`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,25 +135,12 @@ def rate_race(placements: Sequence[Placement], before: Mapping[tuple[str, Ladder
     return [changes[placement.player_id] for placement in placements if placement.player_id in changes]
 
 
-@dataclass(frozen=True, slots=True)
-class RaceResult:
-    """One player's stored result in a rated race: what the room's ranking orders."""
-
-    player_id: str
-    bot: bool
-    outcome: str | None
-    moves: int
-    single_card_moves: int
-    cards_on_foundations: int
-    time_ms: int
-
-
 def placements_from_results(results: Iterable[RaceResult], ranking: str,
                             started_at: datetime | None) -> tuple[Placement, ...]:  # fmt: skip
-    """The race's placements as the room ranked them (`core.live.ranking`, by the rule of the race's start): what
+    """The race's placements as the room ranked them (`core.records.ranking`, by the rule of the race's start): what
     the audit recomputes ratings from, so a stored rank cannot disagree with the stored results unnoticed."""
-    from freecell_arena.core.live.ranking import rank
-    from freecell_arena.protocol.messages import Standing
+    from freecell_arena.core.records.ranking import rank
+    from freecell_arena.protocol.rooms import Standing
 
     bots = {}
     standings = []

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from freecell_arena.protocol.messages import SeriesScore, SeriesView, Standing
+from freecell_arena.protocol.rooms import SeriesScore, SeriesView, Standing
 
 
 @dataclass(frozen=True, slots=True)

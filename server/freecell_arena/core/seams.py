@@ -2,8 +2,9 @@
 
 A connection needs `Sessions`; bringing stored things back needs `StoredCopies`; the cluster bridge needs
 `SharedRooms`; the daily service needs `DailyDesk`. `Arena` and its parts implement them (`Arena` itself,
-`Arena.rebuild`, `Arena.replica`, `Arena.dailies`); net imports this module, not the parts
-(tests/test_import_graph.py holds it to that).
+`Arena.rebuild`, `Arena.replica`, `Arena.dailies`); net imports this module, not the parts. It sits at the top of
+core, above the parts whose verbs it names; the `Arena` above net, which only net's root builds
+(tests/test_import_graph.py's layers).
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from collections.abc import Callable, Iterable
 from datetime import date
 from typing import Any, Protocol
 
-from freecell_arena.core.competition.race_ratings import FinishedRace
-from freecell_arena.core.competition.tournaments.state import ReadMark, TournamentSnapshot
 from freecell_arena.core.effects import Effect, Publication
 from freecell_arena.core.live.replica import RemoteEvent, RoomCopy
 from freecell_arena.core.live.rooms import Busy
 from freecell_arena.core.ports.records import DailyRecord, PlayerRecord, Record, RoomVersion, StoredGame, StoredRoom
-from freecell_arena.protocol.messages import HelloRequest, Message
+from freecell_arena.core.records.race_ratings import FinishedRace
+from freecell_arena.core.records.tournaments.state import ReadMark, TournamentSnapshot
+from freecell_arena.protocol.session import HelloRequest
+from freecell_arena.protocol.wire import Message
 
 __all__ = ["Busy", "DailyDesk", "NextRooms", "RemoteEvent", "RoomCopy", "Sessions", "SharedRooms", "StoredCopies",
            "TournamentDesk"]

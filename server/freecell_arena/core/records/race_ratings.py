@@ -3,7 +3,7 @@ player is told.
 
 Why apart from `races`: finishing a race is a timer's quick change of memory (the standings go out at once);
 rating it reads and writes the ratings in the store, which may take a few round trips and retries
-(`core.competition.ratings.settle_race`). So `Races.finish_race` only describes the ended race (`RaceEnd`, carried by
+(`core.records.ratings.settle_race`). So `Races.finish_race` only describes the ended race (`RaceEnd`, carried by
 the
 finish's `Effect`), and once that finish is durable the adapter (net) runs `rate_finished_race` in the
 background: never on a move's path, and never before the finish is stored (a finish another process wrote
@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple, Protocol
 
-from freecell_arena.core.competition.ratings import (
+from freecell_arena.core.ports.reads import RaceResult
+from freecell_arena.core.records.ratings import (
     Ladder,
     Placement,
-    RaceResult,
     Rating,
     RatingChange,
     RatingLedger,
@@ -38,7 +38,8 @@ from freecell_arena.core.competition.ratings import (
     settle_race,
 )
 from freecell_arena.engine import Game, variant_by_id
-from freecell_arena.protocol.messages import RaceRatingsMessage, RatingChangeView, RatingView, Standing
+from freecell_arena.protocol.profiles import RaceRatingsMessage, RatingChangeView, RatingView
+from freecell_arena.protocol.rooms import Standing
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +203,7 @@ class LeftUnrated:
     results: tuple[RaceResult, ...]
     """Every game of the room with its stored result: the audit recomputes the race's placements from these."""
     started_at: datetime
-    """The race's start: which ranking rule it was played under (`core.live.ranking.ties_non_finishers`)."""
+    """The race's start: which ranking rule it was played under (`core.records.ranking.ties_non_finishers`)."""
     finished_at: datetime
 
     def race_end(self) -> RaceEnd:

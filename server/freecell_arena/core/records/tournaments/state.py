@@ -1,13 +1,16 @@
-"""A tournament as the store has it, read back whole: what the desk decides over (entries, races, results)."""
+"""A tournament as the store has it, read back whole: what the desk decides over (entries, races, results), its
+table as the stored results make it, and the store's port that reads it."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
-from freecell_arena.core.competition.tournaments.rules import (
+from freecell_arena.core.ports.records import PlayerRecord, TournamentRecord
+from freecell_arena.core.records.sanctioned import NONE, Sanctions
+from freecell_arena.core.records.tournaments.rules import (
     ACTIVE,
     ARENA,
     PAUSED,
@@ -16,9 +19,7 @@ from freecell_arena.core.competition.tournaments.rules import (
     TournamentPhase,
     TournamentRules,
 )
-from freecell_arena.core.competition.tournaments.scoring import Entrant, StandingRow, StoredRace
-from freecell_arena.core.moderation.sanctions import NONE, Sanctions
-from freecell_arena.core.ports.records import TournamentRecord
+from freecell_arena.core.records.tournaments.scoring import Entrant, StandingRow, StoredRace, standings
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,9 +130,38 @@ class TournamentSnapshot:
         return entry is not None and entry.status == WITHDRAWN
 
 
+def table_of(snapshot: TournamentSnapshot) -> list[StandingRow]:
+    """The tournament's table from its stored results with the sanctions in force applied, each entrant's status as
+    it stands (a pause by absence, a withdrawal by a ban)."""
+    entries = [replace(entrant, status=snapshot.status_of(entrant)) for entrant in snapshot.entries.values()]
+    return standings(snapshot.rules, entries, snapshot.races, snapshot.excluded, snapshot.sanctions.voided)
+
+
 @dataclass(frozen=True, slots=True)
 class ReadMark:
     """What the desk had done to a tournament when net began to read it (`Tournaments.read_mark`)."""
 
     adopted: int
     in_flight: bool
+
+
+class TournamentReads(Protocol):
+    """Tournaments as stored (`freecell_arena.store.tournaments`): read whole before each decision."""
+
+    async def get(self, tournament_id: str) -> StoredTournament | None: ...
+
+    async def snapshot(self, tournament_id: str) -> TournamentSnapshot | None: ...
+
+    async def listing(self, now: datetime, bots: bool | None) -> tuple[list[StoredTournament], ...]: ...
+
+    async def live(self, now: datetime, lead_until: datetime) -> list[StoredTournament]: ...
+
+    async def entered(self, player_id: str, limit: int = 20) -> list[StoredTournament]: ...
+
+    async def created_since(self, player_id: str, since: datetime) -> int: ...
+
+    async def with_standings(self, after: str = "", limit: int = 100) -> list[str]: ...
+
+    async def players(self, player_ids: Sequence[str]) -> list[PlayerRecord]: ...
+
+    async def overdue_rooms(self, tournament_id: str, before: datetime) -> list[str]: ...

@@ -50,7 +50,8 @@ LIBRARY = "engine"
 WARM_UP_MOVES = 6
 SETTLE_S = 0.3
 """Before the watched move: time for the server to finish with the last one (its reader waits for the next frame)."""
-TIMEOUT_S = 30.0
+TIMEOUT_S = 120.0
+"""A loaded machine (a suite alongside) can take most of a minute to start the server."""
 
 
 @dataclass

@@ -16,8 +16,8 @@ With `--room-size` N the connections race in rooms of N, as the load client seat
 `join_room` by the code this echo made up), and after each durable move the mover's progress goes to the rest of
 its room the way the game server's coalescing sends it (`progress_window_ms`: at once when the room's window is
 closed, else the latest of each racer when it closes), each frame formatted once and written straight to the
-members' sockets (`net/direct_write.py`). So the server's CPU per move beside this one's is what its game logic
-costs in a room, fan-out included on both sides.
+members' sockets (websockets' `broadcast`: no wait, no task). So the server's CPU per move beside this one's is
+what its game logic costs in a room, fan-out included on both sides.
 """
 
 from __future__ import annotations
@@ -30,10 +30,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from echo_server import MOVE_REQUEST, arguments_and_answer, until_stopped
-from websockets.asyncio.server import ServerConnection, serve
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.protocol import State
 
 from freecell_arena.net.compression import serve_options
-from freecell_arena.net.direct_write import write_now
 from freecell_arena.settings import Settings
 from freecell_arena.store.engine import sqlite_pragmas
 
@@ -140,9 +140,10 @@ class EchoRooms:
             self._open(code)
 
     def _to_others(self, code: str, racer: ServerConnection, text: str) -> None:
-        for member in self.members[code]:
-            if member is not racer and not write_now(member, [text]):
-                self.dropped += 1  # a member whose socket is full or closing: the bench tolerates a gap
+        others = [member for member in self.members[code] if member is not racer]
+        reading = [member for member in others if member.state is State.OPEN]
+        self.dropped += len(others) - len(reading)  # a member whose socket is closing: the bench tolerates a gap
+        broadcast(reading, text)
 
 
 async def main() -> None:

@@ -29,9 +29,9 @@ COMPILED: Final = (
     # interpreted, 7 pairs, lower in each; 2026-11-28). Their coroutines await after an exception's handler, never
     # in it (`suspends_while_handling`, which setup.py enforces)
     "net/connection.py",
-    "net/inbox.py",  # the frames a game client sends, read in one pass (net/game_socket.py cuts them)
+    "net/game_socket.py",  # the bytes in (websockets' parser fed) and the frames out (framed here when plain)
+    "net/inbox.py",
     "net/outbox.py",
-    "net/direct_write.py",
     "net/effects.py",
     "net/ratelimit.py",
     "protocol/trusted.py",  # the reply to every move, as wire text

@@ -4,7 +4,7 @@ An operator reads a start's log to know what runs where: this module's `describe
 the version, the database and Redis (passwords hidden) and the workers; `serve` prints the listening address on
 standard output. Libraries log at INFO what matters to their own developers (Alembic's seven
 `setup plugin alembic.autogenerate...` lines and its migration context on every start of every worker,
-websockets' `server listening` and `server closing`): `configure` relabels any record below WARNING from a
+websockets' `connection open` and `HTTP response sent`): `configure` relabels any record below WARNING from a
 logger outside `freecell_arena` as DEBUG, so it shows with `--log-level DEBUG` and nowhere else. Their warnings
 and errors are untouched.
 """

@@ -1,9 +1,8 @@
-"""The server's connection reads frames as websockets would (net/game_socket.py, net/inbox.py): two echo servers on
-loopback ports, one of `GameConnection`s read through their inbox, one of websockets' own `ServerConnection`s read
-with `recv()`, get the same bytes from a raw client (sequences of frames Hypothesis draws, cut at points it draws:
-whole and compressed messages, fragments, pings, a close, and the frames websockets refuses) and must answer alike:
-the same messages echoed, the pings answered, the same close code and reason. And the frames a game client sends
-most must not reach websockets' parser at all (else the fast reading would be untested)."""
+"""The server's connection reads frames as websockets' own asyncio server does (net/game_socket.py, net/inbox.py):
+two echo servers on loopback ports, one of `GameSocket`s read through their inbox, one of websockets' own
+`ServerConnection`s read with `recv()`, get the same bytes from a raw client (sequences of frames Hypothesis draws,
+cut at points it draws: whole and compressed messages, fragments, pings, a close, and the frames websockets
+refuses) and must answer alike: the same messages echoed, the pings answered, the same close code and reason."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ import struct
 import zlib
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
 import uvloop
@@ -26,46 +25,37 @@ from websockets.exceptions import ConnectionClosed
 from websockets.extensions.base import Extension
 from websockets.extensions.permessage_deflate import enable_client_permessage_deflate
 from websockets.frames import Close, Frame, Opcode
+from websockets.http11 import Request, Response
 from websockets.protocol import OPEN
 from websockets.protocol import Event as ProtocolEvent
 from websockets.uri import parse_uri
 
-from freecell_arena.net.compression import Compression, extensions
-from freecell_arena.net.game_socket import GameConnection
+from freecell_arena.net.compression import Compression, extensions, plain_below
+from freecell_arena.net.game_socket import GameListener, GameSocket, SocketTerms
 
 MAX_SIZE = 4096
 EXAMPLES = int(os.environ.get("FREECELL_ARENA_SOCKET_EXAMPLES", "40"))
 
 
-class CountingConnection(GameConnection):
-    """A `GameConnection` that counts the data frames websockets' parser handed over (the ones not read fast)."""
-
-    parsed_data_frames = 0
-
-    def process_event(self, event: ProtocolEvent) -> None:
-        if isinstance(event, Frame) and event.opcode in (Opcode.TEXT, Opcode.BINARY, Opcode.CONT):
-            self.parsed_data_frames += 1
-        super().process_event(event)
+def echoed(message: str | bytes) -> str:
+    """What both echo servers answer: a text as it came, a binary message as text (the game server sends text)."""
+    return message if isinstance(message, str) else f"binary:{message.hex()}"
 
 
-@dataclass
-class Served:
-    """What an echo server's handler saw of its last connection."""
-
-    connections: list[ServerConnection] = field(default_factory=list)
+async def no_http(address: str, request: Request) -> Response | None:
+    return None  # every request is a websocket handshake
 
 
-async def echo_from_inbox(websocket: ServerConnection) -> None:
-    assert isinstance(websocket, GameConnection)
-    inbox = websocket.inbox
+async def echo_from_inbox(socket: GameSocket) -> None:
+    inbox = socket.inbox
     try:
         while True:
             message = inbox.pop()
             if message is None:
                 message = await inbox.next()
             if message is None:
-                raise await websocket.closed()
-            await websocket.send(message)
+                raise await socket.closed()
+            await socket.send(echoed(message))
     except ConnectionClosed:
         pass
 
@@ -73,33 +63,30 @@ async def echo_from_inbox(websocket: ServerConnection) -> None:
 async def echo_from_recv(websocket: ServerConnection) -> None:
     try:
         while True:
-            await websocket.send(await websocket.recv())
+            await websocket.send(echoed(await websocket.recv()))
     except ConnectionClosed:
         pass
 
 
 @asynccontextmanager
-async def echo_servers(compression: Compression) -> AsyncIterator[tuple[int, int, Served]]:
-    """The two echo servers (ours, websockets'), each under the compression policy, and what ours accepted."""
-    served = Served()
-
-    async def ours(websocket: ServerConnection) -> None:
-        served.connections.append(websocket)
-        await echo_from_inbox(websocket)
-
+async def echo_servers(compression: Compression) -> AsyncIterator[tuple[int, int]]:
+    """The two echo servers (ours, websockets'), each under the compression policy: their ports."""
+    terms = SocketTerms(answer_http=no_http, handle=echo_from_inbox, extensions=extensions(compression),
+                        plain_below=plain_below(compression), max_size=MAX_SIZE)  # fmt: skip
+    ours = GameListener(terms)
+    await ours.start("127.0.0.1", 0)
     options = {"compression": None, "max_size": MAX_SIZE, "ping_interval": None, "close_timeout": 2}
-    async with (
-        serve(ours, "127.0.0.1", 0, create_connection=CountingConnection, extensions=extensions(compression),
-              **options) as fast,  # fmt: skip
-        serve(echo_from_recv, "127.0.0.1", 0, extensions=extensions(compression), **options) as plain,
-    ):
-        yield fast.sockets[0].getsockname()[1], plain.sockets[0].getsockname()[1], served
+    try:
+        async with serve(echo_from_recv, "127.0.0.1", 0, extensions=extensions(compression), **options) as plain:
+            yield ours.port, plain.sockets[0].getsockname()[1]
+    finally:
+        await ours.close()
 
 
 # ---------------------------------------------------------------------------- frames, as a client writes them
 
 SIMPLE = ("text", "compressed_text", "binary", "compressed_binary")
-"""The kinds the fast reading takes (compressed ones only where the client keeps no context)."""
+"""Whole messages, compressed ones as the negotiated extension compresses them."""
 FATAL = ("invalid_utf8", "unmasked", "reserved_bit", "bad_opcode", "oversized", "corrupt_deflate", "deflate_bomb",
          "stray_continuation", "close", "cut_short")  # fmt: skip
 """Kinds after which the connection ends."""
@@ -125,17 +112,16 @@ class Script:
     """One connection's bytes after the handshake, and what an echo server must answer to them."""
 
     data: bytes
-    messages: list[str | bytes]  # echoed, in order, when the connection does not fail before them
+    messages: list[str]  # echoed, in order, when the connection does not fail before them
     pings_before_end: int  # pings answered for sure (sent before the frame that ends the connection)
     pings_after_invalid: int  # pings after a text that is not UTF-8, which websockets may still answer
     ends_by: str | None  # the FATAL kind that ends it, or None (the client closes once every echo is in)
-    simple_frames: int  # frames the fast reading should take
 
 
-def script_of(kinds: list[tuple[str, str]], extension: Extension | None, stateless: bool) -> Script:
+def script_of(kinds: list[tuple[str, str]], extension: Extension | None) -> Script:
     parts: list[bytes] = []
-    messages: list[str | bytes] = []
-    pings_before = pings_after_invalid = simple = 0
+    messages: list[str] = []
+    pings_before = pings_after_invalid = 0
     ends_by: str | None = None
     for kind, text in kinds:
         data = text.encode()
@@ -144,8 +130,7 @@ def script_of(kinds: list[tuple[str, str]], extension: Extension | None, statele
             opcode = Opcode.TEXT if kind.endswith("text") else Opcode.BINARY
             parts.append(Frame(opcode, data).serialize(mask=True, extensions=[extension] if compressed else []))
             if ends_by is None:
-                messages.append(text if opcode is Opcode.TEXT else data)
-            simple += 1 if not compressed or stateless else 0
+                messages.append(echoed(text if opcode is Opcode.TEXT else data))
         elif kind == "fragmented":
             first, rest = data[: len(data) // 2], data[len(data) // 2 :]
             parts.append(Frame(Opcode.TEXT, first, fin=False).serialize(mask=True))
@@ -167,7 +152,7 @@ def script_of(kinds: list[tuple[str, str]], extension: Extension | None, statele
             parts.append(fatal_frame(kind, data, extension))
             if kind == "cut_short":
                 break
-    return Script(b"".join(parts), messages, pings_before, pings_after_invalid, ends_by, simple)
+    return Script(b"".join(parts), messages, pings_before, pings_after_invalid, ends_by)
 
 
 def fatal_frame(kind: str, data: bytes, extension: Extension | None) -> bytes:
@@ -220,8 +205,7 @@ async def converse(
         client.receive_data(chunk)
         client.events_received()  # the response
     negotiated = client.extensions[0] if client.extensions else None
-    stateless = compression == "large"
-    script = script_of(kinds, negotiated, stateless)
+    script = script_of(kinds, negotiated)
     data = script.data
     points = sorted({int(cut * len(data)) for cut in cuts} | {0, len(data)})
     for start, end in itertools.pairwise(points):
@@ -272,13 +256,13 @@ cuts = st.lists(st.floats(0, 1), max_size=6)
 
 
 @pytest.fixture(params=["large", "deflate", "none"])
-def servers(request: pytest.FixtureRequest) -> Iterator[tuple[asyncio.Runner, int, int, Served, Compression]]:
+def servers(request: pytest.FixtureRequest) -> Iterator[tuple[asyncio.Runner, int, int, Compression]]:
     compression: Compression = request.param
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         context = echo_servers(compression)
-        fast, plain, served = runner.run(context.__aenter__())
+        ours, plain = runner.run(context.__aenter__())
         try:
-            yield runner, fast, plain, served, compression
+            yield runner, ours, plain, compression
         finally:
             runner.run(context.__aexit__(None, None, None))
 
@@ -286,10 +270,10 @@ def servers(request: pytest.FixtureRequest) -> Iterator[tuple[asyncio.Runner, in
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(kinds=kinds, cuts=cuts)
 def test_frames_are_read_as_websockets_reads_them(
-    servers: tuple[asyncio.Runner, int, int, Served, Compression], kinds: list[tuple[str, str]], cuts: list[float]
+    servers: tuple[asyncio.Runner, int, int, Compression], kinds: list[tuple[str, str]], cuts: list[float]
 ) -> None:
-    runner, fast_port, plain_port, served, compression = servers
-    ours, script = runner.run(converse(fast_port, compression, kinds, cuts))
+    runner, our_port, plain_port, compression = servers
+    ours, script = runner.run(converse(our_port, compression, kinds, cuts))
     theirs, _ = runner.run(converse(plain_port, compression, kinds, cuts))
     assert ours.close == theirs.close
     if script.ends_by is None:
@@ -300,52 +284,51 @@ def test_frames_are_read_as_websockets_reads_them(
             assert answer.messages == script.messages[: len(answer.messages)]
     for answer in (ours, theirs):
         assert script.pings_before_end <= answer.pongs <= script.pings_before_end + script.pings_after_invalid
-    connection = served.connections[-1]
-    assert isinstance(connection, CountingConnection)
-    if script.ends_by is None:  # every simple frame read fast, the rest by websockets
-        data_frames = sum(2 if kind == "fragmented" else 1 for kind, _ in kinds if kind in (*SIMPLE, "fragmented"))
-        assert connection.parsed_data_frames == data_frames - script.simple_frames
 
 
 def test_reading_pauses_while_messages_wait_and_resumes_once_read() -> None:
     """A client that sends faster than its messages are read fills its own buffers, not the server's memory."""
 
     async def scenario() -> None:
-        accepted: asyncio.Future[GameConnection] = asyncio.get_running_loop().create_future()
+        accepted: asyncio.Future[GameSocket] = asyncio.get_running_loop().create_future()
         release = asyncio.Event()
 
-        async def handler(websocket: ServerConnection) -> None:
-            assert isinstance(websocket, GameConnection)
-            accepted.set_result(websocket)
+        async def echo_once_released(socket: GameSocket) -> None:
+            accepted.set_result(socket)
             await release.wait()
-            while (message := await websocket.inbox.next()) is not None:
-                await websocket.send(message)
+            while (message := await socket.inbox.next()) is not None:
+                assert isinstance(message, str)
+                await socket.send(message)
 
-        async with serve(handler, "127.0.0.1", 0, create_connection=GameConnection, max_queue=8) as server:
-            port = server.sockets[0].getsockname()[1]
+        listener = GameListener(SocketTerms(answer_http=no_http, handle=echo_once_released, max_queue=8))
+        await listener.start("127.0.0.1", 0)
+        try:
+            port = listener.port
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
             client = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/"))
             client.send_request(client.connect())
             writer.write(b"".join(client.data_to_send()))
             while client.state is not OPEN:
                 client.receive_data(await asyncio.wait_for(reader.read(65536), 5))
-            websocket = await asyncio.wait_for(accepted, 5)
+            socket = await asyncio.wait_for(accepted, 5)
             writer.write(b"".join(Frame(Opcode.TEXT, f"m{i}".encode()).serialize(mask=True) for i in range(30)))
             await writer.drain()
             for _ in range(100):
                 await asyncio.sleep(0.01)
-                if len(websocket.inbox.messages) == 30:
+                if len(socket.inbox.messages) == 30:
                     break
-            assert len(websocket.inbox.messages) == 30  # one read brought them all: paused after it
-            assert not websocket.transport.is_reading()
+            assert len(socket.inbox.messages) == 30  # one read brought them all: paused after it
+            assert not socket.transport.is_reading()
             release.set()
             received: list[str] = []
             while len(received) < 30:
                 client.receive_data(await asyncio.wait_for(reader.read(65536), 5))
                 received += [event.data.decode() for event in client.events_received() if isinstance(event, Frame)]
             assert received == [f"m{i}" for i in range(30)]
-            assert websocket.transport.is_reading()
+            assert socket.transport.is_reading()
             writer.close()
+        finally:
+            await asyncio.wait_for(listener.close(), 10)
 
     with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
         runner.run(scenario())

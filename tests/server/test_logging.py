@@ -1,6 +1,7 @@
 """What a start logs, read from real processes' standard error: at INFO a line each for the version, the
 database, Redis (passwords hidden) and the workers, and none of the libraries' chatter (Alembic's
-`setup plugin ...` lines, websockets' `server listening`), which shows at DEBUG."""
+`setup plugin ...` lines, websockets' `HTTP response sent`) nor the listener's `server listening`, which show at
+DEBUG."""
 
 from __future__ import annotations
 
@@ -90,7 +91,8 @@ async def test_the_libraries_chatter_shows_at_debug(tmp_path: Path) -> None:
     database = f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}"
     _, stderr = await run_until_listening(tmp_path, ["--log-level", "DEBUG", "--database-url", database])
     assert re.search(r" DEBUG alembic\.runtime\.plugins: setup plugin alembic\.autogenerate", stderr)
-    assert re.search(r" DEBUG websockets\.server: server listening on 127\.0\.0\.1:\d+", stderr)
+    assert re.search(r" DEBUG websockets\.server: HTTP response sent \(200 OK\)", stderr)  # the health check's
+    assert re.search(r" DEBUG freecell_arena\.net\.game_socket: server listening on 127\.0\.0\.1:\d+", stderr)
     assert not re.search(r" INFO (alembic|websockets)", stderr)
 
 

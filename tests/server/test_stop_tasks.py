@@ -97,11 +97,9 @@ async def test_a_win_screen_closes_only_once_its_checks_have_ended(sqlite_url: s
     from freecell_arena.core.clock import SystemClock
     from freecell_arena.net.moderation import WinScreen
     from freecell_arena.store import SqlStore
-    from freecell_arena.store.group_commit import GroupCommitWriter
 
     store = SqlStore(sqlite_url)
-    writer = GroupCommitWriter(store)
-    screen = WinScreen(writer, store.moderation, SystemClock())
+    screen = WinScreen(store.moderation, SystemClock())
     try:
         screen._checks.spawn(screen._screen("a-game-being-read", "a-player"))  # reading the store as the stop comes
         await asyncio.sleep(0)
@@ -109,7 +107,6 @@ async def test_a_win_screen_closes_only_once_its_checks_have_ended(sqlite_url: s
         await screen.close()
         assert len(screen._checks) == 0, "a check still running as the store closes"
     finally:
-        await writer.close()
         await store.close()
 
 

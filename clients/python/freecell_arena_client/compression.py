@@ -35,7 +35,7 @@ from websockets.extensions.permessage_deflate import (
     PerMessageDeflate,
     enable_client_permessage_deflate,
 )
-from websockets.frames import BINARY, TEXT, Frame
+from websockets.frames import Frame, Opcode
 from websockets.typing import ExtensionParameter
 
 Compression = Literal["large", "deflate", "none"]
@@ -60,7 +60,8 @@ class LargeFramesDeflate(PerMessageDeflate):
         """Small whole messages as they are; the rest (and every fragment of a message begun compressed) as the
         library compresses them. Only unfragmented messages are skipped, so a continuation frame always follows
         a first frame that was compressed, as `PerMessageDeflate.encode` expects."""
-        if frame.fin and (frame.opcode is TEXT or frame.opcode is BINARY) and len(frame.data) < self.min_bytes:
+        whole_data = frame.fin and (frame.opcode is Opcode.TEXT or frame.opcode is Opcode.BINARY)
+        if whole_data and len(frame.data) < self.min_bytes:
             return frame
         return super().encode(frame)
 

@@ -17,12 +17,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Coroutine
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
-
-from websockets.asyncio.server import Server, ServerConnection, serve
+from typing import TYPE_CHECKING, Any
 
 from freecell_arena.core.accounts.steps import Revocation
 from freecell_arena.core.arena import Arena
@@ -31,25 +29,31 @@ from freecell_arena.core.competition.quick_race import QuickRaceRules
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import InProcessPublisher
 from freecell_arena.core.live.races import RaceFinish
-from freecell_arena.core.ports.records import RecordWriter
+from freecell_arena.core.ports.records import RecordWriter, ResultRecord, RoomStatusRecord
 from freecell_arena.core.seams import NextRooms, Sessions, SharedRooms, StoredCopies
 from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.account_desk import AccountDesk
 from freecell_arena.net.accounts import AccountService
 from freecell_arena.net.background import BackgroundTasks, cancel_quietly, every
-from freecell_arena.net.client_address import client_address, connection_class
 from freecell_arena.net.coalesce import CoalescingPublisher
-from freecell_arena.net.compression import serve_options
-from freecell_arena.net.connection import Connection
+from freecell_arena.net.compression import extensions, plain_below
+from freecell_arena.net.connection import Connection, ConnectionDeps
 from freecell_arena.net.connections import ConnectionHolder
 from freecell_arena.net.daily_service import LOADS_FOR, DailyService
-from freecell_arena.net.effects import EffectRunner
-from freecell_arena.net.game_socket import GameConnection
+from freecell_arena.net.effects import AfterStored, EffectRunner
+from freecell_arena.net.game_socket import GameListener, GameSocket, SocketTerms
 from freecell_arena.net.house_bots import HouseBots
 from freecell_arena.net.http_api import HttpApi
-from freecell_arena.net.http_front import HttpFront
+from freecell_arena.net.http_front import HttpFront, ProcessStatus
 from freecell_arena.net.metrics import ServerMetrics
-from freecell_arena.net.moderation import CLOSE_BANNED, MODERATION_TYPES, LogFollower, ModerationDesk, WinScreen
+from freecell_arena.net.moderation import (
+    CLOSE_BANNED,
+    MODERATION_TYPES,
+    Enforcer,
+    LogFollower,
+    ModerationDesk,
+    WinScreen,
+)
 from freecell_arena.net.next_rooms import NEXT_ROOM_REQUESTS, prepare_next_room
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.queries import QUERY_TYPES, Queries
@@ -76,13 +80,13 @@ PREPARED_TYPES = frozenset((*QUERY_TYPES, *LOADS_FOR, *RESTORES_FOR, *NEXT_ROOM_
 """Requests that `answer_or_prepare` answers or loads something for; every other one (a move above all) goes
 straight to core, without a further await on its path."""
 
+CLOSE_TIMEOUT_S = 2.0
+"""How long a closing connection's client has to close its end before the server aborts it."""
 SWEEP_INTERVAL_S = 60.0
 """How often expired passkey challenges (nobody answered) leave the database, and idle attempt counts memory."""
 
 
 class ArenaServer:
-    prepared_types = PREPARED_TYPES
-
     def __init__(self, settings: Settings, store: ServerStore, writer: RecordWriter, clock: Clock | None = None) -> (
         None
     ):
@@ -90,7 +94,9 @@ class ArenaServer:
         self.store = store
         self.writer = writer
         self.clock = clock or SystemClock()
-        self.shutting_down = False
+        self.stopping = asyncio.Event()
+        """Set once a shutdown begins: what the connections and the HTTP answers ask (`is_set`, not a call into
+        this module on every request)."""
         quick = QuickRaceRules(
             settings.quick_race.min_players, settings.quick_race.max_players, settings.quick_race.wait_s
         )
@@ -107,7 +113,7 @@ class ArenaServer:
             lambda: settings.process.public_url or f"http://localhost:{self.port}", house_bots,
         )  # fmt: skip
         self.tournaments = TournamentService(settings, store, self.arena.tournaments, self.arena.rebuild, self.clock,
-                                             self.daily.secret, self)  # fmt: skip
+                                             self.daily.secret, self.run_timer_effect)  # fmt: skip
         self.queries.tournaments = self.tournaments
         self.cluster: ClusterBridge | None = None
         shared: InProcessPublisher | ClusterPublisher = InProcessPublisher()
@@ -126,29 +132,47 @@ class ArenaServer:
         self.metrics = ServerMetrics(self.arena.rooms_by_status, self.connection_count,
                                      lambda: self.cluster.resyncs if self.cluster is not None else 0)  # fmt: skip
         writer.on_commit = self.metrics.observe_commit
-        self.moderation = ModerationDesk(store.moderation, store.ratings, self.pars, self.clock, self)
-        self.follower = LogFollower(store.moderation, self, self.moderation.consoles)
-        self.win_screen = WinScreen(writer, store.moderation, self.clock)
-        self.runner = EffectRunner(self.win_screen, self.publisher, self.metrics)
+        enforcer = Enforcer(banned=self.banned, renamed=self.arena.rename)
+        self.moderation = ModerationDesk(store.moderation, store.ratings, self.pars, self.clock, enforcer)
+        self.follower = LogFollower(store.moderation, enforcer, self.moderation.consoles)
+        self.win_screen = WinScreen(store.moderation, self.clock)
+        # what waits for a kind of record once it is durable: nothing for a move
+        after_stored: AfterStored = {RoomStatusRecord: self.metrics.room_status_stored,
+                                     ResultRecord: self.win_screen.result_stored}  # fmt: skip
+        self.runner = EffectRunner(writer, self.publisher, after_stored)
         self.runner.rereader = self.cluster
-        # what a connection calls on every move: core and the runner themselves, not a property and a coroutine of
-        # this (interpreted) class around them (two frames less a move)
         self.sessions: Sessions = self.arena
         self.execute = self.runner.execute
         self.race_end = RaceEndService(store.ratings, self.pars, self.publisher, par_at_end=settings.par.at_race_end)
         self.rating_sweep = RatingSweeper(store.ratings, self.publisher, self.clock, settings.ratings.sweep_interval_s)
         web = WebApp.load(Path(settings.process.web_root) if settings.process.web_root else None)
-        api = HttpApi(self.queries, lambda: self.shutting_down)
-        self.http = HttpFront(settings, store, writer, self.metrics, web, api, self)
+        api = HttpApi(self.queries, self.stopping.is_set)
+        status = ProcessStatus(shutting_down=self.stopping.is_set, rooms_held=self.rooms_held,
+                               connections=self.connection_count)  # fmt: skip
+        self.http = HttpFront(settings, store, writer, self.metrics, web, api, status)
         self.tick_failures = ThrottledLog(log)
-        self.limit_log = ThrottledLog(log)  # refusals by the per-address limits, naming an address
-        self._server: Server | None = None
+        self.listener = GameListener(SocketTerms(
+            answer_http=self.http.process_request, handle=self._handle,
+            extensions=extensions(connection.compression, connection.compression_min_bytes),  # net/compression.py
+            plain_below=plain_below(connection.compression, connection.compression_min_bytes),
+            max_size=connection.limits.max_frame_bytes,  # beyond, websockets closes (1009): FRAME_SIZE_FACTOR
+            trusted=tuple(settings.process.trusted_proxy_networks),  # the client behind a balancer: client_address.py
+            close_timeout_s=CLOSE_TIMEOUT_S,
+        ))  # fmt: skip
         self._ticker: asyncio.Task[None] | None = None
         self._loop_lag: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self.watch = ConnectionWatch(watch_period(
             connection.hello_timeout_s, connection.idle_timeout_s, connection.ping_interval_s, connection.ping_timeout_s
         ))  # fmt: skip
+        self.connection_deps = ConnectionDeps(
+            settings=settings, sessions=self.arena, copies=self.arena.rebuild, store=store, publisher=self.publisher,
+            effects=self.runner, metrics=self.metrics, watch=self.watch, limits=self.limits, accounts=self.accounts,
+            roster=self.holder, consoles=self.moderation.consoles, prepared_types=PREPARED_TYPES,
+            answer_or_prepare=self.answer_or_prepare, bans=self.moderation.on_hello, take_over=self.take_over,
+            resumed=self.resumed, close_revoked=self.close_revoked, shutting_down=self.stopping.is_set,
+        )  # fmt: skip
+        """What each connection is handed (net/connection.py): the parts it uses, not this server."""
 
     # ------------------------------------------------------------------ core, as the rest of net sees it
 
@@ -170,10 +194,7 @@ class ArenaServer:
     def connection_count(self) -> int:
         return len(self.holder)
 
-    # ------------------------------------------------------------------ what a connection asks (`Host`)
-
-    async def when_free(self, handle: Callable[[], Effect]) -> Effect:
-        return await self.runner.when_free(handle)
+    # ------------------------------------------------------------------ what a connection asks (`ConnectionDeps`)
 
     async def run_timer_effect(self, effect: Effect) -> bool:
         """A timer's change (a countdown's end, a race's finish): stored, then sent; a finished race this process
@@ -217,13 +238,6 @@ class ArenaServer:
         if self.cluster is not None and isinstance(request, ReplayRequest):
             await self.cluster.refresh_game(request.game_id)  # another process may have played it
         return False
-
-    def remember_connection(self, connection: Connection) -> None:
-        self.holder.remember(connection)
-
-    def forget_connection(self, connection: Connection) -> None:
-        self.holder.forget(connection)
-        self.moderation.consoles.forget(connection)
 
     async def take_over(self, player_id: str, connection: Connection) -> None:
         """A player resumed on a new connection: the old one is closed, one seat per identity (in a cluster, on
@@ -278,19 +292,7 @@ class ArenaServer:
             await adopt_room(self.copies, self.store, stored_room)
         if self.cluster is not None:
             self.cluster.start()
-        self._server = await serve(
-            self._handle,
-            settings.process.host,
-            settings.process.port,
-            process_request=self.http.process_request,
-            max_size=settings.connection.limits.max_frame_bytes,  # beyond, websockets closes (1009): FRAME_SIZE_FACTOR
-            **serve_options(settings.connection.compression, settings.connection.compression_min_bytes),
-            ping_interval=None,  # the keepalive pings are the watch's, one task for all connections (net/watch.py)
-            ping_timeout=None,
-            close_timeout=2,
-            reuse_port=settings.cluster.reuse_port,
-            create_connection=connection_class(settings.process.trusted_proxy_networks),  # the client behind a balancer
-        )
+        await self.listener.start(settings.process.host, settings.process.port, reuse_port=settings.cluster.reuse_port)
         self.accounts.service.rp = settings.process.relying_party(self.port)  # the port bound (settings may say 0)
         # a bug in one room's timers must not stop every other room's
         self._ticker = asyncio.create_task(every(self.settings.process.tick_interval_s, self._tick, self.tick_failures,
@@ -305,10 +307,19 @@ class ArenaServer:
         self.rating_sweep.start()  # races a process left unrated (it died before rating them), in the background
 
     @property
+    def shutting_down(self) -> bool:
+        return self.stopping.is_set()
+
+    @shutting_down.setter
+    def shutting_down(self, stopping: bool) -> None:
+        if stopping:
+            self.stopping.set()
+        else:
+            self.stopping.clear()
+
+    @property
     def port(self) -> int:
-        assert self._server is not None
-        port: int = self._server.sockets[0].getsockname()[1]
-        return port
+        return self.listener.port
 
     def loopback_url(self) -> str:
         """This process's own websocket address, for the house bot (net/house_bots.py) it sends to a player."""
@@ -316,19 +327,11 @@ class ArenaServer:
         host = "127.0.0.1" if host in ("", "0.0.0.0") else "[::1]" if host == "::" else host
         return f"ws://{host}:{self.port}/"
 
-    async def _handle(self, websocket: ServerConnection) -> None:
-        address = client_address(websocket)
-        if not self.limits.connect(address):
-            self.metrics.limit_refusals["connections_per_address"] += 1
-            cap = self.settings.connection.max_connections_per_address
-            self.limit_log.warning("connections", f"closed a connection from {address}: it holds {cap} already")
-            await websocket.close(CloseCode.policy_violation, f"too many connections from your address (at most {cap})")
-            return
-        assert isinstance(websocket, GameConnection)  # `connection_class` makes every connection
-        try:
-            await Connection(self, websocket, address).run()
-        finally:
-            self.limits.disconnect(address)
+    def _handle(self, websocket: GameSocket) -> Coroutine[Any, Any, None] | None:
+        """An open connection's life (its task's coroutine, nothing of this module's around it), or None when its
+        address holds its share already (the connection is closed)."""
+        connection = Connection(self.connection_deps, websocket)
+        return connection.run() if connection.admitted() else None
 
     async def _tick(self) -> None:
         """The rooms' timers (countdowns, time limits, closing): each effect due is stored on its own."""
@@ -340,9 +343,8 @@ class ArenaServer:
 
     async def shutdown(self) -> None:
         """SIGTERM: stop accepting, flush pending writes, close every connection with a reason."""
-        self.shutting_down = True
-        if self._server is not None:
-            self._server.close(close_connections=False)
+        self.stopping.set()
+        self.listener.stop_accepting()
         await self.pars.close()  # first: a review waiting for a solve is answered (par unknown), not waited for
         await self.queries.close()  # so is a hint (refused), and the house bots stop
         await cancel_quietly(self._ticker)
@@ -363,8 +365,6 @@ class ArenaServer:
                 await self.writer.flush()
                 await self.race_end.close()
                 await self.holder.close_all(CloseCode.going_away, "server shutting down")
-                if self._server is not None:
-                    self._server.close(close_connections=True)
-                    await self._server.wait_closed()
+                await self.listener.close(CloseCode.going_away, "server shutting down")
         await self.writer.close()
         await self.store.close()

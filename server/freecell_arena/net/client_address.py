@@ -16,24 +16,19 @@ for everyone. The rule, applied to each connection:
 
 With nothing trusted (the default) the address is the TCP peer, whatever the connection sends.
 
-The seam is websockets' `create_connection` (a `ServerConnection` subclass): the PROXY header comes before the
-HTTP request, so it is taken off the byte stream in `data_received` before websockets' parser sees it, and
-`remote_address` answers the real address, for the limits and for anything that logs it. Only a connection whose
-first byte is `\\r` (the header's first byte; an HTTP request never starts with it) is held back until the header
-is known; every other one, and every later read, goes straight to websockets.
+The seam is the connection's own `data_received` (net/game_socket.py): the PROXY header comes before the HTTP
+request, so `ProxyPreamble` takes it off the byte stream before websockets' parser sees it, and `client_address`
+names the real address once the request is read, for the limits and for anything that logs it. Trusting nobody,
+no preamble is looked for: a PROXY header is not HTTP, so websockets' parser refuses it and closes, as the rule
+wants, at no cost per read.
 """
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import logging
 from collections.abc import Sequence
-from typing import Any, ClassVar
 
-from websockets.asyncio.server import ServerConnection
-
-from freecell_arena.net.game_socket import GameConnection
 from freecell_arena.net.throttled_log import ThrottledLog
 
 log = logging.getLogger(__name__)
@@ -103,90 +98,59 @@ def forwarded_for(host: str, header_values: Sequence[str], trusted: Sequence[Net
     return host
 
 
-class ProxiedConnection(GameConnection):
-    """A websocket server connection that knows the client's address behind trusted proxies (the module's rule).
-    `trusted` and `refusals` (one line per interval for the refused headers) are set on the subclass
-    `connection_class` makes for each server."""
+class ProxyPreamble:
+    """Rule 2 for one connection: the bytes before its HTTP request while they may be a PROXY header. Only a
+    connection whose first byte is `\\r` (the header's first byte; an HTTP request never starts with it) is held back
+    until the header is known; every other one, and every later read, goes straight on to websockets' parser."""
 
-    trusted: ClassVar[tuple[Network, ...]] = ()
-    refusals: ClassVar[ThrottledLog] = ThrottledLog(log)
+    def __init__(self, peer: tuple[str, int] | None, trusted: Sequence[Network]) -> None:
+        self.peer = peer
+        self.trusted = trusted
+        self.source: tuple[str, int] | None = None
+        """The header's source address (None without a header, or for `LOCAL`)."""
+        self.done = False
+        """The header is read, or there is none: every byte from now on is the HTTP request's and the frames'."""
+        self._pending = b""
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        peer = transport.get_extra_info("peername")
-        self._peer: tuple[str, int] | None = (str(peer[0]), int(peer[1])) if isinstance(peer, tuple) else None
-        self._proxied: tuple[str, int] | None = None
-        self._pending: bytes | None = b""  # bytes held back while a PROXY header may be arriving
-        self._address: tuple[str, int] | None = None
-        super().connection_made(transport)
-
-    def data_received(self, data: bytes) -> None:
-        if self._pending is None:
-            super().data_received(data)
-            return
+    def take(self, data: bytes) -> bytes:
+        """What of `data` goes on to websockets (b"" while a header is incomplete). ProxyHeaderError when the
+        header cannot be believed: malformed, or from a peer that is not a trusted proxy."""
         if not self._pending and data[:1] != b"\r":  # the usual case: an HTTP request, no header
-            self._pending = None
-            super().data_received(data)
-            return
+            self.done = True
+            return data
         pending = self._pending + data
         if not pending.startswith(SIGNATURE[: len(pending)]):  # not a PROXY header: websockets answers it
-            self._pending = None
-            super().data_received(pending)
-            return
-        try:
-            if len(pending) >= len(SIGNATURE) and not self._peer_is_trusted():
-                raise ProxyHeaderError("a PROXY header from a peer that is not a trusted proxy")
-            parsed = parse_proxy_header(pending)
-        except ProxyHeaderError as error:
-            self._refuse(str(error))
-            return
+            self.done = True
+            return pending
+        if len(pending) >= len(SIGNATURE) and not (self.peer is not None and is_trusted(self.peer[0], self.trusted)):
+            raise ProxyHeaderError("a PROXY header from a peer that is not a trusted proxy")
+        parsed = parse_proxy_header(pending)
         if parsed is None:
             self._pending = pending
-            return
-        length, self._proxied = parsed
-        self._pending = None
-        if len(pending) > length:
-            super().data_received(pending[length:])
-
-    def _peer_is_trusted(self) -> bool:
-        return self._peer is not None and is_trusted(self._peer[0], self.trusted)
-
-    def _refuse(self, reason: str) -> None:
-        peer = self._peer[0] if self._peer else "an unknown peer"
-        self.refusals.warning("proxy", f"closed a connection from {peer}: {reason}")
-        self._pending = None
-        self.transport.abort()
-
-    @property
-    def remote_address(self) -> Any:
-        """The client's (host, port) by the module's rule (port 0 when `X-Forwarded-For` named the host); once the
-        request is read, the answer is kept."""
-        if self._address is not None:
-            return self._address
-        base = self._proxied or self._peer
-        if base is None:
-            return super().remote_address
-        if self.request is None or not self.trusted:
-            return base
-        forwarded = self.request.headers.get_all("X-Forwarded-For")
-        host = forwarded_for(base[0], forwarded, self.trusted) if forwarded else base[0]
-        self._address = base if host == base[0] else (host, 0)
-        return self._address
+            return b""
+        length, self.source = parsed
+        self.done = True
+        self._pending = b""
+        return pending[length:]
 
 
-def client_address(websocket: ServerConnection) -> str:
-    """The client's IP address, the key of the per-address limits ("unknown" when the transport has none): the
-    TCP peer's, or the one trusted proxies give (the rule above)."""
-    peer = websocket.remote_address
-    return str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
+def client_address(
+    peer: tuple[str, int] | None, proxied: tuple[str, int] | None, forwarded: Sequence[str], trusted: Sequence[Network]
+) -> str:
+    """The client's IP address by the module's rule, the key of the per-address limits ("unknown" when the
+    transport has none): the PROXY header's source (`proxied`) or the TCP peer, then `X-Forwarded-For` (every line
+    of it, `forwarded`) walked back while the address so far is a trusted proxy."""
+    base = proxied or peer
+    if base is None:
+        return "unknown"
+    return forwarded_for(base[0], forwarded, trusted) if forwarded and trusted else base[0]
 
 
+class Refusals:
+    """A server's PROXY headers refused (each connection is closed before any HTTP is read): one line per interval."""
 
-def connection_class(trusted: Sequence[Network]) -> type[GameConnection]:
-    """What `serve(create_connection=...)` takes: a `ProxiedConnection` trusting `trusted` (websockets builds one
-    per accepted connection with arguments of its own, so the setting travels on the class). Trusting nobody,
-    the plain `GameConnection`: the address is the peer's, `X-Forwarded-For` is never read, and a PROXY header is not
-    HTTP, so websockets' parser refuses it and closes, as the rule wants, at no cost per read."""
-    if not trusted:
-        return GameConnection
-    attributes = {"trusted": tuple(trusted), "refusals": ThrottledLog(log)}
-    return type("TrustedProxiesConnection", (ProxiedConnection,), attributes)
+    def __init__(self) -> None:
+        self.log = ThrottledLog(log)
+
+    def refused(self, peer: tuple[str, int] | None, reason: str) -> None:
+        self.log.warning("proxy", f"closed a connection from {peer[0] if peer else 'an unknown peer'}: {reason}")

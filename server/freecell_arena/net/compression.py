@@ -29,7 +29,7 @@ from websockets.typing import ExtensionParameter
 from freecell_arena_client.compression import COMPRESS_SETTINGS, DEFAULT_MIN_BYTES, Compression, LargeFramesDeflate
 
 __all__ = ["DEFAULT_MIN_BYTES", "Compression", "LargeFramesDeflate", "LargeFramesDeflateFactory", "extensions",
-           "serve_options"]  # fmt: skip
+           "plain_below", "serve_options"]  # fmt: skip
 """With the SDK's names the rest of the server uses: net reads the policy here."""
 
 WINDOW_BITS = 12  # websockets' defaults (enable_server_permessage_deflate): a 4 KiB window, memLevel 5
@@ -61,6 +61,12 @@ def extensions(compression: Compression, min_bytes: int = DEFAULT_MIN_BYTES) -> 
     if compression == "deflate":
         return list(enable_server_permessage_deflate(None))
     return [LargeFramesDeflateFactory(min_bytes)] if compression == "large" else []
+
+
+def plain_below(compression: Compression, min_bytes: int = DEFAULT_MIN_BYTES) -> int:
+    """Once a policy's extension is negotiated, payloads shorter than this leave it unchanged: `large` sends them
+    uncompressed, websockets' own deflate compresses every one (0)."""
+    return min_bytes if compression == "large" else 0
 
 
 def serve_options(compression: Compression, min_bytes: int = DEFAULT_MIN_BYTES) -> dict[str, Any]:

@@ -16,24 +16,24 @@ import asyncio
 import functools
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Protocol
 
-from websockets.asyncio.server import ServerConnection
-from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 
 from freecell_arena.core.accounts.steps import Revocation
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Subscriber, player_topic, room_topic
 from freecell_arena.core.identity import hash_token
+from freecell_arena.core.moderation.sanctions import InForce
 from freecell_arena.core.seams import Busy, Sessions, StoredCopies
 from freecell_arena.core.server_store import ServerStore
 from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
-from freecell_arena.net.direct_write import plain_below, write_now
-from freecell_arena.net.game_socket import GameConnection
+from freecell_arena.net.effects import Replier
+from freecell_arena.net.game_socket import GameSocket
 from freecell_arena.net.metrics import ServerMetrics
-from freecell_arena.net.moderation import CLOSE_BANNED, ModerationDesk, ban_message
+from freecell_arena.net.moderation import CLOSE_BANNED, ban_message
 from freecell_arena.net.outbox import Outbox
 from freecell_arena.net.ratelimit import PerAddress, TokenBucket
 from freecell_arena.net.restore import restore_player
@@ -52,7 +52,8 @@ log = logging.getLogger(__name__)
 failures = ThrottledLog(log)
 """Unexpected failures while handling a frame, logged once per kind and interval for the whole process."""
 refusals = ThrottledLog(log)
-"""New players refused by the per-address limit, one line per interval naming an address."""
+"""Connections and new players refused by the per-address limits, one line per interval (and kind) naming an
+address."""
 unreachable = ThrottledLog(log)
 """Returning players whose hello could not read the store (the database is down), one line per kind and interval."""
 
@@ -69,120 +70,86 @@ class Subscriptions(Protocol):
         ...
 
 
-class Host(Protocol):
-    """What a connection needs from the server process that accepted it. `ArenaServer` (net/app.py) implements
-    it; a connection never sees the rest of the server (listener, ticker, daily service, shutdown), and this module
-    does not import the app module."""
-
-    @property
-    def settings(self) -> Settings: ...
-
-    @property
-    def sessions(self) -> Sessions:
-        """Core, as a connection sees it."""
-        ...
-
-    @property
-    def copies(self) -> StoredCopies:
-        """Where a returning player's identity, rooms and games are brought back to (core's `Rebuild`)."""
-        ...
-
-    @property
-    def store(self) -> ServerStore: ...
-
-    @property
-    def publisher(self) -> Subscriptions: ...
-
-    @property
-    def prepared_types(self) -> frozenset[type]:
-        """The request types that go through `answer_or_prepare` before core."""
-        ...
-
-    @property
-    def shutting_down(self) -> bool: ...
-
-    @property
-    def metrics(self) -> ServerMetrics: ...
-
-    @property
-    def watch(self) -> ConnectionWatch:
-        """Every connection's hello deadline, idle timeout and keepalive ping, in one task."""
-        ...
-
-    @property
-    def limits(self) -> PerAddress: ...
-
-    @property
-    def moderation(self) -> ModerationDesk:
-        """Reports, the moderators' console, and the bans a hello is refused for."""
-        ...
-
-    @property
-    def accounts(self) -> AccountDesk:
-        """Passkey ceremonies, the account page, and who a hello's session or bot token is."""
-        ...
-
-    def close_revoked(self, revocation: Revocation) -> None:
-        """Close the connections of the revoked tokens, on every process."""
-        ...
+class Effects(Protocol):
+    """What runs core's effects (net/effects.py's `EffectRunner`)."""
 
     async def when_free(self, handle: Callable[[], Effect]) -> Effect:
         """`handle()`'s effect, handled again while a room it changes has a change in flight (core says `Busy`)."""
         ...
 
     async def execute(
-        self, effect: Effect, connection: Connection | None, request_id: RequestId = None, *, may_retry: bool = False
+        self, effect: Effect, replier: Replier | None, request_id: RequestId = None, *, may_retry: bool = False
     ) -> bool | None:
-        """Apply core's effect: store its records, send its replies and publications; False when it was refused,
-        None (only with `may_retry`) when the request should be handled again (another process changed the room
-        first, and this process has read it back)."""
+        """Store the effect's records, then write its replies and publish: False when it was refused, None (only
+        with `may_retry`) when the request should be handled again (another process changed the room first, and
+        this process has read it back)."""
         ...
 
-    async def answer_or_prepare(self, connection: Connection, request: Message) -> bool:
-        """Answer a query outside core (True), or load what core needs for the request (False)."""
-        ...
 
-    async def resumed(self, connection: Connection) -> None:
-        """The player said hello with their token and has their state: what the store adds to it."""
-        ...
+class Roster(Protocol):
+    """Every greeted connection of the process (net/connections.py's `ConnectionHolder`)."""
 
-    def remember_connection(self, connection: Connection) -> None: ...
+    def remember(self, connection: Connection) -> None: ...
 
-    def forget_connection(self, connection: Connection) -> None: ...
+    def forget(self, connection: Connection) -> None: ...
 
-    async def take_over(self, player_id: str, connection: Connection) -> None:
-        """The player said hello with their token on `connection`: an older connection of theirs (here or on
-        another process) is closed, and what another process played of theirs is read back."""
-        ...
+
+class Consoles(Protocol):
+    """The moderators' consoles open on this process (net/moderation.py's): a connection that ends, or says hello
+    as someone else, is one no more."""
+
+    def forget(self, console: Connection) -> None: ...
+
+
+@dataclass(frozen=True)
+class ConnectionDeps:
+    """What every connection of a server is handed, built once by net/app.py (lila-ws's `Deps`): the parts a
+    connection uses, as values and callables; never the server process itself (its listener, ticker, daily
+    service, shutdown), and this module does not import the app module."""
+
+    settings: Settings
+    sessions: Sessions
+    """Core, as a connection sees it."""
+    copies: StoredCopies
+    """Where a returning player's identity, rooms and games are brought back to (core's `Rebuild`)."""
+    store: ServerStore
+    publisher: Subscriptions
+    effects: Effects
+    metrics: ServerMetrics
+    watch: ConnectionWatch
+    """Every connection's hello deadline, idle timeout and keepalive ping, in one task."""
+    limits: PerAddress
+    accounts: AccountDesk
+    """Passkey ceremonies, the account page, and who a hello's session or bot token is."""
+    roster: Roster
+    consoles: Consoles
+    prepared_types: frozenset[type]
+    """The request types that go through `answer_or_prepare` before core."""
+    answer_or_prepare: Callable[[Connection, Message], Awaitable[bool]]
+    """Answer a query outside core (True), or load what core needs for the request (False)."""
+    bans: Callable[[str], Awaitable[tuple[InForce | None, str | None]]]
+    """A returning player's ban in force, and the name a moderator gave them (net/moderation.py's `on_hello`)."""
+    take_over: Callable[[str, Connection], Awaitable[None]]
+    """The player said hello with their token on this connection: an older connection of theirs (here or on
+    another process) is closed, and what another process played of theirs is read back."""
+    resumed: Callable[[Connection], Awaitable[None]]
+    """The player said hello with their token and has their state: what the store adds to it."""
+    close_revoked: Callable[[Revocation], None]
+    """Close the connections of the revoked tokens, on every process."""
+    shutting_down: Callable[[], bool]
 
 
 TOURNAMENT_RACE = "tournament_race"
 
 
-def forget_handshake_headers(websocket: ServerConnection) -> None:
-    """Drop the handshake's request and response headers, read once at the handshake (routing, origin,
-    compression, the client's address, all decided by then): websockets keeps them for the connection's whole
-    life, about 4.5 KiB, a quarter of what an idle connection costs (docs/performance.md, memory per idle
-    connection). The request's path and the response's status stay."""
-    for message in (websocket.request, websocket.response):
-        if message is not None:
-            message.headers = Headers()
-
-
 class Connection:
-    def __init__(self, server: Host, websocket: GameConnection, address: str = "") -> None:
-        forget_handshake_headers(websocket)  # `address` is read from them already (net/client_address.py)
-        self.server = server
+    def __init__(self, deps: ConnectionDeps, websocket: GameSocket) -> None:
+        self.deps = deps
         self.websocket = websocket
-        self.address = address
-        limits = server.settings.connection
+        self.address = websocket.address
+        limits = deps.settings.connection
         self.bucket = TokenBucket(limits.rate_limit_per_s, limits.rate_limit_burst)
-        below = plain_below(websocket.protocol.extensions)  # the handshake fixed the extensions: read them once
-        self.outbox = Outbox(
-            websocket, limits.outbox_limit_bytes, websocket.transport.abort,
-            functools.partial(write_now, websocket, plain_below_bytes=below),
-        )  # fmt: skip
-        """A close handshake would wait behind the unread frames: an overflowing client's transport is aborted."""
+        self.outbox = Outbox(websocket, limits.outbox_limit_bytes, deps.metrics)
         self.player_id: str | None = None
         self.token_hash: str | None = None
         """The hash of the token the hello carried: the session (or bot token) a revocation closes."""
@@ -196,11 +163,23 @@ class Connection:
 
     # ------------------------------------------------------------------ lifecycle
 
+    def admitted(self) -> bool:
+        """Whether the client's address may hold one more connection (the per-address limit, counted until `run`
+        ends); if not, the connection is closed (1008) and never run."""
+        if self.deps.limits.connect(self.address):
+            return True
+        self.deps.metrics.limit_refusals["connections_per_address"] += 1
+        cap = self.deps.settings.connection.max_connections_per_address
+        refusals.warning("connections", f"closed a connection from {self.address}: it holds {cap} already")
+        self.websocket.close_now(CloseCode.policy_violation, f"too many connections from your address (at most {cap})")
+        return False
+
     async def run(self) -> None:
-        metrics = self.server.metrics
+        """The connection's life, once `admitted`: its task reads and handles its frames until it closes."""
+        metrics = self.deps.metrics
         metrics.connections += 1
         self._opened_at = self._pinged_at = asyncio.get_running_loop().time()
-        self.server.watch.add(self)
+        self.deps.watch.add(self)
         ending: BaseException | None = None
         try:
             await self._read_frames(asyncio.get_running_loop())
@@ -208,12 +187,14 @@ class Connection:
             pass
         except BaseException as error:  # cancelled, or a bug: raised again after the cleanup, as `finally` would
             ending = error  # not awaited in a `finally` block (build.py's `suspends_while_handling`)
-        self.server.watch.discard(self)
+        self.deps.watch.discard(self)
+        self.deps.limits.disconnect(self.address)
         metrics.connections -= 1
         self._unsubscribe()
         if self.player_id is not None:
-            self.server.forget_connection(self)
-            await self.server.execute(self.server.sessions.disconnect(self.player_id), None)
+            self.deps.roster.forget(self)
+            self.deps.consoles.forget(self)
+            await self.deps.effects.execute(self.deps.sessions.disconnect(self.player_id), None)
         await self.outbox.close()
         if ending is not None:
             raise ending
@@ -226,7 +207,7 @@ class Connection:
         the connection is closed (its reader then sees the close and ends it). True when a ping is due."""
         if self._hanging_up is not None:
             return False
-        limits = self.server.settings.connection
+        limits = self.deps.settings.connection
         if self.player_id is None and now - self._opened_at >= limits.hello_timeout_s:
             self._hang_up(CloseCode.policy_violation, f"no hello within {limits.hello_timeout_s:g} s")
             return False
@@ -241,14 +222,14 @@ class Connection:
             return False
         return now - self._pinged_at >= limits.ping_interval_s
 
-    async def ping(self, now: float) -> None:
-        """The keepalive ping (websockets measures the latency on its answer). A client whose socket must wait is
-        not pinged now (that would hold up the watch): its outbox's limit or the idle timeout ends it if it is
-        gone, and it is pinged once its socket takes frames again."""
-        if getattr(self.websocket, "paused", False):
+    def ping(self, now: float) -> None:
+        """The keepalive ping (the socket measures the latency on its answer). A client whose socket must wait is
+        not pinged now: its outbox's limit or the idle timeout ends it if it is gone, and it is pinged once its
+        socket takes frames again."""
+        if self.websocket.paused:
             return
         self._pinged_at = now
-        self._pong = asyncio.ensure_future(await self.websocket.ping())  # websockets' future: kept as it is
+        self._pong = self.websocket.ping()
 
     def _hang_up(self, code: int, reason: str) -> None:
         self._hanging_up = asyncio.create_task(self.close(code, reason))
@@ -275,9 +256,9 @@ class Connection:
 
     async def _handle_frame(self, frame: str | bytes) -> None:
         received_at = time.perf_counter()
-        limits = self.server.settings.connection
+        limits = self.deps.settings.connection
         if not self.bucket.allow():
-            self.server.metrics.rate_limited += 1
+            self.deps.metrics.rate_limited += 1
             request_id = request_id_of(frame) if len(frame) <= limits.max_message_bytes else None
             message = f"rate limit: {self.bucket.describe()}; this message was dropped"
             self.send(ErrorMessage(id=request_id, code=ErrorCode.rate_limited, message=message))
@@ -297,11 +278,11 @@ class Connection:
         if isinstance(request, ErrorMessage):
             self.send(request)
             return
-        if self.server.shutting_down:
+        if self.deps.shutting_down():
             self.send(self._error(request.id, Refusal(ErrorCode.shutting_down, "the server is shutting down")))
             return
         if type(request) in ACCOUNT_TYPES and (
-            self.player_id is not None or self.server.accounts.allowed_before_hello(request)
+            self.player_id is not None or self.deps.accounts.allowed_before_hello(request)
         ):
             await self._account_request(request)
             return
@@ -311,15 +292,15 @@ class Connection:
                 return
             await self._hello(request)
             return
-        if type(request) in self.server.prepared_types and await self.server.answer_or_prepare(self, request):
+        if type(request) in self.deps.prepared_types and await self.deps.answer_or_prepare(self, request):
             return  # a query, answered
         is_move = type(request) is MoveRequest
-        sessions, player_id = self.server.sessions, self.player_id
+        sessions, player_id = self.deps.sessions, self.player_id
         variant = sessions.variant_of(player_id) if is_move else ""
         stored: bool | None = None
         for may_retry in (True, False):  # once more if another process changed the room first (a cluster)
-            if not may_retry and type(request) in self.server.prepared_types:
-                await self.server.answer_or_prepare(self, request)  # what it loaded may have moved on meanwhile
+            if not may_retry and type(request) in self.deps.prepared_types:
+                await self.deps.answer_or_prepare(self, request)  # what it loaded may have moved on meanwhile
             try:
                 effect: Effect | None
                 try:
@@ -327,17 +308,17 @@ class Connection:
                 except Busy:  # a room it changes has a change in flight: handled again once that one is done
                     effect = None  # awaited outside the handler (build.py's `suspends_while_handling`)
                 if effect is None:
-                    effect = await self.server.when_free(functools.partial(sessions.handle, player_id, request))
+                    effect = await self.deps.effects.when_free(functools.partial(sessions.handle, player_id, request))
             except Refusal as refusal:
                 if is_move:
-                    self.server.metrics.moves_refused[(variant, refusal.code.value)] += 1
+                    self.deps.metrics.moves_refused[(variant, refusal.code.value)] += 1
                 self.send(self._error(request.id, refusal))
                 return
-            stored = await self.server.execute(effect, self, request.id, may_retry=may_retry)
+            stored = await self.deps.effects.execute(effect, self.outbox, request.id, may_retry=may_retry)
             if stored is not None:
                 break
         if is_move:
-            metrics = self.server.metrics
+            metrics = self.deps.metrics
             if stored:
                 metrics.moves_accepted[variant] += 1
                 metrics.move_round_trip.observe(time.perf_counter() - received_at)
@@ -347,54 +328,54 @@ class Connection:
 
     async def _account_request(self, request: Message) -> None:
         try:
-            answer = await self.server.accounts.answer(request, self)
+            answer = await self.deps.accounts.answer(request, self)
         except Refusal as refusal:
             self.send(self._error(getattr(request, "id", None), refusal))
             return
         self.send(answer.reply)
         if answer.revocation is not None:  # after the reply: closing drains the outbox first
-            self.server.close_revoked(answer.revocation)
+            self.deps.close_revoked(answer.revocation)
 
     async def _register(self, request: HelloRequest) -> None:
-        if not self.server.limits.allow_new_identity(self.address):
-            self.server.metrics.limit_refusals["new_players_per_minute"] += 1
-            limit = self.server.limits.describe_identities()
+        if not self.deps.limits.allow_new_identity(self.address):
+            self.deps.metrics.limit_refusals["new_players_per_minute"] += 1
+            limit = self.deps.limits.describe_identities()
             refusals.warning("new players", f"refused a new player from {self.address}: {limit}")
             self.send(self._error(request.id, Refusal(ErrorCode.rate_limited, f"too many new players: {limit}")))
             return
         try:
-            await self.server.accounts.check_name_free(request.name)
+            await self.deps.accounts.check_name_free(request.name)
         except Refusal as refusal:
             self.send(self._error(request.id, refusal))
             return
-        player_id, effect = self.server.sessions.register(request)
+        player_id, effect = self.deps.sessions.register(request)
         welcome = self._announce(effect)
         self._become(player_id, hash_token(welcome.token))
-        if not await self.server.execute(effect, self, request.id):
+        if not await self.deps.effects.execute(effect, self.outbox, request.id):
             self._forget_identity()
 
     async def _player_of_token(self, request_id: RequestId, token: str, token_hash: str) -> str | None:
         """The player a hello's token names: a session or a bot's token (the account store's word, revoked ones
         refused), else an unsaved player's own token; None (the error sent) when it names nobody."""
         try:
-            identity = await self.server.accounts.resolve_hello(token, self.address)
+            identity = await self.deps.accounts.resolve_hello(token, self.address)
         except Refusal as refusal:
             self.send(self._error(request_id, refusal))
             return None
-        known = identity.player_id if identity is not None else self.server.sessions.player_by_token_hash(token_hash)
-        if known is not None and self.server.copies.knows(known):
+        known = identity.player_id if identity is not None else self.deps.sessions.player_by_token_hash(token_hash)
+        if known is not None and self.deps.copies.knows(known):
             return known
-        store = self.server.store
+        store = self.deps.store
         record = await (store.player(known) if known is not None else store.player_by_token_hash(token_hash))
         if record is None:
             self.send(self._error(request_id, Refusal(ErrorCode.unknown_token, "no player has this token")))
             return None
-        if not self.server.copies.knows(record.player_id):
-            await restore_player(self.server.copies, self.server.store, record)
+        if not self.deps.copies.knows(record.player_id):
+            await restore_player(self.deps.copies, self.deps.store, record)
         return record.player_id
 
     async def _hello(self, request: HelloRequest) -> None:
-        sessions = self.server.sessions
+        sessions = self.deps.sessions
         if request.token is None:
             await self._register(request)
             return
@@ -412,12 +393,12 @@ class Connection:
         allowed, replaced = await self._allowed_back(request, player_id)
         if not allowed:
             return
-        await self.server.take_over(player_id, self)
+        await self.deps.take_over(player_id, self)
         self._become(player_id, token_hash)
         effect = sessions.resume(player_id, request)
         self._announce(effect)
-        if await self.server.execute(effect, self, request.id):
-            await self.server.resumed(self)
+        if await self.deps.effects.execute(effect, self.outbox, request.id):
+            await self.deps.resumed(self)
             if replaced is not None:
                 self.send(NameReplacedMessage(name=replaced))
         self._sync_room_subscription()
@@ -426,7 +407,7 @@ class Connection:
         """A banned player's hello is refused (`banned`, with the moderator's public reason) and the connection
         closed; a renamed one is asked for a new name after the welcome."""
         try:
-            ban, replaced = await self.server.moderation.on_hello(player_id)
+            ban, replaced = await self.deps.bans(player_id)
         except Exception as error:  # the database cannot say: as for any hello that cannot read the store
             unreachable.warning(type(error).__name__, f"a hello could not read the bans: {one_line(error)}")
             message = "the server cannot reach its database right now, nothing changed: say hello again in a moment"
@@ -443,15 +424,15 @@ class Connection:
         sockets): the limits of a connection and the sizes of a quick race."""
         welcome = effect.replies[0]
         assert isinstance(welcome, WelcomeMessage)
-        welcome.limits = self.server.settings.connection.limits
-        welcome.quick_race = self.server.settings.quick_race.sizes
+        welcome.limits = self.deps.settings.connection.limits
+        welcome.quick_race = self.deps.settings.quick_race.sizes
         return welcome
 
     def _become(self, player_id: str, token_hash: str) -> None:
         self.player_id = player_id
         self.token_hash = token_hash
-        self.server.remember_connection(self)
-        self._unsubscribe_player = self.server.publisher.subscribe(player_topic(player_id), self._own, player_id)
+        self.deps.roster.remember(self)
+        self._unsubscribe_player = self.deps.publisher.subscribe(player_topic(player_id), self._own, player_id)
 
     def _own(self, message: Reply) -> None:
         """A message to this player alone. A tournament race formed for them (they sit in it already): the
@@ -461,7 +442,8 @@ class Connection:
             self._sync_room_subscription()
 
     def _forget_identity(self) -> None:
-        self.server.forget_connection(self)
+        self.deps.roster.forget(self)
+        self.deps.consoles.forget(self)
         self._unsubscribe()
         self.player_id = self.token_hash = None
 
@@ -469,7 +451,7 @@ class Connection:
 
     def _sync_room_subscription(self) -> None:
         """Follow the player's room: subscribe to its events after joining, drop them after leaving."""
-        code = self.server.sessions.room_code_of(self.player_id) if self.player_id else None
+        code = self.deps.sessions.room_code_of(self.player_id) if self.player_id else None
         if code == self._room_code:
             return
         if self._unsubscribe_room is not None:
@@ -477,7 +459,7 @@ class Connection:
             self._unsubscribe_room = None
         self._room_code = code
         if code is not None:
-            self._unsubscribe_room = self.server.publisher.subscribe(room_topic(code), self.send, self.player_id)
+            self._unsubscribe_room = self.deps.publisher.subscribe(room_topic(code), self.send, self.player_id)
 
     def _unsubscribe(self) -> None:
         for unsubscribe in (self._unsubscribe_player, self._unsubscribe_room):
@@ -490,16 +472,7 @@ class Connection:
 
     def send(self, message: Reply) -> None:
         """Queue a frame (`Outbox`); a client that stops reading is cut off instead of growing the queue forever."""
-        if type(message) is ErrorMessage:
-            self.server.metrics.errors[message.code.value] += 1
-        if not self.outbox.put(message):
-            self.server.metrics.frames_dropped += 1
-
-    def begin_replies(self, replies: Sequence[Reply]) -> list[str]:
-        return self.outbox.begin_replies(list(replies))
-
-    async def finish_replies(self, texts: list[str]) -> None:
-        await self.outbox.finish_replies(texts)
+        self.outbox.put(message)
 
     async def close(self, code: int, reason: str) -> None:
         await self.outbox.drain()

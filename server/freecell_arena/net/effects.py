@@ -2,9 +2,11 @@
 
 The path of one move ends here: `execute` hands the effect's records to the group-commit writer (one transaction
 for the moves of many players every few milliseconds) and, only once they are durable, has memory adopt the
-effect's changes, queues the replies and publishes the events. If the write fails, memory adopts nothing (a
-player's own move is taken back by the engine) and the player gets `storage_failed`; in a cluster, a write
-refused because another process changed the room first has the room re-read instead.
+effect's changes, runs what waits for a kind of record once it is stored (`after_stored`: a race started or
+finished counted, a human's win screened; nothing for a move), writes the replies and publishes the events. If the
+write fails, memory adopts nothing (a player's own move is taken back by the engine) and the player gets
+`storage_failed`; in a cluster, a write refused because another process changed the room first has the room
+re-read instead.
 
 A request that would change a room with a change in flight is refused by core with `Busy`; `when_free` waits
 until a change is stored or refused and has core handle it again, so a room's changes are made one at a time.
@@ -14,14 +16,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from typing import Any, Protocol
 
 from freecell_arena.core.effects import Effect, Refusal
 from freecell_arena.core.events import Publisher
 from freecell_arena.core.ports.records import Record, RecordWriter, changes_room
 from freecell_arena.core.seams import Busy
-from freecell_arena.net.metrics import ServerMetrics
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
 from freecell_arena.protocol.trusted import Reply
@@ -35,13 +36,20 @@ BUSY_TIMEOUT_S = 10.0
 
 
 class Replier(Protocol):
-    """The connection of the requester (`net.connection.Connection`), as the runner sees it."""
+    """Where the requester's frames go: its connection's outbox (net/outbox.py)."""
 
-    def send(self, message: Reply) -> None: ...
+    def reply(self, replies: Sequence[Reply]) -> Coroutine[Any, Any, None] | None:
+        """Write the replies ahead of anything published after this call: None once written, else what writes
+        them (awaited after the publications)."""
+        ...
 
-    def begin_replies(self, replies: Sequence[Reply]) -> list[str]: ...
+    def put(self, message: Reply) -> bool:
+        """Queue a frame."""
+        ...
 
-    async def finish_replies(self, texts: list[str]) -> None: ...
+
+AfterStored = Mapping[type, Callable[[Any], None]]
+"""What runs once a record of a kind is durable, by the record's type (given the record)."""
 
 
 class Rereader(Protocol):
@@ -51,10 +59,10 @@ class Rereader(Protocol):
 
 
 class EffectRunner:
-    def __init__(self, writer: RecordWriter, publisher: Publisher, metrics: ServerMetrics) -> None:
+    def __init__(self, writer: RecordWriter, publisher: Publisher, after_stored: AfterStored) -> None:
         self.writer = writer
         self.publisher = publisher
-        self.metrics = metrics
+        self.after_stored = after_stored
         self.rereader: Rereader | None = None
         """Set in a cluster (`ClusterBridge`)."""
         self.write_failures = ThrottledLog(log)
@@ -95,7 +103,7 @@ class EffectRunner:
             await self.writer.submit_many(list(records))
 
     async def execute(
-        self, effect: Effect, connection: Replier | None, request_id: RequestId = None, *, may_retry: bool = False
+        self, effect: Effect, replier: Replier | None, request_id: RequestId = None, *, may_retry: bool = False
     ) -> bool | None:
         """Store the effect's records, then send its replies and publications: True. False when the store refused
         (memory rolled back, the requester told). None, only with `may_retry`, when another process changed the
@@ -109,31 +117,34 @@ class EffectRunner:
                 raise  # cancelled: nothing more to say to anyone
             failure = error  # answered below, outside the handler (build.py's `suspends_while_handling`)
         if failure is not None:
-            return await self._refused(effect, failure, connection, request_id, may_retry=may_retry)
+            return await self._refused(effect, failure, replier, request_id, may_retry=may_retry)
         self._settle(effect, stored=True)
-        self.metrics.count_records(effect.records)
-        direct = connection.begin_replies(effect.replies) if connection is not None else []
+        after_stored = self.after_stored
+        for record in effect.records:
+            then = after_stored.get(type(record))
+            if then is not None:
+                then(record)
+        writing = replier.reply(effect.replies) if replier is not None and effect.replies else None
         for publication in effect.publications:
             self.publisher.publish(publication.topic, publication.message, publication.skip, publication.version)
-        if direct:
-            assert connection is not None
-            await connection.finish_replies(direct)
+        if writing is not None:
+            await writing
         return True
 
     async def _refused(
-        self, effect: Effect, error: Exception, connection: Replier | None, request_id: RequestId, *, may_retry: bool
+        self, effect: Effect, error: Exception, replier: Replier | None, request_id: RequestId, *, may_retry: bool
     ) -> bool | None:
         if self.rereader is not None and isinstance(error, RecordRefusedError):
             await self.rereader.after_refusal(effect.records)  # another process changed it first: read it back
             if any(map(changes_room, effect.records)):
                 if may_retry:
                     return None
-                if connection is None:  # a timer's change another process made first: a cluster's normal race
+                if replier is None:  # a timer's change another process made first: a cluster's normal race
                     log.info("another process changed room first, this copy re-read it: %s", one_line(error))
                     return False
         self.write_failures.warning(type(error).__name__, f"a write failed, nothing changed: {one_line(error)}")
-        if connection is not None:
-            connection.send(
+        if replier is not None:
+            replier.put(
                 ErrorMessage(
                     id=request_id,
                     code=ErrorCode.storage_failed,

@@ -1,7 +1,7 @@
 """What answers plain HTTP on the game's port: `/metrics`, `/healthz`, `/readyz`, the browser app and `/api/`.
 
-websockets hands every request to `process_request` first: a plain HTTP request gets its answer here, a
-websocket handshake gets None and goes on to a `Connection`.
+Every request on the port comes to `process_request` first (net/game_socket.py): a plain HTTP request gets its
+answer here, a websocket handshake gets None and goes on to a `Connection`.
 """
 
 from __future__ import annotations
@@ -12,15 +12,14 @@ import logging
 import math
 import os
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from http import HTTPStatus
-from typing import Protocol
 
-from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request, Response
 
 from freecell_arena.core.ports.records import RecordWriter
 from freecell_arena.core.server_store import ServerStore
-from freecell_arena.net.client_address import client_address
 from freecell_arena.net.http_api import API_PREFIX, HttpApi, error_response, method_not_allowed, response
 from freecell_arena.net.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from freecell_arena.net.metrics import ServerMetrics
@@ -33,15 +32,14 @@ from freecell_arena.settings import Settings
 log = logging.getLogger(__name__)
 
 
-class ProcessStatus(Protocol):
-    """What the health answers tell of the server process (`ArenaServer`)."""
+@dataclass(frozen=True)
+class ProcessStatus:
+    """What the health answers tell of the server process (net/app.py hands these, not itself)."""
 
-    @property
-    def shutting_down(self) -> bool: ...
-
-    def rooms_held(self) -> int: ...
-
-    def connection_count(self) -> int: ...
+    shutting_down: Callable[[], bool]
+    rooms_held: Callable[[], int]
+    connections: Callable[[], int]
+    """Greeted connections."""
 
 
 class HttpFront:
@@ -60,9 +58,10 @@ class HttpFront:
         """Requests to `/api/` per client address: each may be a database read, a review may solve a par."""
         self.limit_log = ThrottledLog(log)
 
-    async def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        answer = self.refuse_over_limit(client_address(connection), request) or await self.answer(request)
-        if answer is not None:  # websockets closes the connection after a plain HTTP answer: say so, or a browser
+    async def process_request(self, address: str, request: Request) -> Response | None:
+        """`address`: the client's (net/client_address.py)."""
+        answer = self.refuse_over_limit(address, request) or await self.answer(request)
+        if answer is not None:  # the connection closes after a plain HTTP answer: say so, or a browser
             answer.headers["Connection"] = "close"  # keeps it for its next file, finds it dead and asks again
         return answer
 
@@ -87,7 +86,7 @@ class HttpFront:
             self.metrics.ready = await self.not_ready_because() is None
             return response(HTTPStatus.OK, self.metrics.render(), METRICS_CONTENT_TYPE)
         if path == "/healthz":
-            return self._health(HTTPStatus.SERVICE_UNAVAILABLE if self.status.shutting_down else HTTPStatus.OK, None)
+            return self._health(HTTPStatus.SERVICE_UNAVAILABLE if self.status.shutting_down() else HTTPStatus.OK, None)
         if path == "/readyz":
             reason = await self.not_ready_because()
             return self._health(HTTPStatus.OK if reason is None else HTTPStatus.SERVICE_UNAVAILABLE, reason)
@@ -97,11 +96,11 @@ class HttpFront:
         return await self.api.respond(request)
 
     def _health(self, status: HTTPStatus, reason: str | None) -> Response:
-        shutting_down = self.status.shutting_down
+        shutting_down = self.status.shutting_down()
         body: dict[str, object] = {
             "status": "shutting_down" if shutting_down else ("ok" if status == HTTPStatus.OK else "not_ready"),
             "rooms": self.status.rooms_held(),
-            "connections": self.status.connection_count(),
+            "connections": self.status.connections(),
             "pid": os.getpid(),
         }
         if reason is not None:
@@ -112,7 +111,7 @@ class HttpFront:
         """Readiness (`GET /readyz`): None when this process can take players, else why not. Liveness
         (`/healthz`) only says the process answers; a load balancer should send players by readiness, so a
         server that cannot store a move (database down, disk full) gets none."""
-        if self.status.shutting_down:
+        if self.status.shutting_down():
             return "shutting down"
         failed_at = self.writer.last_failure_at
         if failed_at is not None and time.monotonic() - failed_at < self.settings.store.readiness_failure_window_s:

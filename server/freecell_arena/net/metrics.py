@@ -19,7 +19,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Histo
 
 from freecell_arena import __version__
 from freecell_arena.build import running_build
-from freecell_arena.core.ports.records import Record, RoomStatusRecord
+from freecell_arena.core.ports.records import RoomStatusRecord
 
 # seconds: a move answered from memory takes tens of microseconds; a durable one waits for its commit
 LATENCY_BUCKETS = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -88,14 +88,12 @@ class ServerMetrics:
 
     # ------------------------------------------------------------------ what the adapters report
 
-    def count_records(self, records: Iterable[Record]) -> None:
-        """Races started and finished, from the room status changes an effect stores."""
-        for record in records:
-            if type(record) is RoomStatusRecord:
-                if record.status == "running":
-                    self.races_started += 1
-                elif record.status == "finished":
-                    self.races_finished += 1
+    def room_status_stored(self, record: RoomStatusRecord) -> None:
+        """Races started and finished, from the room status changes stored (net/effects.py's `after_stored`)."""
+        if record.status == "running":
+            self.races_started += 1
+        elif record.status == "finished":
+            self.races_finished += 1
 
     def observe_commit(self, records: int, seconds: float, committed: bool) -> None:
         """Called by the group-commit writer after each transaction."""

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, cast
 
 from freecell_arena.core.clock import Clock
@@ -39,7 +40,7 @@ from freecell_arena.core.moderation.evidence import (
 from freecell_arena.core.moderation.ports import ModerationPort, StoredReport
 from freecell_arena.core.moderation.rules import Person, ReportReason, check_moderator, check_reason, neutral_name
 from freecell_arena.core.moderation.sanctions import Act, InForce, LoggedAction
-from freecell_arena.core.ports.records import CommitObserver, Record, RecordWriter, ResultRecord
+from freecell_arena.core.ports.records import ResultRecord
 from freecell_arena.core.records.fair_play import MIN_MS_PER_MOVE, is_human_board
 from freecell_arena.core.records.race_ratings import RatingReads, rating_view
 from freecell_arena.core.records.ratings import Ladder
@@ -116,16 +117,14 @@ class Caller(Protocol):
         ...
 
 
-class Enforcer(Protocol):
-    """What a sanction does to this process's live state (`ArenaServer`)."""
+@dataclass(frozen=True)
+class Enforcer:
+    """What a sanction does to this process's live state (net/app.py hands these, not itself)."""
 
-    def banned(self, player_id: str, public_reason: str) -> None:
-        """Close the player's connection here and take them out of live play."""
-        ...
-
-    def renamed(self, player_id: str, name: str) -> None:
-        """Show the player's new name here."""
-        ...
+    banned: Callable[[str, str], None]
+    """Given the player and the public reason: close the player's connection here, take them out of live play."""
+    renamed: Callable[[str, str], None]
+    """Given the player and the name: show the player's new name here."""
 
 
 class _StoreGuard:
@@ -418,47 +417,21 @@ class LogFollower:
 
 
 class WinScreen:
-    """The record writer, with a second look at humans' ranked wins that passed the fair-play floor: one as regular
-    as a program's raises the server's own report (never a sanction: a moderator reads it)."""
+    """A second look at humans' ranked wins that passed the fair-play floor, once stored: one as regular as a
+    program's raises the server's own report (never a sanction: a moderator reads it). Told of every stored result
+    (net/effects.py's `after_stored`), never of a move."""
 
-    def __init__(self, writer: RecordWriter, store: ModerationPort, clock: Clock) -> None:
-        self.writer = writer
+    def __init__(self, store: ModerationPort, clock: Clock) -> None:
         self.store = store
         self.clock = clock
         self.failures = ThrottledLog(log)
         self._checks = BackgroundTasks()
 
-    @property
-    def last_failure_at(self) -> float | None:
-        return self.writer.last_failure_at
-
-    @last_failure_at.setter
-    def last_failure_at(self, instant: float | None) -> None:
-        self.writer.last_failure_at = instant
-
-    @property
-    def on_commit(self) -> CommitObserver | None:
-        return self.writer.on_commit
-
-    @on_commit.setter
-    def on_commit(self, observer: CommitObserver | None) -> None:
-        self.writer.on_commit = observer
-
-    async def flush(self) -> None:
-        await self.writer.flush()
-
-    def submit_many(self, records: Sequence[Record]) -> Coroutine[Any, Any, None]:
-        """The writer's own coroutine for a move (no frame of ours on its path); a human's ranked win that passed
-        the floor is looked at again once it is stored."""
-        for record in records:
-            if type(record) is ResultRecord and record.claim is not None and record.flag is None and is_human_board(
-                    record.claim.board):
-                return self._stored_then_screened(records, record.game_id, record.claim.player_id)
-        return self.writer.submit_many(records)
-
-    async def _stored_then_screened(self, records: Sequence[Record], game_id: str, player_id: str) -> None:
-        await self.writer.submit_many(records)
-        self._checks.spawn(self._screen(game_id, player_id))
+    def result_stored(self, record: ResultRecord) -> None:
+        """A human's ranked win that passed the floor is looked at again, in the background."""
+        claim = record.claim
+        if claim is not None and record.flag is None and is_human_board(claim.board):
+            self._checks.spawn(self._screen(record.game_id, claim.player_id))
 
     async def _screen(self, game_id: str, player_id: str) -> None:
         try:

@@ -6,20 +6,22 @@ growing it forever. What is queued goes out from one callback on the next turn o
 the socket takes it at once (the common case); only a socket that must wait gets a sender task, which ends when
 the queue is written. An idle connection has no task of its own here: a task per connection, waiting for frames
 that mostly never come, cost about 1.5 KiB of each idle connection's memory. The replies to the request being
-handled are written by the reader itself when nothing is queued before them (one task switch less per request);
-what is published meanwhile waits behind those replies (`begin_replies`, `finish_replies`).
+handled are written at once when nothing is queued before them (one task switch less per request); what is
+published after them waits behind them (`reply`). The outbox counts what it sends and drops, for the metrics: the
+error messages by code, and the frames nobody will send (a client cut off, a connection ended).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections import Counter, deque
+from collections.abc import Coroutine, Sequence
+from typing import Any, Protocol
 
 from websockets.exceptions import ConnectionClosed
 
+from freecell_arena.protocol.errors import ErrorMessage
 from freecell_arena.protocol.trusted import Reply, wire_text
 
 log = logging.getLogger(__name__)
@@ -37,36 +39,45 @@ def encoded(message: Reply) -> str:
 
 
 class Socket(Protocol):
-    """What the outbox writes to (websockets' `ServerConnection`)."""
+    """What the outbox writes to (net/game_socket.py's `GameSocket`)."""
 
-    async def send(self, message: str) -> None: ...
+    def write_now(self, texts: Sequence[str]) -> bool:
+        """Write the frames at once, in one write (True), or none of them (False): the socket must wait."""
+        ...
+
+    async def send(self, text: str) -> None:
+        """Write a frame, then wait until the socket takes more; `ConnectionClosed` once it is closed."""
+        ...
+
+    def abort(self) -> None:
+        """Cut the client off (a close handshake would wait behind the frames it does not read)."""
+        ...
+
+
+class FrameCounts(Protocol):
+    """Where the outbox counts (net/metrics.py's `ServerMetrics`)."""
+
+    errors: Counter[str]
+    """Error replies sent, by code."""
+    frames_dropped: int
+    """Frames not sent: the client stopped reading and was cut off, or the connection had ended."""
 
 
 BATCH_BYTES = 65_536
-"""The most the sender task hands to one `write_now`: a slow client's transport buffer grows past websockets'
-write limit by at most this much before `send` waits for it (the rest stays queued, under the outbox's limit)."""
-
-
-def never_now(texts: Sequence[str]) -> bool:
-    """A socket without a synchronous write: every frame goes through `Socket.send`."""
-    return False
+"""The most the sender task hands to one `write_now`: a slow client's transport buffer grows past its write limit
+by at most this much before `send` waits for it (the rest stays queued, under the outbox's limit)."""
 
 
 class Outbox:
-    def __init__(
-        self,
-        socket: Socket,
-        limit_bytes: int,
-        on_overflow: Callable[[], None],
-        write_now: Callable[[Sequence[str]], bool] = never_now,
-    ) -> None:
-        """`on_overflow` is called once, when the queue would pass `limit_bytes`: it cuts the client off.
-        `write_now` writes frames at once, in one write, when the socket need not wait (net/direct_write.py), else
-        returns False and they go through `socket.send`, one by one."""
+    def __init__(self, socket: Socket, limit_bytes: int, counts: FrameCounts) -> None:
+        """Once the queue would pass `limit_bytes`, the client is cut off (`socket.abort`, once). Frames are written
+        at once, in one write, while the socket takes them (`socket.write_now`), else through `socket.send`, one by
+        one."""
         self.socket = socket
-        self.write_now = write_now
+        self.write_now = socket.write_now
         self.limit_bytes = limit_bytes
-        self.on_overflow = on_overflow
+        self.on_overflow = socket.abort
+        self.counts = counts
         self.frames: deque[str] = deque()
         self.queued_bytes = 0  # their size in UTF-8: the limit counts bytes (a frame may be 100 bytes or 6 KB)
         self.overflowed = False
@@ -78,11 +89,14 @@ class Outbox:
     def put(self, message: Reply) -> bool:
         """Queue a frame; False (and the frame dropped) once the client has stopped reading or the connection
         has ended."""
+        self._count(message)
         if self._stopping and self._sender is None and not self._flush_due and not self.frames:
+            self.counts.frames_dropped += 1
             return False  # `close` has written the last frames: nobody sends these
         text = encoded(message)
         size = _utf8_size(text)
         if self.queued_bytes + size > self.limit_bytes:
+            self.counts.frames_dropped += 1
             if not self.overflowed:
                 self.overflowed = True
                 log.warning("dropping a connection that does not read its messages (%d bytes queued)",
@@ -95,25 +109,32 @@ class Outbox:
             self._wake_sender()
         return True
 
-    def begin_replies(self, replies: list[Reply]) -> list[str]:
-        """The replies to the request being handled (called by the reader, before the request's publications).
-        When nothing is queued, they are returned for `finish_replies` to write directly, and whatever is
-        published until then waits behind them; otherwise they are queued behind what is there (returns [])."""
+    def reply(self, replies: Sequence[Reply]) -> Coroutine[Any, Any, None] | None:
+        """The replies to the request being handled, ahead of whatever is published after this call. Written now
+        when nothing is queued and the socket takes them (None); queued behind what is (None); else what writes
+        them once the socket takes them, which the reader awaits (a client that does not read its replies is not
+        read either), and what is published meanwhile waits behind them."""
         if self.frames or self._stopping or self._replying:
             for reply in replies:
                 self.put(reply)
-            return []
-        if replies:
-            self._replying = True
-        return [wire_text(reply) for reply in replies]
+            return None
+        texts = []
+        for reply in replies:
+            self._count(reply)
+            texts.append(wire_text(reply))
+        if not texts or self.write_now(texts):
+            return None
+        self._replying = True
+        return self._send_replies(texts)
 
-    async def finish_replies(self, texts: list[str]) -> None:
-        if not texts:
-            return
+    def _count(self, message: Reply) -> None:
+        if type(message) is ErrorMessage:
+            self.counts.errors[message.code.value] += 1
+
+    async def _send_replies(self, texts: list[str]) -> None:
         try:
-            if not self.write_now(texts):
-                for text in texts:
-                    await self.socket.send(text)  # writes at once; waits only while the client's buffer is full
+            for text in texts:
+                await self.socket.send(text)  # waits only while the client's buffer is full
         finally:
             self._replying = False
             if self.frames:
@@ -139,7 +160,7 @@ class Outbox:
 
     def _flush(self) -> None:
         """Write the queue at once, in batches, while the socket takes it without waiting; what is left goes to a
-        sender task (a client reading slowly, or a frame that websockets must send itself)."""
+        sender task (a client reading slowly)."""
         self._flush_due = False
         if self._sender is None and not self._write_batches_now():
             self._sender = asyncio.get_running_loop().create_task(self._send_then_end())

@@ -21,7 +21,7 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from freecell_arena.core.clock import Clock
 from freecell_arena.core.competition.tournaments.cup import cup_deals
@@ -70,20 +70,18 @@ PRIVATE_PER_DAY = 5
 """A saved player creates at most this many private tournaments a day."""
 
 
-class DirectorHost(Protocol):
-    async def run_timer_effect(self, effect: Effect) -> bool: ...
-
-
 class TournamentService:
     def __init__(self, settings: Settings, store: ServerStore, owner: TournamentOwner, copies: StoredCopies,
-                 clock: Clock, secret: Callable[[], Awaitable[bytes]], host: DirectorHost) -> None:  # fmt: skip
+                 clock: Clock, secret: Callable[[], Awaitable[bytes]],
+                 run_timer_effect: Callable[[Effect], Awaitable[bool]]) -> None:  # fmt: skip
         self.settings = settings
         self.store = store
         self.owner = owner
         self.copies = copies
         self.clock = clock
         self.secret = secret
-        self.host = host
+        self.run_timer_effect = run_timer_effect
+        """Store a change of the director's (no requester), then send it: net/app.py's."""
         self.schedule = parse_schedule(settings.tournaments.schedule)
         self._scheduled_at: datetime | None = None
         self._task: asyncio.Task[None] | None = None
@@ -164,7 +162,7 @@ class TournamentService:
             effect.claim()
         except Busy:
             return False  # a change of the tournament (or a room) is in flight here: next turn
-        stored = await self.host.run_timer_effect(effect)
+        stored = await self.run_timer_effect(effect)
         self.steps_stored += stored
         return stored
 

@@ -17,11 +17,8 @@ about what the timers it replaces cost to arm and cancel, and it keeps no state 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Protocol
-
-from websockets.exceptions import ConnectionClosed
 
 from freecell_arena.net.background import cancel_quietly, every
 from freecell_arena.net.throttled_log import ThrottledLog
@@ -40,7 +37,9 @@ class Watched(Protocol):
         """Close the connection if a deadline has passed; True when a keepalive ping is due."""
         ...
 
-    async def ping(self, now: float) -> None: ...
+    def ping(self, now: float) -> None:
+        """Send the keepalive ping (its answer is the connection's to wait for: `check_clocks`)."""
+        ...
 
 
 def watch_period(*deadlines_s: float) -> float:
@@ -76,5 +75,4 @@ class ConnectionWatch:
         whose socket must wait is not pinged, see `Connection.ping`)."""
         due = [connection for connection in list(self._watched) if connection.check_clocks(now)]
         for connection in due:
-            with contextlib.suppress(ConnectionClosed):  # closed meanwhile: its reader ends it
-                await connection.ping(now)
+            connection.ping(now)

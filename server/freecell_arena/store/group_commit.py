@@ -87,9 +87,10 @@ class GroupCommitWriter:
         """Return once `record` is committed; raise (e.g. `RecordRefusedError`) if it was not."""
         await self.submit_many([record])
 
-    async def submit_many(self, records: Sequence[Record]) -> None:
-        """Return once all `records` are committed together, in order, in one transaction; raise if not."""
-        await self._enqueue(list(records))
+    def submit_many(self, records: Sequence[Record]) -> asyncio.Future[None]:
+        """Done once all `records` are committed together, in order, in one transaction; raises if not. The
+        submission's own future: a submitter awaits it with no frame of the writer's around it."""
+        return self._enqueue(list(records))
 
     async def write(self, records: Sequence[Record]) -> None:
         """`Store.write` through the group commit (same as `submit_many`)."""

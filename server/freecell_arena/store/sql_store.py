@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any, assert_never
 
 from sqlalchemy import ColumnElement, Table, delete, insert, select, text, update
@@ -85,13 +85,16 @@ class SqlStore:
 
     # --- writing ---------------------------------------------------------------------------------------
 
-    async def write(self, records: Sequence[Record]) -> None:
+    def write(self, records: Sequence[Record]) -> Awaitable[None]:
         """Make `records` durable in one transaction, in order; raise `RecordRefusedError` if any is refused
-        (then none of them is kept)."""
+        (then none of them is kept). A direct writer's own awaitable when it takes them (no coroutine of this
+        module on a move's awaiting chain)."""
+        if records and self._direct_writer is not None and RECORD_WRITES.direct(records):
+            return self._direct_writer.write(records)
+        return self._write_batch(records)
+
+    async def _write_batch(self, records: Sequence[Record]) -> None:
         if not records:
-            return
-        if self._direct_writer is not None and RECORD_WRITES.direct(records):
-            await self._direct_writer.write(records)
             return
         try:
             async with self.engine.connect() as connection:

@@ -71,10 +71,16 @@ class SqliteWriter:
         """A writer dropped without `close` still ends its thread (which holds the queue, never the writer)."""
         self._jobs.put(None)
 
-    async def write(self, records: Sequence[Record]) -> None:
-        """One transaction, in order; returns once committed (durable)."""
-        statements = self._builder.statements(records)  # values are converted here: a bad one is refused before BEGIN
-        await self._in_thread(lambda: self._run(statements))
+    def write(self, records: Sequence[Record]) -> asyncio.Future[None]:
+        """One transaction, in order: the future the writer's thread settles once it is committed (durable). Not a
+        coroutine: whoever awaits the write awaits the thread's answer, no frame of this module around it."""
+        try:
+            statements = self._builder.statements(records)  # values converted here: a bad one is refused before BEGIN
+            return self._in_thread(lambda: self._run(statements))
+        except Exception as error:  # a bad value, or a closed writer: raised where the write is awaited, as before
+            refused: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            refused.set_exception(error)
+            return refused
 
     async def close(self) -> None:
         """Close the connection in the thread, then end the thread; a write after this is refused."""

@@ -12,7 +12,7 @@ A game is `(variant, seed, actions)`: the store keeps seeds and action logs, nev
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Protocol
@@ -359,8 +359,8 @@ class RecordWriter(Protocol):
     """time.monotonic() of the first failed transaction since the last one that committed (readiness)."""
     on_commit: CommitObserver | None
 
-    async def submit_many(self, records: Sequence[Record]) -> None:
-        """Durable before return, in order, in one transaction (never split); raises if refused."""
+    def submit_many(self, records: Sequence[Record]) -> Awaitable[None]:
+        """Durable once awaited, in order, in one transaction (never split); raises if refused."""
 
     async def flush(self) -> None:
         """Wait until everything submitted so far is written."""
@@ -371,8 +371,8 @@ class RecordWriter(Protocol):
 class Store(Protocol):
     """Durable storage as the core sees it. Implemented by `freecell_arena.store`."""
 
-    async def write(self, records: Sequence[Record]) -> None:
-        """Make `records` durable in one transaction, in order; raise if any is refused."""
+    def write(self, records: Sequence[Record]) -> Awaitable[None]:
+        """Make `records` durable in one transaction, in order, once awaited; raise if any is refused."""
 
     async def player_by_token_hash(self, token_hash: str) -> PlayerRecord | None: ...
 

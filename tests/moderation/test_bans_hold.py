@@ -61,3 +61,25 @@ async def test_a_lifted_ban_gives_an_unsaved_player_their_own_token_back(site: S
     site.clients.append(again)
     welcome = await again.hello("Unsaved", token=rude.token)
     assert welcome["player_id"] == rude.player_id and welcome["resumed"] is True
+
+
+async def test_a_banned_saved_players_session_says_the_ban_on_a_reload_and_not_sign_in_again(site: Site) -> None:
+    """A ban revokes a saved player's sessions; the browser that kept one says hello with it on a reload and is told
+    the ban and its public reason (it said `revoked_token`, "sign in again", and the reason was gone: issue 53). A
+    session revoked with no ban in force still says `revoked_token`."""
+    warden, rude = await moderator(site), await site.saved("Reloader")
+    assert rude.player_id is not None
+    _, signed = await site.sign_in(rude.player_id)
+    assert signed["type"] == "signed_in", signed
+    banned = await warden.request({"type": "mod_action", "action": "ban", "player_id": rude.player_id,
+                                   "reason": "abuse in chat", "public_reason": "abusive behaviour"})  # fmt: skip
+    assert banned["type"] == "mod_action", banned
+    reload = await site.open()
+    refused = await reload.request({"type": "hello", "name": "ignored", "token": signed["token"]})
+    assert refused["type"] == "error" and refused["code"] == "banned", refused
+    assert "abusive behaviour" in refused["message"], refused
+    await warden.request({"type": "mod_action", "action": "lift", "player_id": rude.player_id,
+                          "lifts": banned["entry"]["action_id"], "reason": "appeal upheld"})  # fmt: skip
+    after_lift = await site.open()
+    revoked = await after_lift.request({"type": "hello", "name": "ignored", "token": signed["token"]})
+    assert revoked["type"] == "error" and revoked["code"] == "revoked_token", "the lift gives back no session"

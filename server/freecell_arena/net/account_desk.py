@@ -111,6 +111,14 @@ class Answer:
     revocation: Revocation | None = None
 
 
+class RevokedToken(Refusal):
+    """A hello's revoked token (`revoked_token`), naming whose it was: a banned player's hello says the ban."""
+
+    def __init__(self, refusal: Refusal, player_id: str) -> None:
+        super().__init__(refusal.code, refusal.message, refusal.reason)
+        self.player_id = player_id
+
+
 def refusal_of(error: Exception) -> Refusal:
     """The error reply for a refused account step (`PasskeyRefused`, `TokenRefused`, `AccountRefused`,
     `AccountConflict`)."""
@@ -161,12 +169,14 @@ class AccountDesk:
 
     async def resolve_hello(self, token: str, address: str) -> HelloIdentity | None:
         """Who a hello's token signs in (a session or a bot's token); None for an unsaved player's own token;
-        `Refusal` (logged) for a revoked or unknown one."""
+        `Refusal` (logged) for an unknown one, `RevokedToken` for a revoked one."""
         try:
             return await self.service.resolve_hello(token)
         except TokenRefused as error:
             refusal = refusal_of(error)
             log_refusal("hello", address, refusal)
+            if error.player_id is not None:
+                raise RevokedToken(refusal, error.player_id) from error
             raise refusal from error
 
     async def check_name_free(self, name: str) -> None:

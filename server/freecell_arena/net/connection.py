@@ -29,7 +29,7 @@ from freecell_arena.core.identity import hash_token
 from freecell_arena.core.moderation.sanctions import InForce
 from freecell_arena.core.seams import Busy, Sessions, StoredCopies
 from freecell_arena.core.server_store import ServerStore
-from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk
+from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk, RevokedToken
 from freecell_arena.net.effects import Replier
 from freecell_arena.net.game_socket import GameSocket
 from freecell_arena.net.metrics import ServerMetrics
@@ -359,6 +359,10 @@ class Connection:
         refused), else an unsaved player's own token; None (the error sent) when it names nobody."""
         try:
             identity = await self.deps.accounts.resolve_hello(token, self.address)
+        except RevokedToken as revoked:  # a ban revoked it: the hello says the ban and its reason, not "sign in"
+            if (await self._allowed_back(request_id, revoked.player_id))[0]:
+                self.send(self._error(request_id, revoked))
+            return None
         except Refusal as refusal:
             self.send(self._error(request_id, refusal))
             return None
@@ -390,7 +394,7 @@ class Connection:
             return
         if player_id is None:
             return
-        allowed, replaced = await self._allowed_back(request, player_id)
+        allowed, replaced = await self._allowed_back(request.id, player_id)
         if not allowed:
             return
         await self.deps.take_over(player_id, self)
@@ -403,7 +407,7 @@ class Connection:
                 self.send(NameReplacedMessage(name=replaced))
         self._sync_room_subscription()
 
-    async def _allowed_back(self, request: HelloRequest, player_id: str) -> tuple[bool, str | None]:
+    async def _allowed_back(self, request_id: RequestId, player_id: str) -> tuple[bool, str | None]:
         """A banned player's hello is refused (`banned`, with the moderator's public reason) and the connection
         closed; a renamed one is asked for a new name after the welcome."""
         try:
@@ -411,10 +415,10 @@ class Connection:
         except Exception as error:  # the database cannot say: as for any hello that cannot read the store
             unreachable.warning(type(error).__name__, f"a hello could not read the bans: {one_line(error)}")
             message = "the server cannot reach its database right now, nothing changed: say hello again in a moment"
-            self.send(ErrorMessage(id=request.id, code=ErrorCode.storage_failed, message=message))
+            self.send(ErrorMessage(id=request_id, code=ErrorCode.storage_failed, message=message))
             return False, None
         if ban is not None:
-            self.send(self._error(request.id, Refusal(ErrorCode.banned, ban_message(ban))))
+            self.send(self._error(request_id, Refusal(ErrorCode.banned, ban_message(ban))))
             await self.close(CLOSE_BANNED, "banned")
             return False, None
         return True, replaced

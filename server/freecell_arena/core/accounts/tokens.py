@@ -32,12 +32,14 @@ class TokenRefusal(StrEnum):
 
 
 class TokenRefused(Exception):
-    """A token that signs nobody in; `reason` is stable, `message` is for the person holding the token."""
+    """A token that signs nobody in; `reason` is stable, `message` is for the person holding the token. A revoked
+    token names its player (`player_id`): a ban revokes a saved player's tokens, and their hello says the ban."""
 
-    def __init__(self, reason: TokenRefusal, message: str) -> None:
+    def __init__(self, reason: TokenRefusal, message: str, player_id: str | None = None) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
+        self.player_id = player_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +74,7 @@ def check_token(secret: str, found: AccessTokenRecord | None, kind: TokenKind) -
     if found is None or not token_matches(secret, found.token_hash):
         raise TokenRefused(TokenRefusal.UNKNOWN, "this token is not known here: sign in again")
     if found.revoked_at is not None:
-        raise TokenRefused(TokenRefusal.REVOKED, "this token was revoked: sign in again")
+        raise TokenRefused(TokenRefusal.REVOKED, "this token was revoked: sign in again", found.player_id)
     if found.kind != kind:
         raise TokenRefused(TokenRefusal.WRONG_KIND, f"this is a {found.kind} token, not a {kind} token")
     return found

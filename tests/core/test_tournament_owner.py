@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from core_support import ManualClock, known_player
@@ -23,7 +24,7 @@ from freecell_arena.core.ports.records import EntryRecord, EntryStatusRecord, Me
 from freecell_arena.core.records.tournaments.rules import TournamentRules
 from freecell_arena.core.records.tournaments.scoring import Entrant
 from freecell_arena.core.records.tournaments.state import StoredTournament, TournamentSnapshot
-from freecell_arena.protocol.rooms import CreateRoomRequest
+from freecell_arena.protocol.rooms import CreateRoomRequest, JoinRoomRequest, StartRaceRequest
 from freecell_arena.protocol.tournaments import EnterTournamentRequest, PauseTournamentRequest
 
 RULES = TournamentRules(kind="arena", variant="freecell", time_limit_s=300, ranked=True, race_size=2, cap=8,
@@ -38,7 +39,7 @@ def owner_with_players(state: SharedState, clock: ManualClock, *names: str) -> t
     players = Players(state)
     for name in names:
         players.adopt(PlayerRecord(name, name, f"hash-{name}", False, clock.now()))
-    owner = Tournaments(TournamentDeps(state, unused, unused, unused, unused))  # type: ignore[arg-type]
+    owner = Tournaments(TournamentDeps(state, unused, unused, unused, unused, unused))  # type: ignore[arg-type]
     record = tournament_record("Evening", RULES, clock.now() + timedelta(minutes=5), clock.now(), b"secret")
     return owner, TournamentSnapshot(StoredTournament(record))
 
@@ -148,7 +149,8 @@ def test_a_wave_formed_here_is_in_the_copy_and_a_read_from_before_it_is_not_adop
     state = SharedState(clock)
     parts = wire(state).raw
     lobby, players = parts.lobby, parts.players
-    owner = Tournaments(TournamentDeps(state, lobby.open_room, lobby.seat, lobby.drawn_seed, players.is_connected))
+    owner = Tournaments(TournamentDeps(state, lobby.open_room, lobby.seat, lobby.make_way, lobby.drawn_seed,
+                                      players.is_connected))
     for name in ("ada", "bob"):
         known_player(state, name)
     record = tournament_record("Now", RULES, clock.now(), clock.now(), b"secret")
@@ -176,8 +178,7 @@ def test_a_player_moving_between_rooms_is_not_paired_and_a_pairing_holds_the_sea
     the seat memory holds, would seat them twice: one move of a player's seat is in flight at a time."""
     state = SharedState(clock)
     parts = wire(state).raw
-    owner = Tournaments(TournamentDeps(state, parts.lobby.open_room, parts.lobby.seat, parts.lobby.drawn_seed,
-                                      parts.players.is_connected))  # fmt: skip
+    owner = owner_over(state, parts)
     names = ("ada", "bob", "cy")
     for name in names:
         known_player(state, name)
@@ -198,6 +199,45 @@ def test_a_player_moving_between_rooms_is_not_paired_and_a_pairing_holds_the_sea
     stored(opening)
     stored(pairing)
     assert state.seats.of("ada").room_code != state.seats.of("bob").room_code == state.seats.of("cy").room_code
+
+
+def owner_over(state: SharedState, parts: Any) -> Tournaments:
+    """A tournament owner over the lobby's own verbs (`wire(state).raw`), as core/arena.py builds it."""
+    lobby = parts.lobby
+    return Tournaments(TournamentDeps(state, lobby.open_room, lobby.seat, lobby.make_way, lobby.drawn_seed,
+                                      parts.players.is_connected))  # fmt: skip
+
+
+def test_an_entrant_waiting_in_a_lobby_is_paired_and_leaves_it_a_race_keeps_its_racers(clock: ManualClock) -> None:
+    """An arena entrant who waits in a lobby (a quick race's, a friend's) when a wave forms is paired and leaves the
+    lobby, whose host seat passes on (issue 53: they were left out, told nothing); one whose room counts down is
+    not."""
+    state = SharedState(clock)
+    parts = wire(state).raw
+    owner = owner_over(state, parts)
+    names = ("ada", "bob", "cy", "dee", "eve")
+    for name in names:
+        known_player(state, name)
+    record = tournament_record("Now", RULES, clock.now(), clock.now(), b"secret")
+    entrants = (Entrant(name, name, False, clock.now()) for name in ("ada", "bob", "cy"))
+    owner.adopt_read(with_entrants(TournamentSnapshot(StoredTournament(record)), *entrants))
+    lobby = parts.lobby.create_room("ada", CreateRoomRequest(variant="freecell"))
+    stored(lobby)
+    code = state.seats.of("ada").room_code
+    stored(parts.lobby.join_room("dee", JoinRoomRequest(code=code)))
+    racing = parts.lobby.create_room("cy", CreateRoomRequest(variant="freecell"))
+    stored(racing)
+    stored(parts.lobby.join_room("eve", JoinRoomRequest(code=state.seats.of("cy").room_code)))
+    stored(parts.lobby.start_race("cy", StartRaceRequest()))
+    clock.advance(5)
+    pairing = owner.pair(record.tournament_id)
+    assert pairing is not None
+    stored(pairing)
+    (race,) = owner.snapshot(record.tournament_id).races
+    assert race.members == ("ada", "bob"), "ada left her lobby for the race; cy's room counts down: not paired"
+    assert state.seats.of("ada").room_code == race.code == state.seats.of("bob").room_code
+    left = state.rooms.get(code)
+    assert left is not None and set(left.members) == {"dee"} and left.host_id == "dee"
 
 
 def test_the_audit_counts_the_entries_behind_the_stored_count(clock: ManualClock) -> None:

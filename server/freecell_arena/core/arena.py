@@ -102,7 +102,7 @@ class Arena:
         )
         lobby.after_leave, lobby.after_join = self.quick.after_leave, self.quick.after_join
         self.tournaments = Tournaments(
-            TournamentDeps(self.state, lobby.open_room, lobby.seat, lobby.drawn_seed, connected)
+            TournamentDeps(self.state, lobby.open_room, lobby.seat, lobby.make_way, lobby.drawn_seed, connected)
         )
         self._handlers: dict[type[Any], Callable[[str, Any], Effect]] = {
             CreateRoomRequest: self.lobby.create_room,

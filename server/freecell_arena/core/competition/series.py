@@ -31,6 +31,8 @@ OpenRoom = Callable[[Draft, str, RoomPlan, RequestId], tuple[Room, Effect]]
 """Open a room with the player as host and first player (`Lobby.open_room`)."""
 TakeSeat = Callable[[Draft, str, Room, RequestId], tuple[Room, Effect]]
 """Seat the player in a room (`Lobby.seat`): the room's next value and the effect."""
+MakeWay = Callable[[Draft, str], Effect]
+"""Take the player out of the lobby or finished room they sit in (`Lobby.make_way`)."""
 DrawSeed = Callable[[Variant], int]
 """A secret deal nobody chose (`Lobby.drawn_seed`)."""
 

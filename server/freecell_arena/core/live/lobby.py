@@ -204,6 +204,15 @@ class Lobby:
             return Effect()
         return self.leave(draft, player_id, None, reply=False)
 
+    def make_way(self, draft: Draft, player_id: str) -> Effect:
+        """A tournament pairs a player who waits in a lobby (a quick race's, a friend's): they leave it for their
+        race, as they would leave a finished room; a room counting down or racing is never left this way."""
+        room = draft.room(draft.seat(player_id).room_code)
+        if room is None:
+            return Effect()
+        assert room.status in (LOBBY, FINISHED), "the pairing seats no one from a race under way"
+        return self.leave(draft, player_id, None, reply=False)
+
     def leave(self, draft: Draft, player_id: str, request_id: RequestId, *, reply: bool) -> Effect:
         """The player leaves their room (a running game of theirs is resigned); the host's seat passes to the next
         player; a lobby everyone left closes."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from freecell_arena.core.competition.series import DrawSeed, OpenRoom, TakeSeat
+from freecell_arena.core.competition.series import DrawSeed, MakeWay, OpenRoom, TakeSeat
 from freecell_arena.core.competition.tournaments.cup import heats
 from freecell_arena.core.competition.tournaments.pairing import Candidate, pair
 from freecell_arena.core.effects import Effect, Publication, Refusal
@@ -65,7 +65,7 @@ from freecell_arena.protocol.tournaments import (
     TournamentRaceMessage,
     WithdrawTournamentRequest,
 )
-from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED
+from freecell_arena.protocol.vocabulary import COUNTDOWN, FINISHED, LOBBY
 from freecell_arena.protocol.wire import RequestId
 
 ROUND_LEAD = timedelta(seconds=10)
@@ -78,6 +78,7 @@ class TournamentDeps:
     state: SharedState
     open_room: OpenRoom
     seat: TakeSeat
+    make_way: MakeWay
     draw: DrawSeed
     connected: Connected
 
@@ -87,6 +88,7 @@ class Tournaments:
         self.state = deps.state
         self.open_room = deps.open_room
         self.seat = deps.seat
+        self.make_way = deps.make_way
         self.draw = deps.draw
         self.connected = deps.connected
         self.known: VersionedOwner[TournamentSnapshot] = VersionedOwner(TournamentVersions())
@@ -274,12 +276,14 @@ class Tournaments:
         return candidates
 
     def _may_seat(self, player_id: str) -> bool:
-        """Known here (net loads every entrant's identity first), not in a race or lobby of this process, and not
-        being moved by a change in flight (their own request, say)."""
+        """Known here (net loads every entrant's identity first), not in a race of this process (counting down or
+        racing), and not being moved by a change in flight (their own request, say). A player waiting in a lobby
+        (a quick race's, a friend's) is paired and leaves it (`make_way`): they entered the tournament, and a
+        lobby left them out of it, told nothing (issue 53)."""
         if player_id not in self.state.players or self.state.seats.in_flight(player_id):
             return False
         room = self.state.room_of_player(player_id)
-        return room is None or room.status == FINISHED
+        return room is None or room.status in (FINISHED, LOBBY)
 
     def _form(self, snapshot: TournamentSnapshot, groups: Sequence[tuple[str, ...]], seeds: Sequence[int],
               starts_at: datetime) -> Effect:  # fmt: skip
@@ -308,7 +312,11 @@ class Tournaments:
         options = resolve_ranked(variant, race_options(rules, len(players)))
         plan = RoomPlan(variant, options, seed, seed_chosen=rules.seed is not None,
                         seed_sealed_until=sealed_until(snapshot, starts_at))
-        room, effect = self.open_room(draft, players[0], plan, None)
+        effect = Effect()
+        for player_id in players:  # out of the lobby or finished room each waits in, before any room is opened
+            effect = effect.merge(self.make_way(draft, player_id))
+        room, opened = self.open_room(draft, players[0], plan, None)
+        effect = effect.merge(opened)
         for player_id in players[1:]:
             room, seated = self.seat(draft, player_id, room, None)
             effect = effect.merge(seated)

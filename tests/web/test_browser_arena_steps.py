@@ -7,7 +7,7 @@ real server whose clock the test moves, the words each sees at each step checked
 4. the race over: the result and the points it earned stay in view (the next race's room waits until it starts), with
    the place in the tournament; the one left over reads that the next race forms when someone is free (whom the
    waiting entrant races next depends on whether the table counted the race yet: either is checked);
-5. an entrant who made no move is paused, and the page says why it may be; Withdraw (for good) asks first;
+5. an entrant who made no move is paused, and the page says why; Withdraw (for good) asks first;
 6. the arena's end reaches the room: a race nobody solved is no win ("nobody solved it", never "You came first"), its
    final progress says "out of time" (not "playing"), the tournament is over, with the final place, and no "Race
    again" (a tournament pairs its own races).
@@ -141,12 +141,12 @@ async def test_an_arena_says_what_comes_next_at_every_step(clocked: tuple[ArenaS
     await partner.wait_for_board()
     await cy.wait_for_board()
 
-    # 5. Cy gives up without a move: paused, and told why it may be; Withdraw asks
+    # 5. Cy gives up without a move: paused, and told why (the server's paused_why); Withdraw asks
     await partner.type_move("t1-c1")
     await cy.resign()
     await partner.resign()
     await cy.page.goto(f"{base}/#/tournament/{record.tournament_id}")
-    await expect(cy.page.locator(".tournament-state")).to_contain_text("made no move in their last race")
+    await expect(cy.page.locator(".tournament-state")).to_contain_text("you made no move in your last race")
     await expect(status_cell(cy, "Cy")).to_have_text("paused")
     await cy.page.get_by_role("button", name="Withdraw").click()
     asked = cy.page.get_by_role("dialog", name="Withdraw from Evening Arena?")

@@ -98,7 +98,8 @@ export function tournamentRoomPanel(session, location, race, roomStatus) {
       return h('p', { class: 'tournament-next', role: 'status' }, 'The arena\u2019s time is up: no new race. The table is final once every race is over.');
     }
     if (view.me?.status === 'paused') {
-      return h('p', { class: 'tournament-next', role: 'status' }, 'You are paused: no next race until you come back on the tournament page. ', h('a', { href: link() }, 'Tournament page'));
+      const why = view.me.paused_why === 'no_move' ? 'You made no move in your last race, so you are paused' : 'You are paused';
+      return h('p', { class: 'tournament-next', role: 'status' }, `${why}: no next race until you come back on the tournament page. `, h('a', { href: link() }, 'Tournament page'));
     }
     return h('p', { class: 'tournament-next', role: 'status' }, 'Your next race forms as soon as another entrant is free; its room opens by itself.');
   }

@@ -32,6 +32,13 @@ export function raceClocks(limitMs, elapsedMs, berserked) {
 
 const STATUS_WORDS = { active: 'active', paused: 'paused', withdrawn: 'withdrawn' };
 
+/** Why you are paused, as the server says it (`paused_why`), and how to come back. */
+export function pausedWords(why) {
+  const back = 'you are not paired until you press Come back.';
+  if (why === 'no_move') return `You are paused: you made no move in your last race (or left it before its start), so ${back}`;
+  return `You are paused: ${back}`;
+}
+
 /** An entrant's status as the table says it: "entered" before the start (nobody plays yet), "racing" for yourself
  * in a race, "finished" once over (a withdrawal stays "withdrawn"). */
 export function entrantStatus(status, phase, racing = false) {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { entrantStatus, raceClocks, timeLeftWords, upcomingSeries } from '../js/tournament-words.js';
+import { entrantStatus, pausedWords, raceClocks, timeLeftWords, upcomingSeries } from '../js/tournament-words.js';
 import { TournamentRaces } from '../js/tournament-race.js';
 
 test('an arena\u2019s time left and a race\u2019s clocks, berserk\u2019s half included', () => {
@@ -47,4 +47,10 @@ test('a tournament\u2019s races are remembered in the browser, berserk included'
   for (let index = 0; index < 30; index += 1) races.remember({ tournament_id: 't', code: `R${index}` });
   assert.equal(races.all().length, 20, 'only the latest are kept');
   assert.equal(new TournamentRaces({ getItem: () => '{broken' }).of('AAAA'), null);
+});
+
+test('a paused entrant is told why, as the server says it', () => {
+  assert.equal(pausedWords('no_move'), 'You are paused: you made no move in your last race (or left it before its start), so you are not paired until you press Come back.');
+  assert.equal(pausedWords('chosen'), 'You are paused: you are not paired until you press Come back.');
+  assert.equal(pausedWords(null), 'You are paused: you are not paired until you press Come back.');
 });

@@ -28,7 +28,7 @@ from freecell_arena.core.competition.tournaments.cup import cup_deals
 from freecell_arena.core.competition.tournaments.owner import ROUND_LEAD
 from freecell_arena.core.competition.tournaments.schedule import parse_schedule, planned, tournament_record
 from freecell_arena.core.effects import Effect, Refusal
-from freecell_arena.core.records.tournaments.rules import ARENA, CUP, TournamentRules
+from freecell_arena.core.records.tournaments.rules import ACTIVE, ARENA, CUP, PAUSED, TournamentRules
 from freecell_arena.core.records.tournaments.scoring import StandingRow
 from freecell_arena.core.records.tournaments.state import StoredTournament, TournamentSnapshot, table_of
 from freecell_arena.core.seams import Busy, StoredCopies, TournamentOwner
@@ -227,7 +227,8 @@ class TournamentService:
         record = stored.record
         return TournamentMessage(
             id=request.id, tournament=summary(stored, now), rules=settings_of(snapshot.rules),
-            standings=[standing(row) for row in shown], me=standing(me) if me is not None else None,
+            standings=[standing(row, snapshot) for row in shown],
+            me=standing(me, snapshot) if me is not None else None,
             entered=requester in snapshot.entries, current_race=race.code if race is not None else None,
             commitment=record.commitment, deals=reveal.get("deals"), nonce=reveal.get("nonce"),
             link_code=record.link_code if requester is not None and requester == record.created_by else None,
@@ -278,6 +279,11 @@ def settings_of(rules: TournamentRules) -> TournamentSettings:
     )  # fmt: skip
 
 
-def standing(row: StandingRow) -> TournamentStanding:
+def standing(row: StandingRow, snapshot: TournamentSnapshot) -> TournamentStanding:
+    """A row of the table, a paused one saying why: an entrant still active by their own word was paused for
+    making no move in their last race (`TournamentSnapshot.absent`)."""
     data: dict[str, Any] = row.to_json()
+    if row.status == PAUSED:
+        entrant = snapshot.entries.get(row.player_id)
+        data["paused_why"] = "no_move" if entrant is not None and entrant.status == ACTIVE else "chosen"
     return TournamentStanding(**data)

@@ -162,6 +162,11 @@ class TournamentStanding(Message):
     on_streak: bool = Field(description="Arena: the next race scores double.")
     status: TournamentEntryState
     recent: list[int] = Field(description="The points of the last races, oldest first (cup: 1 or 0 per round).")
+    paused_why: Literal["chosen", "no_move"] | None = Field(
+        default=None,
+        description="Why a `paused` entrant is: `chosen` (they paused), `no_move` (an arena's: no move in their "
+        "last race, so no next race until they come back); null unless paused.",
+    )
 
 
 class TournamentListMessage(Message):

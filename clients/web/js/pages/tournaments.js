@@ -11,7 +11,7 @@ import { formatDuration, variantName } from '../notation.js';
 import { roomHref, viewHref } from '../router.js';
 import { playerLink } from '../compete.js';
 import { confirmAction } from '../dialog.js';
-import { entrantStatus, timeLeftWords, upcomingSeries } from '../tournament-words.js';
+import { entrantStatus, pausedWords, timeLeftWords, upcomingSeries } from '../tournament-words.js';
 import { lifecycle } from './daily.js';
 
 const REFRESH_MS = 2000;
@@ -165,16 +165,14 @@ export function tournamentPage(main, { session, location, navigate, needPlayer, 
     await act({ type: 'withdraw_tournament' }, 'You withdrew; your points stay in the table.');
   }
 
-  /** Where you stand between races, in words: waiting to be paired, racing, paused (and why one may be), out. */
+  /** Where you stand between races, in words: waiting to be paired, racing, paused (and why), out. */
   function myState() {
     const { tournament } = view;
     const me = view.me;
     if (view.entered && tournament.phase === 'upcoming') return `You are entered: your first race opens by itself when it starts, ${startsIn(tournament.starts_at)}.`;
     if (!view.entered || !me || tournament.phase !== 'running') return null;
     if (me.status === 'withdrawn') return 'You withdrew: you are not paired any more; your points stay in the table.';
-    if (me.status === 'paused') {
-      return 'You are paused: you are not paired until you press Come back. The arena also pauses an entrant who made no move in their last race, or left it before its start.';
-    }
+    if (me.status === 'paused') return pausedWords(me.paused_why);
     if (view.current_race) return `You are in a race now: room ${view.current_race}.`;
     if (tournament.kind === 'cup') return 'Waiting for the next round: every entrant is seated at its start.';
     if (Date.parse(tournament.ends_at) <= Date.now()) return 'The arena\u2019s time is up: no new race. The table is final once every race is over.';

@@ -192,3 +192,17 @@ async def test_the_command_says_the_sdk_is_too_old_in_one_line(capsys: pytest.Ca
     error = capsys.readouterr().err
     assert "this SDK is too old for the server" in error and "Traceback" not in error
 
+
+
+def test_the_package_list_is_every_package_of_the_sdk_the_engine_and_the_protocol() -> None:
+    """A new subpackage of any of them cannot be left out of the SDK's wheel."""
+    from setuptools import find_packages
+
+    setuptools_config = PYPROJECT["tool"]["setuptools"]
+    server = REPO / "server"
+    discovered = set(find_packages(where=str(SDK))) | {
+        name for name in find_packages(where=str(server)) if name.split(".")[:2] in (
+            ["freecell_arena", "engine"], ["freecell_arena", "protocol"])}  # fmt: skip
+    assert set(setuptools_config["packages"]) == discovered
+    for package, folder in setuptools_config["package-dir"].items():
+        assert (SDK / folder / "__init__.py").resolve().is_file(), package

@@ -4,6 +4,7 @@
 //   node typed-bot.js ws://127.0.0.1:8765/
 import { ArenaError, Connection } from 'freecell-arena-client';
 import { applyChanges, candidates } from 'freecell-arena-client/bot';
+import { readGame } from 'freecell-arena-client/game-text';
 import type { CreateRoomRequest, MoveRequest, PlayerView, ServerToClient } from 'freecell-arena-client/protocol';
 
 export async function playAlone(url: string, variant: CreateRoomRequest['variant'] = 'freecell', seed = '1'): Promise<string> {
@@ -34,6 +35,12 @@ export async function playAlone(url: string, variant: CreateRoomRequest['variant
   } finally {
     connection.close();
   }
+}
+
+/** A finished game's moves, from the game text a `replay` reply carries (docs/notation.md, "Game text"). */
+export async function movesOf(connection: Connection, gameId: string): Promise<string[]> {
+  const replay = await connection.request<'replay'>({ type: 'get_replay', game_id: gameId });
+  return readGame(replay.game_text).moves;
 }
 
 const url = process.argv[2];

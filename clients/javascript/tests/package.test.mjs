@@ -75,8 +75,9 @@ test('the packed tarball installs alone and its bot races another on a server', 
     }
     // the package's own entry points, by name, from the scratch folder
     const probe = "import { PROTOCOL, Connection } from 'freecell-arena-client'; import { candidates } from 'freecell-arena-client/bot';"
-      + " console.log(PROTOCOL, typeof Connection.open, typeof candidates)";
-    assert.equal(execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: project }).toString().trim(), '4 function function');
+      + " import { readGame } from 'freecell-arena-client/game-text';"
+      + " console.log(PROTOCOL, typeof Connection.open, typeof candidates, typeof readGame)";
+    assert.equal(execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: project }).toString().trim(), '4 function function function');
   } finally {
     await server.stop();
   }

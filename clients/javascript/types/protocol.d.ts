@@ -1693,6 +1693,10 @@ export interface ReplayMessage {
   final_view: PlayerView;
   game_id: string;
   /**
+   * The game as game text (docs/notation.md, "Game text"): its tags and actions, to save or share (`freecell-arena replay --game` replays it).
+   */
+  game_text: string;
+  /**
    * Chosen by the client (a string, or an integer within +-(2^53 - 1)); echoed in the reply.
    */
   id: string | number | null;

@@ -117,7 +117,7 @@ async def race_command(bin_dir: Path, *args: str, cwd: Path) -> AsyncIterator[st
                                                    stdout=pipe, stderr=pipe)  # fmt: skip
     try:
         assert process.stdout is not None and process.stderr is not None
-        async with asyncio.timeout(120):
+        async with asyncio.timeout(240):
             while line := await process.stdout.readline():
                 yield line.decode()
             error = (await process.stderr.read()).decode()
@@ -136,8 +136,8 @@ async def test_the_installed_bot_races_another_on_a_server(sdk_venv: Path, tmp_p
         async def host() -> str:
             lines = []
             async for line in race_command(sdk_venv, "--server", server.url, "--create", "freecell", "--deal", "5",
-                                           "--players", "2", "--countdown", "0.1", "--bot", "solver", "--name",
-                                           "wheel-host", cwd=tmp_path):  # fmt: skip
+                                           "--players", "2", "--countdown", "0.1", "--time-limit", "150", "--bot",
+                                           "solver", "--name", "wheel-host", cwd=tmp_path):  # fmt: skip
                 if (found := ROOM.match(line)) and not code.done():
                     code.set_result(found[1])
                 lines.append(line)
@@ -146,7 +146,7 @@ async def test_the_installed_bot_races_another_on_a_server(sdk_venv: Path, tmp_p
         async def guest() -> str:
             room = await asyncio.wait_for(asyncio.shield(code), 60)
             return "".join([line async for line in race_command(
-                sdk_venv, "--server", server.url, "--room", room, "--bot", "greedy", "--name", "wheel-guest",
+                sdk_venv, "--server", server.url, "--room", room, "--bot", "solver", "--name", "wheel-guest",
                 cwd=tmp_path)])  # fmt: skip
 
         hosted, joined = await asyncio.gather(host(), guest())

@@ -14,13 +14,15 @@ WORKDIR /src
 COPY requirements/build.lock requirements/build.lock
 RUN pip install --no-cache-dir -r requirements/build.lock
 COPY . .
-# asked for, the compiled build either builds or stops the image's build with the reason (setup.py)
-RUN FREECELL_ARENA_COMPILE=1 pip wheel --no-cache-dir --no-deps --no-build-isolation -w /wheels .
+# asked for, the compiled build either builds or stops the image's build with the reason (setup.py); beside it the
+# SDK's wheel (clients/python: the engine's and the protocol's sources, the house bots), which the server requires
+RUN FREECELL_ARENA_COMPILE=1 pip wheel --no-cache-dir --no-deps --no-build-isolation -w /wheels . ./clients/python
 
 FROM python:3.11-slim
 WORKDIR /srv/freecell-arena
 # The locked dependencies first (requirements/server.lock: the versions CI tested, with hashes), in a layer of
-# their own that a change of the code does not rebuild; then the compiled wheel, with nothing more to resolve.
+# their own that a change of the code does not rebuild; then the compiled wheel and the SDK's, with nothing more to
+# resolve.
 COPY requirements/server.lock requirements/server.lock
 RUN pip install --no-cache-dir -r requirements/server.lock
 COPY --from=build /wheels /wheels

@@ -25,6 +25,7 @@ from pathlib import Path
 from types import ModuleType
 
 from setuptools import setup
+from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 PACKAGE = HERE / "server" / "freecell_arena"
@@ -96,4 +97,32 @@ def extension_modules() -> list[object]:
     return list(mypycify(compiled_sources(), opt_level="3", group_name=GROUP, target_dir=target))
 
 
-setup(ext_modules=extension_modules())
+SDK_PACKAGES = ("freecell_arena_client", "freecell_arena.engine", "freecell_arena.protocol")
+"""What the SDK's own distribution ships (clients/python/pyproject.toml), which the server's wheel requires rather
+than carries: a venv that holds both then holds each file once. An editable install (README's `pip install -e .`)
+still maps them all from the checkout, as it maps everything else."""
+
+
+def of_the_sdk(package: str) -> bool:
+    return any(package == name or package.startswith(name + ".") for name in SDK_PACKAGES)
+
+
+class ServerOnlyBuildPy(build_py):
+    """build_py for the server's wheel: the SDK's packages stay out of it (a compiled build's extensions of engine
+    modules still go in, beside the sources the SDK's wheel brings)."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not getattr(self, "editable_mode", False):
+            self.packages = [package for package in self.packages or [] if not of_the_sdk(package)]
+            self.package_data = {key: value for key, value in self.package_data.items() if not of_the_sdk(key)}
+
+    def run(self) -> None:
+        if not getattr(self, "editable_mode", False):  # an earlier build's copies would ship with this one
+            for name in SDK_PACKAGES:
+                for stale in Path(self.build_lib, *name.split(".")).rglob("*.py"):
+                    stale.unlink()
+        super().run()
+
+
+setup(ext_modules=extension_modules(), cmdclass={"build_py": ServerOnlyBuildPy})

@@ -3,8 +3,11 @@
 The image, without Docker: the Dockerfile's own `pip` commands, as written, in fresh virtualenvs in a temporary
 folder. Its build stage (requirements/build.lock, then `FREECELL_ARENA_COMPILE=1 pip wheel`) makes the compiled
 wheel in one venv; its image stage installs requirements/server.lock and that wheel, with nothing more to resolve,
-in another (the image's /wheels is a temporary folder). The wheel's top-level names must be exactly
-`freecell_arena` and `freecell_arena_client`, with the Alembic scripts and the browser app inside. In the image's
+in another (the image's /wheels is a temporary folder). The build stage makes the SDK's wheel beside the server's
+(clients/python: `freecell-arena-client`, which the server requires): the server's wheel's only top-level name is
+`freecell_arena`, with the Alembic scripts and the browser app inside and no source of the SDK, the engine or the
+protocol (the compiled build's extensions of engine modules are its own); the SDK's wheel carries those sources,
+and `pip check` finds every requirement met. In the image's
 venv: every compiled module is imported from its C extension (not from a source beside it), `--version` says
 `compiled`, `freecell-arena --help`, `migrate` and `serve` run on a temporary SQLite file (until /healthz
 answers, then every file of the browser app from the wheel's copy), and the SDK imports from a folder that holds
@@ -33,7 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-TOP_LEVEL = {"freecell_arena", "freecell_arena_client"}
+TOP_LEVEL = {"freecell_arena"}
+SDK_SOURCES = ("freecell_arena_client/", "freecell_arena/engine/", "freecell_arena/protocol/")
+"""What the SDK's wheel carries and the server's leaves to it (setup.py's build_py)."""
 LISTENING = re.compile(r"listening on ws://127\.0\.0\.1:(\d+)/")
 
 
@@ -61,12 +66,28 @@ def checked_wheel(wheel: Path) -> Path:
     top_level = {name for name in top_level if not name.endswith(".dist-info")}
     if top_level != TOP_LEVEL:
         raise SystemExit(f"{wheel.name}'s top-level names are {sorted(top_level)}, not {sorted(TOP_LEVEL)}")
+    sdk_sources = [name for name in members if name.startswith(SDK_SOURCES) and not name.endswith(".so")]
+    if sdk_sources:
+        raise SystemExit(f"{wheel.name} carries sources of the SDK's wheel: {sdk_sources[:5]}")
+    if "Requires-Dist: freecell-arena-client" not in zipfile.ZipFile(wheel).read(
+            f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info/METADATA").decode():  # fmt: skip
+        raise SystemExit(f"{wheel.name} does not require freecell-arena-client")
     if not any(name.startswith("freecell_arena/migrations/versions/0001_") for name in members):
         raise SystemExit(f"{wheel.name} does not carry the Alembic scripts")
     shipped = {path.removeprefix("freecell_arena/web") for path in members if path.startswith("freecell_arena/web/")}
     difference = shipped ^ set(servable_web_files())
     if difference:
         raise SystemExit(f"{wheel.name}'s browser app differs from what clients/web serves: {sorted(difference)}")
+    return wheel
+
+
+def checked_sdk_wheel(wheel: Path) -> Path:
+    members = zipfile.ZipFile(wheel).namelist()
+    for sources in SDK_SOURCES:
+        if not any(name.startswith(sources) and name.endswith(".py") for name in members):
+            raise SystemExit(f"{wheel.name} does not carry {sources}")
+    if "freecell_arena/__init__.py" in members:
+        raise SystemExit(f"{wheel.name} carries the server's package __init__")
     return wheel
 
 
@@ -190,6 +211,8 @@ def main(argv: list[str] | None = None) -> int:
         for step in build:  # run from the checkout, as the build stage's COPY . . lays it out
             step.run_in(build_bin, wheels)
         (compiled,) = wheels.glob("freecell_arena-*.whl")
+        (sdk,) = wheels.glob("freecell_arena_client-*.whl")
+        checked_sdk_wheel(sdk)
         if "none-any" in compiled.name:
             raise SystemExit(f"the image's wheel is a pure-Python one: {compiled.name}")
         checked_wheel(compiled)
@@ -201,6 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         located = run(bin_dir / "python", "-c", "import freecell_arena; print(freecell_arena.__file__)", cwd=work)
         if "site-packages" not in located or str(REPO) in located:
             raise SystemExit(f"freecell_arena was imported from {located.strip()}, not from the installed wheel")
+        print(run(bin_dir / "python", "-m", "pip", "check", cwd=work).strip())
         check_compiled(work, bin_dir)
         run(bin_dir / "freecell-arena", "--help", cwd=work)
         database_url = f"sqlite+aiosqlite:///{work / 'arena.db'}"

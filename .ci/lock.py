@@ -44,7 +44,8 @@ class Lock:
     what: str
 
     def inputs(self, project: dict[str, object]) -> list[str]:
-        """The requirements this lock is resolved from, in pyproject.toml's own words."""
+        """The requirements this lock is resolved from, in pyproject.toml's own words; a distribution of this
+        repository (the SDK, `LOCAL`) stands for its own dependencies: it is installed from the checkout, not locked."""
         meta = project["project"]
         assert isinstance(meta, dict)
         requirements = [*meta["dependencies"]]
@@ -52,11 +53,26 @@ class Lock:
             requirements += meta["optional-dependencies"][extra]
         build = project["build-system"]
         assert isinstance(build, dict)
-        return [*requirements, *build["requires"], f"python{meta['requires-python']}"]
+        expanded: list[str] = []
+        for requirement in [*requirements, *build["requires"]]:
+            local = LOCAL.get(requirement_name(requirement))
+            for one in [requirement] if local is None else local_dependencies(local):
+                if one not in expanded:
+                    expanded.append(one)
+        return [*expanded, f"python{meta['requires-python']}"]
 
     def digest(self, project: dict[str, object]) -> str:
-        normalized = sorted(re.sub(r"\s+", "", requirement).lower() for requirement in self.inputs(project))
+        normalized = sorted({re.sub(r"\s+", "", requirement).lower() for requirement in self.inputs(project)})
         return hashlib.sha256("\n".join(normalized).encode()).hexdigest()
+
+
+LOCAL = {"freecell-arena-client": REPO / "clients" / "python" / "pyproject.toml"}
+"""Distributions of this repository that pyproject.toml requires, by name: their pyproject."""
+
+
+def local_dependencies(pyproject: Path) -> list[str]:
+    meta = tomllib.loads(pyproject.read_text())["project"]
+    return [*meta["dependencies"]]
 
 
 DEV = Lock(REPO / "requirements" / "dev.lock", ("dev",), "the server, its tests and tools, and the build backend")
@@ -168,7 +184,8 @@ def newest() -> int:
         venv = Path(folder) / "venv"
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         python = str(venv / "bin" / "python")
-        subprocess.run([python, "-m", "pip", "install", "-q", "--upgrade", "-e", f"{REPO}[dev]"], check=True)
+        subprocess.run([python, "-m", "pip", "install", "-q", "--upgrade", "-e", str(REPO / "clients" / "python"),
+                        "-e", f"{REPO}[dev]"], check=True)  # fmt: skip
         listed = subprocess.run([python, "-m", "pip", "freeze", "--exclude-editable"], capture_output=True,
                                 text=True, check=True).stdout  # fmt: skip
         locked = set(pins(DEV).lower().splitlines())

@@ -12,10 +12,13 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def checkout_copy(tmp_path: Path) -> Path:
-    """What the check reads, in a folder of its own: the tool, pyproject.toml and the locks."""
+    """What the check reads, in a folder of its own: the tool, pyproject.toml (and the SDK's, whose dependencies
+    stand for it in the server's), and the locks."""
     (tmp_path / ".ci").mkdir()
     shutil.copy(REPO / ".ci" / "lock.py", tmp_path / ".ci" / "lock.py")
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    (tmp_path / "clients" / "python").mkdir(parents=True)
+    shutil.copy(REPO / "clients" / "python" / "pyproject.toml", tmp_path / "clients" / "python" / "pyproject.toml")
     shutil.copytree(REPO / "requirements", tmp_path / "requirements")
     return tmp_path
 

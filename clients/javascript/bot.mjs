@@ -10,7 +10,8 @@
  *   node --experimental-websocket clients/javascript/bot.mjs ws://127.0.0.1:8765/ --room ABCD2345
  *   node --experimental-websocket clients/javascript/bot.mjs ws://127.0.0.1:8765/ --quick chinese-freecell
  *
- * (Node 22 and later have the WebSocket without the flag.) docs/bots.md says more.
+ * (Node 22 and later have the WebSocket without the flag; with the `ws` package installed, Node 20 needs no flag
+ * either.) Installed from npm, the same bot is the `freecell-arena-js-bot` command. docs/bots.md says more.
  */
 
 import { ArenaError, Connection } from './client.mjs';
@@ -157,8 +158,8 @@ function parseArguments(argv) {
   return options;
 }
 
-async function main() {
-  const options = parseArguments(process.argv.slice(2));
+async function main(argv) {
+  const options = parseArguments(argv);
   const connection = await Connection.open(options.url);
   try {
     const welcome = await connection.hello(options.name);
@@ -171,9 +172,12 @@ async function main() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((error) => {
+/** The command (`node bot.mjs ARGS`, or `freecell-arena-js-bot ARGS` from the package): exits 1 on an error. */
+export function runCommand(argv = process.argv.slice(2)) {
+  main(argv).catch((error) => {
     console.error(error.message);
     process.exit(1);
   });
 }
+
+if (typeof process !== 'undefined' && import.meta.url === `file://${process.argv[1]}`) runCommand();

@@ -1,7 +1,9 @@
 /**
- * A small FreeCell Arena client for Node (20 or later), with no dependency: the WebSocket built into Node (global
- * from Node 22; `node --experimental-websocket` on Node 20). One connection: frames in order, requests by `id`
- * with their replies, everything else as events; the limits `welcome` announces pace the requests.
+ * A small FreeCell Arena client for Node (20 or later) and browsers, with no dependency: the WebSocket built into
+ * the browser or Node (global from Node 22; `node --experimental-websocket` on Node 20), else the `ws` package
+ * where it is installed (an optional peer dependency). One connection: frames in order, requests by `id` with their
+ * replies, everything else as events; the limits `welcome` announces pace the requests. Types: client.d.mts, and
+ * every message of the protocol in types/protocol.d.ts (generated from docs/schema/protocol.json).
  *
  * Frames are plain JSON: protocol 4 is I-JSON, so every number fits a JavaScript number and seeds come as
  * decimal strings (send them back as they came).
@@ -20,6 +22,17 @@ export class ArenaError extends Error {
   }
 }
 
+/** The server speaks another protocol version than this client: `welcome.protocol` is not PROTOCOL. */
+export class ProtocolMismatch extends Error {
+  constructor(server) {
+    super(server > PROTOCOL
+      ? `this freecell-arena-client speaks protocol ${PROTOCOL}, the server protocol ${server}: the client is too old for the server; upgrade it (npm install freecell-arena-client@latest)`
+      : `this freecell-arena-client speaks protocol ${PROTOCOL}, the server protocol ${server}: the server is older than the client; use a client of protocol ${server}`);
+    this.client = PROTOCOL;
+    this.server = server;
+  }
+}
+
 export class ConnectionClosed extends Error {
   constructor(code, reason) {
     super(`the connection closed (${code}${reason ? `: ${reason}` : ''})`);
@@ -28,17 +41,21 @@ export class ConnectionClosed extends Error {
   }
 }
 
-function webSocketClass() {
-  if (typeof globalThis.WebSocket !== 'function') {
-    throw new Error('this Node has no global WebSocket: use Node 22, or run node with --experimental-websocket');
+const WS_PACKAGE = 'ws'; // a name in a variable: bundlers for the browser leave the optional import alone
+
+async function webSocketClass() {
+  if (typeof globalThis.WebSocket === 'function') return globalThis.WebSocket;
+  try {
+    return (await import(WS_PACKAGE)).WebSocket;
+  } catch {
+    throw new Error('this Node has no global WebSocket: use Node 22, run node with --experimental-websocket, or npm install ws');
   }
-  return globalThis.WebSocket;
 }
 
 export class Connection {
   /** Opens a websocket to `url` (ws://127.0.0.1:8765/); resolves once open. */
-  static open(url) {
-    const socket = new (webSocketClass())(url);
+  static async open(url) {
+    const socket = new (await webSocketClass())(url);
     const connection = new Connection(socket);
     return new Promise((resolve, reject) => {
       socket.addEventListener('open', () => resolve(connection), { once: true });
@@ -130,8 +147,13 @@ export class Connection {
   async hello(name, { token = null, bot = true } = {}) {
     const hello = { type: 'hello', name, bot };
     if (token) hello.token = token;
-    this.welcome = await this.request(hello);
-    return this.welcome;
+    const welcome = await this.request(hello);
+    if (welcome.protocol !== PROTOCOL) {
+      this.close();
+      throw new ProtocolMismatch(welcome.protocol);
+    }
+    this.welcome = welcome;
+    return welcome;
   }
 
   close() {

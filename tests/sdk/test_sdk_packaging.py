@@ -1,7 +1,9 @@
-"""The wheel ships exactly the server package (freecell_arena, with its migrations and the browser app) and the
-SDK: pyproject's explicit package list matches what setuptools discovers, and both console scripts point at
-functions that exist. CI also builds the wheel and installs it into a fresh venv outside the checkout
-(.ci/install_check.py)."""
+"""The project's package list is the server package (freecell_arena, with its migrations and the browser app) and
+the SDK: pyproject's explicit list matches what setuptools discovers, and both console scripts point at functions
+that exist. An editable install maps them all; a built wheel leaves the SDK, the engine and the protocol to the SDK's
+own distribution (clients/python), which it requires at the SDK's version (setup.py's build_py). CI builds both
+wheels and installs them into a fresh venv outside the checkout (.ci/install_check.py), and the SDK's alone into
+another (tests/sdk/test_sdk_distribution.py)."""
 
 from __future__ import annotations
 
@@ -50,3 +52,15 @@ def test_console_scripts_resolve() -> None:
     for target in scripts.values():
         module, function = target.split(":")
         assert callable(getattr(importlib.import_module(module), function))
+
+
+def test_the_server_requires_the_sdk_at_its_version_and_leaves_its_packages_to_it() -> None:
+    import ast
+
+    sdk = tomllib.loads((REPO / "clients" / "python" / "pyproject.toml").read_text())
+    assert f"freecell-arena-client=={sdk['project']['version']}" in CONFIG["project"]["dependencies"]
+    (left,) = [ast.literal_eval(node.value) for node in ast.parse((REPO / "setup.py").read_text()).body
+               if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "SDK_PACKAGES"]  # fmt: skip
+    carried = sdk["tool"]["setuptools"]["packages"]
+    assert {name for name in carried if not any(name.startswith(other + ".") for other in carried)} == set(left), (
+        "what the server's wheel leaves out is what the SDK's wheel carries")

@@ -6,9 +6,18 @@ A bot writes `choose_move(board) -> Move | str | None`; `run_bot` (or `freecell-
 does the rest: connect, hello, create or join the room, play the race, reconnect and resume. See docs/bots.md.
 """
 
+__version__ = "0.1.0"  # clients/python/pyproject.toml's version: the distribution freecell-arena-client
+
 from freecell_arena_client.bot import Bot
 from freecell_arena_client.client import ArenaClient, wire_move
-from freecell_arena_client.errors import ArenaClientError, ArenaError, BotError, ConnectionLost, ProtocolError
+from freecell_arena_client.errors import (
+    ArenaClientError,
+    ArenaError,
+    BotError,
+    ConnectionLost,
+    ProtocolError,
+    ProtocolMismatch,
+)
 from freecell_arena_client.runner import (
     BotRunner,
     NewRoom,
@@ -30,11 +39,13 @@ __all__ = [
     "ConnectionLost",
     "NewRoom",
     "ProtocolError",
+    "ProtocolMismatch",
     "RaceNotStarted",
     "RaceResult",
     "Reconnect",
     "RunConfig",
     "TokenFile",
+    "__version__",
     "run_bot",
     "wire_move",
 ]

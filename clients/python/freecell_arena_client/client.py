@@ -65,9 +65,9 @@ from freecell_arena.protocol.rooms import (
     StartRaceRequest,
 )
 from freecell_arena.protocol.session import CloseCode, HelloRequest, WelcomeMessage
-from freecell_arena.protocol.wire import Message
+from freecell_arena.protocol.wire import PROTOCOL_VERSION, Message
 from freecell_arena_client.compression import connect_options
-from freecell_arena_client.errors import ArenaError, ConnectionLost, ProtocolError
+from freecell_arena_client.errors import ArenaError, ConnectionLost, ProtocolError, ProtocolMismatch
 from freecell_arena_client.pacing import Pacer
 
 log = logging.getLogger(__name__)
@@ -354,7 +354,9 @@ class ArenaClient:
             request_id = _request_id(frame)
             waiting = self._waiting.get(request_id) if isinstance(request_id, int) else None
             if waiting is not None and not waiting[0].done():
-                waiting[0].set_exception(ProtocolError(f"undecodable reply to {waiting[1]}: {error}"))
+                announced = _announced_protocol(frame)
+                waiting[0].set_exception(ProtocolError(f"undecodable reply to {waiting[1]}: {error}")
+                                         if announced is None else ProtocolMismatch(announced))
             else:
                 log.warning("ignoring a frame this client does not understand: %.200s", frame)
             return
@@ -395,6 +397,20 @@ def _with_policy(options: dict[str, Any]) -> dict[str, Any]:
     if "compression" in options or "extensions" in options:
         return options
     return {**connect_options("large"), **options}
+
+
+def _announced_protocol(frame: str | bytes) -> object | None:
+    """The `protocol` of a `welcome` this SDK could not read when it is not the version the SDK speaks (a newer or
+    older server), else None."""
+    import json
+
+    try:
+        data = json.loads(frame)
+    except ValueError:
+        return None
+    if not isinstance(data, dict) or data.get("type") != "welcome" or data.get("protocol") == PROTOCOL_VERSION:
+        return None
+    return data.get("protocol")
 
 
 def _request_id(frame: str | bytes) -> object:

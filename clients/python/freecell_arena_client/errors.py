@@ -2,12 +2,14 @@
 
 `ArenaError` is the server saying no (it carries the protocol's stable `code`, the human `message` and, for
 `illegal_move`, the engine's `reason`). `ConnectionLost` is the network or the server going away; the bot
-runner reconnects on it. `ProtocolError` is a reply the client did not expect (a version mismatch or a bug).
+runner reconnects on it. `ProtocolError` is a reply the client did not expect (a version mismatch or a bug);
+`ProtocolMismatch`, one of them, is a `welcome` announcing another protocol version than this SDK speaks.
 """
 
 from __future__ import annotations
 
 from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
+from freecell_arena.protocol.wire import PROTOCOL_VERSION
 
 
 class ArenaClientError(Exception):
@@ -45,6 +47,22 @@ class ConnectionLost(ArenaClientError):
 
 class ProtocolError(ArenaClientError):
     """The server sent something this client cannot use (an unexpected reply type, an undecodable frame)."""
+
+
+class ProtocolMismatch(ProtocolError):
+    """The server's `welcome` announces another protocol version than this SDK speaks: the message says which
+    side is too old. Nothing is retried: reconnecting would meet the same server."""
+
+    def __init__(self, server: object, client: int = PROTOCOL_VERSION) -> None:
+        self.server = server
+        self.client = client
+        if isinstance(server, int) and server > client:
+            advice = "this SDK is too old for the server: upgrade it (pip install --upgrade freecell-arena-client)"
+        elif isinstance(server, int):
+            advice = f"the server is older than this SDK: use a freecell-arena-client of protocol {server}"
+        else:
+            advice = "the server announces no protocol version this SDK knows"
+        super().__init__(f"freecell-arena-client speaks protocol {client}, the server protocol {server}: {advice}")
 
 
 class BotError(ArenaClientError):

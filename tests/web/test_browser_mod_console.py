@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 from arena_client import connect_player
-from boards_helpers import ManualClock, play, winning_moves
+from boards_helpers import ManualClock
 from clocked_server import clocked_daily_server
 from playwright.async_api import Page, expect
 from serverprocess import run_command
-from test_browser_moderation import player_id, save_with_passkey
+from test_browser_moderation import lose_to_a_paced_program_and_report_it, player_id, save_with_passkey
 from webpages import DESKTOP, PHONE, NewPlayer, assert_accessible
 
 from freecell_arena.core.moderation.sanctions import Act
@@ -80,24 +80,7 @@ async def test_a_moderator_acts_on_a_saved_players_report_with_the_audit_clean_a
     pacer = await connect_player(f"ws://127.0.0.1:{server.port}/", "Pacer")
     try:
         await save(pacer, base)  # a saved player, as the were
-        created = await pacer.request({"type": "create_room", "variant": "freecell", "options": {"countdown_s": 0}})
-        code = created["room"]["code"]
-        await vera.page.goto(f"{base}/r/{code}")
-        await expect(vera.room).to_have_attribute("data-room-status", "lobby")
-        await expect(vera.page.locator(f'[data-player-id="{pacer.player_id}"]').first).to_be_attached()
-        await pacer.request({"type": "start_race"})
-        clock.advance(0.1)
-        game = (await pacer.expect("race_started"))["game"]
-        await vera.wait_for_board()
-        await vera.resign()
-        await play(pacer, winning_moves("freecell", int(game["seed"])), clock, 2.0)
-        await expect(vera.page.locator(".standings-table .rating-change")).to_have_count(2)
-        await vera.page.get_by_role("button", name="Report Pacer").click()
-        form = vera.page.get_by_role("form", name="Report Pacer")
-        await form.get_by_role("combobox", name="Reason").select_option("help")
-        await form.get_by_role("textbox", name="What happened").fill(REPORT_TEXT)
-        await form.get_by_role("button", name="Send report").click()
-        await expect(vera.page.get_by_text("Report of Pacer received")).to_be_visible()
+        game = await lose_to_a_paced_program_and_report_it(vera, pacer, base, clock)
         await server.writer.flush()
         await audit_is_clean(database_url, "the report")
 

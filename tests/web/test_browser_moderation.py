@@ -62,6 +62,30 @@ async def daily_names(page: Page, base: str) -> list[str]:
     return [text.strip() for text in await results.locator("tbody tr td:nth-child(2) a").all_inner_texts()]
 
 
+async def lose_to_a_paced_program_and_report_it(vera: Player, pacer: ArenaClient, base: str,
+                                                clock: ManualClock) -> dict[str, Any]:  # fmt: skip
+    """A rated race the program wins at a steady two seconds a move while Vera watches from her browser and
+    resigns; she reports it from the standings. The program's game, as `race_started` gave it."""
+    created = await pacer.request({"type": "create_room", "variant": "freecell", "options": {"countdown_s": 0}})
+    await vera.page.goto(f"{base}/r/{created['room']['code']}")
+    await expect(vera.room).to_have_attribute("data-room-status", "lobby")
+    await expect(vera.page.locator(f'[data-player-id="{pacer.player_id}"]').first).to_be_attached()
+    await pacer.request({"type": "start_race"})
+    clock.advance(0.1)
+    game: dict[str, Any] = (await pacer.expect("race_started"))["game"]
+    await vera.wait_for_board()
+    await vera.resign()
+    await play(pacer, winning_moves("freecell", int(game["seed"])), clock, 2.0)
+    await expect(vera.page.locator(".standings-table .rating-change")).to_have_count(2)  # rated: Vera lost points
+    await vera.page.get_by_role("button", name="Report Pacer").click()
+    form = vera.page.get_by_role("form", name="Report Pacer")
+    await form.get_by_role("combobox", name="Reason").select_option("help")
+    await form.get_by_role("textbox", name="What happened").fill(REPORT_TEXT)
+    await form.get_by_role("button", name="Send report").click()
+    await expect(vera.page.get_by_text("Report of Pacer received")).to_be_visible()
+    return game
+
+
 async def test_report_from_the_standings_then_a_moderator_marks_and_lifts(
     daily_server: tuple[ArenaServer, ManualClock], new_player: NewPlayer, tmp_path: Path
 ) -> None:
@@ -73,25 +97,7 @@ async def test_report_from_the_standings_then_a_moderator_marks_and_lifts(
     pacer = await connect_player(f"ws://127.0.0.1:{server.port}/", "Pacer")
     try:
         # yesterday: a race the program wins at a steady two seconds a move; Vera resigns and reports it
-        created = await pacer.request({"type": "create_room", "variant": "freecell", "options": {"countdown_s": 0}})
-        code = created["room"]["code"]
-        await vera.page.goto(f"{base}/r/{code}")
-        await expect(vera.room).to_have_attribute("data-room-status", "lobby")
-        await expect(vera.page.locator(f'[data-player-id="{pacer.player_id}"]').first).to_be_attached()
-        await pacer.request({"type": "start_race"})
-        clock.advance(0.1)
-        game = (await pacer.expect("race_started"))["game"]
-        await vera.wait_for_board()
-        await vera.resign()
-        await play(pacer, winning_moves("freecell", int(game["seed"])), clock, 2.0)
-        standings = vera.page.locator(".standings-table")
-        await expect(standings.locator(".rating-change")).to_have_count(2)  # rated: Vera lost points
-        await vera.page.get_by_role("button", name="Report Pacer").click()
-        form = vera.page.get_by_role("form", name="Report Pacer")
-        await form.get_by_role("combobox", name="Reason").select_option("help")
-        await form.get_by_role("textbox", name="What happened").fill(REPORT_TEXT)
-        await form.get_by_role("button", name="Send report").click()
-        await expect(vera.page.get_by_text("Report of Pacer received")).to_be_visible()
+        await lose_to_a_paced_program_and_report_it(vera, pacer, base, clock)
         before_race = ""  # Vera had no rating before the race
         after_race = await rating_of(vera.page, base, vera_id := await player_id(vera))
         assert after_race and int(after_race) < 1500, after_race

@@ -107,8 +107,11 @@ def test_the_image_installs_the_package_and_serves_by_default() -> None:
     build, image = [[line.strip() for line in stage.splitlines()] for stage in text.split("\nFROM ")[1:]]
     assert build[0] == "python:3.11-slim AS build" and image[0] == "python:3.11-slim"
     assert "RUN pip install --no-cache-dir -r requirements/build.lock" in build, "the build stage installs its lock"
-    assert ("RUN FREECELL_ARENA_COMPILE=1 pip wheel --no-cache-dir --no-deps --no-build-isolation -w /wheels ."
-            in build), "and compiles the wheel, or stops: asked for, the compiled build never falls back"  # fmt: skip
+    wheels = "RUN FREECELL_ARENA_COMPILE=1 pip wheel --no-cache-dir --no-deps --no-build-isolation -w /wheels ."
+    assert f"{wheels} ./clients/python" in build, (
+        "and compiles the server's wheel, or stops (asked for, the compiled build never falls back), beside the "
+        "SDK's, which the server requires"
+    )
     installs = [line for line in image if line.startswith("RUN pip install")]
     assert installs[0] == "RUN pip install --no-cache-dir -r requirements/server.lock", "the image installs the lock"
     assert installs[1].startswith("RUN pip install --no-cache-dir --no-deps /wheels/*.whl"), (

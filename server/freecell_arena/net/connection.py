@@ -357,14 +357,17 @@ class Connection:
     async def _player_of_token(self, request_id: RequestId, token: str, token_hash: str) -> str | None:
         """The player a hello's token names: a session or a bot's token (the account store's word, revoked ones
         refused), else an unsaved player's own token; None (the error sent) when it names nobody."""
+        revoked: RevokedToken | None = None
         try:
             identity = await self.deps.accounts.resolve_hello(token, self.address)
-        except RevokedToken as revoked:  # a ban revoked it: the hello says the ban and its reason, not "sign in"
-            if (await self._allowed_back(request_id, revoked.player_id))[0]:
-                self.send(self._error(request_id, revoked))
-            return None
+        except RevokedToken as refusal:  # answered below: no await while an exception is handled (build.py)
+            revoked = refusal
         except Refusal as refusal:
             self.send(self._error(request_id, refusal))
+            return None
+        if revoked is not None:  # a ban revoked it: the hello says the ban and its reason, not "sign in again"
+            if (await self._allowed_back(request_id, revoked.player_id))[0]:
+                self.send(self._error(request_id, revoked))
             return None
         known = identity.player_id if identity is not None else self.deps.sessions.player_by_token_hash(token_hash)
         if known is not None and self.deps.copies.knows(known):

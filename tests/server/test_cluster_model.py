@@ -171,7 +171,7 @@ class Process:
         self.bridge = ClusterBridge(self, "redis://127.0.0.1:1/0")  # never started: the machine is its Redis
         self.bridge.connected.set()
         self.director = TournamentService(Settings(tournament_interval_s=0), self.store, self.arena.tournaments,
-                                          self.arena.rebuild, self.arena.clock, _secret, self)  # fmt: skip
+                                          self.arena.rebuild, self.arena.clock, _secret, self.run_timer_effect)  # fmt: skip
 
     # what the bridge asks of its host (`ClusterHost`)
     @property
@@ -234,11 +234,15 @@ class ClusterModel(RuleBasedStateMachine):
         self.at: dict[str, int] = {}
         """Which process each greeted player is connected to."""
         arena = tournament_record("Model arena", ARENA, self.clock.now(), self.clock.now(), b"secret")
-        self.run(self.store.write([arena]))
+        self.run(self.stored([arena]))
         self.tournament_id = arena.tournament_id
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return self.loop.run_until_complete(coroutine)
+
+    async def stored(self, records: list[Any]) -> None:
+        """The store's write, begun in the loop (the SQLite writer hands back its thread's future: it needs one)."""
+        await self.store.write(records)
 
     # ------------------------------------------------------------------ players
 
@@ -250,7 +254,7 @@ class ClusterModel(RuleBasedStateMachine):
         for name, home in zip(EVERYONE, homes, strict=True):
             process = self.processes[home]
             player_id, registered = process.arena.register(HelloRequest(name=name))
-            self.run(self.store.write(registered.records))
+            self.run(self.stored(registered.records))
             registered.stored()
             self.ids[name], self.at[name] = player_id, home
         for name in ENTRANTS:
@@ -393,7 +397,7 @@ class ClusterModel(RuleBasedStateMachine):
         effect = here.in_flight.pop(0)
         here.waiting.pop(id(effect), None)
         try:
-            self.run(self.store.write(effect.records))
+            self.run(self.stored(effect.records))
         except RecordRefusedError:
             before = self.snapshot(here)
             effect.refused()

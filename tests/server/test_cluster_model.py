@@ -170,8 +170,9 @@ class Process:
     def __post_init__(self) -> None:
         self.bridge = ClusterBridge(self, "redis://127.0.0.1:1/0")  # never started: the machine is its Redis
         self.bridge.connected.set()
-        self.director = TournamentService(Settings(tournament_interval_s=0), self.store, self.arena.tournaments,
-                                          self.arena.rebuild, self.arena.clock, _secret, self.run_timer_effect)  # fmt: skip
+        arena = self.arena
+        self.director = TournamentService(Settings(tournament_interval_s=0), self.store, arena.tournaments,
+                                          arena.rebuild, arena.clock, _secret, self.run_timer_effect)  # fmt: skip
 
     # what the bridge asks of its host (`ClusterHost`)
     @property

@@ -1,6 +1,6 @@
 """`AccountService`: the account steps as the adapter runs them: read from the store, ask core, write.
 
-`AccountDesk` (net/account_desk.py) calls it for the protocol's account requests and for a hello's token.
+`AccountRequests` (net/account_requests.py) calls it for the protocol's account requests and for a hello's token.
 Every refusal raises before anything is written: a `PasskeyRefused`, `TokenRefused` or `AccountRefused` from
 core, or an `AccountConflict` from the store when another process won a race (then the transaction wrote
 nothing).

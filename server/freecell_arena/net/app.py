@@ -32,7 +32,7 @@ from freecell_arena.core.live.races import RaceFinish
 from freecell_arena.core.ports.records import RecordWriter, ResultRecord, RoomStatusRecord
 from freecell_arena.core.seams import NextRooms, Sessions, SharedRooms, StoredCopies
 from freecell_arena.core.server_store import ServerStore
-from freecell_arena.net.account_desk import AccountDesk
+from freecell_arena.net.account_requests import AccountRequests
 from freecell_arena.net.accounts import AccountService
 from freecell_arena.net.background import BackgroundTasks, cancel_quietly, every
 from freecell_arena.net.coalesce import CoalescingPublisher
@@ -51,7 +51,7 @@ from freecell_arena.net.moderation import (
     MODERATION_TYPES,
     Enforcer,
     LogFollower,
-    ModerationDesk,
+    ModerationRequests,
     WinScreen,
 )
 from freecell_arena.net.next_rooms import NEXT_ROOM_REQUESTS, prepare_next_room
@@ -125,7 +125,8 @@ class ArenaServer:
         self.publisher = CoalescingPublisher(shared, settings.rooms.progress_window_ms / 1000)
         self._background = BackgroundTasks()
         self.holder = ConnectionHolder(self._background.spawn)
-        self.accounts = AccountDesk(AccountService(store.accounts, settings.process.relying_party(), self.clock), store)
+        service = AccountService(store.accounts, settings.process.relying_party(), self.clock)
+        self.accounts = AccountRequests(service, store)
         self.connections = self.holder.by_player
         connection = settings.connection
         self.limits = PerAddress(connection.max_connections_per_address, connection.new_players_per_minute)
@@ -133,7 +134,7 @@ class ArenaServer:
                                      lambda: self.cluster.resyncs if self.cluster is not None else 0)  # fmt: skip
         writer.on_commit = self.metrics.observe_commit
         enforcer = Enforcer(banned=self.banned, renamed=self.arena.rename)
-        self.moderation = ModerationDesk(store.moderation, store.ratings, self.pars, self.clock, enforcer)
+        self.moderation = ModerationRequests(store.moderation, store.ratings, self.pars, self.clock, enforcer)
         self.follower = LogFollower(store.moderation, enforcer, self.moderation.consoles)
         self.win_screen = WinScreen(store.moderation, self.clock)
         # what waits for a kind of record once it is durable: nothing for a move

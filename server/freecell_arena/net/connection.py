@@ -29,7 +29,7 @@ from freecell_arena.core.identity import hash_token
 from freecell_arena.core.moderation.sanctions import InForce
 from freecell_arena.core.seams import Busy, Sessions, StoredCopies
 from freecell_arena.core.server_store import ServerStore
-from freecell_arena.net.account_desk import ACCOUNT_TYPES, AccountDesk, RevokedToken
+from freecell_arena.net.account_requests import ACCOUNT_TYPES, AccountRequests, RevokedToken
 from freecell_arena.net.effects import Replier
 from freecell_arena.net.game_socket import GameSocket
 from freecell_arena.net.metrics import ServerMetrics
@@ -119,7 +119,7 @@ class ConnectionDeps:
     watch: ConnectionWatch
     """Every connection's hello deadline, idle timeout and keepalive ping, in one task."""
     limits: PerAddress
-    accounts: AccountDesk
+    accounts: AccountRequests
     """Passkey ceremonies, the account page, and who a hello's session or bot token is."""
     roster: Roster
     consoles: Consoles

@@ -1,6 +1,6 @@
 """Moderation over the websocket: players' reports, the moderators' console, and every process following the mod log.
 
-- `ModerationDesk` answers the requests of `MODERATION_TYPES`. A moderator's request is checked against the stored
+- `ModerationRequests` answers the requests of `MODERATION_TYPES`. A moderator's request is checked against the stored
   role when it is made (one primary-key read), so a revoked moderator is refused from their next request on, on
   every process, without anything to tell the processes. Actions go through the store's one call
   (`ModerationPort.act`), which checks them again inside its transaction. The database away answers
@@ -130,7 +130,7 @@ class Enforcer:
 class _StoreGuard:
     """A store port whose failures are refusals: the database away answers `storage_failed` (nothing changed: an
     action is one transaction; try again; one log line a kind of failure), not `internal_error` with a traceback,
-    which stays for the desk's own bugs. A refusal the store raises on purpose (`Refusal`: a rule said no) passes
+    which stays for this module's own bugs. A refusal the store raises on purpose (`Refusal`: a rule said no) passes
     as it is."""
 
     def __init__(self, port: object, failures: ThrottledLog) -> None:
@@ -217,7 +217,7 @@ class Consoles:
                 console.send(ModLoggedMessage(entry=view))
 
 
-class ModerationDesk:
+class ModerationRequests:
     def __init__(self, store: ModerationPort, ratings: RatingReads, pars: ParService, clock: Clock,
                  enforcer: Enforcer) -> None:  # fmt: skip
         self.failures = ThrottledLog(log)

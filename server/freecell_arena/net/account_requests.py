@@ -2,7 +2,7 @@
 
 Why protocol requests and not HTTP: the game's port answers plain HTTP through websockets' `process_request`,
 which sees GET requests without bodies; a ceremony's answer is a JSON body, and the page already holds a
-socket that says who the player is. `AccountService` (net/accounts.py) does the work; this desk turns requests
+socket that says who the player is. `AccountService` (net/accounts.py) does the work; this module turns requests
 into its calls and its answers and refusals into messages.
 
 Every refusal is one `error` reply (a stable code; a ceremony's `reason` is `core.accounts.passkeys.PasskeyRefusal`) and
@@ -67,7 +67,7 @@ HANDLERS: dict[type, str] = {
     CreateBotRequest: "_create_bot",
     NewBotTokenRequest: "_new_bot_token",
 }
-"""The requests this desk answers (outside core: they read and write the account store, not the arena), and the
+"""The requests answered here (outside core: they read and write the account store, not the arena), and the
 method that answers each."""
 ACCOUNT_TYPES = frozenset(HANDLERS)
 """Asked of every frame (`type(request) in ACCOUNT_TYPES`: one hash lookup; an isinstance over nine pydantic
@@ -145,7 +145,7 @@ def log_refusal(what: str, address: str, refusal: Refusal) -> None:
         log.warning(line)
 
 
-class AccountDesk:
+class AccountRequests:
     def __init__(self, service: AccountService, store: ServerStore) -> None:
         self.service = service
         self.store = store

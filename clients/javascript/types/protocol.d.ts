@@ -2551,6 +2551,10 @@ export interface TournamentStanding {
    * Arena: the next race scores double.
    */
   on_streak: boolean;
+  /**
+   * Why a `paused` entrant is: `chosen` (they paused), `no_move` (an arena's: no move in their last race, so no next race until they come back); null unless paused.
+   */
+  paused_why: ("chosen" | "no_move") | null;
   player_id: string;
   /**
    * Arena: points; cup: deals solved.

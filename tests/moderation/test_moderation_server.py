@@ -15,6 +15,7 @@ from websockets.exceptions import ConnectionClosed
 
 from freecell_arena.core.moderation.rules import REPORTS_PER_DAY
 from freecell_arena.core.moderation.sanctions import Act
+from freecell_arena.engine.game_text import read_game
 from freecell_arena.net.moderation import CLOSE_BANNED
 
 SECRET_TEXT = "they pause exactly two seconds every move, look"
@@ -316,3 +317,20 @@ async def told_of(console: ArenaClient, action: str) -> dict[str, Any]:
         while (entry := (await console.expect("mod_logged"))["entry"])["action"] != action:
             pass
     return dict(entry)
+
+
+async def test_a_renamed_players_saved_game_goes_by_the_name_they_were_given(site: Site) -> None:
+    """A replay's game text names the player as they go by now: a game played under an offensive name, saved after
+    a moderator's rename, does not carry the old name on."""
+    warden, rude, rival = await moderator(site), await site.saved("Offensive"), await site.player("Rival")
+    code = await site.race(rude, rival)
+    over = await rival.expect("race_over", code=code)
+    game_id = next(row["game_id"] for row in over["standings"] if row["player_id"] == rude.player_id)
+    renamed = await warden.request({"type": "mod_action", "action": "rename", "player_id": rude.player_id,
+                                    "reason": "offensive name"})  # fmt: skip
+    assert renamed["type"] == "mod_action", renamed
+    neutral = (await warden.request({"type": "get_player", "player_id": rude.player_id}))["name"]
+    replay = await rival.request({"type": "get_replay", "game_id": game_id})
+    saved = read_game(replay["game_text"])
+    assert saved.tag("Player") == neutral != "Offensive"
+    assert "Offensive" not in replay["game_text"]

@@ -227,9 +227,15 @@ class Play:
             final_view=game.board_view(),
             start_view=start_view,
             steps=steps,
-            game_text=as_text(game).text(),
+            game_text=as_text(game, self._name_now(game)).text(),
         )
         return Effect(replies=[replay])
+
+    def _name_now(self, game: PlayerGame) -> str:
+        """The player's name as it stands now: a moderator's rename reaches the identity, not the games it played
+        under the old name."""
+        player = self.state.players.get(game.player_id)
+        return player.record.display_name if player is not None else game.name
 
     def _seed_public(self, game: PlayerGame) -> bool:
         if game.record.daily_day is not None:  # commit-reveal: the seed is published when the day closes
@@ -259,12 +265,13 @@ def _alone(members: Mapping[str, object], player_id: str) -> bool:
     return not members or (len(members) == 1 and player_id in members)
 
 
-def as_text(game: PlayerGame) -> GameText:
-    """The game as game text, its tags what a replay may show (the seed is in the reply already)."""
+def as_text(game: PlayerGame, name: str) -> GameText:
+    """The game as game text, its tags what a replay may show (the seed is in the reply already), the player by
+    `name`, the one they go by now."""
     record = game.record
     tags: dict[str, str | int | None] = {
         "Date": record.started_at.date().isoformat(),
-        "Player": game.name,
+        "Player": name,
         "Result": game.finish.outcome if game.finish else "*",
         "Moves": game.game.player_moves,
         "PlayerId": record.player_id,

@@ -80,9 +80,8 @@ export function writeGame({ tags, moves = [] }) {
   for (const required of ['Variant', 'Seed']) {
     if (!given.has(required)) throw new TypeError(`a game needs its ${required} tag`);
   }
-  const ordered = [...ROSTER.filter((name) => given.has(name)), ...[...given.keys()].filter((name) => !ROSTER.includes(name))];
   let head = '';
-  for (const name of ordered) {
+  for (const name of rosterFirst(given.keys())) {
     const value = String(given.get(name));
     if (!NAME.test(name)) throw new TypeError(`a tag name is a letter then up to 31 letters, digits or _, not ${name}`);
     if (/[\r\n]/.test(value)) throw new TypeError(`the ${name} tag's value is one line`);
@@ -115,9 +114,13 @@ function record(tags, moves, line) {
   check(['on', 'off'].includes(tags.get('Autoplay') ?? 'off'), `Autoplay is on or off, not '${tags.get('Autoplay')}'`);
   check(RESULTS.includes(tags.get('Result') ?? '*'), `Result is one of ${RESULTS.join(', ')}, not '${tags.get('Result')}'`);
   check(!tags.has('Moves') || COUNT.test(tags.get('Moves')), `Moves is a count, not '${tags.get('Moves')}'`);
-  const ordered = new Map([...ROSTER.filter((name) => tags.has(name)), ...[...tags.keys()].filter((name) => !ROSTER.includes(name))]
-    .map((name) => [name, tags.get(name)]));
-  return { tags: ordered, moves, line };
+  return { tags: new Map(rosterFirst(tags.keys()).map((name) => [name, tags.get(name)])), moves, line };
+}
+
+/** Tag names in the writer's order: the roster's, then the others as given. */
+function rosterFirst(names) {
+  const given = [...names];
+  return [...ROSTER.filter((name) => given.includes(name)), ...given.filter((name) => !ROSTER.includes(name))];
 }
 
 function wrap(moves, width = 79) {

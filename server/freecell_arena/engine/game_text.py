@@ -35,7 +35,7 @@ RESULTS = ("won", "resigned", "stuck", "timeout", "*")
 """How a game ended (the wire's outcomes), or `*`: not over."""
 AUTOPLAY = {"on": True, "off": False}
 FILE_SUFFIX = ".fcgame"
-MEDIA_TYPE = "text/plain; charset=utf-8"
+"""What a saved game's file ends in (the web client's download)."""
 
 _TAG_LINE = re.compile(r'\[([A-Za-z][A-Za-z0-9_]{0,31}) "((?:[^"\\]|\\["\\])*)"\]')
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")

@@ -109,3 +109,15 @@ async def test_the_widest_deals_fit_a_phone_held_upright(
         assert left["right"] <= right["left"] + 0.5, "columns side by side, not overlapping"
     assert columns[0]["left"] >= 0 and columns[-1]["right"] <= PHONE["width"], "every column on the screen"
     assert min(column["rank"] for column in columns) >= 10, "a rank drawn at 10 px or more"
+
+
+async def test_a_day_with_no_daily_reads_as_an_empty_board_not_an_error(base_url: str, new_player: NewPlayer) -> None:
+    """A daily board for a day nothing was dealt (before the server's first day) says so plainly, with the way to
+    the daily deals; it showed the server's refusal in red, "there is no FreeCell daily for ..."."""
+    player = await new_player("Reader", base_url, viewport=PHONE)
+    player.console.expect("Failed to load resource: .* 404")  # the board is read over HTTP: an unknown day's 404
+    await player.open("/#/leaderboards/freecell?board=daily&day=2020-01-01")
+    results = player.page.get_by_role("region", name="Results")
+    await expect(results).to_contain_text("No FreeCell daily was dealt for 2020-01-01.")
+    await expect(results.get_by_role("link", name="Daily deals")).to_be_visible()
+    await expect(results.get_by_role("alert")).to_have_count(0)

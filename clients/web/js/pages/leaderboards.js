@@ -73,6 +73,12 @@ export function leaderboardsPage(main, { session, location, navigate, variant, q
       const reply = await session.read(request(cursor));
       show(reply, Boolean(cursor));
     } catch (error) {
+      if (error.code === 'unknown_daily') { // an empty day, not a failure: said plainly, with the way to a daily
+        replace(results, h('p', { class: 'empty-board' }, `No ${variantName(variant)} daily was dealt for ${dayInput.value || 'today'}. `,
+          h('a', { href: viewHref(location, '/daily') }, 'Daily deals')));
+        replace(more);
+        return;
+      }
       replace(results, notice(error.code === 'not_on_board' ? 'You are not on this board yet: win a ranked game of it first.' : error.message,
         around ? h('a', { href: link({ around: null }) }, 'See the top') : null));
       replace(more);

@@ -111,11 +111,14 @@ class Answer:
     revocation: Revocation | None = None
 
 
-class RevokedToken(Refusal):
-    """A hello's revoked token (`revoked_token`), naming whose it was: a banned player's hello says the ban."""
+class RevokedToken(Exception):
+    """A hello's revoked token (its `revoked_token` refusal), naming whose it was: a banned player's hello says the
+    ban instead. Not a `Refusal` subclass: `Refusal` is compiled (mypyc), and a compiled function typed `Refusal`
+    refuses an instance of a class subclassed outside the compiled group."""
 
     def __init__(self, refusal: Refusal, player_id: str) -> None:
-        super().__init__(refusal.code, refusal.message, refusal.reason)
+        super().__init__(refusal.message)
+        self.refusal = refusal
         self.player_id = player_id
 
 

@@ -360,14 +360,14 @@ class Connection:
         revoked: RevokedToken | None = None
         try:
             identity = await self.deps.accounts.resolve_hello(token, self.address)
-        except RevokedToken as refusal:  # answered below: no await while an exception is handled (build.py)
-            revoked = refusal
+        except RevokedToken as revocation:  # answered below: no await while an exception is handled (build.py)
+            revoked = revocation
         except Refusal as refusal:
             self.send(self._error(request_id, refusal))
             return None
         if revoked is not None:  # a ban revoked it: the hello says the ban and its reason, not "sign in again"
             if (await self._allowed_back(request_id, revoked.player_id))[0]:
-                self.send(self._error(request_id, revoked))
+                self.send(self._error(request_id, revoked.refusal))
             return None
         known = identity.player_id if identity is not None else self.deps.sessions.player_by_token_hash(token_hash)
         if known is not None and self.deps.copies.knows(known):

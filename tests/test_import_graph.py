@@ -97,6 +97,10 @@ SOURCES = (("server", ""), ("migrations", "freecell_arena.migrations"), ("client
 """Where the house's modules are, with the dotted name each folder stands for ("": its top folders are packages).
 A file belongs to the first source it is under: clients/python is the SDK, the rest of clients/ dev tools."""
 
+BUILT_ELSEWHERE = frozenset({"node_modules", "build", "dist"})
+"""Folders of copies, not of the house: npm's packages, and what a wheel's build leaves (`pip wheel ./clients/python`
+copies the SDK's sources into clients/python/build/lib, as the install check does before the suite runs)."""
+
 IO_LIBRARIES = {"sqlalchemy", "alembic", "asyncpg", "aiosqlite", "websockets", "redis", "asyncio", "socket"}
 ROOT = "freecell_arena"
 CORE_GROUND = (CORE, "freecell_arena.engine", "freecell_arena.protocol")
@@ -150,7 +154,7 @@ def modules_of(root: Path) -> dict[str, Module]:
     seen: set[Path] = set()
     for folder, prefix in SOURCES:
         for path in sorted((root / folder).rglob("*.py")):
-            if path in seen or "node_modules" in path.parts:
+            if path in seen or not BUILT_ELSEWHERE.isdisjoint(path.relative_to(root).parts):
                 continue
             seen.add(path)
             parts = [*([prefix] if prefix else []), *path.relative_to(root / folder).with_suffix("").parts]

@@ -1216,7 +1216,8 @@ export interface QuickRaceSizes {
   min_players: number;
 }
 /**
- * Every refusal. `reason` carries the engine's own code for `illegal_move`.
+ * Every refusal. `reason` carries the engine's own code for `illegal_move`, and `revoked_token` for a `banned`
+ * hello whose session the ban ended (a saved player signs in with their passkey again once it is lifted).
  *
  * This interface was referenced by `Protocol`'s JSON-Schema
  * via the `definition` "ErrorMessage".

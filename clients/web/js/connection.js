@@ -211,7 +211,7 @@ export class Connection {
     this.lastError = error.message;
     const socket = this.socket;
     if (error.code === 'banned') {
-      this.banned(error.message);
+      this.banned(error.message, { revoked: error.reason === 'revoked_token' }); // the ban ended this session
     } else if (error.code === 'invalid_message' || error.code === 'name_taken') {
       this.socket = null;
       socket?.close();

@@ -366,7 +366,7 @@ class Connection:
             self.send(self._error(request_id, refusal))
             return None
         if revoked is not None:  # a ban revoked it: the hello says the ban and its reason, not "sign in again"
-            if (await self._allowed_back(request_id, revoked.player_id))[0]:
+            if (await self._allowed_back(request_id, revoked.player_id, revoked.refusal.reason))[0]:
                 self.send(self._error(request_id, revoked.refusal))
             return None
         known = identity.player_id if identity is not None else self.deps.sessions.player_by_token_hash(token_hash)
@@ -410,9 +410,11 @@ class Connection:
                 self.send(NameReplacedMessage(name=replaced))
         self._sync_room_subscription()
 
-    async def _allowed_back(self, request_id: RequestId, player_id: str) -> tuple[bool, str | None]:
-        """A banned player's hello is refused (`banned`, with the moderator's public reason) and the connection
-        closed; a renamed one is asked for a new name after the welcome."""
+    async def _allowed_back(self, request_id: RequestId, player_id: str,
+                            revoked: str | None = None) -> tuple[bool, str | None]:  # fmt: skip
+        """A banned player's hello is refused (`banned`, with the moderator's public reason, and `revoked`, the
+        hello's `revoked_token` when the ban ended its session) and the connection closed; a renamed one is asked
+        for a new name after the welcome."""
         try:
             ban, replaced = await self.deps.bans(player_id)
         except Exception as error:  # the database cannot say: as for any hello that cannot read the store
@@ -421,7 +423,7 @@ class Connection:
             self.send(ErrorMessage(id=request_id, code=ErrorCode.storage_failed, message=message))
             return False, None
         if ban is not None:
-            self.send(self._error(request_id, Refusal(ErrorCode.banned, ban_message(ban))))
+            self.send(self._error(request_id, Refusal(ErrorCode.banned, ban_message(ban), revoked)))
             await self.close(CLOSE_BANNED, "banned")
             return False, None
         return True, replaced

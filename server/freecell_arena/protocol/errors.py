@@ -78,7 +78,8 @@ class ErrorCode(StrEnum):
 
 
 class ErrorMessage(Message):
-    """Every refusal. `reason` carries the engine's own code for `illegal_move`."""
+    """Every refusal. `reason` carries the engine's own code for `illegal_move`, and `revoked_token` for a `banned`
+    hello whose session the ban ended (a saved player signs in with their passkey again once it is lifted)."""
 
     type: Literal["error"] = "error"
     id: RequestId = None

@@ -200,3 +200,27 @@ def test_a_pointer_only_heard_of_is_never_the_expected_value(parts: Parts, clock
     effect.refused()
     first = latest(parts, first)
     assert first.next_code == "ELSEWHERE" and first.stored_next_code is None
+
+
+def test_a_left_out_winner_passes_the_win_to_the_best_placed_of_the_others_who_won() -> None:
+    """`Tally.with_result`: the players a sanction takes out of the race are on the tally with no win for it; the
+    best placed of the others takes the win if they won (two sharing that place share it), else nobody does."""
+    from freecell_arena.core.records.series_tally import Tally
+    from freecell_arena.protocol.rooms import Standing
+
+    def standing(rank: int, player_id: str, outcome: str) -> Standing:
+        return Standing.model_validate({"rank": rank, "player_id": player_id, "name": player_id.upper(),
+                                        "game_id": f"g_{player_id}", "outcome": outcome, "moves": 90,
+                                        "single_card_moves": 90, "cards_on_foundations": 52, "time_ms": 1})  # fmt: skip
+
+    race = [standing(1, "cheat", "won"), standing(2, "ann", "won"), standing(2, "bo", "won"),
+            standing(4, "cy", "resigned")]  # fmt: skip
+    first = Tally.first("r_1")
+    assert first.with_result(race).wins == (("cheat", "CHEAT", 1), ("ann", "ANN", 0), ("bo", "BO", 0), ("cy", "CY", 0))
+    assert first.with_result(race, {"cheat"}).wins == (
+        ("cheat", "CHEAT", 0), ("ann", "ANN", 1), ("bo", "BO", 1), ("cy", "CY", 0))
+    assert first.with_result(race, {"cheat", "ann", "bo"}).wins[3] == ("cy", "CY", 0), "the best left resigned"
+    following = first.next_race(race, {"cheat", "nobody_of_this_race"})
+    assert (following.race, following.uncounted) == (2, ("cheat",))
+    assert Tally.from_json(following.to_json()) == following
+    assert "uncounted" not in first.next_race(race).to_json(), "a tally with nobody left out is stored as before"

@@ -178,7 +178,7 @@ async def _audit_figures(reads: FigureReads, current: Ratings) -> int:
         for room in series:
             mismatches += _report(figures.check_series_tally(room.code, room.tally, room.previous_id,
                                                              room.previous_tally, room.results, room.ranking,
-                                                             room.previous_started_at))
+                                                             room.previous_started_at, room.sanctioned))
     mismatches += _report(await reads.orphan_series_rooms())
     async for pars in reads.solved_pars():
         for variant, seed, line in pars:

@@ -196,8 +196,8 @@ class Arena:
         """A moderator replaced the player's name, or the player chose a new one: what this process shows."""
         self.identities.rename(player_id, name)
 
-    def know_next_room(self, code: str, next_code: str | None) -> None:
-        self.series.know_next(code, next_code)
+    def know_next_room(self, code: str, next_code: str | None, uncounted: frozenset[str] = frozenset()) -> None:
+        self.series.know_next(code, next_code, uncounted)
 
     def know_quick_room(self, variant_id: str, code: str) -> None:
         self.quick.know_filling(variant_id, code)

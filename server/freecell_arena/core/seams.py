@@ -145,8 +145,9 @@ class DailyPreload(Protocol):
 class NextRooms(Protocol):
     """Where players go next, as the store says (read by net before `race_again` and `quick_race`)."""
 
-    def know_next_room(self, code: str, next_code: str | None) -> None:
-        """The store says the finished room `code` points to its series' next room `next_code` (None: none yet)."""
+    def know_next_room(self, code: str, next_code: str | None, uncounted: frozenset[str] = frozenset()) -> None:
+        """The store says the finished room `code` points to its series' next room `next_code` (None: none yet),
+        and whose result in its race counts for nothing (`uncounted`: marked, or their game void)."""
         ...
 
     def know_quick_room(self, variant_id: str, code: str) -> None:

@@ -27,7 +27,8 @@ async def prepare_next_room(
         if stored is not None:
             if stored.next_code is not None:
                 await _hold(copies, store, stored.next_code)
-            next_rooms.know_next_room(room_code, stored.next_code)  # the compare-and-set's expected value
+            uncounted = await store.uncounted_in_race(stored.room.room_id)  # what the series' tally leaves out
+            next_rooms.know_next_room(room_code, stored.next_code, uncounted)  # the compare-and-set's expected value
     elif isinstance(request, QuickRaceRequest):
         code = await store.quick_room(request.variant)
         if code is not None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
@@ -23,6 +23,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from freecell_arena.core.moderation.sanctions import Act
 from freecell_arena.core.ports.reads import RaceResult
 from freecell_arena.core.ports.records import DailyRecord, StoredGame
 from freecell_arena.core.records.audit import EntryFacts, GameFacts
@@ -41,6 +42,7 @@ from freecell_arena.store.models import (
     Game,
     LeaderboardCount,
     LeaderboardEntry,
+    ModAction,
     Player,
     PlayerRating,
     Room,
@@ -60,6 +62,7 @@ daily_ranks = table_of(DailyRank)
 seasons = table_of(SeasonStanding)
 rooms = table_of(Room)
 pars = table_of(DealPar)
+mod_log = table_of(ModAction)
 BOARD_ROW = (entries.c.player_id, entries.c.game_id, entries.c.player_moves, entries.c.time_ms, entries.c.finished_at,
              entries.c.score)  # fmt: skip
 """A daily board's entry as `core.records.season.BoardRow` (what its final ranks are computed from)."""
@@ -233,6 +236,9 @@ class SeriesFacts:
     ranking: str
     results: list[RaceResult]
     previous_started_at: datetime | None
+    sanctioned: frozenset[str] = frozenset()
+    """The previous race's players the mod log ever marked, or whose game in it it ever voided: those the tally
+    may have left out (`Tally.uncounted`)."""
 
 
 class FigureReads:
@@ -322,12 +328,27 @@ class FigureReads:
                  .where(*IN_A_SERIES))  # fmt: skip
         async for rows in self._batches(query, [rooms.c.id]):
             played = await self._all(race_results_of([row.previous_id for row in rows]))
+            results = [(result.room_id, race_result(result)) for result in played]
+            sanctioned = await self._ever_sanctioned(results)
             yield [SeriesFacts(row.code, Tally.from_json(row.series), row.previous_id,
                                Tally.from_json(row.previous_series) if row.previous_series else None,
                                (row.previous_options or {}).get("ranking", "moves"),
-                               [race_result(result) for result in played if result.room_id == row.previous_id],
-                               row.previous_started_at)
+                               [result for room_id, result in results if room_id == row.previous_id],
+                               row.previous_started_at,
+                               frozenset(result.player_id for room_id, result in results
+                                         if room_id == row.previous_id and sanctioned(result)))
                    for row in rows]  # fmt: skip
+
+    async def _ever_sanctioned(self, results: Sequence[tuple[str, RaceResult]]) -> Callable[[RaceResult], bool]:
+        """Whether the mod log ever marked a result's player or voided its game (lifted since or not)."""
+        player_ids = sorted({result.player_id for _, result in results})
+        game_ids = sorted({result.game_id for _, result in results if result.game_id})
+        marks = select(mod_log.c.target_id).where(mod_log.c.action == Act.MARK.value,
+                                                  mod_log.c.target_id.in_(player_ids))  # fmt: skip
+        voids = select(mod_log.c.game_id).where(mod_log.c.action == Act.VOID.value, mod_log.c.game_id.in_(game_ids))
+        marked = {row.target_id for row in await self._all(marks)} if player_ids else set()
+        voided = {row.game_id for row in await self._all(voids)} if game_ids else set()
+        return lambda result: result.player_id in marked or result.game_id in voided
 
     async def orphan_series_rooms(self) -> list[str]:
         """Rooms that carry a series' tally but that no finished room points to: a tally from nowhere."""

@@ -253,6 +253,9 @@ class GroupCommitWriter:
     async def room(self, room_id: str) -> StoredRoom | None:
         return await self.store.room(room_id)
 
+    async def uncounted_in_race(self, room_id: str) -> frozenset[str]:
+        return await self.store.uncounted_in_race(room_id)
+
 
 async def _failure_of(write: Awaitable[None]) -> Exception | None:
     """What `write` raised, or None: the caller then awaits its retry outside any `except` block, as a coroutine

@@ -35,6 +35,7 @@ from freecell_arena.store.profiles import ProfileStore
 from freecell_arena.store.ratings import RatingStore
 from freecell_arena.store.record_writes import RECORD_WRITES, Inserts, LeaderboardClaim, RowDelete, Write
 from freecell_arena.store.row_updates import CountUp, RowUpdate
+from freecell_arena.store.sanction_reads import marked_among, voided_in_rooms
 from freecell_arena.store.seasons import SeasonReads
 from freecell_arena.store.sqlite_writer import SqliteWriter
 from freecell_arena.store.tournaments import TournamentStore
@@ -181,6 +182,13 @@ class SqlStore:
         async with self.engine.connect() as connection:
             row = (await connection.execute(select(rooms).where(rooms.c.id == room_id))).first()
             return await _stored_room(connection, row) if row else None
+
+    async def uncounted_in_race(self, room_id: str) -> frozenset[str]:
+        async with self.engine.connect() as connection:
+            query = select(games.c.player_id).where(games.c.room_id == room_id)
+            played = set((await connection.execute(query)).scalars())
+            voided = (await voided_in_rooms(connection, [room_id])).get(room_id, set())
+            return await marked_among(connection, played) | frozenset(voided)
 
     @property
     def transactions_committed(self) -> int:

@@ -69,13 +69,14 @@ class Series:
         # reads the store and loads the room before the retry, which then joins it
         return draft.seal(self._open_next(draft, player_id, room, request.id))
 
-    def know_next(self, code: str, next_code: str | None) -> None:
-        """The store says the finished room `code` points to `next_code` (None: to nothing yet); net read it
-        before `race_again`. Memory takes it at once (it is stored)."""
+    def know_next(self, code: str, next_code: str | None, uncounted: frozenset[str] = frozenset()) -> None:
+        """The store says the finished room `code` points to `next_code` (None: to nothing yet), and whose result
+        in it counts for nothing (`uncounted`: marked, or their game void); net read it before `race_again`.
+        Memory takes it at once (it is stored)."""
         room = self.state.rooms.get(code)
         if room is not None:
             draft = Draft(self.state)
-            draft.put(room.pointing_as_stored(next_code))
+            draft.put(room.pointing_as_stored(next_code, uncounted))
             draft.adopt_now()
 
     def _join_next(self, draft: Draft, player_id: str, room: Room, request_id: RequestId) -> Effect:
@@ -86,7 +87,8 @@ class Series:
         return self.seat(draft, player_id, room, request_id)[1]
 
     def _open_next(self, draft: Draft, player_id: str, finished: Room, request_id: RequestId) -> Effect:
-        tally = (finished.tally or Tally.first(finished.record.room_id)).next_race(finished.standings())
+        tally = finished.tally or Tally.first(finished.record.room_id)
+        tally = tally.next_race(finished.standings(), finished.uncounted)
         plan = RoomPlan(finished.variant, finished.options, self.draw(finished.variant), tally=tally)
         name = self.state.players[player_id].record.display_name
         following, opened = self.open_room(draft, player_id, plan, request_id)

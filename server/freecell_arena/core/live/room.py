@@ -137,6 +137,9 @@ class Room:
     """The next room the store is known to point to (read by net before `race_again`, or written here): what
     the pointer's compare-and-set expects. `next_code` may be newer (an invitation heard from another process)
     and is never the expected value: a press that does not find that room here goes back to the store."""
+    uncounted: frozenset[str] = frozenset()
+    """The players of this finished race whose result counts for nothing (`Tally.with_result`), as the store said
+    when it was read before `race_again`."""
     keeps_time: bool = True
     """This process started the countdown (or is alone): it begins and ends the race on time. A process that
     learned of the room from another one does so only after a grace period (its keeper may have died)."""
@@ -246,9 +249,11 @@ class Room:
         record = NextRoomRecord(self.record.room_id, code, self.stored_next_code)
         return self.at_same_version(next_code=code, stored_next_code=code), record
 
-    def pointing_as_stored(self, next_code: str | None) -> Room:
-        """The store's pointer to the series' next room (None: none yet), read before `race_again`."""
-        return self.at_same_version(stored_next_code=next_code, next_code=next_code or self.next_code)
+    def pointing_as_stored(self, next_code: str | None, uncounted: frozenset[str] = frozenset()) -> Room:
+        """The store's pointer to the series' next room (None: none yet), and the players of this finished race
+        whose result counts for nothing (marked, or their game void), read before `race_again`."""
+        return self.at_same_version(stored_next_code=next_code, next_code=next_code or self.next_code,
+                                    uncounted=uncounted)  # fmt: skip
 
     # ------------------------------------------------------------------ what other processes and the store say
 
@@ -372,7 +377,7 @@ class Room:
         if self.tally is None and self.next_code is None:
             return None
         tally = self.tally or Tally.first(self.record.room_id)
-        return (tally.with_result(self.standings()) if self.status == FINISHED else tally).view()
+        return (tally.with_result(self.standings(), self.uncounted) if self.status == FINISHED else tally).view()
 
     def players(self) -> list[Member]:
         return [member for member in self.members.values() if member.role == PLAYER]

@@ -388,4 +388,9 @@ class Store(Protocol):
         """The room of a stored game (added for reconnect after a restart; `GameRecord` names the room by id)."""
         ...
 
+    async def uncounted_in_race(self, room_id: str) -> frozenset[str]:
+        """The players of a room's race whose result counts for nothing now: marked, or their game in it void (a
+        race-again series' tally leaves them out, as the ratings do)."""
+        ...
+
     async def close(self) -> None: ...

@@ -23,7 +23,7 @@ nothing of theirs to compare.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -158,23 +158,30 @@ def _values(row: tuple[object, ...] | None) -> str:
 
 
 def check_series_tally(code: str, tally: Tally, previous_id: str, previous: Tally | None, results: Iterable[RaceResult],
-                       ranking: str, started_at: datetime | None) -> list[str]:  # fmt: skip
+                       ranking: str, started_at: datetime | None,
+                       sanctioned: Collection[str] = ()) -> list[str]:  # fmt: skip
     """A race-again room's stored tally against the previous room's tally (None: the series' first race) with the
-    previous race's result added: its winners (first, and won) one more win each, everyone of it on the tally. The
-    previous race is ranked by the rule of its start (`core.records.ranking.ties_non_finishers`)."""
+    previous race's result added: its winners (first among the results that count, and won) one more win each,
+    everyone of it on the tally. The previous race is ranked by the rule of its start
+    (`core.records.ranking.ties_non_finishers`). The players the tally says did not count (`Tally.uncounted`) are
+    left out of the ranking, and each must be one the mod log marked or whose game it voided (`sanctioned`)."""
     results = list(results)
+    problems = [f"series room {code}: it leaves {player_id}'s result out of race {tally.race - 1}, and the mod log "
+                f"never marked them nor voided their game in it"
+                for player_id in tally.uncounted if player_id not in sanctioned]  # fmt: skip
     before = previous or Tally.first(previous_id)
     wins = {player_id: count for player_id, _, count in before.wins}
-    won = {result.player_id for result in results if result.outcome == "won"}
-    for placement in placements_from_results(results, ranking, started_at):
-        wins[placement.player_id] = wins.get(placement.player_id, 0) + (placement.rank == 1 and
-                                                                          placement.player_id in won)
+    wins.update((result.player_id, wins.get(result.player_id, 0)) for result in results)
+    counted = [result for result in results if result.player_id not in tally.uncounted]
+    won = {result.player_id for result in counted if result.outcome == "won"}
+    for placement in placements_from_results(counted, ranking, started_at):
+        wins[placement.player_id] += placement.rank == 1 and placement.player_id in won
     expected = (before.series_id, before.race + 1, wins)
     stored = (tally.series_id, tally.race, {player_id: count for player_id, _, count in tally.wins})
     if stored == expected:
-        return []
-    return [f"series room {code}: stored race {stored[1]} of series {stored[0]}, wins {_wins(stored[2])}; the races "
-            f"before give race {expected[1]} of series {expected[0]}, wins {_wins(expected[2])}"]  # fmt: skip
+        return problems
+    return [*problems, f"series room {code}: stored race {stored[1]} of series {stored[0]}, wins {_wins(stored[2])}; "
+            f"the races before give race {expected[1]} of series {expected[0]}, wins {_wins(expected[2])}"]  # fmt: skip
 
 
 def _wins(wins: Mapping[str, int]) -> str:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from freecell_arena.protocol import generate
-from freecell_arena.protocol.contract import HTTP_ROUTES
+from freecell_arena.protocol.contract import HTTP_ROUTES, STREAM_ROUTES
 from freecell_arena.protocol.registry import CLIENT_MODELS, SERVER_MODELS
 from freecell_arena.settings import Settings
 
@@ -14,10 +14,10 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_protocol_doc_schema_asyncapi_and_openapi_match_the_models() -> None:
-    """docs/protocol.md, docs/schema/protocol.json, asyncapi.json and openapi.json are what the models and the
-    contract produce (`generate.GENERATED` names every one)."""
+    """docs/protocol.md, docs/schema/protocol.json, asyncapi.json, openapi.json and export-game.json are what the
+    models and the contract produce (`generate.GENERATED` names every one)."""
     assert {path.name for path in generate.GENERATED} == {"protocol.md", "protocol.json", "asyncapi.json",
-                                                          "openapi.json"}  # fmt: skip
+                                                          "openapi.json", "export-game.json"}  # fmt: skip
     for path, text in generate.GENERATED.items():
         assert path.read_text() == text(), f"{path} is stale: run python -m freecell_arena.protocol.generate"
 
@@ -34,7 +34,7 @@ def test_the_openapi_document_is_valid_openapi_3_1() -> None:
 
 def test_every_http_route_is_in_the_openapi_document_with_its_errors() -> None:
     document = json.loads(generate.OPENAPI_PATH.read_text())
-    assert set(document["paths"]) == {route.path for route in HTTP_ROUTES}
+    assert set(document["paths"]) == {route.path for route in (*HTTP_ROUTES, *STREAM_ROUTES)}
     deal = document["paths"]["/api/leaderboards/{variant}/deal/{seed}"]["get"]["responses"]
     assert "`unknown_seed`" in deal["404"]["description"] and "429" in deal and "200" in deal
 

@@ -21,7 +21,7 @@ from boards_helpers import play, winning_moves
 from racing import open_race
 from serverprocess import REPO, running_server, server_env
 
-from freecell_arena.protocol.contract import HTTP_ROUTES
+from freecell_arena.protocol.contract import HTTP_ROUTES, STREAM_ROUTES
 
 SEED = 6
 FUZZ_SECONDS = 40
@@ -86,4 +86,4 @@ async def test_the_http_api_answers_as_its_openapi_document_says(tmp_path: Path)
                 await process.wait()
         report = output.decode(errors="replace")
         assert process.returncode == 0, report[-6000:]
-        assert f"Tested: {len(HTTP_ROUTES)}" in report, report[-3000:]  # every route
+        assert f"Tested: {len(HTTP_ROUTES) + len(STREAM_ROUTES)}" in report, report[-3000:]  # every route

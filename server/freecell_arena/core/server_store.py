@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from freecell_arena.core.accounts.account_ports import AccountStore
+from freecell_arena.core.moderation.exported import ExportReader
 from freecell_arena.core.moderation.ports import ModerationPort
 from freecell_arena.core.ports.reads import DailyDeals, HistoryReader, LeaderboardReader, SeasonReader
 from freecell_arena.core.ports.records import Store, StoredRoom
@@ -55,6 +56,11 @@ class ServerStore(Store, Protocol):
 
     @property
     def dailies(self) -> DailyDeals: ...
+
+    @property
+    def exports(self) -> ExportReader:
+        """Public finished games as open data (`GET /api/players/{player_id}/games`, `freecell-arena export`)."""
+        ...
 
     @property
     def accounts(self) -> AccountStore:

@@ -27,8 +27,9 @@ from freecell_arena.core.effects import Refusal
 from freecell_arena.net.queries import Queries
 from freecell_arena.net.throttled_log import ThrottledLog, one_line
 from freecell_arena.protocol.codec import describe
-from freecell_arena.protocol.contract import HTTP_ROUTES, HTTP_STATUS_OF_CODE, HttpRoute
+from freecell_arena.protocol.contract import HTTP_ROUTES, HTTP_STATUS_OF_CODE, STREAM_ROUTES, HttpRoute, StreamRoute
 from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
+from freecell_arena.protocol.export import NDJSON, NEXT_PAGE_HEADER, PlayerGamesQuery
 from freecell_arena.protocol.wire import Message, encode
 
 log = logging.getLogger(__name__)
@@ -40,14 +41,15 @@ STATUS_OF_CODE = {code: HTTPStatus(status) for code, status in HTTP_STATUS_OF_CO
 Fields = dict[str, str]
 
 
-def _route(route: HttpRoute) -> tuple[Any, ...]:
+def _route(route: HttpRoute | StreamRoute) -> tuple[Any, ...]:
     pattern = re.compile(re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", route.path))
-    fixed = route.fixed
-    type_name = route.request.model_fields["type"].default
+    fixed = route.fixed if isinstance(route, HttpRoute) else {}
+    typed = route.request.model_fields.get("type")
+    type_name = typed.default if typed is not None else None
     return pattern, TypeAdapter(route.request), lambda fields: {**fields, **fixed}, type_name, frozenset(route.query)
 
 
-ROUTES = tuple(_route(route) for route in HTTP_ROUTES)
+ROUTES = tuple(_route(route) for route in (*HTTP_ROUTES, *STREAM_ROUTES))
 """`protocol.contract.HTTP_ROUTES` (the OpenAPI document's paths) as patterns, each with its request's adapter and
 the query parameters it takes."""
 
@@ -105,14 +107,14 @@ class HttpApi:
             return await self._answer(adapter, fixed, type_name, query, match, parts.query)
         return error_response(ErrorCode.not_found, f"no route {parts.path}; see docs/leaderboards.md")
 
-    async def _answer(self, adapter: TypeAdapter[Any], fixed: Callable[[Fields], Fields], type_name: str,
+    async def _answer(self, adapter: TypeAdapter[Any], fixed: Callable[[Fields], Fields], type_name: str | None,
                       taken: frozenset[str], match: re.Match[str], query: str) -> Response:  # fmt: skip
         fields: Fields = {name: unquote(value) for name, value in match.groupdict().items() if value is not None}
         try:
             pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
         except ValueError:
             return error_response(ErrorCode.invalid_message, "the query string is malformed")
-        set_by_route = {*fields, *fixed({}), "type"}
+        set_by_route = {*fields, *fixed({}), "type"} if type_name is not None else {*fields, *fixed({})}
         for name, value in pairs:
             if name in set_by_route:
                 message = f"parameter {name!r} is set by the route {match.string}"
@@ -124,11 +126,15 @@ class HttpApi:
             if name in fields:
                 return error_response(ErrorCode.invalid_message, f"parameter {name!r} is given twice")
             fields[name] = value
+        typed = {"type": type_name} if type_name is not None else {}
         try:
-            request = adapter.validate_python({**fixed(fields), "type": type_name}, strict=False)
+            request = adapter.validate_python({**fixed(fields), **typed}, strict=False)
         except ValidationError as error:
             return error_response(ErrorCode.invalid_message, describe(error.errors(include_url=False), tagged=False))
         try:
+            if isinstance(request, PlayerGamesQuery):
+                body, link = await self.queries.games.page(request)
+                return response(HTTPStatus.OK, body, NDJSON, *([(NEXT_PAGE_HEADER, link)] if link else []))
             reply = await self.queries.answer(request)
         except Refusal as refusal:
             return error_response(refusal.code, refusal.message)

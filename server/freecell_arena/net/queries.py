@@ -23,6 +23,7 @@ from freecell_arena.engine import variant_by_id
 from freecell_arena.net.daily_service import DailyService
 from freecell_arena.net.hints import HintService
 from freecell_arena.net.house_bots import HouseBots
+from freecell_arena.net.open_data import PlayerGames
 from freecell_arena.net.par_service import ParService
 from freecell_arena.net.player_queries import PlayerQueries
 from freecell_arena.protocol.errors import ErrorCode
@@ -67,6 +68,8 @@ class Queries:
         self.clock = clock
         self.dailies = dailies
         self.players = PlayerQueries(store, clock, pars, origin)
+        self.games = PlayerGames(store, clock)
+        """A player's games as open data (`GET /api/players/{player_id}/games`, NDJSON: not a websocket query)."""
         self.tournaments: Answerer | None = None
         """The tournaments' queries (`net.tournaments.TournamentService`), set once the server has built it."""
         self.hints = HintService(store)

@@ -13,6 +13,7 @@ from typing import get_args
 
 from freecell_arena.protocol import (
     accounts,
+    export,
     leaderboards,
     moderation,
     play,
@@ -454,6 +455,31 @@ HTTP_ROUTES = (
     HttpRoute("/api/quick-races", rooms.QuickRacesRequest, summary="The quick races filling now"),
 )  # fmt: skip
 """Every route of `/api/` (net/http_api.py serves them, the OpenAPI document describes them)."""
+
+@dataclass(frozen=True)
+class StreamRoute:
+    """`GET path` streams `item`s as NDJSON (`protocol.export.NDJSON`), no websocket twin: the path's `{names}` and the
+    `query` parameters are the fields of `request` (validated like a route's request); refused with `errors` (and
+    `HTTP_COMMON_ERRORS`) as the JSON `error` message."""
+
+    path: str
+    request: type[export.PlayerGamesQuery]
+    item: type[export.ExportGame]
+    query: tuple[str, ...] = ()
+    errors: tuple[E, ...] = ()
+    summary: str = ""
+
+    @property
+    def path_fields(self) -> list[str]:
+        return [part[1:-1] for part in self.path.split("/") if part.startswith("{")]
+
+
+STREAM_ROUTES = (
+    StreamRoute("/api/players/{player_id}/games", export.PlayerGamesQuery, export.ExportGame,
+                ("before", "before_id", "limit"), (E.unknown_player,),
+                "A player's public finished games as NDJSON, newest first (open data)"),
+)  # fmt: skip
+"""The routes of `/api/` that answer NDJSON (net/open_data.py serves them; the OpenAPI document describes them)."""
 
 HTTP_STATUS_OF_CODE: dict[E, int] = {
     E.unknown_player: 404,

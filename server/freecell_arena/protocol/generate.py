@@ -1,6 +1,7 @@
 """Generate the protocol's documents from the message models (`registry.py`) and the contract (`contract.py`):
 `docs/protocol.md`, the JSON Schema `docs/schema/protocol.json`, the AsyncAPI 3.0 document of the websocket
-`docs/schema/asyncapi.json` and the OpenAPI 3.1 document of `/api/` `docs/schema/openapi.json` (`specs.py`).
+`docs/schema/asyncapi.json`, the OpenAPI 3.1 document of `/api/` `docs/schema/openapi.json` and the JSON Schema of
+an exported game `docs/schema/export-game.json` (`specs.py`).
 
 Run `python -m freecell_arena.protocol.generate` after changing either; `--check` exits 1 when the files on disk
 differ from what the code produces (the test suite runs the same comparison).
@@ -22,6 +23,7 @@ from freecell_arena.protocol.contract import (
     HTTP_COMMON_ERRORS,
     HTTP_ROUTES,
     SERVER_EVENTS,
+    STREAM_ROUTES,
     Exchange,
     Frame,
     http_status,
@@ -35,13 +37,14 @@ from freecell_arena.protocol.session import (
     ConnectionLimits,
     QuickRaceSizes,
 )
-from freecell_arena.protocol.specs import asyncapi_text, openapi_text, schema_text
+from freecell_arena.protocol.specs import asyncapi_text, export_schema_text, openapi_text, schema_text
 from freecell_arena.protocol.wire import PROTOCOL_VERSION
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA_PATH = ROOT / "docs" / "schema" / "protocol.json"
 ASYNCAPI_PATH = ROOT / "docs" / "schema" / "asyncapi.json"
 OPENAPI_PATH = ROOT / "docs" / "schema" / "openapi.json"
+EXPORT_SCHEMA_PATH = ROOT / "docs" / "schema" / "export-game.json"
 DOC_PATH = ROOT / "docs" / "protocol.md"
 
 
@@ -219,6 +222,10 @@ def _routes() -> list[str]:
         query = ", ".join(f"`{name}`" for name in route.query) or "-"
         fixed = "".join(f", `{name}` {value}" for name, value in route.fixed.items())
         lines.append(f"| `GET {route.path}` | {query} | `{_type_name(route.request)}`{fixed} |")
+    for stream in STREAM_ROUTES:
+        query = ", ".join(f"`{name}`" for name in stream.query)
+        lines.append(f"| `GET {stream.path}` | {query} | NDJSON: one `{stream.item.__name__}` a line "
+                     "([schema/export-game.json](schema/export-game.json)), the next page in `Link` |")
     return lines
 
 
@@ -230,6 +237,8 @@ def _error_codes() -> list[str]:
     over_http = {*HTTP_COMMON_ERRORS, ErrorCode.not_ready}
     for route in HTTP_ROUTES:
         over_http.update(EXCHANGES[_type_name(route.request)].errors)
+    for stream in STREAM_ROUTES:
+        over_http.update(stream.errors)
     over_http -= {ErrorCode.storage_failed, ErrorCode.hello_required}
     lines = ["| code | HTTP status (`/api/`) | requests that may get it |", "|---|---|---|"]
     for code in ErrorCode:
@@ -275,6 +284,7 @@ GENERATED: dict[Path, Callable[[], str]] = {
     SCHEMA_PATH: schema_text,
     ASYNCAPI_PATH: asyncapi_text,
     OPENAPI_PATH: openapi_text,
+    EXPORT_SCHEMA_PATH: export_schema_text,
     DOC_PATH: doc_text,
 }
 

@@ -21,11 +21,14 @@ from freecell_arena.protocol.contract import (
     HTTP_COMMON_ERRORS,
     HTTP_ROUTES,
     SERVER_EVENTS,
+    STREAM_ROUTES,
     Exchange,
     HttpRoute,
+    StreamRoute,
     http_status,
 )
 from freecell_arena.protocol.errors import ErrorCode, ErrorMessage
+from freecell_arena.protocol.export import NDJSON, NEXT_PAGE_HEADER, ExportGame
 from freecell_arena.protocol.registry import CLIENT_MODELS, SERVER_MODELS
 from freecell_arena.protocol.session import DEFAULT_LIMITS
 from freecell_arena.protocol.wire import PROTOCOL_VERSION
@@ -242,13 +245,18 @@ def _parameter(name: str, where: Literal["path", "query"], request_schema: JsonO
 
 def _responses(route: HttpRoute, reply: JsonObject, error: JsonObject) -> JsonObject:
     exchange = next(exchange for exchange in CONTRACT if exchange.request is route.request)
-    codes = {code for code in exchange.errors if code not in (ErrorCode.storage_failed, ErrorCode.hello_required)}
+    json_body = {"application/json": {"schema": reply}}
+    ok: JsonObject = {"description": f"`{_reply_type(exchange)}`, as over the websocket", "content": json_body}
+    return _with_refusals(ok, exchange.errors, error)
+
+
+def _with_refusals(ok: JsonObject, errors: tuple[ErrorCode, ...], error: JsonObject) -> JsonObject:
+    """A route's answers: `ok` (200), its refusals and the common ones by HTTP status, and the transport's."""
+    codes = {code for code in errors if code not in (ErrorCode.storage_failed, ErrorCode.hello_required)}
     by_status: dict[int, list[ErrorCode]] = {}
     for code in sorted({*codes, *HTTP_COMMON_ERRORS}):
         by_status.setdefault(http_status(code), []).append(code)
-    json_body = {"application/json": {"schema": reply}}
-    responses: JsonObject = {"200": {"description": f"`{_reply_type(exchange)}`, as over the websocket",
-                                     "content": json_body}}  # fmt: skip
+    responses: JsonObject = {"200": ok}
     for status, status_codes in sorted(by_status.items()):
         answer: JsonObject = {
             "description": "An `error`: " + ", ".join(f"`{code.value}`" for code in status_codes),
@@ -313,13 +321,16 @@ def openapi() -> JsonObject:
                 "responses": _responses(route, reply, _ref(refs, ErrorMessage)),
             }
         }
+    for stream in STREAM_ROUTES:
+        paths[stream.path] = {"get": _stream_operation(stream, schemas, _ref(refs, ErrorMessage))}
     return {
         "openapi": "3.1.0",
         "info": {
             "title": f"{TITLE} HTTP API",
             "version": str(PROTOCOL_VERSION),
             "description": "Read-only queries as plain HTTP GET on the game's port: the same JSON as the websocket's "
-            "replies (docs/protocol.md). Rate limited per client address (429 with `Retry-After`).",
+            "replies (docs/protocol.md), and a player's finished games as NDJSON (one `ExportGame` a line, "
+            "docs/schema/export-game.json). Rate limited per client address (429 with `Retry-After`).",
             "license": {"name": "MIT"},
         },
         "servers": [{"url": "http://127.0.0.1:8765", "description": "`serve`'s default"}],
@@ -330,3 +341,41 @@ def openapi() -> JsonObject:
 
 def openapi_text() -> str:
     return _text(openapi())
+
+
+def _stream_operation(route: StreamRoute, schemas: JsonObject, error: JsonObject) -> JsonObject:
+    """An NDJSON route: its parameters from its query model, its 200 a stream of `item` lines with the next page's
+    `Link`; its `item`'s schema (as written) joins the components."""
+    item = route.item.model_json_schema(by_alias=True, ref_template="#/components/schemas/{model}",
+                                        schema_generator=WireSchema, mode="serialization")  # fmt: skip
+    schemas.update(item.pop("$defs", {}))
+    schemas[route.item.__name__] = item
+    request_schema = route.request.model_json_schema(by_alias=True, ref_template="#/components/schemas/{model}",
+                                                     schema_generator=WireSchema)  # fmt: skip
+    schemas.update(request_schema.pop("$defs", {}))
+    parameters = [_parameter(name, "path", request_schema) for name in route.path_fields]
+    parameters += [_parameter(name, "query", request_schema) for name in route.query]
+    ok: JsonObject = {
+        "description": f"`{route.item.__name__}` objects, one JSON object a line (NDJSON), newest first; an empty "
+        "body when there are none. A full page names the next in `Link`.",
+        "content": {NDJSON: {"schema": {"$ref": f"#/components/schemas/{route.item.__name__}"}}},
+        "headers": {
+            NEXT_PAGE_HEADER: {
+                "description": 'The next page, `<URL>; rel="next"` (RFC 8288); absent on the last page',
+                "schema": {"type": "string"},
+            }
+        },
+    }
+    return {
+        "operationId": route.path.removeprefix("/api/").replace("/", "_").replace("{", "").replace("}", ""),
+        "summary": route.summary,
+        "description": _summary(route.request) + " " + _summary(route.item),
+        "parameters": parameters,
+        "responses": _with_refusals(ok, route.errors, error),
+    }
+
+
+def export_schema_text() -> str:
+    """The JSON Schema of one line of an export (`docs/schema/export-game.json`): the game as written."""
+    schema = ExportGame.model_json_schema(by_alias=True, schema_generator=WireSchema, mode="serialization")
+    return _text({"$schema": "https://json-schema.org/draft/2020-12/schema", **schema})

@@ -50,7 +50,7 @@ from freecell_arena.store.models import (
     table_of,
 )
 from freecell_arena.store.ratings import race_result, race_results_of
-from freecell_arena.store.sql_store import with_moves
+from freecell_arena.store.stored_games import with_moves
 
 games = table_of(Game)
 players = table_of(Player)

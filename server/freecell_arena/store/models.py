@@ -182,6 +182,15 @@ class Game(Base):
             postgresql_where=text("outcome IS NOT NULL"),
             sqlite_where=text("outcome IS NOT NULL"),
         ),
+        # Every finished game by its finish (keyset paging on finished_at, id): the export streams them in this
+        # order, a date range an index range (`freecell_arena.store.exports`).
+        Index(
+            "ix_games_finished",
+            "finished_at",
+            "id",
+            postgresql_where=text("outcome IS NOT NULL"),
+            sqlite_where=text("outcome IS NOT NULL"),
+        ),
         # Ranked games by the board they count on: whether a deal was ever dealt (a leaderboard query for a seed
         # nobody was dealt says so rather than showing an empty board). Partial: unranked games have no board.
         Index(

@@ -10,11 +10,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from freecell_arena.core.ports.records import (
-    GameRecord,
-    MoveRecord,
     PlayerRecord,
     Record,
-    ResultRecord,
     RoomRecord,
     StoredGame,
     StoredMember,
@@ -25,6 +22,7 @@ from freecell_arena.store.accounts import AccountSqlStore
 from freecell_arena.store.dailies import DailyStore
 from freecell_arena.store.engine import WRITE_OPTION, create_engine
 from freecell_arena.store.errors import RecordRefusedError
+from freecell_arena.store.exports import ExportReads
 from freecell_arena.store.history import HistoryReads
 from freecell_arena.store.leaderboards import CountDeltas, LeaderboardReads
 from freecell_arena.store.models import Game, Move, Player, QuickRoom, Room, RoomMember, table_of
@@ -38,6 +36,7 @@ from freecell_arena.store.row_updates import CountUp, RowUpdate
 from freecell_arena.store.sanction_reads import marked_among, voided_in_rooms
 from freecell_arena.store.seasons import SeasonReads
 from freecell_arena.store.sqlite_writer import SqliteWriter
+from freecell_arena.store.stored_games import with_moves
 from freecell_arena.store.tournaments import TournamentStore
 
 games = table_of(Game)
@@ -64,6 +63,7 @@ class SqlStore:
         self.dailies = DailyStore(self.engine)
         self.seasons = SeasonReads(self.engine)
         self.history = HistoryReads(self.engine)
+        self.exports = ExportReads(self.engine)
         self.accounts = AccountSqlStore(self.engine)
         self.ratings = RatingStore(self.engine)
         self.pars = ParStore(self.engine)
@@ -241,54 +241,6 @@ def _conditions(table: Table, where: dict[str, Any]) -> list[ColumnElement[bool]
 
 def _player(row: Any) -> PlayerRecord:
     return PlayerRecord(row.id, row.display_name, row.token_hash, row.bot, row.created_at)
-
-
-def _game(row: Any) -> GameRecord:
-    return GameRecord(
-        game_id=row.id,
-        room_id=row.room_id,
-        player_id=row.player_id,
-        variant=row.variant,
-        seed=row.seed,
-        rules_version=row.rules_version,
-        autoplay=row.autoplay,
-        undo_allowed=row.undo_allowed,
-        ranked=row.ranked,
-        started_at=row.started_at,
-        board=row.board,
-        daily_day=row.daily_day,
-    )
-
-
-def _result(row: Any) -> ResultRecord | None:
-    if row.outcome is None:
-        return None
-    return ResultRecord(
-        game_id=row.id,
-        outcome=row.outcome,
-        player_moves=row.player_moves,
-        single_card_moves=row.single_card_moves,
-        cards_on_foundations=row.cards_on_foundations,
-        time_ms=row.time_ms,
-        finished_at=row.finished_at,
-        flag=row.flagged,
-    )
-
-
-async def with_moves(connection: AsyncConnection, game_rows: Sequence[Any]) -> list[StoredGame]:
-    """The games with their moves in order, read in the same transaction (one query for all games)."""
-    if not game_rows:
-        return []
-    query = (
-        select(moves.c.game_id, moves.c.index, moves.c.notation, moves.c.at)
-        .where(moves.c.game_id.in_([row.id for row in game_rows]))
-        .order_by(moves.c.game_id, moves.c.index)
-    )
-    moves_by_game: dict[str, list[MoveRecord]] = {row.id: [] for row in game_rows}
-    # unpacked, not `row.index`: a Row is a tuple, and `index` is a tuple method
-    for game_id, index, notation, at in await connection.execute(query):
-        moves_by_game[game_id].append(MoveRecord(game_id, index, notation, at))
-    return [StoredGame(_game(row), moves_by_game[row.id], _result(row)) for row in game_rows]
 
 
 async def _stored_room(connection: AsyncConnection, row: Any) -> StoredRoom:

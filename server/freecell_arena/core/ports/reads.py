@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Protocol
 
-from freecell_arena.core.ports.records import DailyRecord
+from freecell_arena.core.ports.records import DailyRecord, StoredGame
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,3 +178,50 @@ class DailyDeals(Protocol):
     async def unfinalized(self, before: date) -> list[tuple[str, date]]: ...
 
     async def finalize(self, variant: str, day: date, now: datetime) -> bool: ...
+
+
+# ---------------------------------------------------------------- open data (`freecell-arena export`, a player's games)
+
+
+@dataclass(frozen=True, slots=True)
+class Disclosure:
+    """What is public at `now`: the store's export reads leave out every game anyone's replay would still refuse
+    (`core.live.play`'s rule): a race not over, a daily before its day closes, a cup heat before the cup is over."""
+
+    now: datetime
+    first_open_day: date
+    """Dailies of this day or later are not closed yet (`core.records.daily.is_closed`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExportFilter:
+    """Which finished games an export streams: finished in `[since, until)`, of a variant, of a player (None: any)."""
+
+    since: datetime | None = None
+    until: datetime | None = None
+    variant: str | None = None
+    player_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRatingChange:
+    """A race's rating change for one player as stored (`rating_changes`)."""
+
+    ladder: str
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    races: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExportRow:
+    """A finished public game as the export reads it: the game with its moves and result, and where it was played."""
+
+    game: StoredGame
+    bot: bool
+    room_code: str | None
+    tournament_id: str | None
+    rating: StoredRatingChange | None
+

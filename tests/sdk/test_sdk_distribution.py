@@ -105,6 +105,9 @@ assert importlib.util.find_spec("sqlalchemy") is None, "sqlalchemy is importable
 for server_part in ("freecell_arena.net", "freecell_arena.core", "freecell_arena.store", "freecell_arena.settings"):
     assert importlib.util.find_spec(server_part) is None, server_part
 assert "site-packages" in freecell_arena_client.__file__, freecell_arena_client.__file__
+record = freecell_arena_client.GameText.of("freecell", 1, ["3a", "undo"], tags={"Player": "Mona"})
+(again,) = freecell_arena_client.read_games("".join(freecell_arena_client.write_games([record])))
+assert again == record and again.replay().board is not None, again
 print(freecell_arena_client.__version__, sorted(BOTS))
 """
     assert run(sdk_venv / "python", "-c", probe, cwd=tmp_path, env=fresh_env()).split()[0] == "0.1.0"

@@ -4,10 +4,13 @@
 
 A bot writes `choose_move(board) -> Move | str | None`; `run_bot` (or `freecell-arena-bot` on the command line)
 does the rest: connect, hello, create or join the room, play the race, reconnect and resume. See docs/bots.md.
+A game as text (docs/notation.md, "Game text"): `read_game`, `read_games`, `write_games` and `GameText`, the
+engine's own reader and writer (`freecell_arena.engine.game_text`, which ships in this wheel).
 """
 
 __version__ = "0.1.0"  # clients/python/pyproject.toml's version: the distribution freecell-arena-client
 
+from freecell_arena.engine.game_text import GameText, GameTextError, read_game, read_games, write_games
 from freecell_arena_client.bot import Bot
 from freecell_arena_client.client import ArenaClient, wire_move
 from freecell_arena_client.errors import (
@@ -37,6 +40,8 @@ __all__ = [
     "BotError",
     "BotRunner",
     "ConnectionLost",
+    "GameText",
+    "GameTextError",
     "NewRoom",
     "ProtocolError",
     "ProtocolMismatch",
@@ -46,6 +51,9 @@ __all__ = [
     "RunConfig",
     "TokenFile",
     "__version__",
+    "read_game",
+    "read_games",
     "run_bot",
     "wire_move",
+    "write_games",
 ]

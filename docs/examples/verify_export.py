@@ -8,7 +8,7 @@ import gzip
 import json
 import sys
 
-from freecell_arena.engine.game_text import GameText
+from freecell_arena_client import GameText
 
 
 def verify(path: str) -> int:

@@ -113,6 +113,23 @@ print(freecell_arena_client.__version__, sorted(BOTS))
     assert run(sdk_venv / "python", "-c", probe, cwd=tmp_path, env=fresh_env()).split()[0] == "0.1.0"
 
 
+def test_the_docs_export_check_runs_with_the_sdk_alone(sdk_venv: Path, tmp_path: Path) -> None:
+    """docs/examples/verify_export.py, as docs/server.md gives it to whoever downloads a dump: a won game passes, a
+    line whose result is wrong fails with its line number."""
+    solution = (REPO / "tests" / "data" / "ms-deal-1-atomic.sn").read_text().split()
+    won = {"game_id": "g_1", "variant": "freecell", "seed": "1", "moves": solution, "autoplay": False,
+           "result": "won", "player_moves": len(solution)}  # fmt: skip
+    dump = tmp_path / "games.ndjson"
+    dump.write_text(json.dumps(won) + "\n")
+    script = REPO / "docs" / "examples" / "verify_export.py"
+    checked_out = run(sdk_venv / "python", script, dump, cwd=tmp_path, env=fresh_env())
+    assert checked_out.strip() == "1 games replayed to their results"
+    dump.write_text(json.dumps(won) + "\n" + json.dumps({**won, "game_id": "g_2", "result": "resigned"}) + "\n")
+    checked = subprocess.run([sdk_venv / "python", script, dump], cwd=tmp_path, env=fresh_env(), capture_output=True,
+                             text=True, timeout=120)  # fmt: skip
+    assert checked.returncode == 1 and checked.stderr.startswith("line 2: game g_2:"), checked.stderr
+
+
 async def race_command(bin_dir: Path, *args: str, cwd: Path) -> AsyncIterator[str]:
     """Yields the command's standard output line by line; fails unless it exits 0 in time."""
     pipe = asyncio.subprocess.PIPE

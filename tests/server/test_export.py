@@ -190,3 +190,12 @@ async def test_bad_input_is_refused_in_words_and_changes_nothing(arena: RunningA
         code, out, err = await run_command("export", "--database-url", arena.database_url, *args)
         assert code == 2 and out == "" and words in err, (args, err)
     assert await sql(arena.database_url, counted) == before
+
+
+def test_the_docs_show_the_script_the_tests_run() -> None:
+    """docs/server.md prints the check script a reader copies: each of its statements is the tested file's."""
+    docs = (REPO / "docs" / "server.md").read_text()
+    block = docs.split('```python\n"""Check a FreeCell Arena export', 1)[1].split("```", 1)[0]
+    script = {line.split("  #")[0].rstrip() for line in VERIFY.read_text().splitlines()}
+    shown = [line.split("  #")[0].rstrip() for line in block.splitlines()[1:] if line.strip()]
+    assert shown and [line for line in shown if line not in script] == []

@@ -80,7 +80,7 @@ from freecell_arena.core.ports.records import (
 from freecell_arena.core.records.tournaments.rules import TournamentRules
 from freecell_arena.core.records.tournaments.state import TournamentSnapshot, TournamentVersions, table_of
 from freecell_arena.engine import format_move
-from freecell_arena.net.cluster import ClusterBridge
+from freecell_arena.net.cluster import ClusterBridge, ClusterDeps
 from freecell_arena.net.next_rooms import prepare_next_room
 from freecell_arena.net.restore import load_room, restore_for, restore_player
 from freecell_arena.net.tournaments import TournamentService
@@ -168,20 +168,21 @@ class Process:
     """The rooms this process opened (and stored): it follows their members' connections from the start."""
 
     def __post_init__(self) -> None:
-        self.bridge = ClusterBridge(self, "redis://127.0.0.1:1/0")  # never started: the machine is its Redis
+        deps = ClusterDeps(rooms=self.arena.replica, store=self.store, run_timer_effect=self.run_timer_effect,
+                           drop_connection=_no_takeover, close_tokens=_no_takeover)  # fmt: skip
+        self.bridge = ClusterBridge(deps, "redis://127.0.0.1:1/0")  # never started: the machine is its Redis
         self.bridge.connected.set()
         arena = self.arena
         self.director = TournamentService(Settings(tournament_interval_s=0), self.store, arena.tournaments,
                                           arena.rebuild, arena.clock, _secret, self.run_timer_effect)  # fmt: skip
 
-    # what the bridge asks of its host (`ClusterHost`)
-    @property
-    def rooms(self) -> Any:
-        return self.arena.replica
-
     async def run_timer_effect(self, effect: Effect) -> bool:
         self.in_flight.append(effect)  # a settled race's finish: in flight like any other write
         return True
+
+
+def _no_takeover(player_id: str, detail: object) -> None:
+    raise AssertionError(f"the model plays no takeover or revocation, yet {player_id}'s connection was closed")
 
 
 async def _secret() -> bytes:

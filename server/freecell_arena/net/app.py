@@ -118,9 +118,11 @@ class ArenaServer:
         self.cluster: ClusterBridge | None = None
         shared: InProcessPublisher | ClusterPublisher = InProcessPublisher()
         if settings.cluster.redis_url is not None:  # processes share rooms: their events cross through Redis
-            from freecell_arena.net.cluster import ClusterBridge
+            from freecell_arena.net.cluster import ClusterBridge, ClusterDeps
 
-            self.cluster = ClusterBridge(self, settings.cluster.redis_url)
+            deps = ClusterDeps(rooms=self.arena.replica, store=store, run_timer_effect=self.run_timer_effect,
+                               drop_connection=self.drop_connection, close_tokens=self.close_tokens)  # fmt: skip
+            self.cluster = ClusterBridge(deps, settings.cluster.redis_url)
             shared = self.cluster.publisher
         self.publisher = CoalescingPublisher(shared, settings.rooms.progress_window_ms / 1000)
         self._background = BackgroundTasks()

@@ -32,7 +32,8 @@ import random
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from freecell_arena.core.events import InProcessPublisher, Subscriber, player_topic, room_topic
 from freecell_arena.core.ports.records import Record, RoomVersion
@@ -75,32 +76,20 @@ CLOSE_TIMEOUT_S = 5.0
 """How long closing the bridge waits for its loops (a shutdown must never hang on Redis)."""
 
 
-class ClusterHost(Protocol):
-    """What the bridge needs from the server process (`ArenaServer`)."""
+@dataclass(frozen=True)
+class ClusterDeps:
+    """What the bridge uses of its process, and nothing more (not the server: `ArenaServer` hands over these
+    parts, the cluster model its own)."""
 
-    @property
-    def rooms(self) -> SharedRooms:
-        """This process's copies of shared rooms (core's `Replica`)."""
-        ...
-
-    @property
-    def store(self) -> ServerStore: ...
-
-    async def execute(
-        self, effect: Effect, connection: Any, request_id: Any = None, *, may_retry: bool = False
-    ) -> bool | None: ...
-
-    async def run_timer_effect(self, effect: Effect) -> bool:
-        """A timer's change (no requester); a race it finishes is rated once stored."""
-        ...
-
-    def drop_connection(self, player_id: str, reason: str) -> None:
-        """Close the player's connection on this process (they resumed on another one)."""
-        ...
-
-    def close_tokens(self, player_id: str, token_hashes: list[str]) -> None:
-        """Close the player's connection on this process if it said hello with one of these revoked tokens."""
-        ...
+    rooms: SharedRooms
+    """This process's copies of shared rooms (core's `Replica`)."""
+    store: ServerStore
+    run_timer_effect: Callable[[Effect], Awaitable[bool]]
+    """A timer's change (no requester); a race it finishes is rated once stored."""
+    drop_connection: Callable[[str, str], None]
+    """Close the player's connection on this process, with the reason (they resumed on another one)."""
+    close_tokens: Callable[[str, list[str]], None]
+    """Close the player's connection on this process if it said hello with one of these revoked tokens."""
 
 
 class ClusterPublisher:
@@ -136,8 +125,8 @@ def encoded(message: Reply) -> Encoded:
 class ClusterBridge:
     """The Redis side: publishes what `ClusterPublisher` queued, applies what other processes published."""
 
-    def __init__(self, host: ClusterHost, redis_url: str) -> None:
-        self.host = host
+    def __init__(self, deps: ClusterDeps, redis_url: str) -> None:
+        self.deps = deps
         self.redis_url = redis_url
         self.publisher = ClusterPublisher(f"{os.getpid()}-{secrets.token_hex(4)}")
         self._own_prefix = json.dumps([self.publisher.origin]).encode()[:-1] + b","
@@ -177,7 +166,7 @@ class ClusterBridge:
         """Lobbies picked up from the store here: the other processes say which of their members are connected
         to them (they keep their seats past the lobby's grace). Asked once subscribed, so no answer is missed."""
         if self.connected.is_set():
-            for code in self.host.rooms.take_roll_calls():
+            for code in self.deps.rooms.take_roll_calls():
                 self.publisher.send(room_topic(code), ROLL_CALL, "")
 
     async def _send_forever(self) -> None:
@@ -253,13 +242,13 @@ class ClusterBridge:
         log.debug("event %s on %s at version %s", kind, channel, stamp)
         topic = channel.decode()[len(CHANNEL_PREFIX) :]
         if kind == TAKEOVER:
-            self.host.drop_connection(topic.partition(":")[2], "resumed on another connection")
+            self.deps.drop_connection(topic.partition(":")[2], "resumed on another connection")
             return
         if kind == REVOKED:
-            self.host.close_tokens(topic.partition(":")[2], [str(token_hash) for token_hash in json.loads(text)])
+            self.deps.close_tokens(topic.partition(":")[2], [str(token_hash) for token_hash in json.loads(text)])
             return
         if kind == ROLL_CALL:  # to the other processes only: this process's members know who is here
-            for answer in self.host.rooms.answer_roll_call(topic.partition(":")[2]):
+            for answer in self.deps.rooms.answer_roll_call(topic.partition(":")[2]):
                 message = encoded(answer.message)
                 self.publisher.send(answer.topic, message.type, message.text, answer.skip)
             return
@@ -270,7 +259,7 @@ class ClusterBridge:
         self.publisher.local.publish(topic, Encoded(kind, text), skip)
 
     async def _apply(self, topic: str, kind: str, text: str, version: RoomVersion | None) -> None:
-        rooms = self.host.rooms
+        rooms = self.deps.rooms
         if kind == "progress" and _STILL_PLAYING in text:
             return  # the common case, a move of a game that goes on: nothing for this copy to change
         if topic.startswith("room:") and kind in ROOM_EVENTS:
@@ -298,13 +287,13 @@ class ClusterBridge:
     async def resync(self, code: str, *, announce: bool = True) -> None:
         """Replace this process's copy of the room with the store's; tell its members here what changed (core
         says what: the effect's publications, for this process's connections only)."""
-        store = self.host.store
+        store = self.deps.store
         self.resyncs += 1
         stored = await store.room_by_code(code)
         if stored is None:
             return
         games, players = await load_room(store, stored)
-        effect = self.host.rooms.resync(stored, games, players)
+        effect = self.deps.rooms.resync(stored, games, players)
         log.debug("resync %s: version %s (%s)", code, stored.seq, stored.status)
         if announce:
             for publication in effect.publications:
@@ -312,39 +301,39 @@ class ClusterBridge:
 
     async def after_refusal(self, records: Sequence[Record]) -> None:
         """A write of ours was refused: another process changed the room (or played the game) first."""
-        for code in self.host.rooms.rooms_touched_by(records):
+        for code in self.deps.rooms.rooms_touched_by(records):
             await self._quietly(self.resync(code))
 
     async def refresh_player(self, player_id: str) -> None:
         """A player resumed here: their rooms are re-read (another process may have played their moves, or moved
         them to another room), and the room they sit in here too (they may have left it there)."""
-        codes = [stored.room.code for stored in await self.host.store.live_rooms_of(player_id)]
-        seated = self.host.rooms.seated_in(player_id)
+        codes = [stored.room.code for stored in await self.deps.store.live_rooms_of(player_id)]
+        seated = self.deps.rooms.seated_in(player_id)
         for code in [*codes, *([seated] if seated is not None and seated not in codes else [])]:
             await self._quietly(self.resync(code, announce=False))
-        store = self.host.store
+        store = self.deps.store
         for stored_game in await store.unfinished_games(player_id):
             room_id = stored_game.game.room_id
             stored_room = await store.room(room_id) if room_id else None
             if stored_room is not None:
                 await self._quietly(self.resync(stored_room.room.code, announce=False))
             else:
-                self.host.rooms.refresh_game(stored_game)
+                self.deps.rooms.refresh_game(stored_game)
 
     async def refresh_game(self, game_id: str) -> None:
         """A game this process may hold only a stale copy of (a racer on another process): read it back."""
-        stored = await self.host.store.game(game_id)
+        stored = await self.deps.store.game(game_id)
         if stored is not None:
-            self.host.rooms.refresh_game(stored)
+            self.deps.rooms.refresh_game(stored)
 
     async def resync_all(self) -> None:
-        for copy in self.host.rooms.live_copies():
+        for copy in self.deps.rooms.live_copies():
             await self._quietly(self.resync(copy.code))
 
     def settle_due(self) -> None:
         """The races that may be over (`SharedRooms.take_due`): each is settled from the store, one at a time per
         room; one already being settled is handed back for a later tick."""
-        rooms = self.host.rooms
+        rooms = self.deps.rooms
         for code in rooms.take_due():
             if code in self._settling:
                 rooms.settle_later(code)
@@ -358,7 +347,7 @@ class ClusterBridge:
                 await self._finish(code)
         except Exception as error:
             self.failures.warning("settle", f"a race could not be settled, retrying later: {one_line(error)}")
-            self.host.rooms.settle_later(code)
+            self.deps.rooms.settle_later(code)
         finally:
             self._settling.discard(code)
 
@@ -367,37 +356,37 @@ class ClusterBridge:
         settle now (the race ended here meanwhile, or the copy was behind and has been re-read). A change of ours
         still being written is not in the copy yet (memory adopts it once stored): `SharedRooms.settle` hands such
         a room back for a later tick."""
-        rooms = self.host.rooms
+        rooms = self.deps.rooms
         copy = rooms.copy_of(code)
         if copy is None or copy.status != RUNNING:  # it ended here meanwhile
             return False
         if rooms.plays_every_game_here(code):  # every game is played here: no copy to refresh (a finish is still
             return True  # a compare-and-set on the room's version)
-        stored = await self.host.store.room(copy.room_id)
+        stored = await self.deps.store.room(copy.room_id)
         if stored is None:
             return False
         if (stored.seq, stored.tag, stored.status) != (copy.seq, copy.tag, copy.status):
             log.debug("settle %s: the store has version %s, this copy %s", code, stored.seq, copy.seq)
             await self.resync(code)  # behind (or a change of ours adopted since this read: the re-read is older)
             return False
-        games, players = await load_room(self.host.store, stored)
+        games, players = await load_room(self.deps.store, stored)
         rooms.refresh_games(code, games, players)
         return True
 
     async def _finish(self, code: str) -> None:
         """Finish the race if it is over; a finish another process wrote first is read back instead."""
-        effect = self.host.rooms.settle(code)
+        effect = self.deps.rooms.settle(code)
         log.debug("settle %s: %s", code, "finishing" if effect is not None else "goes on")
-        if effect is not None and not await self.host.run_timer_effect(effect):
+        if effect is not None and not await self.deps.run_timer_effect(effect):
             await self.resync(code)
 
     async def check_rooms(self) -> None:
         """A safety net for lost events: a live room here whose stored version moved past this copy's is re-read
         (one query for every room, every `STATUS_CHECK_INTERVAL_S`)."""
-        live = {copy.room_id: copy for copy in self.host.rooms.live_copies()}
-        stored = await self.host.store.room_versions(list(live))
+        live = {copy.room_id: copy for copy in self.deps.rooms.live_copies()}
+        stored = await self.deps.store.room_versions(list(live))
         for room_id, (seq, tag) in stored.items():
-            room = self.host.rooms.copy_of(live[room_id].code)  # as it is now, after the query's wait
+            room = self.deps.rooms.copy_of(live[room_id].code)  # as it is now, after the query's wait
             if room is None:
                 continue
             if seq > room.seq or (seq == room.seq and tag != room.tag):  # behind (memory is never ahead)

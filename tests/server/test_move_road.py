@@ -5,9 +5,9 @@ gives the same figures anywhere, so they are held here as ceilings.
 Net's part is at its aim: the connection's task is the connection's own (no frame of net/app.py around it), the
 replies go from the effect runner to the outbox and the socket (not back through the connection), and nothing of
 moderation runs for a move, of the metrics only the group commit's report of its transaction (what waits for a kind
-of record runs once one is stored). The whole road is not at issue 50's aim yet (at most 20 modules and 15
-re-entries): what is left is core's (the player's game, the shared state and the engine call each other several
-times a move: 22 of the 32 re-entries) and the store's group commit (a task of its own, woken and timed)."""
+of record runs once one is stored). Core goes down once: the game and its room read together, the player's game
+taking the action with one call into the engine (`engine.turns.take_turn`), the reply built from its report. The
+re-entries are at issue 50's aim (at most 15); the modules are not (22 of at most 20)."""
 
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ NET_MODULES, NET_REENTRIES = 7, 4
 """Net's share of the road: the socket, the inbox, the connection, the rate limit, the effect runner, the outbox, and
 the metrics the group commit reports its transaction to; back into the socket, the inbox, the connection and the
 runner once each (the reader's wait for the frame, and for the commit)."""
-MODULES, REENTRIES = 22, 32
-"""The whole road as this code runs it (64114e8's: 25 modules, 39 re-entries). The store's part: 5 modules, 6
-re-entries (the group commit's task woken, its wait for company timed out, the SQLite thread's answer, and the
-statements' table read twice); a submitter awaits the commit's own future, with no frame of the group commit, the
-SQL store or the SQLite writer on its awaiting chain."""
+MODULES, REENTRIES = 22, 15
+"""The whole road as this code runs it (64114e8's: 25 modules, 39 re-entries; 22 and 32 before `take_turn`). The
+store's part: 5 modules, 6 re-entries (the group commit's task woken, its wait for company timed out, the SQLite
+thread's answer, and the statements' table read twice); a submitter awaits the commit's own future, with no frame of
+the group commit, the SQL store or the SQLite writer on its awaiting chain."""
 
 
 def test_a_move_takes_the_straight_road_through_net() -> None:

@@ -139,7 +139,8 @@ class Arena:
         if isinstance(request, HelloRequest):
             raise Refusal(ErrorCode.already_greeted, "this connection already said hello")
         effect = self._handlers[type(request)](player_id, request)
-        effect.claim()
+        if effect.changes is not None:  # a move changes a game, no room or seat: nothing to claim (no call made)
+            effect.claim()
         return effect
 
     def register(self, request: HelloRequest) -> tuple[str, Effect]:

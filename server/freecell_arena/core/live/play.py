@@ -12,8 +12,9 @@ from datetime import datetime
 
 from freecell_arena.core.effects import Effect, Publication, Refusal
 from freecell_arena.core.events import room_topic
-from freecell_arena.core.live.player_game import MOVE_ACCEPTED, PLAYED_MOVE, GameMark, PlayerGame, played
+from freecell_arena.core.live.player_game import MOVE_ACCEPTED, Acted, PlayerGame
 from freecell_arena.core.live.race_clock import RaceClock
+from freecell_arena.core.live.room import Room
 from freecell_arena.core.live.room_messages import Connected, game_over, race_over_message
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import MoveRecord, Record
@@ -22,12 +23,9 @@ from freecell_arena.engine import (
     Counts,
     IllegalMoveError,
     NotationError,
-    Turn,
-    move_from_fields,
-    move_to_json,
-    parse_move,
 )
 from freecell_arena.engine.game_text import GameText
+from freecell_arena.engine.turns import MoveFields
 from freecell_arena.engine.view import replay_steps
 from freecell_arena.protocol.errors import ErrorCode
 from freecell_arena.protocol.play import (
@@ -63,32 +61,26 @@ class Play:
 
     def move(self, player_id: str, request: MoveRequest) -> Effect:
         now = self.state.clock.now()  # one reading: the instant checked against the time limit is the move's
-        game = self.running_game(player_id, request.game_id, now)
-        board = game.game.board
+        game, room = self._running(player_id, request.game_id, now)
+        fields = request.move
+        action: str | MoveFields = fields if isinstance(fields, str) else (
+            fields.from_, fields.from_index, fields.to, fields.to_index, fields.count)  # fmt: skip
         try:
-            if isinstance(request.move, str):
-                move = parse_move(game.variant, request.move, board)
-            else:
-                fields = request.move
-                move = move_from_fields(fields.from_, fields.from_index, fields.to, fields.to_index, fields.count)
+            acted = game.act(action, now)
         except NotationError as error:
             raise Refusal(ErrorCode.bad_notation, str(error)) from None
-        mark = game.mark()
-        try:
-            turn = game.game.play(move)
         except IllegalMoveError as error:
             raise Refusal(ErrorCode.illegal_move, error.message, reason=error.code) from None
-        return self._after_action(game, turn, mark, request.id, now)
+        return self._after_action(game, room, acted, request.id, now)
 
     def undo(self, player_id: str, request: UndoRequest) -> Effect:
         now = self.state.clock.now()
-        game = self.running_game(player_id, request.game_id, now)
-        mark = game.mark()
+        game, room = self._running(player_id, request.game_id, now)
         try:
-            turn = game.game.undo()
+            acted = game.act(None, now)
         except IllegalMoveError as error:
             raise Refusal(ErrorCode.undo_not_allowed, error.message, reason=error.code) from None
-        return self._after_action(game, turn, mark, request.id, now)
+        return self._after_action(game, room, acted, request.id, now)
 
     def resign(self, player_id: str, request: ResignRequest) -> Effect:
         return self.resign_game(self.running_game(player_id, request.game_id, self.state.clock.now()), request.id)
@@ -106,50 +98,53 @@ class Play:
             undo=(mark,),
         )
 
-    def _after_action(
-        self, game: PlayerGame, turn: Turn, mark: GameMark, request_id: RequestId, now: datetime
-    ) -> Effect:
-        index = len(game.game.actions) - 1
-        records: list[Record] = [MoveRecord(game.game_id, index, turn.action, now)]
-        outcome, only_undo_left = game.game.verdict()
-        if outcome is not None:
-            records.append(game.end(outcome, now))
-            self._game_ended(game)
-        variant = game.variant
-        counts = game.counts(now)
+    def _after_action(self, game: PlayerGame, room: Room | None, acted: Acted, request_id: RequestId,
+                      now: datetime) -> Effect:  # fmt: skip
+        """The action's record, reply and progress, from its report alone: no call back into the game or the
+        engine. `room`: the game's room (None: a daily's game), as the action found it."""
+        report = acted.report
+        turn = report.turn
+        records: list[Record] = [MoveRecord(game.game_id, report.index, turn.action, now)]
+        if acted.ended is not None:
+            records.append(acted.ended)
+            if room is not None:
+                self.timers.check_if_over(room)
+        counts = report.counts
         accepted = MOVE_ACCEPTED.encode(
             id=request_id,
             game_id=game.game_id,
-            index=index,
+            index=report.index,
             action=turn.action,
-            move=None if turn.move is None else PLAYED_MOVE.values(notation=turn.action, move=move_to_json(turn.move)),
-            autoplay=[played(variant, move) for move in turn.autoplay],
-            undone=[played(variant, move) for move in turn.undone],
+            move=report.move,
+            autoplay=report.autoplay,
+            undone=report.undone,
             player_moves=counts.moves,
             single_card_moves=counts.single_card_moves,
             cards_on_foundations=counts.cards_home,
             time_ms=counts.time_ms,
-            status=game.status,
-            only_undo_left=only_undo_left,
-            changes=game.view_changes(turn),
+            status=acted.status,
+            only_undo_left=report.only_undo_left,
+            changes=report.changes,
         )
         replies: list[Reply] = [accepted]
-        if outcome is not None:
+        if acted.ended is not None:
             replies.append(game_over(game, None))
-
-        return Effect(records=records, replies=replies, publications=self._progress(game, now, counts), undo=(mark,))
+        return Effect(records=records, replies=replies, publications=self._progress(game, now, counts, room),
+                      undo=(acted.mark,))  # fmt: skip
 
     def _game_ended(self, game: PlayerGame) -> None:
         room = self.state.room_of_game(game)
         if room is not None:
             self.timers.check_if_over(room)
 
-    def _progress(self, game: PlayerGame, now: datetime, counts: Counts | None = None) -> list[Publication]:
+    def _progress(self, game: PlayerGame, now: datetime, counts: Counts | None = None,
+                  room: Room | None = None) -> list[Publication]:  # fmt: skip
         """To the rest of the room: the player has the same counts in its own reply (one frame less per move).
-        Nothing when nobody else is in the room (a solo race): no one would receive it."""
+        Nothing when nobody else is in the room (a solo race): no one would receive it. `room`: the game's room
+        when the caller has it."""
         if game.room_code is None:
             return []
-        room = self.state.room(game.room_code)
+        room = room or self.state.room(game.room_code)
         if room is not None and _alone(room.members, game.player_id):
             return []
         message = ProgressMessage(code=game.room_code, progress=game.progress(now, counts))
@@ -159,6 +154,10 @@ class Play:
         """The player's game an action is for, or the refusal saying why it cannot be played. `now`: the action's
         instant, read once by the caller and stamped on what the action stores (a second reading of the clock
         could fall past the time limit the first one passed: a move stored after its race's end)."""
+        return self._running(player_id, game_id, now)[0]
+
+    def _running(self, player_id: str, game_id: str | None, now: datetime) -> tuple[PlayerGame, Room | None]:
+        """`running_game`, and its room (None: a daily's game)."""
         state = self.state
         seat = state.players[player_id].seat
         if game_id is not None and game_id != seat.game_id:
@@ -168,17 +167,16 @@ class Play:
             if other is None:
                 raise Refusal(ErrorCode.unknown_game, f"no game {game_id!r} on this server")
             raise Refusal(ErrorCode.game_not_running, "that game of yours is over")
-        game = state.game(seat.game_id) if seat.game_id else None
+        game, room = state.game_in_room(seat.game_id) if seat.game_id else (None, None)
         if game is None:
             raise Refusal(ErrorCode.no_game, "you have no game: join a room and wait for the race to start")
-        if not game.running:
+        if game.finish is not None:  # `running`, read here without a call (bench/move_road.py)
             raise Refusal(ErrorCode.game_not_running, f"your game is over ({game.status})")
-        room = state.room_of_game(game)
         if room is not None and room.ends_at is not None and now >= room.ends_at:
             raise Refusal(ErrorCode.game_not_running, "the race's time limit has passed")
         if game.record.daily_day is not None and daily.is_closed(game.record.daily_day, now):
             raise Refusal(ErrorCode.game_not_running, f"the daily of {game.record.daily_day} has closed")
-        return game
+        return game, room
 
     # ------------------------------------------------------------------ state and replays
 

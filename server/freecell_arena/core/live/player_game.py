@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from freecell_arena.core.clock import elapsed_ms
 from freecell_arena.core.ports.records import BoardClaim, GameRecord, ResultRecord
 from freecell_arena.core.records.fair_play import bots_side, implausible_win, is_human_board
-from freecell_arena.engine import RULES_VERSION, Counts, Game, Move, Turn, Variant, format_move, move_to_json
-from freecell_arena.engine.view import player_view, view_changes
-from freecell_arena.protocol.board import GameView, PlayedMove
+from freecell_arena.engine import RULES_VERSION, Counts, Game, Variant
+from freecell_arena.engine.turns import MoveFields, TurnReport, take_turn
+from freecell_arena.engine.view import player_view
+from freecell_arena.protocol.board import GameView
 from freecell_arena.protocol.play import MoveAcceptedMessage
 from freecell_arena.protocol.rooms import Progress
 from freecell_arena.protocol.trusted import TrustedEncoder
@@ -54,12 +55,17 @@ class GameMark:
 
 MOVE_ACCEPTED = TrustedEncoder(MoveAcceptedMessage)
 """The reply to every move, built straight into its wire form (server/freecell_arena/protocol/trusted.py says why)."""
-PLAYED_MOVE = TrustedEncoder(PlayedMove)
 
 
-def played(variant: Variant, move: Move) -> dict[str, Any]:
-    """A `PlayedMove` as the JSON values of a `move_accepted`."""
-    return PLAYED_MOVE.values(notation=format_move(variant, move), move=move_to_json(move))
+class Acted(NamedTuple):
+    """A player's action taken (`PlayerGame.act`): the engine's report of it, where the game stood before it (what
+    `take_back` returns to if the store refuses it), and its result when it ended the game."""
+
+    report: TurnReport
+    mark: GameMark
+    ended: ResultRecord | None
+    status: PlayerStatus
+    """The game's status after the action (`playing`, or how it ended)."""
 
 
 class PlayerGame:
@@ -67,6 +73,10 @@ class PlayerGame:
 
     def __init__(self, record: GameRecord, variant: Variant, name: str, room_code: str | None) -> None:
         self.record = record
+        self.game_id = record.game_id
+        """Plain attributes, not properties over `record`: read by core for every action (bench/move_road.py counts
+        each property read from another module as an entry into this one)."""
+        self.player_id = record.player_id
         self.variant = variant
         self.name = name
         self.room_code = room_code
@@ -124,14 +134,6 @@ class PlayerGame:
         return restored
 
     @property
-    def game_id(self) -> str:
-        return self.record.game_id
-
-    @property
-    def player_id(self) -> str:
-        return self.record.player_id
-
-    @property
     def running(self) -> bool:
         return self.finish is None
 
@@ -169,6 +171,17 @@ class PlayerGame:
         self.finish = mark.finish
         self.game.resigned = mark.resigned
 
+    def act(self, action: str | MoveFields | None, now: datetime) -> Acted:
+        """Its player's move (in notation, or as fields) or undo (None), at `now`: one call into the engine
+        (`take_turn`), which raises before anything changes if the action is refused."""
+        mark = self.mark()
+        report = take_turn(self.game, action, elapsed_ms(self.record.started_at, now))
+        ended = None
+        if report.outcome is not None:
+            self.finish = Finish(report.outcome, report.counts.time_ms, now)
+            ended = self.result_record(counts=report.counts)
+        return Acted(report, mark, ended, self.status)
+
     def ending(self, outcome: Outcome, at: datetime) -> Finish:
         """How the game would end at `at` (nothing changes yet)."""
         return Finish(outcome, elapsed_ms(self.record.started_at, at), at)
@@ -178,12 +191,14 @@ class PlayerGame:
         self.finish = self.ending(outcome, now)
         return self.result_record()
 
-    def result_record(self, finish: Finish | None = None) -> ResultRecord:
+    def result_record(self, finish: Finish | None = None, counts: Counts | None = None) -> ResultRecord:
         """Only a won ranked game claims a place on its board (stored in the result's own transaction). `finish`:
-        how a change being made ends it, before memory has it."""
+        how a change being made ends it, before memory has it; `counts`: its counts at the finish, when the caller
+        has them already (a move's report)."""
         finish = finish or self.finish
         assert finish is not None
-        counts = self.counts(finish=finish)
+        if counts is None:
+            counts = self.counts(finish=finish)
         board = self.record.board
         flag = None
         if board and finish.outcome == "won" and is_human_board(board):
@@ -237,7 +252,3 @@ class PlayerGame:
 
     def board_view(self) -> dict[str, Any]:
         return player_view(self.game.board)
-
-    def view_changes(self, turn: Turn) -> dict[str, Any]:
-        """What `turn` changed in the player view (the reply to a move carries only that)."""
-        return view_changes(self.game.board, turn.moves)

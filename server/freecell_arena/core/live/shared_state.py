@@ -75,6 +75,12 @@ class SharedState:
     def game(self, game_id: str) -> PlayerGame | None:
         return self._game_by_id.get(game_id)
 
+    def game_in_room(self, game_id: str) -> tuple[PlayerGame | None, Room | None]:
+        """The game and its room (None: no such game; a daily's game has no room), in one call: what every action
+        reads first (`Play.running_game`)."""
+        game = self._game_by_id.get(game_id)
+        return game, (self._room_by_id.get(game.record.room_id or "") if game is not None else None)
+
     def current_game(self, player_id: str) -> PlayerGame | None:
         state = self.players.get(player_id)
         return self._game_by_id.get(state.seat.game_id) if state is not None and state.seat.game_id else None

@@ -16,10 +16,13 @@ from typing import Any
 from sqlalchemy import ColumnElement, Select, and_, or_, select, tuple_
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from freecell_arena.core.ports.reads import Disclosure, ExportFilter, ExportRow, StoredRatingChange
+from freecell_arena.core.moderation.exported import ExportRow
+from freecell_arena.core.ports.reads import Disclosure, ExportFilter
+from freecell_arena.core.records.ratings import RatingChange as Change
 from freecell_arena.core.records.sanctioned import Sanctions
 from freecell_arena.protocol.vocabulary import FINISHED
 from freecell_arena.store.models import Game, Player, RatingChange, Room, TournamentRace, table_of
+from freecell_arena.store.ratings import change_of
 from freecell_arena.store.sanction_reads import sanctions_in_force
 from freecell_arena.store.stored_games import with_moves
 
@@ -110,7 +113,7 @@ async def _export_rows(connection: AsyncConnection, rows: Sequence[Any]) -> list
     """The batch's games with their moves and the player's rating change in each rated race (two reads)."""
     stored = await with_moves(connection, rows)
     raced = sorted({(row.room_id, row.player_id) for row in rows if row.room_id is not None})
-    rated: dict[tuple[str, str], StoredRatingChange] = {}
+    rated: dict[tuple[str, str], Change] = {}
     if raced:
         query = (
             select(changes.c.room_id, changes.c.player_id, changes.c.ladder, changes.c.mu_before,
@@ -118,8 +121,8 @@ async def _export_rows(connection: AsyncConnection, rows: Sequence[Any]) -> list
             .where(tuple_(changes.c.room_id, changes.c.player_id).in_(raced))
             .order_by(changes.c.id)
         )
-        for change in await connection.execute(query):
-            rated[(change.room_id, change.player_id)] = StoredRatingChange(*change[2:])
+        for row in await connection.execute(query):
+            rated[(row.room_id, row.player_id)] = change_of(row)
     return [
         ExportRow(game, bool(row.player_bot), row.room_code, row.tournament_id,
                   rated.get((row.room_id, row.player_id)) if row.room_id is not None else None)

@@ -8,19 +8,33 @@ void game or a marked player's win exactly what the boards make of it, and a lif
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
 from freecell_arena.core.moderation.sanctions import game_board
-from freecell_arena.core.ports.reads import Disclosure, ExportFilter, ExportRow, StoredRatingChange
+from freecell_arena.core.ports.reads import Disclosure, ExportFilter
+from freecell_arena.core.ports.records import StoredGame
 from freecell_arena.core.records import daily
-from freecell_arena.core.records.ratings import Rating
+from freecell_arena.core.records.ratings import RatingChange
 from freecell_arena.core.records.sanctioned import Sanctions
 from freecell_arena.engine import variant_by_id
 from freecell_arena.protocol.export import ExportGame, ExportRating
 
 MICROSOFT = "microsoft"
 """The shuffle whose seeds are Microsoft FreeCell deal numbers (`engine.shuffle`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExportRow:
+    """A finished public game as the export reads it: the game with its moves and result, where it was played, and
+    its race's rating change for the player (as stored: `store.ratings.change_of`)."""
+
+    game: StoredGame
+    bot: bool
+    room_code: str | None
+    tournament_id: str | None
+    rating: RatingChange | None
 
 
 class ExportReader(Protocol):
@@ -82,9 +96,8 @@ def exported(row: ExportRow, sanctions: Sanctions) -> ExportGame:
     )
 
 
-def _rating(stored: StoredRatingChange | None) -> ExportRating | None:
-    if stored is None:
+def _rating(change: RatingChange | None) -> ExportRating | None:
+    if change is None:
         return None
-    before = Rating(stored.mu_before, stored.sigma_before, stored.races - 1)
-    after = Rating(stored.mu_after, stored.sigma_after, stored.races)
-    return ExportRating(ladder=stored.ladder, before=before.display, after=after.display, races=stored.races)
+    return ExportRating(ladder=str(change.ladder), before=change.before.display, after=change.after.display,
+                        races=change.after.races)  # fmt: skip

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Protocol
 
-from freecell_arena.core.ports.records import DailyRecord, StoredGame
+from freecell_arena.core.ports.records import DailyRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,27 +201,4 @@ class ExportFilter:
     until: datetime | None = None
     variant: str | None = None
     player_id: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class StoredRatingChange:
-    """A race's rating change for one player as stored (`rating_changes`)."""
-
-    ladder: str
-    mu_before: float
-    sigma_before: float
-    mu_after: float
-    sigma_after: float
-    races: int
-
-
-@dataclass(frozen=True, slots=True)
-class ExportRow:
-    """A finished public game as the export reads it: the game with its moves and result, and where it was played."""
-
-    game: StoredGame
-    bot: bool
-    room_code: str | None
-    tournament_id: str | None
-    rating: StoredRatingChange | None
 

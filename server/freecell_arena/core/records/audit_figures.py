@@ -171,7 +171,8 @@ def check_series_tally(code: str, tally: Tally, previous_id: str, previous: Tall
                 for player_id in tally.uncounted if player_id not in sanctioned]  # fmt: skip
     before = previous or Tally.first(previous_id)
     wins = {player_id: count for player_id, _, count in before.wins}
-    wins.update((result.player_id, wins.get(result.player_id, 0)) for result in results)
+    for result in results:  # everyone of the race is on the tally, those it leaves out too
+        wins.setdefault(result.player_id, 0)
     counted = [result for result in results if result.player_id not in tally.uncounted]
     won = {result.player_id for result in counted if result.outcome == "won"}
     for placement in placements_from_results(counted, ranking, started_at):

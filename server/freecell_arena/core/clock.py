@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 from typing import Protocol
 
 
@@ -11,10 +12,10 @@ class Clock(Protocol):
 
 
 class SystemClock:
-    """Wall-clock UTC time."""
+    """Wall-clock UTC time. `now` is `datetime.now(UTC)` itself, not a method around it: a move reads the clock
+    twice, and a call straight into C costs it no Python frame (and no step into this module on a move's road)."""
 
-    def now(self) -> datetime:
-        return datetime.now(UTC)
+    now = staticmethod(partial(datetime.now, UTC))
 
 
 def elapsed_ms(start: datetime, end: datetime) -> int:

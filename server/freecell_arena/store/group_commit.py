@@ -180,10 +180,11 @@ class GroupCommitWriter:
         started = time.perf_counter()
         failure = await _failure_of(self.store.write(records))
         self.transactions += 1
-        self._observe(len(records), started, committed=failure is None)
         if failure is None:
             _settle(batch, None)
+            self._observe(len(records), started, committed=True)
             return
+        self._observe(len(records), started, committed=False)
         writers = sum(1 for submission in batch if submission.records)
         if not isinstance(failure, RecordRefusedError) or writers <= 1:
             # The database itself failed (or there is nobody to separate): every submitter of this batch
@@ -196,12 +197,14 @@ class GroupCommitWriter:
             await self._commit_alone(submission)
 
     def _observe(self, records: int, started: float, *, committed: bool) -> None:
+        """Note the transaction for health and metrics. Called after the batch is settled: its submitters are
+        woken first, and the metrics (`on_commit`) wait for the next turn of the loop, after their replies."""
         if committed:
             self.last_failure_at = None
         elif self.last_failure_at is None:
             self.last_failure_at = time.monotonic()
         if self.on_commit is not None:
-            self.on_commit(records, time.perf_counter() - started, committed)
+            asyncio.get_running_loop().call_soon(self.on_commit, records, time.perf_counter() - started, committed)
 
     async def _commit_alone(self, submission: _Submission) -> None:
         if not submission.records:

@@ -104,6 +104,7 @@ async def test_every_exported_game_replays_to_its_stored_result(arena: RunningAr
     dump = tmp_path / "games.ndjson.gz"
     code, _, err = await run_command("export", "--database-url", arena.database_url, "--output", str(dump))
     assert code == 0 and "exported 5 games" in err, err
+    assert not list(tmp_path.glob(".*.partial")), "the whole export took the file's name"
     with gzip.open(dump, "rt") as handle:
         assert [json.loads(line) for line in handle] == lines
     process = await asyncio.create_subprocess_exec(sys.executable, str(VERIFY), str(dump),
@@ -189,6 +190,16 @@ async def test_bad_input_is_refused_in_words_and_changes_nothing(arena: RunningA
     ]:  # fmt: skip
         code, out, err = await run_command("export", "--database-url", arena.database_url, *args)
         assert code == 2 and out == "" and words in err, (args, err)
+    # a refused export to a file leaves no file (nor a half one), and a file it would have replaced as it was
+    dumps = tmp_path / "dumps"
+    dumps.mkdir()
+    last_month = dumps / "last-month.ndjson.gz"
+    last_month.write_bytes(b"last month's dump")
+    for output in (last_month, dumps / "this-month.ndjson"):
+        code, _, err = await run_command("export", "--database-url", arena.database_url, "--player", "p_nobody",
+                                         "--output", str(output))  # fmt: skip
+        assert code == 2 and "there is no player" in err, err
+    assert sorted(dumps.iterdir()) == [last_month] and last_month.read_bytes() == b"last month's dump"
     assert await sql(arena.database_url, counted) == before
 
 

@@ -4,8 +4,10 @@ public finished game as one JSON line (`protocol.export.ExportGame`, docs/schema
 What anyone may replay, nothing more (never a running race, a daily before its day closes, a cup heat before the cup
 is over), with the sanctions in force applied as the boards apply them. Read in keyset batches and written as it goes,
 so memory stays flat on any database; it writes nothing to the database. `--output F.gz` gzips. A summary goes to
-standard error; exit 0, or 2 (one line) for bad input or a database that cannot be used. docs/server.md ("Open data")
-shows the monthly dump.
+standard error; exit 0, or 2 (one line) for bad input or a database that cannot be used. `--output F` is written
+under a temporary name beside F and renamed to F only once every game is in it: a refused or failed export leaves no
+file, nor a half one, and whatever F held before stays as it was (a monthly dump's cron job never publishes a cut
+file). docs/server.md ("Open data") shows the monthly dump.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gzip
+import os
 import sys
 from datetime import UTC, date, datetime, time
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from freecell_arena.commands.common import UsageError, database_url_argument, fail, one_line, variant_argument
@@ -78,25 +82,36 @@ def run(args: argparse.Namespace) -> int:
         wanted = export_filter(args)
     except UsageError as error:
         return fail(str(error))
+    # (the file asked for, and the temporary one beside it that becomes it once the export is whole)
+    files = None if args.output == "-" else (Path(args.output), partial_file(Path(args.output)))
     try:
         output: TextIO = sys.stdout
-        if args.output.endswith(".gz"):
-            output = gzip.open(args.output, "wt", encoding="utf-8")  # noqa: SIM115 (closed below, after the run)
-        elif args.output != "-":
-            output = open(args.output, "w", encoding="utf-8")  # noqa: SIM115
+        if files is not None:
+            opener = gzip.open if args.output.endswith(".gz") else open
+            output = opener(files[1], "wt", encoding="utf-8")  # closed below, after the run
     except OSError as error:
         return fail(f"cannot write {args.output}: {error.strerror}")
     try:
         count = asyncio.run(export(url, wanted, args.batch, output))
+        if files is not None:
+            output.close()
+            files[1].replace(files[0])
     except UsageError as error:
         return fail(str(error))
     except (StoreError, SQLAlchemyError, OSError) as error:
         return fail(f"cannot export {display_url(url)}: {one_line(error)}")
     finally:
-        if output is not sys.stdout:
+        if files is not None:
             output.close()
+            files[1].unlink(missing_ok=True)  # what a refused or failed export had begun (gone once renamed)
     print(f"exported {count} game{'s' if count != 1 else ''}", file=sys.stderr)
     return 0
+
+
+def partial_file(target: Path) -> Path:
+    """Where the export is written until it is whole: beside the target (so the rename is atomic), hidden, and
+    named for this process (two exports to one file do not write into each other)."""
+    return target.with_name(f".{target.name}.{os.getpid()}.partial")
 
 
 async def export(url: str, wanted: ExportFilter, batch: int, output: TextIO) -> int:

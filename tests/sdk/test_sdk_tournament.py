@@ -1,5 +1,6 @@
 """Whole tournaments played by SDK bots against a real server whose clock runs fast (an injected clock): a
-30-minute arena with 12 bots and a cup of 3 rounds with 40 bots in heats of 16, each in seconds of test time.
+30-minute arena with 12 bots, a cup of 3 rounds with 40 bots in heats of 16, each in seconds of test time, and an
+arena whose bots lose their connections twice (cut, then closed as a draining server closes them) and play on.
 Afterwards every point is recomputed from the stored results (as `freecell-arena audit` does)."""
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from sqlalchemy import update
 from freecell_arena.core.competition.tournaments.cup import verify_reveal
 from freecell_arena.core.competition.tournaments.schedule import tournament_record
 from freecell_arena.core.records.tournaments.rules import TournamentRules
-from freecell_arena.core.records.tournaments.state import table_of
+from freecell_arena.core.records.tournaments.state import TournamentSnapshot, table_of
 from freecell_arena.net.app import ArenaServer
+from freecell_arena.protocol.session import CloseCode
 from freecell_arena.settings import Settings
 from freecell_arena.store import GroupCommitWriter, SqlStore
 from freecell_arena.store.models import Tournament
@@ -39,9 +41,14 @@ class FastClock:
     def __init__(self, factor: float) -> None:
         self.factor = factor
         self.origin = time.monotonic()
+        self.skipped = timedelta(0)
 
     def now(self) -> datetime:
-        return START + timedelta(seconds=(time.monotonic() - self.origin) * self.factor)
+        return START + self.skipped + timedelta(seconds=(time.monotonic() - self.origin) * self.factor)
+
+    def skip_to(self, instant: datetime) -> None:
+        """Jump ahead to `instant` (a test waits for something, not for a fixed time, then moves on)."""
+        self.skipped += max(timedelta(0), instant - self.now())
 
 
 @pytest.fixture
@@ -69,10 +76,14 @@ async def create(server: ArenaServer, clock: FastClock, rules: TournamentRules, 
     return record.tournament_id
 
 
+def runners_for(url: str, tournament_id: str, bots: int) -> list[TournamentRunner]:
+    return [TournamentRunner(BOTS["greedy"](), RunConfig(server=url, name=f"bot{index}", room=WAITING,
+                                                        max_rate_per_s=None, max_moves=150),
+                             tournament_id, poll_s=0.3) for index in range(bots)]  # fmt: skip
+
+
 async def play(url: str, tournament_id: str, bots: int) -> list[TournamentResult]:
-    runners = [TournamentRunner(BOTS["greedy"](), RunConfig(server=url, name=f"bot{index}", room=WAITING,
-                                                           max_rate_per_s=None, max_moves=150),
-                                tournament_id, poll_s=0.3) for index in range(bots)]  # fmt: skip
+    runners = runners_for(url, tournament_id, bots)
     async with asyncio.timeout(120):
         return list(await asyncio.gather(*(runner.run_tournament() for runner in runners)))
 
@@ -114,6 +125,53 @@ async def test_a_30_minute_arena_with_12_bots_runs_to_its_podium(fast_arena: tup
     assert report.returncode == 1 and f"{leader} stored points=" in report.stdout
 
 
+async def test_an_arenas_bots_ride_through_lost_connections_to_the_podium(
+    fast_arena: tuple[ArenaServer, str, FastClock],
+) -> None:
+    """Every bot's connection is cut (as a killed process cuts it: no close frame) in the middle of the arena, then
+    closed with 1001 (as a draining server closes it); each `freecell-arena-bot --tournament` runner reconnects,
+    picks its race or the tournament up where the server says it stands, and plays to the end."""
+    server, url, clock = fast_arena
+    rules = TournamentRules(kind="arena", variant="freecell", time_limit_s=120, ranked=True, entry="bots",
+                            duration_s=900, race_size=3)  # fmt: skip
+    tournament_id = await create(server, clock, rules, starts_in_s=30)
+    runners = runners_for(url, tournament_id, 6)
+
+    async def all_six_connected() -> None:
+        while len(server.connections) < 6:
+            await asyncio.sleep(0.05)
+
+    async def faults() -> None:
+        await all_six_connected()
+        while not snapshot_races(await server.store.tournaments.snapshot(tournament_id)):
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)  # races under way: some bots mid-race, some between races
+        cut = dict(server.connections)
+        for connection in cut.values():
+            connection.websocket.transport.abort()
+        while any(server.connections.get(player_id) in (None, connection) for player_id, connection in cut.items()):
+            await asyncio.sleep(0.05)  # until all six are back, each on a new connection
+        await asyncio.sleep(1.0)
+        await server.holder.close_all(CloseCode.going_away, "server shutting down")
+
+    async with asyncio.timeout(120):
+        *results, _ = await asyncio.gather(*(runner.run_tournament() for runner in runners), faults())
+    assert all(result.tournament.tournament.phase == "finished" for result in results)
+    assert all(runner.reconnects >= 2 for runner in runners), [runner.reconnects for runner in runners]
+    assert all(result.races for result in results), [len(result.races) for result in results]
+    snapshot = await server.store.tournaments.snapshot(tournament_id)
+    assert snapshot is not None and snapshot.stored.final and len(snapshot.stored.standings) == 6
+    assert [row.to_json() for row in table_of(snapshot)] == [row.to_json() for row in snapshot.stored.standings]
+    for race in snapshot.races:  # nobody seated in two races at once, whatever the reconnects
+        assert len(race.members) == len(set(race.members))
+    played = {result.races[0].player_id: len(result.races) for result in results}
+    assert played == {row.player_id: row.races for row in snapshot.stored.standings}, "every race the table counts"
+
+
+def snapshot_races(snapshot: TournamentSnapshot | None) -> int:
+    return 0 if snapshot is None else len(snapshot.races)
+
+
 async def audited(database_url: str) -> subprocess.CompletedProcess[str]:
     """`freecell-arena audit` on the database, as an operator runs it."""
     return await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "freecell_arena", "audit",
@@ -125,8 +183,16 @@ async def test_a_cup_of_3_rounds_with_40_bots_in_heats_of_16(fast_arena: tuple[A
     server, url, clock = fast_arena
     rules = TournamentRules(kind="cup", variant="freecell", time_limit_s=120, ranked=True, entry="bots", rounds=3,
                             round_interval_s=300, heat_size=16)  # fmt: skip
-    tournament_id = await create(server, clock, rules, starts_in_s=900)
-    results = await play(url, tournament_id, 40)
+    tournament_id = await create(server, clock, rules, starts_in_s=7200)  # an hour of test time to enter in
+
+    async def start_once_all_entered() -> None:
+        while len(getattr(await server.store.tournaments.snapshot(tournament_id), "entries", ())) < 40:
+            await asyncio.sleep(0.2)
+        snapshot = await server.store.tournaments.snapshot(tournament_id)
+        assert snapshot is not None
+        clock.skip_to(snapshot.stored.record.starts_at - timedelta(seconds=5))
+
+    results, _ = await asyncio.gather(play(url, tournament_id, 40), start_once_all_entered())
     final = results[0].tournament
     assert final.tournament.phase == "finished" and final.deals is not None and final.nonce is not None
     assert final.commitment is not None

@@ -14,10 +14,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from freecell_arena.engine import Board, Move, variant_by_id
 from freecell_arena.engine.view import UNKNOWN_SEED, apply_view_changes, board_from_view
@@ -43,6 +43,7 @@ from freecell_arena_client.errors import ArenaClientError, ArenaError, BotError,
 from freecell_arena_client.tokens import TokenFile, is_bot_token
 
 log = logging.getLogger("freecell_arena_client")
+T = TypeVar("T")
 
 REFUSALS_BEFORE_GIVING_UP = 3
 MOVE_REFUSALS = (ErrorCode.illegal_move, ErrorCode.bad_notation)
@@ -173,6 +174,12 @@ class BotRunner:
 
     async def run(self) -> RaceResult:
         """Play until the race is over; reconnect (with backoff) whenever the connection is lost."""
+        return await self._reconnecting(self._session)
+
+    async def _reconnecting(self, session: Callable[[ArenaClient], Awaitable[T]]) -> T:
+        """`session`'s answer on a new connection, and on another whenever that one is lost (with the backoff of
+        `RunConfig.reconnect`, giving up after `give_up_after_s` of failed attempts in a row). `session` picks up
+        from what the runner knows and the server's resumed state: it is called once for each connection."""
         loop = asyncio.get_running_loop()
         failing_since: float | None = None
         attempt = 0
@@ -191,7 +198,7 @@ class BotRunner:
                 await asyncio.sleep(self.config.reconnect.delay(attempt))
                 continue
             try:
-                return await self._session(client)
+                return await session(client)
             except (ConnectionLost, TimeoutError) as error:
                 if isinstance(error, ConnectionLost) and error.code == CLOSE_REPLACED:
                     raise ConnectionLost("another connection took over this player's identity", error.code) from error
@@ -371,6 +378,10 @@ class BotRunner:
         if self.config.wait_for_race_over and self.config.daily is None:
             while self.race_over is None and not (self.room is not None and self.room.status == "finished"):
                 self._observe(await client.next_event())
+        return self._result()
+
+    def _result(self) -> RaceResult:
+        """The race as the runner saw it end (no standings when it ended while the bot was away)."""
         assert self.player_id is not None
         return RaceResult(
             room_code=self.code,

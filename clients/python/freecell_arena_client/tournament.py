@@ -5,6 +5,11 @@ The server pairs the bot (an arena) or seats it in a heat (a cup) and says so wi
 already a member of that room, so each race is played exactly as `BotRunner` plays one joined by code. Between
 races the bot waits; when nothing comes for a while it asks where the tournament stands: it comes back if the
 server paused it (a race it could not play in time), and stops once the tournament is over.
+
+A lost connection (its process restarted or killed, a drain, the network) is reconnected as `BotRunner.run` does, with
+the same backoff, and the tournament picked up where the server says it stands: the race in progress resumed from
+the resumed `game_state` (its room is the bot's current race: this runner sits in no other), a race that ended
+while the bot was away counted without standings, and a race formed meanwhile found in that state too.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import logging
 from dataclasses import dataclass, field, replace
 
 from freecell_arena.protocol.errors import ErrorCode
+from freecell_arena.protocol.play import GameStateMessage
 from freecell_arena.protocol.registry import ServerMessage
 from freecell_arena.protocol.tournaments import (
     EnterTournamentRequest,
@@ -47,30 +53,41 @@ class TournamentRunner(BotRunner):
         self.link_code = link_code
         self.poll_s = poll_s
         self.formed: list[TournamentRaceMessage] = []
+        self.races: list[RaceResult] = []
+        """The races played so far, kept across reconnects."""
+        self.racing = False
+        """A race is formed or resumed and not yet played to its end (its room is `code`)."""
 
     async def run_tournament(self) -> TournamentResult:
-        client = await self._connect()
-        try:
-            await self._enter(client)
-            races: list[RaceResult] = []
-            while True:
-                for event in client.pending_events():
-                    self._observe(event)
-                if self.formed:
-                    races.append(await self._race(client, self.formed.pop(0)))
-                    continue
-                try:
-                    self._observe(await client.next_event(self.poll_s))
-                except TimeoutError:
-                    standing = await client.request(TournamentRequest(tournament_id=self.tournament_id),
-                                                    TournamentMessage)  # fmt: skip
-                    if standing.tournament.phase == "finished":
-                        return TournamentResult(standing, races)
-                    if standing.me is not None and standing.me.status == "paused":  # a race it could not play
-                        await client.request(PauseTournamentRequest(tournament_id=self.tournament_id, paused=False),
-                                             TournamentEntryMessage)  # fmt: skip
-        finally:
-            await client.close()
+        """Enter, then play every race formed for the bot until the tournament is over, on one connection after
+        another if one is lost."""
+        return await self._reconnecting(self._tournament_session)
+
+    async def _tournament_session(self, client: ArenaClient) -> TournamentResult:
+        assert client.welcome is not None
+        if client.welcome.resumed:
+            self._resume(await client.wait_for(GameStateMessage, self.config.request_timeout_s))
+        await self._enter(client)
+        while True:
+            for event in client.pending_events():
+                self._observe(event)
+            if self.racing:
+                self.races.append(await self._race(client))
+                self.racing = False
+                continue
+            if self.formed:
+                self._begin(self.formed.pop(0).code)
+                continue
+            try:
+                self._observe(await client.next_event(self.poll_s))
+            except TimeoutError:
+                standing = await client.request(TournamentRequest(tournament_id=self.tournament_id),
+                                                TournamentMessage)  # fmt: skip
+                if standing.tournament.phase == "finished":
+                    return TournamentResult(standing, self.races)
+                if standing.me is not None and standing.me.status == "paused":  # a race it could not play
+                    await client.request(PauseTournamentRequest(tournament_id=self.tournament_id, paused=False),
+                                         TournamentEntryMessage)  # fmt: skip
 
     async def _enter(self, client: ArenaClient) -> None:
         try:
@@ -81,12 +98,30 @@ class TournamentRunner(BotRunner):
                 raise
             log.info("already entered: playing on")
 
-    async def _race(self, client: ArenaClient, formed: TournamentRaceMessage) -> RaceResult:
-        """One race of the tournament, from its countdown to its standings."""
-        self.code, self.room, self.game, self.board = formed.code, None, None, None
+    def _begin(self, code: str) -> None:
+        """A race of the tournament is formed for the bot in room `code`: forget the last one's game."""
+        self.code, self.room, self.game, self.board = code, None, None, None
         self.outcome = self.game_over = self.race_over = None
         self.player_moves, self.time_ms = 0, None
+        self.racing = True
+
+    def _resume(self, state: GameStateMessage) -> None:
+        """After a reconnect: the room the server still seats the bot in is its current race, whether the runner
+        knew of it (the race it was playing) or not (formed while the bot was away)."""
+        if state.room is not None and state.room.status != "finished" and state.room.code != self.code:
+            if self.racing:  # the race it was playing ended while it was away, and the next one is formed
+                log.info("race %s ended while the bot was away", self.code)
+                self.races.append(self._result())
+            self._begin(state.room.code)
+        self._adopt(state)
+
+    async def _race(self, client: ArenaClient) -> RaceResult:
+        """The current race, from its countdown (or wherever a reconnect found it) to its standings."""
         self._adopt(await client.get_state())
+        room_over = self.room is None or self.room.status == "finished"
+        if room_over and self.race_over is None and (self.game is None or self.outcome is not None):
+            log.info("race %s ended while the bot was away", self.code)  # its standings went to the lost connection
+            return self._result()
         await self._wait_for_start(client)
         if self.outcome is None:
             await self._play(client)

@@ -16,6 +16,7 @@ from freecell_arena.core.effects import Refusal
 from freecell_arena.core.ports.reads import BoardPage, HistoryRow, RaceFacts
 from freecell_arena.core.records import daily
 from freecell_arena.core.records.leaderboard import CursorError, daily_board, deal_board, decode_cursor, encode_cursor
+from freecell_arena.core.records.public_games import open_to_its_player
 from freecell_arena.core.records.race_ratings import place_in_race
 from freecell_arena.core.server_store import ServerStore
 from freecell_arena.core.variant_request import known_variant
@@ -294,11 +295,8 @@ def _board_cursor(page: BoardPage) -> str | None:
 def _seed_is_public(row: HistoryRow, now: datetime) -> bool:
     """Secrets in a history: a daily's seed until its day closes; a Cell Eleven race's until it is over; a cup
     heat's until the cup is over."""
-    if row.daily_day is not None:
-        return daily.is_closed(row.daily_day, now)
-    if row.seed_sealed_until is not None:
-        return now >= row.seed_sealed_until
-    return not variant_by_id(row.variant).face_down or row.room_status == "finished"
+    return open_to_its_player(row.daily_day, row.seed_sealed_until, row.room_status == "finished", now,
+                              face_down=variant_by_id(row.variant).face_down)  # fmt: skip
 
 
 def _history_game(row: HistoryRow, now: datetime, facts: RaceFacts, player_id: str) -> HistoryGame:

@@ -37,8 +37,8 @@ Key = tuple[datetime, str]
 
 
 def public(disclosure: Disclosure) -> ColumnElement[bool]:
-    """The games anyone may replay at `disclosure.now` (`core.live.play`'s rule, as SQL): finished, their race over,
-    a daily's day closed, a cup heat's seal past."""
+    """The games anyone may replay at `disclosure.now` (`core.records.public_games.open_to_all`, as SQL conditions):
+    finished, their race over, a daily's day closed, a cup heat's seal past."""
     return and_(
         games.c.outcome.is_not(None),
         or_(games.c.daily_day.is_(None), games.c.daily_day < disclosure.first_open_day),

@@ -19,6 +19,7 @@ from freecell_arena.core.live.room_messages import Connected, game_over, race_ov
 from freecell_arena.core.live.shared_state import SharedState
 from freecell_arena.core.ports.records import MoveRecord, Record
 from freecell_arena.core.records import daily
+from freecell_arena.core.records.public_games import open_to_all, open_to_its_player
 from freecell_arena.engine import (
     Counts,
     IllegalMoveError,
@@ -249,13 +250,11 @@ class Play:
         (a replay carries the seed, and another heat may still be racing the same deal)."""
         room = self.state.room_of_game(game)
         race_over = not game.running and (room is None or room.status == FINISHED)
-        if game.record.daily_day is not None:  # a daily's replays (yours too) open when its day closes
-            return daily.is_closed(game.record.daily_day, self.state.clock.now())
-        if room is not None and room.record.seed_sealed_until is not None:
-            return self.state.clock.now() >= room.record.seed_sealed_until
-        if race_over:
-            return True
-        return game.player_id == player_id and not game.variant.face_down
+        sealed_until = room.record.seed_sealed_until if room is not None else None
+        now, day = self.state.clock.now(), game.record.daily_day
+        if game.player_id != player_id:
+            return open_to_all(day, sealed_until, race_over, now)
+        return open_to_its_player(day, sealed_until, race_over, now, face_down=game.variant.face_down)
 
 
 def _alone(members: Mapping[str, object], player_id: str) -> bool:

@@ -186,7 +186,8 @@ class DailyDeals(Protocol):
 @dataclass(frozen=True, slots=True)
 class Disclosure:
     """What is public at `now`: the store's export reads leave out every game anyone's replay would still refuse
-    (`core.live.play`'s rule): a race not over, a daily before its day closes, a cup heat before the cup is over."""
+    (`core.records.public_games.open_to_all`): a race not over, a daily before its day closes, a cup heat before
+    the cup is over."""
 
     now: datetime
     first_open_day: date

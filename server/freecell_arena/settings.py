@@ -75,7 +75,20 @@ class ProcessSettings(SettingsGroup):
     )
     tick_interval_s: float = Field(default=0.05, gt=0, le=1, description="How often countdowns and limits are checked.")
     shutdown_timeout_s: float = Field(default=10.0, gt=0, description="SIGTERM: most time spent flushing and closing.")
+    drain_grace_s: float = Field(
+        default=0.0, ge=0, description="SIGTERM: serve on this long with `/readyz` answering 503 (`draining`) before "
+        "closing the connections (1012), so a load balancer's health checks take the process out first (HAProxy: "
+        "about `inter` x `fall`). Part of `shutdown_timeout_s`, and shorter than it.",
+    )
     log_level: str = Field(default="INFO", description="Python logging level.")
+
+    @model_validator(mode="after")
+    def _grace_inside_the_timeout(self) -> ProcessSettings:
+        if self.drain_grace_s >= self.shutdown_timeout_s:
+            grace, timeout = self.drain_grace_s, self.shutdown_timeout_s
+            raise ValueError(f"drain_grace_s ({grace:g}) must be shorter than shutdown_timeout_s ({timeout:g}): "
+                             "the grace is part of the time a stop may take")  # fmt: skip
+        return self
 
     @field_validator("gc_thresholds")
     @classmethod

@@ -129,7 +129,7 @@ async def test_an_arenas_bots_ride_through_lost_connections_to_the_podium(
     fast_arena: tuple[ArenaServer, str, FastClock],
 ) -> None:
     """Every bot's connection is cut (as a killed process cuts it: no close frame) in the middle of the arena, then
-    closed with 1001 (as a draining server closes it); each `freecell-arena-bot --tournament` runner reconnects,
+    closed with 1012 (as a draining server closes it); each `freecell-arena-bot --tournament` runner reconnects,
     picks its race or the tournament up where the server says it stands, and plays to the end."""
     server, url, clock = fast_arena
     rules = TournamentRules(kind="arena", variant="freecell", time_limit_s=120, ranked=True, entry="bots",
@@ -152,7 +152,7 @@ async def test_an_arenas_bots_ride_through_lost_connections_to_the_podium(
         while any(server.connections.get(player_id) in (None, connection) for player_id, connection in cut.items()):
             await asyncio.sleep(0.05)  # until all six are back, each on a new connection
         await asyncio.sleep(1.0)
-        await server.holder.close_all(CloseCode.going_away, "server shutting down")
+        await server.holder.close_all(CloseCode.service_restart, "server restarting")
 
     async with asyncio.timeout(120):
         *results, _ = await asyncio.gather(*(runner.run_tournament() for runner in runners), faults())

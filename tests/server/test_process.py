@@ -7,13 +7,14 @@ import gc
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from arena_client import ArenaClient, connect_player
 from racing import open_race
-from serverprocess import running_server, server_env, spawn
+from serverprocess import http_get_json, running_server, server_env, spawn
 from websockets.exceptions import ConnectionClosed
 
 from freecell_arena.commands.serve import tune_garbage_collector
@@ -95,7 +96,7 @@ async def test_sigterm_flushes_closes_with_a_reason_and_exits_0(tmp_path: Path) 
         except ConnectionClosed as error:
             closed = error
         assert closed is not None and closed.rcvd is not None
-        assert closed.rcvd.code == 1001 and "shutting down" in closed.rcvd.reason
+        assert closed.rcvd.code == 1012 and "restarting" in closed.rcvd.reason  # reconnect at once, anywhere
         assert await server.wait() == 0
     async with running_server(tmp_path, database_url=database_url) as server:
         back = await ArenaClient.open(server.url)
@@ -103,6 +104,31 @@ async def test_sigterm_flushes_closes_with_a_reason_and_exits_0(tmp_path: Path) 
         state = await back.expect("game_state")
         assert state["game"]["actions"] == acked
         await back.close()
+
+
+async def test_a_drain_serves_on_while_readyz_says_draining_then_closes_with_1012(tmp_path: Path) -> None:
+    """SIGTERM with a drain grace: `/readyz` fails at once (a balancer takes the process out) while moves are still
+    played and `/healthz` still answers; then the connection is closed with 1012 (reconnect at once) and the process
+    exits 0 within its shutdown timeout."""
+    env = server_env(FREECELL_ARENA_DRAIN_GRACE_S="2", FREECELL_ARENA_SHUTDOWN_TIMEOUT_S="6")
+    async with running_server(tmp_path, env=env) as server:
+        host = await connect_player(server.url, "host")
+        await open_race(host, [], "freecell", seed=1, autoplay=False)
+        await send_moves(host, SOLUTION[:5])
+        signalled = time.monotonic()
+        server.process.send_signal(signal.SIGTERM)
+        ready_status, ready = await http_get_json(server.port, "/readyz")
+        health_status, health = await http_get_json(server.port, "/healthz")
+        assert (ready_status, ready["status"]) == (503, "draining") and "draining" in ready["reason"], ready
+        assert (health_status, health["status"]) == (200, "draining"), health
+        assert len(await send_moves(host, SOLUTION[5:10])) == 5  # played on during the grace
+        with pytest.raises(ConnectionClosed) as closed:
+            async with asyncio.timeout(20):
+                while True:
+                    await host._receive()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012, closed.value
+        assert time.monotonic() - signalled >= 2 - 0.1, "closed before the grace was over"
+        assert await server.wait() == 0
 
 
 @pytest.mark.parametrize(
@@ -116,6 +142,7 @@ async def test_sigterm_flushes_closes_with_a_reason_and_exits_0(tmp_path: Path) 
         (["--log-level", "chatty"], {}, b"bad setting log_level: Value error, one of DEBUG, INFO, WARNING"),
         ([], {"FREECELL_ARENA_TRUSTED_PROXIES": "10.0.0.5/8"}, b"bad setting trusted_proxies: Value error, '10.0.0"),
         ([], {"FREECELL_ARENA_TRUSTED_PROXIES": "haproxy"}, b"'haproxy' is not an IP address or CIDR"),
+        ([], {"FREECELL_ARENA_DRAIN_GRACE_S": "10"}, b"drain_grace_s (10) must be shorter than shutdown_timeout_s"),
     ],
 )
 async def test_serve_refuses_bad_settings_without_a_traceback(

@@ -5,6 +5,7 @@ shown as text. Every page fails its test on a console error (conftest)."""
 from __future__ import annotations
 
 import asyncio
+import signal
 from pathlib import Path
 
 from arena_client import ArenaClient, connect_player
@@ -147,6 +148,39 @@ async def test_a_server_restart_in_the_middle_of_a_race_resumes(tmp_path: Path, 
     await expect(alice.page.locator("#connection")).to_have_attribute("data-state", "reconnecting")
     async with running_server(tmp_path, env=server_env(), port=port):
         await expect(alice.page.locator("#connection")).to_have_attribute("data-state", "open", timeout=30_000)
+        await expect(alice.board).to_have_attribute("data-moves", "4")
+        assert await alice.read_board() == before
+        await alice.type_move(SOLUTION[4])
+        await expect(alice.board).to_have_attribute("data-moves", "5")
+
+
+async def test_a_drained_server_closes_the_page_with_1012_and_no_error_then_the_race_goes_on(
+    tmp_path: Path, new_player: NewPlayer
+) -> None:
+    """A stop with a drain grace (a rolling deploy): the page plays on through the grace, is closed with 1012, says
+    the server is restarting (information, not an error), shows "Reconnecting…" while no server listens, and comes
+    back to the same board when the next process is up."""
+    async with running_server(tmp_path, env=server_env(FREECELL_ARENA_DRAIN_GRACE_S="1")) as first:
+        port = first.port
+        alice = await new_player("Alice", f"http://127.0.0.1:{port}")
+        await solo_race(alice)
+        for notation in SOLUTION[:3]:
+            await alice.type_move(notation)
+        first.process.send_signal(signal.SIGTERM)
+        await alice.type_move(SOLUTION[3])  # played during the grace
+        await expect(alice.board).to_have_attribute("data-moves", "4")
+        before = await alice.read_board()
+        connection = alice.page.locator("#connection")
+        await expect(connection).to_have_attribute("data-state", "reconnecting", timeout=10_000)
+        await expect(connection).to_contain_text("Reconnecting…")
+        assert await first.wait() == 0
+    alice.console.expect(r"WebSocket connection to 'ws://127\.0\.0\.1:\d+/' failed")  # tries while none listens
+    announcer = alice.page.locator("#announcer")
+    await expect(announcer.locator("[data-kind=info]").last).to_have_text("The server is restarting: reconnecting…")
+    assert await announcer.locator("[data-kind=error]").count() == 0, await announcer.all_inner_texts()
+    await expect(connection).to_have_text("Reconnecting… (the server is restarting)")  # whichever attempt failed
+    async with running_server(tmp_path, env=server_env(), port=port):
+        await expect(connection).to_have_attribute("data-state", "open", timeout=30_000)
         await expect(alice.board).to_have_attribute("data-moves", "4")
         assert await alice.read_board() == before
         await alice.type_move(SOLUTION[4])

@@ -80,6 +80,7 @@ DEFAULT_OPEN_TIMEOUT_S = 10.0
 RATE_LIMIT_RETRIES = 8
 CLOSE_REPLACED = CloseCode.replaced  # the server closed this connection because the same identity connected again
 CLOSE_REVOKED = CloseCode.revoked  # the token this connection said hello with was revoked (on its owner's page)
+CLOSE_SERVICE_RESTART = CloseCode.service_restart  # the server process is stopping: reconnect at once (any process)
 _CLOSED = object()
 
 

@@ -38,7 +38,7 @@ from freecell_arena.protocol.rooms import (
     Standing,
 )
 from freecell_arena_client.bot import Bot
-from freecell_arena_client.client import CLOSE_REPLACED, CLOSE_REVOKED, ArenaClient
+from freecell_arena_client.client import CLOSE_REPLACED, CLOSE_REVOKED, CLOSE_SERVICE_RESTART, ArenaClient
 from freecell_arena_client.errors import ArenaClientError, ArenaError, BotError, ConnectionLost
 from freecell_arena_client.tokens import TokenFile, is_bot_token
 
@@ -78,6 +78,11 @@ class Reconnect:
     def delay(self, attempt: int) -> float:
         delay: float = min(self.max_delay_s, self.first_delay_s * 2 ** max(0, attempt - 1))
         return delay * random.uniform(0.5, 1.0)
+
+    def restart_delay(self) -> float:
+        """After a 1012 close (the server process is stopping, and another takes the game): at once, but a random
+        0 to `first_delay_s`, so that a process's bots do not all come back in the same instant."""
+        return random.uniform(0.0, self.first_delay_s)
 
 
 @dataclass
@@ -205,9 +210,14 @@ class BotRunner:
                 if isinstance(error, ConnectionLost) and error.code == CLOSE_REVOKED:
                     raise ConnectionLost("this bot's token was revoked", error.code) from error
                 self.reconnects += 1
-                log.warning("connection lost (%s); reconnecting", error or "no reply in time")
                 failing_since, attempt = loop.time(), 1
-                await asyncio.sleep(self.config.reconnect.delay(attempt))
+                reconnect = self.config.reconnect
+                if isinstance(error, ConnectionLost) and error.code == CLOSE_SERVICE_RESTART:
+                    log.info("the server is restarting; reconnecting at once")
+                    await asyncio.sleep(reconnect.restart_delay())
+                else:
+                    log.warning("connection lost (%s); reconnecting", error or "no reply in time")
+                    await asyncio.sleep(reconnect.delay(attempt))
             finally:
                 await client.close()
 

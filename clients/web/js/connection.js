@@ -9,6 +9,7 @@
 export const CLOSE_REPLACED = 4000; // the server closed us because the same identity connected elsewhere
 export const CLOSE_REVOKED = 4001; // the session this connection said hello with was revoked (signed out)
 export const CLOSE_BANNED = 4002; // a moderator banned this player (the reason says why): no reconnect
+export const CLOSE_SERVICE_RESTART = 1012; // this server process is stopping (a restart, a drain): reconnect at once
 const FIRST_DELAY_MS = 250;
 const MAX_DELAY_MS = 5000;
 const REQUEST_TIMEOUT_MS = 30000;
@@ -17,6 +18,12 @@ const REQUEST_TIMEOUT_MS = 30000;
 export function backoffDelay(attempt, random = Math.random) {
   const base = Math.min(MAX_DELAY_MS, FIRST_DELAY_MS * 2 ** Math.max(0, attempt - 1));
   return base * (0.5 + random() / 2);
+}
+
+/** The wait before the reconnect after a 1012 close: at once, but a random 0-250 ms, so that a process's players
+ * do not all come back in the same instant. */
+export function restartDelay(random = Math.random) {
+  return random() * FIRST_DELAY_MS;
 }
 
 /**
@@ -257,6 +264,12 @@ export class Connection {
       this.banned(event.reason);
       return;
     }
+    if (event.code === CLOSE_SERVICE_RESTART) {
+      // not an error: another process takes the game from the store (and the attempts until one answers say so)
+      this.lastError = 'the server is restarting';
+      this.scheduleRetry({ delay: restartDelay(this.random), restart: true });
+      return;
+    }
     this.lastError = event.reason || this.lastError || (event.code === 1006 ? 'the server cannot be reached' : `closed (${event.code})`);
     this.scheduleRetry();
   }
@@ -285,11 +298,12 @@ export class Connection {
     this.setState('signed_out');
   }
 
-  scheduleRetry() {
+  /** The next attempt, after the backoff (or `delay`: a restart's). `restart`: the server said it is restarting. */
+  scheduleRetry({ delay = undefined, restart = false } = {}) {
     this.attempt += 1;
-    const delay = backoffDelay(this.attempt, this.random);
-    this.setState('reconnecting', { delay, error: this.lastError });
-    this.retryTimer = setTimeout(() => this.start(), delay);
+    const wait = delay ?? backoffDelay(this.attempt, this.random);
+    this.setState('reconnecting', { delay: wait, error: this.lastError, restart });
+    this.retryTimer = setTimeout(() => this.start(), wait);
   }
 
   failWaiting(why) {

@@ -138,7 +138,8 @@ export class Session {
       this.resolveReady?.();
       if (was === 'reconnecting') this.say('Connected again.', 'info');
     } else if (state === 'reconnecting' && was === 'open') {
-      this.say('Connection lost: reconnecting…', 'error');
+      if (detail?.restart) this.say('The server is restarting: reconnecting…', 'info');
+      else this.say('Connection lost: reconnecting…', 'error');
     } else if (state === 'signed_out') {
       this.say('This browser was signed out: sign in with a passkey, or play under another name.', 'error');
     } else if (state === 'banned') {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import {
   applyMembership, applyProgress, clockOffsetFromCountdown, players, progressTable, secondsUntil, spectators,
 } from '../js/room-state.js';
-import { backoffDelay, serverUrl, httpBase } from '../js/connection.js';
+import { backoffDelay, Connection, restartDelay, serverUrl, httpBase } from '../js/connection.js';
 
 const member = (id, role = 'player') => ({ player_id: id, name: id, bot: false, role, connected: true });
 const room = {
@@ -49,6 +49,33 @@ test('reconnect delays double from 250 ms to 5 s with jitter', () => {
   assert.equal(backoffDelay(1, () => 0), 125);
   assert.equal(backoffDelay(3, () => 1), 1000);
   assert.equal(backoffDelay(20, () => 1), 5000);
+});
+
+test('a 1012 close (the server process is stopping) reconnects at once, with jitter, and is not an error', () => {
+  assert.equal(restartDelay(() => 0), 0);
+  assert.equal(restartDelay(() => 0.999), 249.75);
+  const sockets = [];
+  class Socket {  // the transport's events as a browser's WebSocket gives them
+    constructor(url) { this.url = url; this.handlers = {}; sockets.push(this); }
+    addEventListener(kind, handler) { this.handlers[kind] = handler; }
+    close() {}
+  }
+  const states = [];
+  const connection = new Connection({
+    url: 'ws://127.0.0.1:1/', identity: { load: () => null }, WebSocketImpl: Socket, random: () => 0.5,
+    onMessage: () => {}, onState: (state, detail) => states.push([state, detail]),
+  });
+  connection.start();
+  sockets[0].handlers.close({ code: 1012, reason: 'server restarting' });
+  const [state, detail] = states.at(-1);
+  assert.equal(state, 'reconnecting');
+  assert.deepEqual(detail, { delay: 125, error: 'the server is restarting', restart: true });
+  sockets.length = 0;
+  connection.retryTimer && clearTimeout(connection.retryTimer);
+  connection.start();
+  sockets[0].handlers.close({ code: 1006, reason: '' });  // no process answers yet: the backoff, still restarting
+  assert.deepEqual(states.at(-1), ['reconnecting', { delay: 375, error: 'the server is restarting', restart: false }]);
+  clearTimeout(connection.retryTimer);
 });
 
 test('the socket goes to the page host unless ?server= says otherwise', () => {

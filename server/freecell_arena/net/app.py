@@ -94,8 +94,11 @@ class ArenaServer:
         self.store = store
         self.writer = writer
         self.clock = clock or SystemClock()
+        self.draining = asyncio.Event()
+        """Set once a shutdown begins: `/readyz` answers 503 (the balancer sends nothing new) while the process serves
+        on for `drain_grace_s`."""
         self.stopping = asyncio.Event()
-        """Set once a shutdown begins: what the connections and the HTTP answers ask (`is_set`, not a call into
+        """Set once the grace is over: what the connections and the HTTP answers ask (`is_set`, not a call into
         this module on every request)."""
         quick = QuickRaceRules(
             settings.quick_race.min_players, settings.quick_race.max_players, settings.quick_race.wait_s
@@ -150,8 +153,8 @@ class ArenaServer:
         self.rating_sweep = RatingSweeper(store.ratings, self.publisher, self.clock, settings.ratings.sweep_interval_s)
         web = WebApp.load(Path(settings.process.web_root) if settings.process.web_root else None)
         api = HttpApi(self.queries, self.stopping.is_set)
-        status = ProcessStatus(shutting_down=self.stopping.is_set, rooms_held=self.rooms_held,
-                               connections=self.connection_count)  # fmt: skip
+        status = ProcessStatus(shutting_down=self.stopping.is_set, draining=self.draining.is_set,
+                               rooms_held=self.rooms_held, connections=self.connection_count)  # fmt: skip
         self.http = HttpFront(settings, store, writer, self.metrics, web, api, status)
         self.tick_failures = ThrottledLog(log)
         self.listener = GameListener(SocketTerms(
@@ -345,7 +348,14 @@ class ArenaServer:
             self.cluster.call_rolls()
 
     async def shutdown(self) -> None:
-        """SIGTERM: stop accepting, flush pending writes, close every connection with a reason."""
+        """SIGTERM: drain (`/readyz` fails at once; serve on for `drain_grace_s`, so the balancer takes the process
+        out before it refuses anything), then stop accepting, flush pending writes, and close every connection with
+        1012: its players reconnect at once, to whichever process the balancer picks, which takes their rooms from
+        the store. All of it within `shutdown_timeout_s`."""
+        process = self.settings.process
+        self.draining.set()
+        if process.drain_grace_s > 0:
+            await asyncio.sleep(process.drain_grace_s)
         self.stopping.set()
         self.listener.stop_accepting()
         await self.pars.close()  # first: a review waiting for a solve is answered (par unknown), not waited for
@@ -363,11 +373,11 @@ class ArenaServer:
         if self.cluster is not None:
             await self.cluster.close()
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(self.settings.process.shutdown_timeout_s):
+            async with asyncio.timeout(process.shutdown_timeout_s - process.drain_grace_s):
                 await self._background.settle()
                 await self.writer.flush()
                 await self.race_end.close()
-                await self.holder.close_all(CloseCode.going_away, "server shutting down")
-                await self.listener.close(CloseCode.going_away, "server shutting down")
+                await self.holder.close_all(CloseCode.service_restart, "server restarting")
+                await self.listener.close(CloseCode.service_restart, "server restarting")
         await self.writer.close()
         await self.store.close()

@@ -37,6 +37,8 @@ class ProcessStatus:
     """What the health answers tell of the server process (net/app.py hands these, not itself)."""
 
     shutting_down: Callable[[], bool]
+    draining: Callable[[], bool]
+    """A stop has begun: not ready for new players (true from the signal on; `shutting_down` once the grace is over)."""
     rooms_held: Callable[[], int]
     connections: Callable[[], int]
     """Greeted connections."""
@@ -96,9 +98,14 @@ class HttpFront:
         return await self.api.respond(request)
 
     def _health(self, status: HTTPStatus, reason: str | None) -> Response:
-        shutting_down = self.status.shutting_down()
+        if self.status.shutting_down():
+            state = "shutting_down"
+        elif self.status.draining():
+            state = "draining"  # serving on, but not ready: the balancer sends nothing new
+        else:
+            state = "ok" if status == HTTPStatus.OK else "not_ready"
         body: dict[str, object] = {
-            "status": "shutting_down" if shutting_down else ("ok" if status == HTTPStatus.OK else "not_ready"),
+            "status": state,
             "rooms": self.status.rooms_held(),
             "connections": self.status.connections(),
             "pid": os.getpid(),
@@ -113,6 +120,8 @@ class HttpFront:
         server that cannot store a move (database down, disk full) gets none."""
         if self.status.shutting_down():
             return "shutting down"
+        if self.status.draining():
+            return "draining: stopping once the balancer has taken this process out"
         failed_at = self.writer.last_failure_at
         if failed_at is not None and time.monotonic() - failed_at < self.settings.store.readiness_failure_window_s:
             return "the last write to the database failed"

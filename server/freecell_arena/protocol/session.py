@@ -65,7 +65,7 @@ DEFAULT_QUICK_RACE = QuickRaceSizes()
 class CloseCode(IntEnum):
     """Why the server closes a connection (the websocket close code); `CLOSE_CODES` says what each means."""
 
-    going_away = 1001
+    service_restart = 1012
     policy_violation = 1008
     message_too_big = 1009
     internal_error = 1011
@@ -75,8 +75,10 @@ class CloseCode(IntEnum):
 
 
 CLOSE_CODES: dict[CloseCode, str] = {
-    CloseCode.going_away: "The server is shutting down or restarting: reconnect with backoff and say `hello` with "
-    "your token (your game goes on).",
+    CloseCode.service_restart: "This server process is stopping (a restart, a deploy, a drain): reconnect at once, "
+    "after a random 0-250 ms so that its players do not all come back in the same instant, and say `hello` with your "
+    "token. Any process of the service takes your game and its room from the store, and it goes on; back off as "
+    "usual only if that reconnect fails.",
     CloseCode.policy_violation: "No `hello` within `hello_timeout_s`, no message for `idle_timeout_s`, or too many "
     "connections from one address (the close reason says which).",
     CloseCode.message_too_big: "A frame larger than `max_frame_bytes` (no `error` frame comes first).",

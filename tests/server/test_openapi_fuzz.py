@@ -24,7 +24,7 @@ from serverprocess import REPO, running_server, server_env
 from freecell_arena.protocol.contract import HTTP_ROUTES, STREAM_ROUTES
 
 SEED = 6
-FUZZ_SECONDS = 40
+FUZZ_SECONDS = 20
 """Schemathesis's time budget (`--max-time`): its phases repeat until it is spent."""
 CHECKS = ("not_a_server_error", "status_code_conformance", "content_type_conformance",
           "response_headers_conformance", "response_schema_conformance")  # fmt: skip

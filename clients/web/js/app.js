@@ -7,6 +7,7 @@
  */
 
 import { Announcer } from './announcer.js';
+import { stopCascades } from './celebrate.js';
 import { h, replace } from './dom.js';
 import { confirmAction } from './dialog.js';
 import { parseRoute, roomHref, viewHref } from './router.js';
@@ -213,6 +214,7 @@ class App {
     const render = await load();
     if (generation !== this.generation) return;
     this.page?.destroy();
+    stopCascades();
     this.main.replaceChildren();
     const key = `${route.page}|${route.code ?? ''}`;
     if (this.shownKey !== null && key !== this.shownKey) this.announcer.clear(); // a room's events stay with it

@@ -14,9 +14,13 @@ export function reducedMotion() {
   return matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
-/** The cards on the foundations of `board` fall and bounce across the window, then go. */
+const falling = new Set();
+/** The cascades still falling, whichever view started them: a new page stops them all (`stopCascades`). */
+
+/** The cards on the foundations of `board` fall and bounce across the window, then go. Nothing for a board no
+ * longer on the page (a view that outlived its page must not rain cards over the next one). */
 export function cascade(board) {
-  if (!board || reducedMotion()) return null;
+  if (!board || !board.isConnected || reducedMotion()) return null;
   const layer = document.createElement('div');
   layer.className = 'celebration';
   layer.setAttribute('aria-hidden', 'true');
@@ -44,8 +48,18 @@ export function cascade(board) {
     }
   });
   document.body.append(layer);
-  setTimeout(() => layer.remove(), CASCADE_MS + tops.length * CARDS_PER_FOUNDATION * 70 + 100);
+  falling.add(layer);
+  setTimeout(() => {
+    layer.remove();
+    falling.delete(layer);
+  }, CASCADE_MS + tops.length * CARDS_PER_FOUNDATION * 70 + 100);
   return layer;
+}
+
+/** A new page: the win's cards fall over their own board only, never over the page a player goes to next. */
+export function stopCascades() {
+  for (const layer of falling) layer.remove();
+  falling.clear();
 }
 
 let audio = null;

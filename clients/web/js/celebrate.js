@@ -14,8 +14,8 @@ export function reducedMotion() {
   return matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
-const falling = new Set();
 /** The cascades still falling, whichever view started them: a new page stops them all (`stopCascades`). */
+const falling = new Set();
 
 /** The cards on the foundations of `board` fall and bounce across the window, then go. Nothing for a board no
  * longer on the page (a view that outlived its page must not rain cards over the next one). */

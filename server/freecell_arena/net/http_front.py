@@ -118,10 +118,9 @@ class HttpFront:
         """Readiness (`GET /readyz`): None when this process can take players, else why not. Liveness
         (`/healthz`) only says the process answers; a load balancer should send players by readiness, so a
         server that cannot store a move (database down, disk full) gets none."""
-        if self.status.shutting_down():
-            return "shutting down"
-        if self.status.draining():
-            return "draining: stopping once the balancer has taken this process out"
+        stopping = self._stopping_because()
+        if stopping is not None:
+            return stopping
         failed_at = self.writer.last_failure_at
         if failed_at is not None and time.monotonic() - failed_at < self.settings.store.readiness_failure_window_s:
             return "the last write to the database failed"
@@ -130,4 +129,12 @@ class HttpFront:
                 await self.store.ping()
         except Exception as error:  # any failure to answer is the answer
             return f"the database does not answer ({type(error).__name__})"
+        # SIGTERM may have come while the database answered: the reply must say what the body will say
+        return self._stopping_because()
+
+    def _stopping_because(self) -> str | None:
+        if self.status.shutting_down():
+            return "shutting down"
+        if self.status.draining():
+            return "draining: stopping once the balancer has taken this process out"
         return None

@@ -18,12 +18,13 @@ from typing import Any
 
 import psutil
 import pytest
-from arena_client import connect_player
+from arena_client import ArenaClient, connect_player
 from racing import open_race
 from serverprocess import http_get_json, running_server, server_env, spawn
 from services import free_port
 from test_process import SOLUTION, send_moves
 from test_stop import send_then_stop
+from websockets.exceptions import ConnectionClosed
 
 from freecell_arena import readiness
 from freecell_arena.settings import Settings
@@ -259,6 +260,54 @@ async def test_sigterm_to_the_supervisors_whole_group_stops_it_in_time_solver_wo
         await store.close()
     assert stored is not None and len(acknowledged) >= 10
     assert [move.notation for move in stored.moves][: len(acknowledged)] == acknowledged, "an acknowledged move lost"
+
+
+async def test_sighup_replaces_every_worker_one_at_a_time_and_a_racer_plays_through(
+    tmp_path: Path, postgres_database_url: str, redis_url: str
+) -> None:
+    """A rolling restart (`systemctl reload`): each worker's replacement listens before the old one is drained, so
+    the port never refuses a connection; the racer's connection is closed with 1012, its player comes back with
+    its token to the same game, and every move acknowledged before is there."""
+    env = server_env(FREECELL_ARENA_DRAIN_GRACE_S="1", FREECELL_ARENA_SHUTDOWN_TIMEOUT_S="5")
+    async with supervising(tmp_path, *cluster_args(postgres_database_url, redis_url), env=env) as cluster:
+        old = await cluster.pids_answering(2)
+        racer = await connect_player(cluster.url, "racer")
+        await open_race(racer, [], "freecell", seed=1, autoplay=False)
+        acknowledged = await send_moves(racer, SOLUTION[:5])
+        refused: list[str] = []
+        answers = 0
+
+        async def knock() -> None:  # a new connection every 20 ms all through the roll
+            nonlocal answers
+            while True:
+                try:
+                    status, _ = await http_get_json(cluster.port, "/healthz")
+                    answers += status == 200
+                except OSError as error:
+                    refused.append(repr(error))
+                await asyncio.sleep(0.02)
+
+        knocking = asyncio.create_task(knock())
+        cluster.process.send_signal(signal.SIGHUP)
+        with pytest.raises(ConnectionClosed) as closed:
+            async with asyncio.timeout(WAIT_S):
+                while True:
+                    await racer._receive()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012, closed.value
+        new = await cluster.pids_answering(2, not_in=old)
+        await wait_gone(old)
+        knocking.cancel()
+        assert cluster.worker_pids() == new and len(new) == 2
+        assert refused == [] and answers > 10, (refused, answers)
+        back = await ArenaClient.open(cluster.url)
+        await back.hello("racer", token=racer.token)
+        state = await back.expect("game_state")
+        assert state["game"]["actions"] == acknowledged
+        assert len(await send_moves(back, SOLUTION[5:10])) == 5  # and the race goes on
+        await back.close()
+        log = cluster.log.read_text()
+        assert "restarting it" not in log, "a replaced worker was taken for a dead one"
+        assert cluster.process.returncode is None
 
 
 async def test_the_supervisor_says_ready_once_every_worker_listens(

@@ -354,6 +354,10 @@ class ArenaServer:
         the store. All of it within `shutdown_timeout_s`."""
         process = self.settings.process
         self.draining.set()
+        if self.settings.cluster.reuse_port:
+            # one of several listeners on a shared port (`serve --workers`): the kernel hands new connections to
+            # the others once this one stops listening; no balancer has to notice first
+            self.listener.stop_accepting()
         if process.drain_grace_s > 0:
             await asyncio.sleep(process.drain_grace_s)
         self.stopping.set()

@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "backup": "write a consistent copy of the database while the server runs",
     "daily": "daily challenge tools: prepare deals ahead",
     "deal": "print the deal of a variant and seed",
+    "drain": "drain a running server process (players move to the others) and wait until it exits",
     "export": "write every public finished game as a JSON line (open data)",
     "migrate": "create or upgrade the database schema",
     "mod": "moderation: moderators, reports, sanctions and the mod log",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import re
 import signal
 import subprocess
 import sys
@@ -14,7 +15,8 @@ from typing import Any
 import pytest
 from arena_client import ArenaClient, connect_player
 from racing import open_race
-from serverprocess import http_get_json, running_server, server_env, spawn
+from serverprocess import http_get_json, run_command, running_server, server_env, spawn
+from services import free_port
 from websockets.exceptions import ConnectionClosed
 
 from freecell_arena.commands.serve import tune_garbage_collector
@@ -135,6 +137,44 @@ async def test_a_drain_serves_on_while_readyz_says_draining_then_closes_with_101
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012, closed.value
         assert time.monotonic() - signalled >= 2 - 0.1, "closed before the grace was over"
         assert await server.wait() == 0
+
+
+async def test_freecell_arena_drain_drains_the_process_serving_an_address_and_waits_for_its_exit(
+    tmp_path: Path,
+) -> None:
+    """The command an operator or a deploy script runs: named by its address, the process drains as on SIGTERM
+    (its player is closed with 1012 after the grace) and the command returns 0 once the process has exited."""
+    env = server_env(FREECELL_ARENA_DRAIN_GRACE_S="1", FREECELL_ARENA_SHUTDOWN_TIMEOUT_S="5")
+    async with running_server(tmp_path, env=env) as server:
+        host = await connect_player(server.url, "host")
+        await open_race(host, [], "freecell", seed=1, autoplay=False)
+        code, out, err = await run_command("drain", "--url", f"http://127.0.0.1:{server.port}", timeout=30)
+        assert (code, err) == (0, ""), (out, err)
+        assert f"draining pid {server.process.pid}: /readyz fails now" in out
+        assert re.search(rf"pid {server.process.pid} stopped after \d+\.\d s", out), out
+        assert server.process.returncode is not None or await server.wait() == 0
+        with pytest.raises(ConnectionClosed) as closed:
+            async with asyncio.timeout(5):
+                while True:
+                    await host._receive()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+
+
+async def test_freecell_arena_drain_refuses_what_is_not_a_server_here_and_signals_nothing(tmp_path: Path) -> None:
+    bystander = await asyncio.create_subprocess_exec("sleep", "60")
+    try:
+        nobody = free_port()
+        for args, expected in [
+            (["--url", f"http://127.0.0.1:{nobody}"], f"no server answers at http://127.0.0.1:{nobody}/healthz"),
+            (["--pid", str(bystander.pid)], f"process {bystander.pid} is not a freecell-arena server"),
+            (["--pid", str(bystander.pid), "--timeout", "0"], "--timeout must be more than 0 seconds"),
+        ]:
+            code, out, err = await run_command("drain", *args, timeout=30)
+            assert (code, out) == (2, "") and expected in err and "Traceback" not in err, (args, err)
+        assert bystander.returncode is None
+    finally:
+        bystander.kill()
+        await bystander.wait()
 
 
 @pytest.mark.parametrize(

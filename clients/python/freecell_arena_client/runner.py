@@ -204,22 +204,33 @@ class BotRunner:
                 continue
             try:
                 return await session(client)
+            except ArenaError as error:
+                if error.code != ErrorCode.shutting_down:
+                    raise
+                # a request that reached the process as it began to stop (nothing was done): the 1012 close
+                # follows; go to another process at once rather than wait for it
+                restarting = ConnectionLost(str(error), CLOSE_SERVICE_RESTART)
+                await self._pause_before_reconnecting(restarting)
             except (ConnectionLost, TimeoutError) as error:
                 if isinstance(error, ConnectionLost) and error.code == CLOSE_REPLACED:
                     raise ConnectionLost("another connection took over this player's identity", error.code) from error
                 if isinstance(error, ConnectionLost) and error.code == CLOSE_REVOKED:
                     raise ConnectionLost("this bot's token was revoked", error.code) from error
-                self.reconnects += 1
-                failing_since, attempt = loop.time(), 1
-                reconnect = self.config.reconnect
-                if isinstance(error, ConnectionLost) and error.code == CLOSE_SERVICE_RESTART:
-                    log.info("the server is restarting; reconnecting at once")
-                    await asyncio.sleep(reconnect.restart_delay())
-                else:
-                    log.warning("connection lost (%s); reconnecting", error or "no reply in time")
-                    await asyncio.sleep(reconnect.delay(attempt))
+                await self._pause_before_reconnecting(error)
             finally:
                 await client.close()
+            failing_since, attempt = loop.time(), 1
+
+    async def _pause_before_reconnecting(self, lost: ConnectionLost | TimeoutError) -> None:
+        """At once (a random 0-250 ms) when the server is restarting, else the backoff's first delay."""
+        self.reconnects += 1
+        reconnect = self.config.reconnect
+        if isinstance(lost, ConnectionLost) and lost.code == CLOSE_SERVICE_RESTART:
+            log.info("the server is restarting; reconnecting at once")
+            await asyncio.sleep(reconnect.restart_delay())
+        else:
+            log.warning("connection lost (%s); reconnecting", lost or "no reply in time")
+            await asyncio.sleep(reconnect.delay(1))
 
     async def _connect(self) -> ArenaClient:
         config = self.config

@@ -1,0 +1,106 @@
+"""A rolling restart under load: the pause racers see when every process is replaced in turn, drained beside
+killed with -9 (the baseline: what a crash, or a deploy without a drain, costs).
+
+    PYTHONPATH=$PWD python3 bench/rolling_restart.py --bots 150 --rounds 2
+
+For each way of stopping, on a fresh database of one throwaway PostgreSQL and one throwaway redis-server (tests/
+conftest.py's): `--processes` servers behind the repository's HAProxy (deploy/haproxy/haproxy.cfg, checks every
+`--check-interval-ms`), `--bots` SDK bots racing in rooms of three through it, race after race, every process
+replaced `--rounds` times round (tests/server/rolling.py, which tests/server/test_rolling_restart.py runs small in
+the suite). Printed per run: races, reconnects, the racers' pauses (from one accepted move to the next within a
+game: p50 of each bot's longest, and the longest of all), each replacement's time (stop to the balancer taking the
+new process), and whether anything accepted is missing from the store. Traffic stays on 127.0.0.1; the run is
+bounded by the races' move cap and `--timeout`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "tests" / "server")]
+
+from rolling import Run, Shape, Stop, cluster_behind_haproxy, rolling_restart_under_load  # noqa: E402
+
+
+def fixtures() -> Any:
+    """tests/conftest.py's throwaway PostgreSQL and redis-server (loaded by path: tests/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("freecell_arena_test_fixtures", REPO / "tests" / "conftest.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+async def one_run(database_url: str, redis_url: str, shape: Shape, stop: Stop, timeout_s: float) -> tuple[Run, int]:
+    """The run, and how many accepted moves the store does not hold as the bots were told."""
+    from freecell_arena.store import SqlStore
+
+    with tempfile.TemporaryDirectory(prefix="rolling-") as folder:
+        async with asyncio.timeout(timeout_s):
+            async with cluster_behind_haproxy(Path(folder), database_url, redis_url, shape) as cluster:
+                run = await rolling_restart_under_load(cluster, stop)
+    store = SqlStore(database_url)
+    missing = 0
+    try:
+        for bot in run.bots:
+            for game_id, accepted in bot.accepted.items():
+                stored = await store.game(game_id)
+                actions = {move.index: move.notation for move in stored.moves} if stored else {}
+                missing += sum(actions.get(index) != action for index, action in accepted.items())
+    finally:
+        await store.close()
+    return run, missing
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--processes", type=int, default=3)
+    parser.add_argument("--bots", type=int, default=150)
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--moves-per-s", type=float, default=4.0, help="each bot's pace")
+    parser.add_argument("--max-moves", type=int, default=100, help="a bot resigns after this many moves")
+    parser.add_argument("--check-interval-ms", type=int, default=2000, help="HAProxy's (the drain grace is 2 of them)")
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds, per run")
+    args = parser.parse_args()
+    shape = Shape(processes=args.processes, bots=args.bots, rounds=args.rounds, moves_per_s=args.moves_per_s,
+                  max_moves=args.max_moves, check_interval_ms=args.check_interval_ms)  # fmt: skip
+    module = fixtures()
+    rows = []
+    with module.throwaway_postgres() as postgres, module.throwaway_redis() as redis_server:
+        for stop in ("drain", "kill -9"):
+            url = postgres.url(postgres.create_database())
+            subprocess.run([sys.executable, "-m", "freecell_arena", "migrate", "--database-url", url], cwd=REPO,
+                           check=True, capture_output=True, timeout=120)  # fmt: skip
+            redis_server.flush()
+            began = time.monotonic()
+            run, missing = asyncio.run(one_run(url, redis_server.url, shape, stop, args.timeout))
+            rows.append((run, missing, time.monotonic() - began))
+    print(f"{shape.processes} processes behind HAProxy (checks every {shape.check_interval_ms} ms, drain grace "
+          f"{shape.drain_grace_s:g} s), {shape.bots} bots in rooms of 3 at {shape.moves_per_s:g} moves/s, "
+          f"{shape.rounds} round(s) of replacements; PostgreSQL + Redis on loopback")  # fmt: skip
+    print(f"{'stop':<9} {'races':>6} {'reconnects':>11} {'pause p50':>10} {'longest':>8} {'replace':>9} "
+          f"{'lost':>5} {'run':>6}")  # fmt: skip
+    for run, missing, seconds in rows:
+        longest = [bot.longest_pause_s() for bot in run.bots]
+        print(f"{run.stop:<9} {len(run.races):>6} {sum(bot.reconnects for bot in run.bots):>11} "
+              f"{statistics.median(longest):>8.2f} s {max(longest):>6.2f} s "
+              f"{statistics.median(run.replacements_s):>7.1f} s {missing:>5} {seconds:>4.0f} s")  # fmt: skip
+    print("pause p50: the median over bots of each one's longest wait between two accepted moves of a game "
+          f"(the pace alone is {1 / shape.moves_per_s:.2f} s); replace: median seconds from a stop to the balancer "
+          "sending players to the new process; lost: accepted moves not stored as told (must be 0)")
+
+
+if __name__ == "__main__":
+    main()

@@ -139,6 +139,35 @@ async def test_a_drain_serves_on_while_readyz_says_draining_then_closes_with_101
         assert await server.wait() == 0
 
 
+async def test_a_lobby_outlives_a_drain_its_members_come_back_to_their_seats_and_race(tmp_path: Path) -> None:
+    """A drain closes every connection with 1012: that is the process going, not the players leaving, so a room
+    still waiting for its race keeps its seats for them (a rolling restart under load lost lobbies this way: the
+    host came back to no room and opened another, its guests to an unknown one)."""
+    env = server_env(FREECELL_ARENA_DRAIN_GRACE_S="0.5", FREECELL_ARENA_SHUTDOWN_TIMEOUT_S="5")
+    async with running_server(tmp_path, env=env) as server:
+        port = server.port
+        host, guest = await connect_player(server.url, "host"), await connect_player(server.url, "guest")
+        created = await host.request({"type": "create_room", "variant": "freecell", "options": {"countdown_s": 0.1}})
+        code = created["room"]["code"]
+        assert (await guest.request({"type": "join_room", "code": code}))["type"] == "room"
+        server.process.send_signal(signal.SIGTERM)
+        assert await server.wait() == 0
+    async with running_server(tmp_path, env=env, port=port) as server:
+        back: list[ArenaClient] = []
+        for client, name in ((host, "host"), (guest, "guest")):
+            again = await ArenaClient.open(server.url)
+            await again.hello(name, token=client.token)
+            state = await again.expect("game_state")
+            assert state["room"] is not None and state["room"]["code"] == code, state
+            back.append(again)
+        seated = {member["player_id"] for member in state["room"]["members"]}
+        assert seated == {host.player_id, guest.player_id}, state["room"]
+        assert (await back[0].request({"type": "start_race"}))["type"] == "countdown"
+        for client in back:
+            await client.expect("race_started", code=code)
+            await client.close()
+
+
 async def test_freecell_arena_drain_drains_the_process_serving_an_address_and_waits_for_its_exit(
     tmp_path: Path,
 ) -> None:

@@ -194,7 +194,10 @@ class Connection:
         if self.player_id is not None:
             self.deps.roster.forget(self)
             self.deps.consoles.forget(self)
-            await self.deps.effects.execute(self.deps.sessions.disconnect(self.player_id), None)
+            if not self.deps.shutting_down():
+                # a stop closes every connection (1012) and its players come back, here or to another process:
+                # their lobby seats stay in the store for them (a lobby picked up gives its members a while)
+                await self.deps.effects.execute(self.deps.sessions.disconnect(self.player_id), None)
         await self.outbox.close()
         if ending is not None:
             raise ending

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time, timedelta
@@ -131,7 +132,16 @@ async def mod(database_url: str, *args: str) -> tuple[int, str, str]:
 
 
 async def audit(database_url: str) -> tuple[int, str, str]:
-    return await run_command("audit", "--database-url", database_url)
+    """`freecell-arena audit`'s whole check, run here rather than in a new interpreter (the command's start-up and
+    output are tested in tests/server/test_audit.py; an audit after every step of a moderation test paid two seconds
+    of start-up each): the exit code the command gives, the mismatch lines it prints, the flagged wins."""
+    from freecell_arena.commands.audit import DEFAULT_BATCH
+    from freecell_arena.commands.audit import audit as check
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        _, _, mismatches, flagged, _, _ = await check(database_url, DEFAULT_BATCH)
+    return (1 if mismatches else 0), printed.getvalue(), "\n".join(flagged)
 
 
 async def sql(database_url: str, statement: str, **values: Any) -> list[Any]:

@@ -171,3 +171,67 @@ async def test_requests_too_large_for_the_http_parser_get_the_documented_answer(
             assert "text/plain" in operation["get"]["responses"][str(status)]["content"]
     status, _ = await http_get(arena.server.port, "/api/quick-races")
     assert status == 200, "the server answers the next request as usual"
+
+
+async def fetch_raw(port: int, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    """The status, headers (lower-case names) and body as they came, a 304 included."""
+
+    def fetch() -> tuple[int, dict[str, str], bytes]:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, {k.lower(): v for k, v in answer.headers.items()}, answer.read()
+        except urllib.error.HTTPError as error:
+            return error.code, {k.lower(): v for k, v in error.headers.items()}, error.read()
+
+    return await asyncio.to_thread(fetch)
+
+
+async def test_a_read_is_kept_for_its_max_age_and_revalidated_with_a_304(
+    paced_arena: tuple[RunningArena, ManualClock],
+) -> None:
+    """A board polled by many is read from the database once per max-age by each process: within it the same
+    bytes come back (a new win shows after it), a known tag gets a 304 with no body, and refusals are never kept."""
+    arena, clock = paced_arena
+    port, path = arena.server.port, f"/api/leaderboards/freecell/deal/{SEED}"
+    ada = await connect_player(arena.url, "ada")
+    await race_to_a_win([ada], SEED, clock)
+    status, headers, first = await fetch_raw(port, path)
+    assert status == 200 and headers["cache-control"] == "public, max-age=10", headers
+    etag = headers["etag"]
+    assert [entry["name"] for entry in json.loads(first)["entries"]] == ["ada"]
+
+    await rename_in_the_database(arena.database_url, ada.player_id, "ada lovelace")  # behind the server's back
+    status, headers, kept = await fetch_raw(port, path)
+    assert (status, headers["etag"], kept) == (200, etag, first), "within its max-age the kept answer is served"
+    for if_none_match in (etag, f"W/{etag}", f'"older", {etag}', "*"):
+        status, headers, body = await fetch_raw(port, path, **{"If-None-Match": if_none_match})
+        assert (status, body, headers["etag"]) == (304, b"", etag), if_none_match
+        assert headers["cache-control"].startswith("public, max-age=")
+
+    clock.advance(10)
+    status, headers, fresh = await fetch_raw(port, path, **{"If-None-Match": etag})
+    assert status == 200 and headers["etag"] != etag, "past its max-age the board is read again: it changed"
+    assert [entry["name"] for entry in json.loads(fresh)["entries"]] == ["ada lovelace"]
+    status, headers, body = await fetch_raw(port, path, **{"If-None-Match": headers["etag"]})
+    assert (status, body) == (304, b"")
+
+    refused = "/api/leaderboards/freecell/deal/0"
+    for _ in range(2):
+        status, headers, _ = await fetch_raw(port, refused)
+        assert status == 400 and headers["cache-control"] == "no-cache" and "etag" not in headers
+    await ada.close()
+
+
+async def rename_in_the_database(database_url: str, player_id: str | None, name: str) -> None:
+    from sqlalchemy import pool, text
+
+    from freecell_arena.store.engine import create_engine
+
+    engine = create_engine(database_url, poolclass=pool.NullPool)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text("UPDATE players SET display_name = :name WHERE id = :id"),
+                                     {"name": name, "id": player_id})  # fmt: skip
+    finally:
+        await engine.dispose()

@@ -178,3 +178,46 @@ async def marked_down(log: Path, server: str) -> None:
     async with asyncio.timeout(WAIT_S):
         while f"Server replicas/{server} is DOWN" not in log.read_text(errors="replace"):
             await asyncio.sleep(0.1)
+
+
+async def test_haproxy_keeps_the_api_reads_for_their_max_age_and_answers_a_known_tag_itself(
+    haproxy: str, tmp_path: Path, postgres_database_url: str, redis_url: str
+) -> None:
+    """deploy/haproxy's cache in front of the replicas: a read asked again within its max-age is answered by the
+    balancer (it says how old the kept copy is in `Age`), with the replica's `ETag`; `If-None-Match` gets a 304;
+    the websocket's handshake and refusals pass through untouched."""
+    async with two_replicas(tmp_path, postgres_database_url, redis_url) as replicas:
+        listen = free_port()
+        with running_haproxy(haproxy, balancer_env(listen, [replica.port for replica in replicas]),
+                             tmp_path / "haproxy.log"):  # fmt: skip
+            await every_replica_ready_through(listen, replicas)
+            path = "/api/daily/freecell"  # 60 s
+            first = await raw_get(listen, path)
+            assert first[0] == 200 and "age" not in first[1], first[1]
+            again = await raw_get(listen, path)
+            assert again[0] == 200 and "age" in again[1], "the balancer's copy"
+            assert (again[1]["etag"], again[2]) == (first[1]["etag"], first[2])
+            known = await raw_get(listen, path, **{"If-None-Match": first[1]["etag"]})
+            assert (known[0], known[2]) == (304, b"")
+            for _ in range(2):
+                refused = await raw_get(listen, "/api/leaderboards/freecell/deal/0")
+                assert refused[0] == 400 and "age" not in refused[1]
+            player = await connect_player(f"ws://127.0.0.1:{listen}/", "through the cache")
+            await player.close()
+
+
+async def raw_get(port: int, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    """One GET on a fresh connection: the status, the headers (lower-case names) and the body."""
+    lines = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
+    async with asyncio.timeout(WAIT_S):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: arena\r\n{lines}Connection: close\r\n\r\n".encode())
+            await writer.drain()
+            raw = await reader.read()
+        finally:
+            writer.close()
+    head, _, body = raw.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode().split("\r\n")
+    found = dict(line.split(": ", 1) for line in header_lines)
+    return int(status_line.split()[1]), {name.lower(): value for name, value in found.items()}, body

@@ -152,7 +152,7 @@ class ArenaServer:
         self.race_end = RaceEndService(store.ratings, self.pars, self.publisher, par_at_end=settings.par.at_race_end)
         self.rating_sweep = RatingSweeper(store.ratings, self.publisher, self.clock, settings.ratings.sweep_interval_s)
         web = WebApp.load(Path(settings.process.web_root) if settings.process.web_root else None)
-        api = HttpApi(self.queries, self.stopping.is_set)
+        api = HttpApi(self.queries, self.stopping.is_set, clock=lambda: self.clock.now().timestamp())
         status = ProcessStatus(shutting_down=self.stopping.is_set, draining=self.draining.is_set,
                                rooms_held=self.rooms_held, connections=self.connection_count)  # fmt: skip
         self.http = HttpFront(settings, store, writer, self.metrics, web, api, status)

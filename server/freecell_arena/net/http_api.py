@@ -12,9 +12,13 @@ something unknown (including an unknown route), 429 past the per-address limit (
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
+import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -46,7 +50,9 @@ def _route(route: HttpRoute | StreamRoute) -> tuple[Any, ...]:
     fixed = route.fixed if isinstance(route, HttpRoute) else {}
     typed = route.request.model_fields.get("type")
     type_name = typed.default if typed is not None else None
-    return pattern, TypeAdapter(route.request), lambda fields: {**fields, **fixed}, type_name, frozenset(route.query)
+    max_age_s = route.max_age_s if isinstance(route, HttpRoute) else 0  # a stream's pages are not kept
+    return (pattern, TypeAdapter(route.request), lambda fields: {**fields, **fixed}, type_name,
+            frozenset(route.query), max_age_s)  # fmt: skip
 
 
 ROUTES = tuple(_route(route) for route in (*HTTP_ROUTES, *STREAM_ROUTES))
@@ -72,6 +78,76 @@ def response(status: HTTPStatus, body: bytes, content_type: str, *extra: tuple[s
     return Response(status.value, status.phrase, headers, body)
 
 
+def fresh_response(body: bytes, etag: str, max_age_s: int, *, not_modified: bool) -> Response:
+    """A read's 200 (or its 304, which carries no body): its validator, and how long any cache may reuse it."""
+    validators = (("ETag", etag), ("Cache-Control", f"public, max-age={max_age_s}"))
+    if not_modified:
+        headers = Headers([*validators, ("X-Content-Type-Options", "nosniff")])
+        return Response(HTTPStatus.NOT_MODIFIED.value, HTTPStatus.NOT_MODIFIED.phrase, headers, b"")
+    headers = Headers([("Content-Type", "application/json"), ("Content-Length", str(len(body))), *validators,
+                       ("X-Content-Type-Options", "nosniff")])  # fmt: skip
+    return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, body)
+
+
+def entity_tag(body: bytes) -> str:
+    return f'"{hashlib.blake2b(body, digest_size=12).hexdigest()}"'
+
+
+def matches(if_none_match: str, etag: str) -> bool:
+    """`If-None-Match` (RFC 9110 13.1.2): a weak comparison (`W/` ignored); `*` matches any current
+    representation. The static files' validators (net/web.py) are compared the same way."""
+    tags = {tag.strip().removeprefix("W/") for tag in if_none_match.split(",") if tag.strip()}
+    return "*" in tags or etag in tags
+
+
+@dataclass(slots=True)
+class Kept:
+    body: bytes
+    etag: str
+    fresh_until: float
+
+
+class ReadCache:
+    """The answers of this process's reads, each kept for its route's max-age: a table polled by thousands is read
+    from the database once per max-age per process, and a `304` for a tag still fresh touches nothing. Bounded
+    (least recently used out first), so a crawler's endless query strings cannot grow it."""
+
+    def __init__(self, clock: Callable[[], float], max_bytes: int = 16 * 1024 * 1024,
+                 max_body_bytes: int = 256 * 1024) -> None:  # fmt: skip
+        self.clock = clock
+        self.max_bytes = max_bytes
+        self.max_body_bytes = max_body_bytes
+        self._kept: OrderedDict[str, Kept] = OrderedDict()
+        self._bytes = 0
+        self.hits = 0
+
+    def fresh(self, key: str) -> Kept | None:
+        kept = self._kept.get(key)
+        if kept is None:
+            return None
+        if kept.fresh_until <= self.clock():
+            self._drop(key)
+            return None
+        self._kept.move_to_end(key)
+        self.hits += 1
+        return kept
+
+    def keep(self, key: str, body: bytes, max_age_s: int) -> Kept:
+        kept = Kept(body, entity_tag(body), self.clock() + max_age_s)
+        if max_age_s > 0 and len(body) <= self.max_body_bytes:
+            self._drop(key)
+            self._kept[key] = kept
+            self._bytes += len(key) + len(body)
+            while self._bytes > self.max_bytes:
+                self._drop(next(iter(self._kept)))
+        return kept
+
+    def _drop(self, key: str) -> None:
+        kept = self._kept.pop(key, None)
+        if kept is not None:
+            self._bytes -= len(key) + len(kept.body)
+
+
 def json_response(status: HTTPStatus, message: Message, *extra: tuple[str, str]) -> Response:
     return response(status, (encode(message) + "\n").encode(), "application/json", *extra)
 
@@ -87,9 +163,11 @@ def error_response(code: ErrorCode, message: str, *extra: tuple[str, str]) -> Re
 
 
 class HttpApi:
-    def __init__(self, queries: Queries, shutting_down: Callable[[], bool]) -> None:
+    def __init__(self, queries: Queries, shutting_down: Callable[[], bool],
+                 clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
         self.queries = queries
         self.shutting_down = shutting_down
+        self.cache = ReadCache(clock)
 
     async def respond(self, request: Request) -> Response | None:
         """A response for an API route or any other plain GET; None lets a websocket handshake go on."""
@@ -100,15 +178,25 @@ class HttpApi:
             return error_response(ErrorCode.not_found, f"no route {parts.path}: the API lives under /api/")
         if self.shutting_down():
             return error_response(ErrorCode.shutting_down, "the server is shutting down")
-        for pattern, adapter, fixed, type_name, query in ROUTES:
+        if_none_match = request.headers.get("If-None-Match", "")
+        kept = self.cache.fresh(request.path)
+        if kept is not None:
+            max_age_s = max(1, round(kept.fresh_until - self.cache.clock()))
+            return fresh_response(kept.body, kept.etag, max_age_s, not_modified=matches(if_none_match, kept.etag))
+        for pattern, adapter, fixed, type_name, query, max_age_s in ROUTES:
             match = pattern.fullmatch(parts.path)
             if match is None:
                 continue
-            return await self._answer(adapter, fixed, type_name, query, match, parts.query)
+            answer = await self._answer(adapter, fixed, type_name, query, match, parts.query)
+            if not isinstance(answer, bytes):
+                return answer
+            kept = self.cache.keep(request.path, answer, max_age_s)
+            return fresh_response(answer, kept.etag, max_age_s, not_modified=matches(if_none_match, kept.etag))
         return error_response(ErrorCode.not_found, f"no route {parts.path}; see docs/leaderboards.md")
 
     async def _answer(self, adapter: TypeAdapter[Any], fixed: Callable[[Fields], Fields], type_name: str | None,
-                      taken: frozenset[str], match: re.Match[str], query: str) -> Response:  # fmt: skip
+                      taken: frozenset[str], match: re.Match[str], query: str) -> Response | bytes:  # fmt: skip
+        """A refusal or a stream's page as a response, or a reply's body (which the caller keeps and tags)."""
         fields: Fields = {name: unquote(value) for name, value in match.groupdict().items() if value is not None}
         try:
             pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
@@ -141,7 +229,7 @@ class HttpApi:
         except Exception as error:  # a bug or a broken database: one clear 500, the server goes on
             failures.exception(type(error).__name__, f"HTTP query failed: {one_line(error)}")
             return error_response(ErrorCode.internal_error, f"the server failed to answer ({type(error).__name__})")
-        return json_response(HTTPStatus.OK, reply)
+        return (encode(reply) + "\n").encode()
 
 
 __all__ = ["HttpApi"]

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from freecell_arena.net.http_api import API_PREFIX, error_response
+from freecell_arena.net.http_api import API_PREFIX, error_response, matches
 from freecell_arena.protocol.errors import ErrorCode
 
 log = logging.getLogger(__name__)
@@ -155,12 +155,6 @@ def _accepts_gzip(request: Request) -> bool:
     return False
 
 
-def _matches(if_none_match: str, etag: str) -> bool:
-    """RFC 9110 13.1.2: a weak comparison; `*` matches any current representation."""
-    tags = _tokens(if_none_match)
-    return "*" in tags or etag in {tag.removeprefix("W/") for tag in tags}
-
-
 class WebApp:
     """Answers the browser's GETs that are neither the API nor a websocket handshake."""
 
@@ -208,7 +202,7 @@ class WebApp:
             headers["Link"] = preload
         if file.gzipped is not None:
             headers["Vary"] = "Accept-Encoding"
-        if _matches(request.headers.get("If-None-Match", ""), chosen.etag):
+        if matches(request.headers.get("If-None-Match", ""), chosen.etag):
             return Response(HTTPStatus.NOT_MODIFIED.value, HTTPStatus.NOT_MODIFIED.phrase, headers, b"")
         headers["Content-Type"] = file.content_type
         headers["Content-Length"] = str(len(chosen.body))

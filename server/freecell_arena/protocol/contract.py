@@ -420,6 +420,9 @@ class HttpRoute:
     query: tuple[str, ...] = ()
     fixed: dict[str, str] = field(default_factory=dict)
     summary: str = ""
+    max_age_s: int = 2
+    """How long an answer may be reused (`Cache-Control: public, max-age`), by this process's read cache, HAProxy's
+    and a browser's: a live table may be this old; what changes rarely, or only by a moderator's act, longer."""
 
     @property
     def path_fields(self) -> list[str]:
@@ -430,29 +433,33 @@ PAGE = ("bots", "limit", "cursor", "around")
 DAILY_BOARD = {"board": "daily"}
 HTTP_ROUTES = (
     HttpRoute("/api/leaderboards/{variant}/daily", leaderboards.LeaderboardRequest, ("day", *PAGE), DAILY_BOARD,
-              "A daily board (default: today's)"),
+              "A daily board (default: today's)", max_age_s=5),
     HttpRoute("/api/leaderboards/{variant}/daily/{day}", leaderboards.LeaderboardRequest, PAGE, DAILY_BOARD,
-              "A day's board"),
+              "A day's board", max_age_s=5),
     HttpRoute("/api/leaderboards/{variant}/deal/{seed}", leaderboards.LeaderboardRequest, PAGE, {"board": "deal"},
-              "A deal's board"),
+              "A deal's board", max_age_s=10),
     HttpRoute("/api/leaderboards/{variant}/season", leaderboards.SeasonRequest, ("days", *PAGE),
-              summary="A season table"),
+              summary="A season table", max_age_s=30),
     HttpRoute("/api/players/{player_id}/history", leaderboards.HistoryRequest, ("limit", "cursor"),
-              summary="A player's finished games"),
-    HttpRoute("/api/daily/{variant}/{day}/review", profiles.ReviewRequest, summary="A closed daily beside par"),
-    HttpRoute("/api/daily/{variant}", leaderboards.DailyRequest, ("day",), summary="A variant's daily deals"),
-    HttpRoute("/api/daily/{variant}/{day}", leaderboards.DailyRequest, summary="One day's daily deal"),
-    HttpRoute("/api/ratings/{variant}", profiles.RatingsRequest, ("bots", "limit", "around"), summary="A rating board"),
-    HttpRoute("/api/players/{player_id}", profiles.PlayerRequest, summary="A player's page"),
+              summary="A player's finished games", max_age_s=10),
+    HttpRoute("/api/daily/{variant}/{day}/review", profiles.ReviewRequest, summary="A closed daily beside par",
+              max_age_s=300),
+    HttpRoute("/api/daily/{variant}", leaderboards.DailyRequest, ("day",), summary="A variant's daily deals",
+              max_age_s=60),
+    HttpRoute("/api/daily/{variant}/{day}", leaderboards.DailyRequest, summary="One day's daily deal", max_age_s=60),
+    HttpRoute("/api/ratings/{variant}", profiles.RatingsRequest, ("bots", "limit", "around"), summary="A rating board",
+              max_age_s=10),
+    HttpRoute("/api/players/{player_id}", profiles.PlayerRequest, summary="A player's page", max_age_s=10),
     HttpRoute("/api/players/{player_id}/streak/{variant}", profiles.StreakRequest, ("month",),
-              summary="A daily streak and a month"),
-    HttpRoute("/api/races/{code}/review", profiles.ReviewRequest, summary="A finished race beside par"),
-    HttpRoute("/api/games/{game_id}/share", profiles.ShareRequest, ("origin",), summary="A finished game's share text"),
+              summary="A daily streak and a month", max_age_s=30),
+    HttpRoute("/api/races/{code}/review", profiles.ReviewRequest, summary="A finished race beside par", max_age_s=60),
+    HttpRoute("/api/games/{game_id}/share", profiles.ShareRequest, ("origin",), summary="A finished game's share text",
+              max_age_s=300),
     HttpRoute("/api/tournaments", tournaments.TournamentsRequest, ("bots", "player_id"),
-              summary="Tournaments: upcoming, running, finished"),
+              summary="Tournaments: upcoming, running, finished", max_age_s=5),
     HttpRoute("/api/tournaments/{tournament_id}", tournaments.TournamentRequest, ("around",),
-              summary="A tournament, its table and podium"),
-    HttpRoute("/api/quick-races", rooms.QuickRacesRequest, summary="The quick races filling now"),
+              summary="A tournament, its table and podium", max_age_s=2),
+    HttpRoute("/api/quick-races", rooms.QuickRacesRequest, summary="The quick races filling now", max_age_s=1),
 )  # fmt: skip
 """Every route of `/api/` (net/http_api.py serves them, the OpenAPI document describes them)."""
 

@@ -168,7 +168,9 @@ SECTION_INTROS = {
     "HTTP": "Plain `GET` on the same port, answered with the same JSON as the websocket's reply (with its `type`); "
     "a refusal is the websocket's `error` with an HTTP status (in the error codes' table). Rate limited per "
     "address (429, `Retry-After`). A request line or a header over 8 KiB gets 414 or 431 as plain text from "
-    "the HTTP parser, before any route runs.\n",
+    "the HTTP parser, before any route runs. An answer carries an `ETag` and `Cache-Control: public, max-age=N` "
+    "(the table's last column): each process keeps it that long and serves it without reading the database again, "
+    "and `If-None-Match` with its tag gets a 304 with no body; refusals are `no-cache`.\n",
     "Error codes": "Every refusal is an `error` message with one of these stable codes, a sentence for people "
     "(`message`, naming the field at fault) and, for `illegal_move` and the account steps, a `reason` code.\n",
 }
@@ -217,15 +219,15 @@ def _events() -> list[str]:
 
 
 def _routes() -> list[str]:
-    lines = ["| route | query parameters | answers like |", "|---|---|---|"]
+    lines = ["| route | query parameters | answers like | max-age |", "|---|---|---|---|"]
     for route in HTTP_ROUTES:
         query = ", ".join(f"`{name}`" for name in route.query) or "-"
         fixed = "".join(f", `{name}` {value}" for name, value in route.fixed.items())
-        lines.append(f"| `GET {route.path}` | {query} | `{_type_name(route.request)}`{fixed} |")
+        lines.append(f"| `GET {route.path}` | {query} | `{_type_name(route.request)}`{fixed} | {route.max_age_s} s |")
     for stream in STREAM_ROUTES:
         query = ", ".join(f"`{name}`" for name in stream.query)
         lines.append(f"| `GET {stream.path}` | {query} | NDJSON: one `{stream.item.__name__}` a line "
-                     "([schema/export-game.json](schema/export-game.json)), the next page in `Link` |")
+                     "([schema/export-game.json](schema/export-game.json)), the next page in `Link` | no-cache |")
     return lines
 
 

@@ -246,8 +246,28 @@ def _parameter(name: str, where: Literal["path", "query"], request_schema: JsonO
 def _responses(route: HttpRoute, reply: JsonObject, error: JsonObject) -> JsonObject:
     exchange = next(exchange for exchange in CONTRACT if exchange.request is route.request)
     json_body = {"application/json": {"schema": reply}}
-    ok: JsonObject = {"description": f"`{_reply_type(exchange)}`, as over the websocket", "content": json_body}
-    return _with_refusals(ok, exchange.errors, error)
+    ok: JsonObject = {
+        "description": f"`{_reply_type(exchange)}`, as over the websocket; any cache may reuse it for "
+        f"{route.max_age_s} s (each process keeps it that long too)",
+        "headers": _validators(route),
+        "content": json_body,
+    }
+    responses = _with_refusals(ok, exchange.errors, error)
+    responses["304"] = {
+        "description": "`If-None-Match` named the answer's current `ETag`: unchanged, no body",
+        "headers": _validators(route),
+    }
+    return dict(sorted(responses.items()))
+
+
+def _validators(route: HttpRoute) -> JsonObject:
+    return {
+        "ETag": {"description": "The answer's entity tag, for `If-None-Match`", "schema": {"type": "string"}},
+        "Cache-Control": {
+            "description": f"`public, max-age=N`: N at most {route.max_age_s} (less when the answer was kept a while)",
+            "schema": {"type": "string", "pattern": "^public, max-age=[0-9]+$"},
+        },
+    }
 
 
 def _with_refusals(ok: JsonObject, errors: tuple[ErrorCode, ...], error: JsonObject) -> JsonObject:

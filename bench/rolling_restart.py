@@ -73,13 +73,14 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=100, help="a bot resigns after this many moves")
     parser.add_argument("--check-interval-ms", type=int, default=2000, help="HAProxy's (the drain grace is 2 of them)")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds, per run")
+    parser.add_argument("--stop", choices=("drain", "kill -9", "both"), default="both")
     args = parser.parse_args()
     shape = Shape(processes=args.processes, bots=args.bots, rounds=args.rounds, moves_per_s=args.moves_per_s,
                   max_moves=args.max_moves, check_interval_ms=args.check_interval_ms)  # fmt: skip
     module = fixtures()
     rows = []
     with module.throwaway_postgres() as postgres, module.throwaway_redis() as redis_server:
-        for stop in ("drain", "kill -9"):
+        for stop in ("drain", "kill -9") if args.stop == "both" else (args.stop,):
             url = postgres.url(postgres.create_database())
             subprocess.run([sys.executable, "-m", "freecell_arena", "migrate", "--database-url", url], cwd=REPO,
                            check=True, capture_output=True, timeout=120)  # fmt: skip
@@ -91,15 +92,20 @@ def main() -> None:
           f"{shape.drain_grace_s:g} s), {shape.bots} bots in rooms of 3 at {shape.moves_per_s:g} moves/s, "
           f"{shape.rounds} round(s) of replacements; PostgreSQL + Redis on loopback")  # fmt: skip
     print(f"{'stop':<9} {'races':>6} {'reconnects':>11} {'pause p50':>10} {'longest':>8} {'replace':>9} "
-          f"{'lost':>5} {'run':>6}")  # fmt: skip
+          f"{'lost':>5} {'failed':>7} {'run':>6}")  # fmt: skip
     for run, missing, seconds in rows:
         longest = [bot.longest_pause_s() for bot in run.bots]
         print(f"{run.stop:<9} {len(run.races):>6} {sum(bot.reconnects for bot in run.bots):>11} "
               f"{statistics.median(longest):>8.2f} s {max(longest):>6.2f} s "
-              f"{statistics.median(run.replacements_s):>7.1f} s {missing:>5} {seconds:>4.0f} s")  # fmt: skip
+              f"{statistics.median(run.replacements_s):>7.1f} s {missing:>5} {len(run.failures()):>7} "
+              f"{seconds:>4.0f} s")  # fmt: skip
+    for run, _, _ in rows:
+        for failure in run.failures():
+            print(f"failed ({run.stop}): {failure}")
     print("pause p50: the median over bots of each one's longest wait between two accepted moves of a game "
           f"(the pace alone is {1 / shape.moves_per_s:.2f} s); replace: median seconds from a stop to the balancer "
-          "sending players to the new process; lost: accepted moves not stored as told (must be 0)")
+          "sending players to the new process; lost: accepted moves not stored as told (must be 0); failed: races a "
+          "bot could not finish (must be 0)")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@ from typing import Any, Literal
 from serverprocess import ServerProcess, http_get_json, running_server, server_env
 from services import free_port
 
+from freecell_arena.protocol.rooms import RoomOptions
 from freecell_arena_client import BotRunner, NewRoom, RunConfig
 from freecell_arena_client.bots.greedy import GreedyBot
 from freecell_arena_client.runner import RaceResult
@@ -54,6 +55,8 @@ class Shape:
     """HAProxy's health-check interval; a replica is out after 2 failed checks, which the drain grace covers."""
     settle_s: float = 3.0
     """Racing before the first restart, so every room is mid-race when the first process goes."""
+    time_limit_s: int = 120
+    """Each race's: a race whose bot failed still ends."""
 
     @property
     def drain_grace_s(self) -> float:
@@ -71,6 +74,8 @@ class WatchedBot:
     """game id -> action index -> the action, as `move_accepted` said it."""
     accepted_at: dict[str, list[float]] = field(default_factory=dict)
     reconnects: int = 0
+    failures: list[str] = field(default_factory=list)
+    """How each race this bot could not finish failed (none, in a good run)."""
 
     def longest_pause_s(self) -> float:
         """The longest time between two accepted moves of one game (what a racer waits through a restart)."""
@@ -110,6 +115,9 @@ class Run:
 
     def longest_pause_s(self) -> float:
         return max((bot.longest_pause_s() for bot in self.bots), default=0.0)
+
+    def failures(self) -> list[str]:
+        return [failure for bot in self.bots for failure in bot.failures]
 
 
 class Cluster:
@@ -232,7 +240,10 @@ async def race_rooms(url: str, bots: list[WatchedBot], shape: Shape, until: asyn
 
     async def one_room(trio: list[WatchedBot]) -> None:
         while True:
-            races.append(await one_race(url, trio, deals.randint(1, 32000), shape))
+            try:
+                races.append(await one_race(url, trio, deals.randint(1, 32000), shape))
+            except RaceFailed:
+                return  # written down in the bots' failures
             if until.is_set():
                 return
 
@@ -250,18 +261,31 @@ async def one_race(url: str, trio: list[WatchedBot], deal: int, shape: Shape) ->
                          max_moves=shape.max_moves, start_timeout_s=WAIT_S, **where)  # fmt: skip
 
     host, *guests = trio
-    host_runner = WatchedRunner(host, config(host, create=NewRoom("freecell", deal=deal), players=3),
+    room = NewRoom("freecell", deal=deal, options=RoomOptions(time_limit_s=shape.time_limit_s))
+    host_runner = WatchedRunner(host, config(host, create=room, players=3),
                                 on_room=lambda room: code.done() or code.set_result(room.code))  # fmt: skip
     hosting = asyncio.ensure_future(host_runner.run())
     async with asyncio.timeout(WAIT_S):
         room_code = await asyncio.shield(code)
     runners = [host_runner] + [WatchedRunner(guest, config(guest, room=room_code)) for guest in guests]
-    results = await asyncio.gather(hosting, *(runner.run() for runner in runners[1:]))
+    # a bot that fails is written down, not raised at once: its room's race still ends (its time limit) and the
+    # others play it out, so one failure does not hide what the rest saw
+    results = await asyncio.gather(hosting, *(runner.run() for runner in runners[1:]), return_exceptions=True)
     for bot, runner, result in zip(trio, runners, results, strict=True):
         bot.token = runner.token
         bot.reconnects += runner.reconnects
-        bot.results.append(result)
-    return list(results)
+        if isinstance(result, BaseException):
+            bot.failures.append(f"{bot.name}: {type(result).__name__}: {result}")
+        else:
+            bot.results.append(result)
+    if any(isinstance(result, BaseException) for result in results):
+        raise RaceFailed(f"room {room_code}: " + "; ".join(str(result) for result in results
+                                                          if isinstance(result, BaseException)))  # fmt: skip
+    return [result for result in results if not isinstance(result, BaseException)]
+
+
+class RaceFailed(Exception):
+    """A bot of the race failed (its room races no more)."""
 
 
 async def rolling_restart_under_load(cluster: Cluster, stop: Stop, seed: int = 1) -> Run:

@@ -32,6 +32,7 @@ async def test_a_rolling_restart_behind_haproxy_drops_no_race_and_no_accepted_mo
         async with cluster_behind_haproxy(tmp_path, postgres_database_url, redis_url, shape) as cluster:
             run = await rolling_restart_under_load(cluster, "drain")
     assert len(run.replacements_s) == 3
+    assert run.failures() == []
     await check_nothing_lost(run, postgres_database_url)
     assert sum(bot.reconnects for bot in run.bots) >= 10, "the restarts moved the bots: each process had some"
     print(f"longest pause a racer saw: {run.longest_pause_s():.2f} s; replacements "

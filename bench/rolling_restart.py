@@ -74,9 +74,20 @@ def main() -> None:
     parser.add_argument("--check-interval-ms", type=int, default=2000, help="HAProxy's (the drain grace is 2 of them)")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds, per run")
     parser.add_argument("--stop", choices=("drain", "kill -9", "both"), default="both")
+    parser.add_argument("--show-pauses", type=int, default=5, help="the bots with the longest pauses, listed")
+    parser.add_argument("--log", metavar="FILE", help="the bots' log (freecell_arena_client, INFO), timed")
     args = parser.parse_args()
     shape = Shape(processes=args.processes, bots=args.bots, rounds=args.rounds, moves_per_s=args.moves_per_s,
                   max_moves=args.max_moves, check_interval_ms=args.check_interval_ms)  # fmt: skip
+    if args.log:
+        import logging
+
+        handler = logging.FileHandler(args.log)
+        handler.setFormatter(logging.Formatter("%(created).3f %(name)s %(message)s"))
+        client_log = logging.getLogger("freecell_arena_client")
+        client_log.addHandler(handler)
+        client_log.setLevel(logging.INFO)
+        client_log.propagate = False
     module = fixtures()
     rows = []
     with module.throwaway_postgres() as postgres, module.throwaway_redis() as redis_server:
@@ -102,6 +113,13 @@ def main() -> None:
     for run, _, _ in rows:
         for failure in run.failures():
             print(f"failed ({run.stop}): {failure}")
+        began = run.stopped_at[0] if run.stopped_at else 0.0
+        stops = ", ".join(f"{moment - began:.1f}" for moment in run.stopped_at)
+        wall = time.time() - time.monotonic() + began  # the log's clock (--log) at the first stop
+        print(f"{run.stop}: the stops at {stops} s after the first (time {wall:.3f}); the longest pauses:")
+        worst = sorted(((bot.longest_pause(), bot.name) for bot in run.bots), reverse=True)[:args.show_pauses]
+        for (seconds, game_id, since), name in worst:
+            print(f"  {name:<8} {seconds:6.2f} s from {since - began:7.1f} s  game {game_id}")
     print("pause p50: the median over bots of each one's longest wait between two accepted moves of a game "
           f"(the pace alone is {1 / shape.moves_per_s:.2f} s); replace: median seconds from a stop to the balancer "
           "sending players to the new process; lost: accepted moves not stored as told (must be 0); failed: races a "

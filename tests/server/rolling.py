@@ -79,8 +79,13 @@ class WatchedBot:
 
     def longest_pause_s(self) -> float:
         """The longest time between two accepted moves of one game (what a racer waits through a restart)."""
-        gaps = [later - earlier for times in self.accepted_at.values() for earlier, later in itertools.pairwise(times)]
-        return max(gaps, default=0.0)
+        return self.longest_pause()[0]
+
+    def longest_pause(self) -> tuple[float, str, float]:
+        """That pause, the game it was in and when it began (`time.monotonic`)."""
+        gaps = [(later - earlier, game_id, earlier) for game_id, times in self.accepted_at.items()
+                for earlier, later in itertools.pairwise(times)]  # fmt: skip
+        return max(gaps, default=(0.0, "", 0.0))
 
 
 class WatchedRunner(BotRunner):
@@ -112,6 +117,8 @@ class Run:
     replacements_s: list[float]
     """Each process's replacement: from the stop to the balancer sending players to the new one."""
     stop: Stop
+    stopped_at: list[float] = field(default_factory=list)
+    """When each replacement began (`time.monotonic`)."""
 
     def longest_pause_s(self) -> float:
         return max((bot.longest_pause_s() for bot in self.bots), default=0.0)
@@ -297,14 +304,16 @@ async def rolling_restart_under_load(cluster: Cluster, stop: Stop, seed: int = 1
     rolled = asyncio.Event()
     racing = asyncio.ensure_future(race_rooms(cluster.url, bots, shape, rolled, seed))
     replacements: list[float] = []
+    stopped_at: list[float] = []
     try:
         await asyncio.sleep(shape.settle_s)
         for _ in range(shape.rounds):
             for index in range(shape.processes):
+                stopped_at.append(time.monotonic())
                 replacements.append(await cluster.replace(index, stop))
                 print(f"rolling restart ({stop}): process {index + 1} replaced in {replacements[-1]:.1f} s",
                       file=sys.stderr, flush=True)  # fmt: skip
     finally:
         rolled.set()
     races = await racing
-    return Run(bots, races, replacements, stop)
+    return Run(bots, races, replacements, stop, stopped_at)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib.util
+import shutil
 import statistics
 import subprocess
 import sys
@@ -43,7 +44,8 @@ def fixtures() -> Any:
     return module
 
 
-async def one_run(database_url: str, redis_url: str, shape: Shape, stop: Stop, timeout_s: float) -> tuple[Run, int]:
+async def one_run(database_url: str, redis_url: str, shape: Shape, stop: Stop, timeout_s: float,
+                  keep_logs: Path | None = None) -> tuple[Run, int]:  # fmt: skip
     """The run, and how many accepted moves the store does not hold as the bots were told."""
     from freecell_arena.store import SqlStore
 
@@ -51,9 +53,20 @@ async def one_run(database_url: str, redis_url: str, shape: Shape, stop: Stop, t
         async with asyncio.timeout(timeout_s):
             async with cluster_behind_haproxy(Path(folder), database_url, redis_url, shape) as cluster:
                 run = await rolling_restart_under_load(cluster, stop)
+        if keep_logs is not None:  # the servers' and the balancer's
+            keep_logs.mkdir(parents=True, exist_ok=True)
+            for log in Path(folder).glob("*.log"):
+                shutil.copy(log, keep_logs / f"{stop.replace(' ', '')}-{log.name}")
     store = SqlStore(database_url)
     missing = 0
     try:
+        for failure in run.failures():  # what the store says of a room that did not end
+            if failure.startswith("room ") and (stored := await store.room_by_code(failure.split()[1])) is not None:
+                games = [await store.game(game_id) for game_id in stored.game_ids]
+                print(f"stored {failure.split()[1]}: {stored.status}, seq {stored.seq}, started {stored.started_at}, "
+                      f"finished {stored.finished_at}, members {[m.player_id for m in stored.members]}, games "
+                      f"{[(g.game.player_id, len(g.moves), g.result and g.result.outcome) for g in games if g]}",
+                      file=sys.stderr)  # fmt: skip
         for bot in run.bots:
             for game_id, accepted in bot.accepted.items():
                 stored = await store.game(game_id)
@@ -76,6 +89,7 @@ def main() -> None:
     parser.add_argument("--stop", choices=("drain", "kill -9", "both"), default="both")
     parser.add_argument("--show-pauses", type=int, default=5, help="the bots with the longest pauses, listed")
     parser.add_argument("--log", metavar="FILE", help="the bots' log (freecell_arena_client, INFO), timed")
+    parser.add_argument("--keep-logs", metavar="FOLDER", type=Path, help="keep the servers' and HAProxy's logs here")
     args = parser.parse_args()
     shape = Shape(processes=args.processes, bots=args.bots, rounds=args.rounds, moves_per_s=args.moves_per_s,
                   max_moves=args.max_moves, check_interval_ms=args.check_interval_ms)  # fmt: skip
@@ -97,7 +111,7 @@ def main() -> None:
                            check=True, capture_output=True, timeout=120)  # fmt: skip
             redis_server.flush()
             began = time.monotonic()
-            run, missing = asyncio.run(one_run(url, redis_server.url, shape, stop, args.timeout))
+            run, missing = asyncio.run(one_run(url, redis_server.url, shape, stop, args.timeout, args.keep_logs))
             rows.append((run, missing, time.monotonic() - began))
     print(f"{shape.processes} processes behind HAProxy (checks every {shape.check_interval_ms} ms, drain grace "
           f"{shape.drain_grace_s:g} s), {shape.bots} bots in rooms of 3 at {shape.moves_per_s:g} moves/s, "

@@ -153,9 +153,14 @@ class Cluster:
         return f"ws://127.0.0.1:{self.listen}/"
 
     async def start(self, index: int) -> None:
-        self.servers[index] = await self._stacks[index].enter_async_context(
-            running_server(self.tmp_path, database_url=self.database_url, env=self.env, port=self.ports[index])
-        )
+        serving = running_server(self.tmp_path, database_url=self.database_url, env=self.env,
+                                 port=self.ports[index], log=self.server_log(index))  # fmt: skip
+        self.servers[index] = await self._stacks[index].enter_async_context(serving)
+
+    def server_log(self, index: int) -> Path:
+        """Process `index`'s standard error, its successors' appended (a file: under load the servers say more
+        than a pipe holds, and a full pipe nobody reads would stop them)."""
+        return self.tmp_path / f"server-{index + 1}.log"
 
     async def replace(self, index: int, stop: Stop) -> float:
         """Stop process `index` (drained, or killed with -9), start its successor on the same port, and return
@@ -277,7 +282,19 @@ async def one_race(url: str, trio: list[WatchedBot], deal: int, shape: Shape) ->
     runners = [host_runner] + [WatchedRunner(guest, config(guest, room=room_code)) for guest in guests]
     # a bot that fails is written down, not raised at once: its room's race still ends (its time limit) and the
     # others play it out, so one failure does not hide what the rest saw
-    results = await asyncio.gather(hosting, *(runner.run() for runner in runners[1:]), return_exceptions=True)
+    racing = asyncio.gather(hosting, *(runner.run() for runner in runners[1:]), return_exceptions=True)
+    try:
+        async with asyncio.timeout(shape.time_limit_s + WAIT_S):  # a race ends by its time limit, whatever happens
+            results = await asyncio.shield(racing)
+    except TimeoutError:
+        racing.cancel()
+        states = "; ".join(f"{bot.name}: outcome {runner.outcome}, game {runner.game and runner.game.status}, "
+                           f"{runner.player_moves} moves, race over {runner.race_over is not None}"
+                           for bot, runner in zip(trio, runners, strict=True))  # fmt: skip
+        failure = f"room {room_code} did not end within its time limit + {WAIT_S:g} s ({states})"
+        for bot in trio:
+            bot.failures.append(failure)
+        raise RaceFailed(failure) from None
     for bot, runner, result in zip(trio, runners, results, strict=True):
         bot.token = runner.token
         bot.reconnects += runner.reconnects

@@ -51,14 +51,24 @@ def server_env(**extra: str) -> dict[str, str]:
     return env
 
 
-async def spawn(args: list[str], cwd: Path, env: dict[str, str], *, new_session: bool = False) -> (
-    asyncio.subprocess.Process
-):
-    """`new_session`: the server leads a process group of its own (`setsid`), which a test may signal whole."""
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "freecell_arena", *args,
-        cwd=cwd, env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=new_session,
-    )
+async def spawn(args: list[str], cwd: Path, env: dict[str, str], *, new_session: bool = False,
+                log: Path | None = None) -> asyncio.subprocess.Process:  # fmt: skip
+    """`new_session`: the server leads a process group of its own (`setsid`), which a test may signal whole.
+    `log`: standard error goes to this file (appended), not to a pipe, for a server that may say more than a
+    pipe holds while nobody reads it (a pipe left full blocks the server's next log line, and the server)."""
+    if log is None:
+        stderr: Any = asyncio.subprocess.PIPE
+    else:
+        with log.open("ab") as appended:
+            stderr = os.dup(appended.fileno())
+    try:
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "freecell_arena", *args,
+            cwd=cwd, env=env, stdout=asyncio.subprocess.PIPE, stderr=stderr, start_new_session=new_session,
+        )  # fmt: skip
+    finally:
+        if log is not None:
+            os.close(stderr)
 
 
 async def run_command(*args: str, timeout: float = 120.0) -> tuple[int, str, str]:
@@ -78,27 +88,28 @@ async def run_command(*args: str, timeout: float = 120.0) -> tuple[int, str, str
 @contextlib.asynccontextmanager
 async def running_server(
     cwd: Path, *, database_url: str | None = None, env: dict[str, str] | None = None, port: int = 0,
-    new_session: bool = False,
+    new_session: bool = False, log: Path | None = None,
 ) -> AsyncIterator[ServerProcess]:
     """`port` 0 picks a free one; a fixed port lets a restarted server come back where its clients look.
-    `new_session`: in a process group of its own (killed whole at the end)."""
+    `new_session`: in a process group of its own (killed whole at the end). `log`: standard error to this file
+    (`spawn`)."""
     # FREECELL_ARENA_TEST_SERVER_LOG=DEBUG shows what the servers did in a failing test's output
     args = ["serve", "--port", str(port), "--log-level", os.environ.get("FREECELL_ARENA_TEST_SERVER_LOG", "WARNING")]
     if database_url is not None:
         args += ["--database-url", database_url]
-    process = await spawn(args, cwd, env or server_env(), new_session=new_session)
+    process = await spawn(args, cwd, env or server_env(), new_session=new_session, log=log)
     try:
         assert process.stdout is not None
         async with asyncio.timeout(START_TIMEOUT_S):
             line = await process.stdout.readline()
         match = LISTENING.search(line)
         if match is None:
-            assert process.stderr is not None
-            raise AssertionError(f"server did not start: {line!r} {(await process.stderr.read())[-2000:]!r}")
+            said = log.read_bytes() if log is not None else await process.stderr.read()  # type: ignore[union-attr]
+            raise AssertionError(f"server did not start: {line!r} {said[-2000:]!r}")
         yield ServerProcess(process, int(match.group(1)))
     except BaseException:
         await _stop(process, new_session)
-        await _show_log(process)  # a failing test shows what the server said
+        await _show_log(process, log)  # a failing test shows what the server said
         raise
     finally:
         await _stop(process, new_session)
@@ -115,11 +126,14 @@ async def _stop(process: asyncio.subprocess.Process, whole_group: bool = False) 
             await process.wait()
 
 
-async def _show_log(process: asyncio.subprocess.Process) -> None:
+async def _show_log(process: asyncio.subprocess.Process, log: Path | None = None) -> None:
     with contextlib.suppress(Exception):
-        assert process.stderr is not None
-        async with asyncio.timeout(5):
-            tail = (await process.stderr.read())[-LOG_TAIL_BYTES:]
+        if log is not None:
+            tail = log.read_bytes()[-LOG_TAIL_BYTES:]
+        else:
+            assert process.stderr is not None
+            async with asyncio.timeout(5):
+                tail = (await process.stderr.read())[-LOG_TAIL_BYTES:]
         text = tail.decode(errors="replace")
         print(f"--- server pid {process.pid} stderr (last {LOG_TAIL_BYTES} bytes):\n{text}", file=sys.stderr)
 

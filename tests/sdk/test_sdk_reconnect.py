@@ -198,3 +198,40 @@ async def test_a_host_whose_lobby_vanished_while_it_was_away_hosts_a_new_one(sql
         hosting.cancel()
     assert results[0].won and results[0].reconnects >= 1
     assert results[0].room_code == results[1].room_code == announced[1]
+
+
+async def test_a_move_the_database_cannot_store_is_played_again_once_it_can(sqlite_arena: Arena) -> None:
+    """A move answered `storage_failed` (nothing changed: the server could not write it) does not end the bot's
+    race: the runner comes back on a new connection after its backoff, resumes from the stored state and plays on
+    once the database takes moves again (it used to stop, raising the refusal: a rolling restart under load
+    showed it)."""
+    import sqlite3
+
+    path = sqlite_arena.database_url.removeprefix("sqlite+aiosqlite:///")
+
+    def rename(old: str, new: str) -> None:  # the moves' table gone for a while: every move's write fails
+        with contextlib.closing(sqlite3.connect(path, timeout=30)) as database:
+            database.execute(f"ALTER TABLE {old} RENAME TO {new}")
+            database.commit()
+
+    bot = PausingSolverBot(pause_at=10)
+    runner = BotRunner(bot, solo_race(sqlite_arena.url, max_rate_per_s=None,
+                                      reconnect=Reconnect(first_delay_s=0.05, max_delay_s=0.2)))  # fmt: skip
+    playing = asyncio.ensure_future(runner.run())
+    errors = sqlite_arena.server.metrics.errors
+    try:
+        await bot.wait_until_paused()
+        await asyncio.to_thread(rename, "moves", "moves_away")
+        bot.release.set()
+        for _ in range(300):
+            if errors["storage_failed"] >= 2:  # refused, then refused again after a reconnect: it keeps trying
+                break
+            await asyncio.sleep(0.05)
+        assert errors["storage_failed"] >= 2 and not playing.done(), (errors, playing)
+        await asyncio.to_thread(rename, "moves_away", "moves")
+        result = await asyncio.wait_for(playing, 60)
+    finally:
+        bot.release.set()
+        playing.cancel()
+    assert result.reconnects >= 2 and errors["internal_error"] == 0
+    await check_won_and_stored(sqlite_arena.database_url, result)

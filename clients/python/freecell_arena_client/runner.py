@@ -187,6 +187,8 @@ class BotRunner:
         from what the runner knows and the server's resumed state: it is called once for each connection."""
         loop = asyncio.get_running_loop()
         failing_since: float | None = None
+        unstored_since: float | None = None  # the first of the requests in a row the store could not take,
+        unstored_at_moves = 0  # with no move played since
         attempt = 0
         while True:
             try:
@@ -205,12 +207,20 @@ class BotRunner:
             try:
                 return await session(client)
             except ArenaError as error:
-                if error.code != ErrorCode.shutting_down:
+                if error.code == ErrorCode.shutting_down:
+                    # a request that reached the process as it began to stop (nothing was done): the 1012 close
+                    # follows; go to another process at once rather than wait for it
+                    await self._pause_before_reconnecting(ConnectionLost(str(error), CLOSE_SERVICE_RESTART))
+                elif error.code == ErrorCode.storage_failed:
+                    # the database could not take it (nothing was done): as a hello answered so, again after the
+                    # backoff on a new connection, which resumes from the stored state; given up in the end
+                    if unstored_since is None or self.player_moves != unstored_at_moves:  # a new run of them
+                        unstored_since, unstored_at_moves = loop.time(), self.player_moves
+                    if loop.time() - unstored_since >= self.config.reconnect.give_up_after_s:
+                        raise
+                    await self._pause_before_reconnecting(ConnectionLost(str(error)))
+                else:
                     raise
-                # a request that reached the process as it began to stop (nothing was done): the 1012 close
-                # follows; go to another process at once rather than wait for it
-                restarting = ConnectionLost(str(error), CLOSE_SERVICE_RESTART)
-                await self._pause_before_reconnecting(restarting)
             except (ConnectionLost, TimeoutError) as error:
                 if isinstance(error, ConnectionLost) and error.code == CLOSE_REPLACED:
                     raise ConnectionLost("another connection took over this player's identity", error.code) from error

@@ -107,12 +107,14 @@ class TournamentRunner(BotRunner):
 
     def _resume(self, state: GameStateMessage) -> None:
         """After a reconnect: the room the server still seats the bot in is its current race, whether the runner
-        knew of it (the race it was playing) or not (formed while the bot was away)."""
-        if state.room is not None and state.room.status != "finished" and state.room.code != self.code:
+        knew of it (the race it was playing) or not (formed while the bot was away: still running, or, once the bot
+        has raced in this tournament, already over too, which `_race` then counts without its standings)."""
+        room = state.room
+        if room is not None and room.code != self.code and (room.status != "finished" or self.racing or self.races):
             if self.racing:  # the race it was playing ended while it was away, and the next one is formed
                 log.info("race %s ended while the bot was away", self.code)
                 self.races.append(self._result())
-            self._begin(state.room.code)
+            self._begin(room.code)
         self._adopt(state)
 
     async def _race(self, client: ArenaClient) -> RaceResult:

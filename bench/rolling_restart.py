@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import shutil
 import statistics
 import subprocess
@@ -25,23 +24,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
-sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "tests" / "server")]
+sys.path[:0] = [str(REPO), str(REPO / "tests"), str(REPO / "tests" / "server"), str(BENCH)]
 
+from cluster import fixtures  # noqa: E402  (bench/cluster.py: tests/conftest.py's PostgreSQL and Redis)
 from rolling import Run, Shape, Stop, cluster_behind_haproxy, rolling_restart_under_load  # noqa: E402
-
-
-def fixtures() -> Any:
-    """tests/conftest.py's throwaway PostgreSQL and redis-server (loaded by path: tests/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("freecell_arena_test_fixtures", REPO / "tests" / "conftest.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 async def one_run(database_url: str, redis_url: str, shape: Shape, stop: Stop, timeout_s: float,

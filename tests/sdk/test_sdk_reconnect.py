@@ -84,38 +84,47 @@ async def test_a_bot_back_while_the_database_is_away_says_hello_again_until_it_r
     """The bot's connection drops while the server cannot read its database: the resumed hello is answered
     `storage_failed` (not now), and the runner says hello again with its backoff until the database answers, then
     finishes the game (it used to stop there, raising the refusal)."""
+    await play_through_the_database_away(sqlite_arena, "access_tokens", cut=True)  # a hello's first read
+
+
+async def play_through_the_database_away(arena: Arena, table: str, *, cut: bool) -> RaceResult:
+    """A bot paused mid-game; `table` renamed away (every read or write of it fails meanwhile), the bot's connection
+    cut if `cut`, the bot released: it is answered `storage_failed` at least twice (it keeps trying, and stays in
+    its race), then the table comes back and the bot wins its game, stored as it says."""
     import sqlite3
 
-    path = sqlite_arena.database_url.removeprefix("sqlite+aiosqlite:///")
+    path = arena.database_url.removeprefix("sqlite+aiosqlite:///")
 
-    def rename(old: str, new: str) -> None:  # a table gone for a while: every read of it fails meanwhile
+    def rename(old: str, new: str) -> None:
         with contextlib.closing(sqlite3.connect(path, timeout=30)) as database:
             database.execute(f"ALTER TABLE {old} RENAME TO {new}")
             database.commit()
 
     bot = PausingSolverBot(pause_at=10)
-    runner = BotRunner(bot, solo_race(sqlite_arena.url, max_rate_per_s=None,
+    runner = BotRunner(bot, solo_race(arena.url, max_rate_per_s=None,
                                       reconnect=Reconnect(first_delay_s=0.05, max_delay_s=0.2)))  # fmt: skip
     playing = asyncio.ensure_future(runner.run())
-    errors = sqlite_arena.server.metrics.errors
+    errors = arena.server.metrics.errors
     try:
         await bot.wait_until_paused()
         assert runner.player_id is not None
-        await asyncio.to_thread(rename, "access_tokens", "access_tokens_away")  # a hello's first read
-        sqlite_arena.server.connections[runner.player_id].websocket.transport.abort()
+        await asyncio.to_thread(rename, table, f"{table}_away")
+        if cut:
+            arena.server.connections[runner.player_id].websocket.transport.abort()
         bot.release.set()
         for _ in range(300):
             if errors["storage_failed"] >= 2:  # refused, then refused again: the bot keeps trying
                 break
             await asyncio.sleep(0.05)
         assert errors["storage_failed"] >= 2 and not playing.done(), (errors, playing)
-        await asyncio.to_thread(rename, "access_tokens_away", "access_tokens")
+        await asyncio.to_thread(rename, f"{table}_away", table)
         result = await asyncio.wait_for(playing, 60)
     finally:
         bot.release.set()
         playing.cancel()
     assert result.reconnects >= 1 and errors["internal_error"] == 0
-    await check_won_and_stored(sqlite_arena.database_url, result)
+    await check_won_and_stored(arena.database_url, result)
+    return result
 
 
 def free_port() -> int:
@@ -205,33 +214,5 @@ async def test_a_move_the_database_cannot_store_is_played_again_once_it_can(sqli
     race: the runner comes back on a new connection after its backoff, resumes from the stored state and plays on
     once the database takes moves again (it used to stop, raising the refusal: a rolling restart under load
     showed it)."""
-    import sqlite3
-
-    path = sqlite_arena.database_url.removeprefix("sqlite+aiosqlite:///")
-
-    def rename(old: str, new: str) -> None:  # the moves' table gone for a while: every move's write fails
-        with contextlib.closing(sqlite3.connect(path, timeout=30)) as database:
-            database.execute(f"ALTER TABLE {old} RENAME TO {new}")
-            database.commit()
-
-    bot = PausingSolverBot(pause_at=10)
-    runner = BotRunner(bot, solo_race(sqlite_arena.url, max_rate_per_s=None,
-                                      reconnect=Reconnect(first_delay_s=0.05, max_delay_s=0.2)))  # fmt: skip
-    playing = asyncio.ensure_future(runner.run())
-    errors = sqlite_arena.server.metrics.errors
-    try:
-        await bot.wait_until_paused()
-        await asyncio.to_thread(rename, "moves", "moves_away")
-        bot.release.set()
-        for _ in range(300):
-            if errors["storage_failed"] >= 2:  # refused, then refused again after a reconnect: it keeps trying
-                break
-            await asyncio.sleep(0.05)
-        assert errors["storage_failed"] >= 2 and not playing.done(), (errors, playing)
-        await asyncio.to_thread(rename, "moves_away", "moves")
-        result = await asyncio.wait_for(playing, 60)
-    finally:
-        bot.release.set()
-        playing.cancel()
-    assert result.reconnects >= 2 and errors["internal_error"] == 0
-    await check_won_and_stored(sqlite_arena.database_url, result)
+    result = await play_through_the_database_away(sqlite_arena, "moves", cut=False)
+    assert result.reconnects >= 2, "one new connection after each refused move"

@@ -16,17 +16,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import os
 import random
 import signal
-import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from balancer import balancer_env, running_haproxy
 from serverprocess import ServerProcess, http_get_json, running_server, server_env
 from services import free_port
 
@@ -35,9 +34,6 @@ from freecell_arena_client import BotRunner, NewRoom, RunConfig
 from freecell_arena_client.bots.greedy import GreedyBot
 from freecell_arena_client.runner import RaceResult
 
-REPO = Path(__file__).resolve().parents[2]
-HAPROXY_CONFIG = REPO / "deploy" / "haproxy" / "haproxy.cfg"
-HAPROXY = "/usr/sbin/haproxy"
 Stop = Literal["drain", "kill -9"]
 WAIT_S = 60.0
 
@@ -202,31 +198,9 @@ class Cluster:
                         seen.add(body["pid"])
                 await asyncio.sleep(0.02)
 
-    def balancer_env(self) -> dict[str, str]:
-        env = dict(os.environ, ARENA_LISTEN=f"127.0.0.1:{self.listen}",
-                   ARENA_CHECK_INTERVAL=f"{self.shape.check_interval_ms}ms")  # fmt: skip
-        for number, port in enumerate(self.ports, start=1):
-            env[f"ARENA_REPLICA_{number}"] = f"127.0.0.1:{port}"
-        return env
-
     async def close(self) -> None:
         for stack in self._stacks:
             await stack.aclose()
-
-
-@contextlib.contextmanager
-def running_haproxy(env: dict[str, str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    with log.open("wb") as output:
-        process = subprocess.Popen([HAPROXY, "-db", "-f", str(HAPROXY_CONFIG)], env=env, stdout=output, stderr=output)
-    try:
-        yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 @contextlib.asynccontextmanager
@@ -236,7 +210,8 @@ async def cluster_behind_haproxy(
     cluster = Cluster(tmp_path, database_url, redis_url, shape)
     try:
         await asyncio.gather(*(cluster.start(index) for index in range(shape.processes)))
-        with running_haproxy(cluster.balancer_env(), cluster.log):
+        env = balancer_env(cluster.listen, cluster.ports, check_interval=f"{shape.check_interval_ms}ms")
+        with running_haproxy(env, cluster.log):
             yield cluster
     finally:
         await cluster.close()

@@ -141,17 +141,25 @@ async def _show_log(process: asyncio.subprocess.Process, log: Path | None = None
 async def http_get_json(port: int, path: str, timeout: float = 5.0) -> tuple[int, dict[str, Any]]:
     """GET `path` on a fresh TCP connection (so behind SO_REUSEPORT or a balancer each call may reach another
     process); the status and the JSON body."""
+    status, _, body = await http_get(port, path, timeout=timeout)
+    return status, json.loads(body)
+
+
+async def http_get(port: int, path: str, *, timeout: float = 5.0, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    """GET `path` on a fresh TCP connection with `headers`: the status, the headers (lower-case names), the body."""
+    lines = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
     async with asyncio.timeout(timeout):
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         try:
-            writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{lines}Connection: close\r\n\r\n".encode())
             await writer.drain()
             raw = await reader.read()
         finally:
             writer.close()
     head, _, body = raw.partition(b"\r\n\r\n")
-    status = int(head.split(b" ", 2)[1])
-    return status, json.loads(body)
+    status_line, *header_lines = head.decode(errors="replace").split("\r\n")
+    found = dict(line.split(": ", 1) for line in header_lines if ": " in line)
+    return int(status_line.split(" ", 2)[1]), {name.lower(): value for name, value in found.items()}, body
 
 
 async def metric_value(port: int, name: str, timeout: float = 5.0) -> float:

@@ -13,20 +13,18 @@ import contextlib
 import os
 import signal
 import subprocess
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from arena_client import ArenaClient, admitted, connect_player
-from serverprocess import ServerProcess, http_get_json, running_server, server_env
+from balancer import CONFIG, HAPROXY, balancer_env, running_haproxy
+from serverprocess import ServerProcess, http_get, http_get_json, running_server, server_env
 from services import free_port, service_missing
 from websockets.exceptions import ConnectionClosed
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
-REPO = Path(__file__).resolve().parents[2]
-CONFIG = REPO / "deploy" / "haproxy" / "haproxy.cfg"
-HAPROXY = "/usr/sbin/haproxy"
 WAIT_S = 30.0
 
 
@@ -35,28 +33,6 @@ def haproxy() -> str:
     if not os.access(HAPROXY, os.X_OK):
         service_missing("haproxy is not installed (Debian package haproxy)")
     return HAPROXY
-
-
-def balancer_env(listen_port: int, replica_ports: list[int]) -> dict[str, str]:
-    env = dict(os.environ, ARENA_LISTEN=f"127.0.0.1:{listen_port}")
-    for number, port in enumerate(replica_ports, start=1):
-        env[f"ARENA_REPLICA_{number}"] = f"127.0.0.1:{port}"
-    return env
-
-
-@contextlib.contextmanager
-def running_haproxy(binary: str, env: dict[str, str], log: Path) -> Iterator[subprocess.Popen[bytes]]:
-    with log.open("wb") as output:
-        process = subprocess.Popen([binary, "-db", "-f", str(CONFIG)], env=env, stdout=output, stderr=output)
-    try:
-        yield process
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
 
 
 @contextlib.asynccontextmanager
@@ -97,7 +73,7 @@ async def test_players_and_readiness_pass_through_haproxy_to_every_ready_replica
         listen = free_port()
         nowhere = free_port()  # a third replica address with nothing listening: its health check fails
         env = balancer_env(listen, [replicas[0].port, replicas[1].port, nowhere])
-        with running_haproxy(haproxy, env, tmp_path / "haproxy.log") as balancer:
+        with running_haproxy(env, tmp_path / "haproxy.log", haproxy) as balancer:
             await every_replica_ready_through(listen, replicas)
             player = await connect_player(f"ws://127.0.0.1:{listen}/", "behind the balancer")
             created = await player.request({"type": "create_room", "variant": "freecell"})
@@ -139,8 +115,8 @@ async def test_behind_haproxy_the_limits_count_each_client_apart_and_nobody_forg
     async with two_replicas(tmp_path, postgres_database_url, redis_url, **limits) as replicas:
         listen = free_port()
         url = f"ws://127.0.0.1:{listen}/"
-        with running_haproxy(haproxy, balancer_env(listen, [replica.port for replica in replicas]),
-                             tmp_path / "haproxy.log"):  # fmt: skip
+        with running_haproxy(balancer_env(listen, [replica.port for replica in replicas]), tmp_path / "haproxy.log",
+                             haproxy):  # fmt: skip
             await every_replica_ready_through(listen, replicas)
             first = await ArenaClient.open(url, local_addr=("127.0.0.2", 0))
             second = await ArenaClient.open(url, local_addr=("127.0.0.2", 0))  # leastconn: the other replica
@@ -188,36 +164,19 @@ async def test_haproxy_keeps_the_api_reads_for_their_max_age_and_answers_a_known
     the websocket's handshake and refusals pass through untouched."""
     async with two_replicas(tmp_path, postgres_database_url, redis_url) as replicas:
         listen = free_port()
-        with running_haproxy(haproxy, balancer_env(listen, [replica.port for replica in replicas]),
-                             tmp_path / "haproxy.log"):  # fmt: skip
+        with running_haproxy(balancer_env(listen, [replica.port for replica in replicas]), tmp_path / "haproxy.log",
+                             haproxy):  # fmt: skip
             await every_replica_ready_through(listen, replicas)
             path = "/api/daily/freecell"  # 60 s
-            first = await raw_get(listen, path)
+            first = await http_get(listen, path)
             assert first[0] == 200 and "age" not in first[1], first[1]
-            again = await raw_get(listen, path)
+            again = await http_get(listen, path)
             assert again[0] == 200 and "age" in again[1], "the balancer's copy"
             assert (again[1]["etag"], again[2]) == (first[1]["etag"], first[2])
-            known = await raw_get(listen, path, **{"If-None-Match": first[1]["etag"]})
+            known = await http_get(listen, path, **{"If-None-Match": first[1]["etag"]})
             assert (known[0], known[2]) == (304, b"")
             for _ in range(2):
-                refused = await raw_get(listen, "/api/leaderboards/freecell/deal/0")
+                refused = await http_get(listen, "/api/leaderboards/freecell/deal/0")
                 assert refused[0] == 400 and "age" not in refused[1]
             player = await connect_player(f"ws://127.0.0.1:{listen}/", "through the cache")
             await player.close()
-
-
-async def raw_get(port: int, path: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
-    """One GET on a fresh connection: the status, the headers (lower-case names) and the body."""
-    lines = "".join(f"{name}: {value}\r\n" for name, value in headers.items())
-    async with asyncio.timeout(WAIT_S):
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        try:
-            writer.write(f"GET {path} HTTP/1.1\r\nHost: arena\r\n{lines}Connection: close\r\n\r\n".encode())
-            await writer.drain()
-            raw = await reader.read()
-        finally:
-            writer.close()
-    head, _, body = raw.partition(b"\r\n\r\n")
-    status_line, *header_lines = head.decode().split("\r\n")
-    found = dict(line.split(": ", 1) for line in header_lines)
-    return int(status_line.split()[1]), {name.lower(): value for name, value in found.items()}, body

@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from rolling import HAPROXY, Run, Shape, cluster_behind_haproxy, rolling_restart_under_load
+from balancer import HAPROXY
+from rolling import Run, Shape, cluster_behind_haproxy, rolling_restart_under_load
 from services import service_missing
 
 from freecell_arena.store import SqlStore

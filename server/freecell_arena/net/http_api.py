@@ -119,7 +119,6 @@ class ReadCache:
         self.max_body_bytes = max_body_bytes
         self._kept: OrderedDict[str, Kept] = OrderedDict()
         self._bytes = 0
-        self.hits = 0
 
     def fresh(self, key: str) -> Kept | None:
         kept = self._kept.get(key)
@@ -129,7 +128,6 @@ class ReadCache:
             self._drop(key)
             return None
         self._kept.move_to_end(key)
-        self.hits += 1
         return kept
 
     def keep(self, key: str, body: bytes, max_age_s: int) -> Kept:
